@@ -1,0 +1,49 @@
+/* abi.h - how a C value is passed (ABI class) and what a parameter is
+ * for (kind).  Enums only: the worker runtime includes this too. */
+#ifndef BCW_ABI_H
+#define BCW_ABI_H
+
+/* ABI class of a scalar argument or result; matches one ffi_type. */
+enum bcw_abi {
+    BCW_ABI_VOID,
+    BCW_ABI_BOOL,
+    BCW_ABI_S8,
+    BCW_ABI_U8,
+    BCW_ABI_S16,
+    BCW_ABI_U16,
+    BCW_ABI_S32,
+    BCW_ABI_U32,
+    BCW_ABI_S64,
+    BCW_ABI_U64,
+    BCW_ABI_FLOAT,
+    BCW_ABI_DOUBLE,
+    BCW_ABI_PTR
+};
+
+/* What a parameter means, which decides how values are generated for it
+ * and how results are shown. */
+enum bcw_pkind {
+    BCW_PK_UNIT,    /* the unit under test (target) */
+    BCW_PK_INT,     /* integer of any width, enums too */
+    BCW_PK_BOOL,
+    BCW_PK_CHAR,
+    BCW_PK_FLOAT,   /* float or double */
+    BCW_PK_STRING,  /* const char *: a C string */
+    BCW_PK_ELEMENT, /* void *: an element cell, Obj#k */
+    BCW_PK_OUT,     /* pointer to a scalar the call may write */
+    BCW_PK_SCRATCH, /* pointer to other memory: zeroed scratch */
+    BCW_PK_NONE     /* void result */
+};
+
+/* Roles of a unit's functions. */
+enum bcw_role {
+    BCW_ROLE_CONSTRUCTOR,      /* returns T * */
+    BCW_ROLE_INIT_CONSTRUCTOR, /* initialises caller storage: T_init(T *) */
+    BCW_ROLE_DESTRUCTOR,
+    BCW_ROLE_OBSERVER,
+    BCW_ROLE_MUTATOR
+};
+
+#define BCW_MAX_PARAMS 8
+
+#endif

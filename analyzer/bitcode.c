@@ -1,0 +1,160 @@
+/* bitcode.c - LLVM C API wrappers: load with a diagnostic handler,
+ * simplify for analysis, small accessors.  LLVMBool means failure when
+ * non-zero; this file converts it to our error codes. */
+#define _POSIX_C_SOURCE 200809L
+#include "bitcode.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BITCODE_LIMIT ((size_t)1 << 32)
+
+static void diagnostic(LLVMDiagnosticInfoRef info, void *payload)
+{
+    char *msg = payload;
+    if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || msg[0] != '\0')
+        return;
+    char *text = LLVMGetDiagInfoDescription(info);
+    snprintf(msg, 512, "%s", text);
+    LLVMDisposeMessage(text);
+}
+
+/* A raw bitcode file starts with 'BC' 0xC0DE; the wrapper format used on
+ * Darwin with 0x0B17C0DE. */
+static int has_bitcode_magic(const unsigned char *p, size_t n)
+{
+    if (n >= 4 && p[0] == 'B' && p[1] == 'C' && p[2] == 0xC0 && p[3] == 0xDE)
+        return 1;
+    return n >= 4 && p[0] == 0xDE && p[1] == 0xC0 && p[2] == 0x17 &&
+           p[3] == 0x0B;
+}
+
+/* LLVM says "Unknown attribute kind" or "Invalid record" for bitcode from
+ * a newer LLVM; the producer string in the identification block names it. */
+static void producer_of(const char *data, size_t n, char *out, size_t outn)
+{
+    out[0] = '\0';
+    const char *key = "LLVM";
+    for (size_t i = 0; i + 8 < n && i < 4096; i++) {
+        if (memcmp(data + i, key, 4) == 0 && data[i + 4] >= '1' &&
+            data[i + 4] <= '9') {
+            size_t j = 0;
+            while (j + 1 < outn && i + j < n &&
+                   ((data[i + j] >= '0' && data[i + j] <= '9') ||
+                    data[i + j] == '.' ||
+                    (data[i + j] >= 'A' && data[i + j] <= 'Z'))) {
+                out[j] = data[i + j];
+                j++;
+            }
+            out[j] = '\0';
+            return;
+        }
+    }
+}
+
+int bcw__bitcode_load(bcw_bitcode *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    char *data = NULL;
+    size_t len = 0;
+    int err = bcw__read_file(&data, &len, path, BITCODE_LIMIT);
+    if (err < 0)
+        return err;
+    if (!has_bitcode_magic((const unsigned char *)data, len)) {
+        free(data);
+        return bcw__error(BCW_EINPUT,
+                          "%s: not LLVM bitcode (make it with clang -c "
+                          "-emit-llvm)",
+                          path);
+    }
+    char msg[512] = "";
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(ctx, diagnostic, msg);
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
+    LLVMModuleRef mod = NULL;
+    if (LLVMParseBitcodeInContext2(ctx, buf, &mod)) {
+        char producer[32];
+        producer_of(data, len, producer, sizeof producer);
+        if (producer[0] != '\0' && strncmp(producer, "LLVM14", 6) != 0 &&
+            strcmp(producer, "LLVM") != 0)
+            err = bcw__error(BCW_EINPUT,
+                             "%s: bitcode from %s cannot be read by bcwalk's "
+                             "LLVM %d (%s)",
+                             path, producer, BCW_LLVM_MAJOR,
+                             msg[0] ? msg : "unreadable");
+        else
+            err = bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
+                             path, msg[0] ? msg : "parse failed");
+        LLVMDisposeMemoryBuffer(buf);
+        LLVMContextDispose(ctx);
+        free(data);
+        return err;
+    }
+    LLVMDisposeMemoryBuffer(buf);
+    free(data);
+    out->ctx = ctx;
+    out->mod = mod;
+    return 0;
+}
+
+void bcw__bitcode_dispose(bcw_bitcode *bc)
+{
+    if (bc->mod != NULL)
+        LLVMDisposeModule(bc->mod);
+    if (bc->ctx != NULL)
+        LLVMContextDispose(bc->ctx);
+    bc->mod = NULL;
+    bc->ctx = NULL;
+}
+
+int bcw__bitcode_simplify(bcw_bitcode *bc)
+{
+    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn)) {
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                       optnone);
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                       noinline);
+    }
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(bc->mod, "function(sroa)", NULL, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (e != NULL) {
+        char *msg = LLVMGetErrorMessage(e);
+        int err = bcw__error(BCW_ERROR, "LLVM passes failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return err;
+    }
+    return 0;
+}
+
+LLVMValueRef bcw__called_function(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    while (callee != NULL && LLVMIsAConstantExpr(callee) &&
+           LLVMGetConstOpcode(callee) == LLVMBitCast)
+        callee = LLVMGetOperand(callee, 0);
+    return callee != NULL && LLVMIsAFunction(callee) ? callee : NULL;
+}
+
+const char *bcw__value_name(LLVMValueRef v)
+{
+    size_t len;
+    return LLVMGetValueName2(v, &len);
+}
+
+const char *bcw__function_file(LLVMValueRef fn, unsigned *len)
+{
+    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+    if (sp == NULL)
+        return NULL;
+    LLVMMetadataRef file = LLVMDIScopeGetFile(sp);
+    return file ? LLVMDIFileGetFilename(file, len) : NULL;
+}

@@ -1,0 +1,40 @@
+/* bitcode.h - loading, preparing and writing LLVM modules through the C
+ * API, with LLVM's failures turned into bcwalk errors. */
+#ifndef BCW_BITCODE_H
+#define BCW_BITCODE_H
+
+#include <llvm-c/Core.h>
+
+#include "common.h"
+
+/* A loaded module and the context that owns it. */
+typedef struct bcw_bitcode {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+} bcw_bitcode;
+
+/* Loads `path` into a fresh context.  A file that is not bitcode, is
+ * truncated or comes from a newer LLVM gives BCW_EINPUT with one line
+ * naming the file and the problem; LLVM never exits the process. */
+BCW_INTERNAL int bcw__bitcode_load(bcw_bitcode *out, const char *path);
+
+/* Disposes the module and its context; a zeroed struct is accepted. */
+BCW_INTERNAL void bcw__bitcode_dispose(bcw_bitcode *bc);
+
+/* Makes the module analysable: drops optnone/noinline (clang -O0 puts them
+ * everywhere and they block every pass) and runs sroa so that -O0's
+ * parameter spills to allocas become plain SSA values. */
+BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
+
+/* The function a call instruction calls, looking through bitcasts, or
+ * NULL for an indirect call. */
+BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
+
+/* Name of a value, borrowed from LLVM. */
+BCW_INTERNAL const char *bcw__value_name(LLVMValueRef v);
+
+/* The source file a function is defined in according to debug info, or
+ * NULL without debug info.  Borrowed. */
+BCW_INTERNAL const char *bcw__function_file(LLVMValueRef fn, unsigned *len);
+
+#endif

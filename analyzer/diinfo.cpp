@@ -1,0 +1,137 @@
+// diinfo.cpp - the thin C++ bridge over DISubprogram/DIType: the only C++
+// in bcwalk, because LLVM-C 14 cannot read names of parameters or walk
+// derived types.
+#include "diinfo.h"
+
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include <cstring>
+#include <string>
+
+using namespace llvm;
+
+static void copy(char *dst, size_t n, const std::string &s)
+{
+    std::strncpy(dst, s.c_str(), n - 1);
+    dst[n - 1] = '\0';
+}
+
+static const DIType *strip(const DIType *t, bool *is_const)
+{
+    while (auto *d = dyn_cast_or_null<DIDerivedType>(t)) {
+        unsigned tag = d->getTag();
+        if (tag == dwarf::DW_TAG_const_type && is_const)
+            *is_const = true;
+        if (tag != dwarf::DW_TAG_typedef && tag != dwarf::DW_TAG_const_type &&
+            tag != dwarf::DW_TAG_volatile_type &&
+            tag != dwarf::DW_TAG_restrict_type &&
+            tag != dwarf::DW_TAG_atomic_type)
+            break;
+        t = d->getBaseType();
+    }
+    return t;
+}
+
+static std::string spell(const DIType *t)
+{
+    if (t == nullptr)
+        return "void";
+    if (auto *b = dyn_cast<DIBasicType>(t))
+        return b->getName() == "_Bool" ? "bool" : b->getName().str();
+    if (auto *c = dyn_cast<DICompositeType>(t)) {
+        const char *kw = c->getTag() == dwarf::DW_TAG_union_type ? "union "
+                         : c->getTag() == dwarf::DW_TAG_enumeration_type
+                             ? "enum "
+                             : "struct ";
+        return c->getName().empty() ? std::string(kw) + "<anonymous>"
+                                    : kw + c->getName().str();
+    }
+    if (isa<DISubroutineType>(t))
+        return "function";
+    auto *d = cast<DIDerivedType>(t);
+    switch (d->getTag()) {
+    case dwarf::DW_TAG_typedef:
+        return d->getName().str();
+    case dwarf::DW_TAG_const_type:
+        return "const " + spell(d->getBaseType());
+    case dwarf::DW_TAG_volatile_type:
+        return "volatile " + spell(d->getBaseType());
+    case dwarf::DW_TAG_pointer_type: {
+        if (isa_and_nonnull<DISubroutineType>(d->getBaseType()))
+            return "function pointer";
+        std::string base = spell(d->getBaseType());
+        return base.back() == '*' ? base + "*" : base + " *";
+    }
+    default:
+        return spell(d->getBaseType());
+    }
+}
+
+static void classify(const DIType *t, bcw_di_type *out)
+{
+    out->known = 1;
+    copy(out->spelling, sizeof out->spelling, spell(t));
+    t = strip(t, nullptr);
+    if (auto *b = dyn_cast_or_null<DIBasicType>(t)) {
+        unsigned e = b->getEncoding();
+        out->is_bool = e == dwarf::DW_ATE_boolean;
+        out->is_char = e == dwarf::DW_ATE_signed_char ||
+                       e == dwarf::DW_ATE_unsigned_char;
+        out->is_unsigned = e == dwarf::DW_ATE_unsigned ||
+                           e == dwarf::DW_ATE_unsigned_char ||
+                           e == dwarf::DW_ATE_boolean;
+        out->is_float = e == dwarf::DW_ATE_float;
+        return;
+    }
+    if (auto *c = dyn_cast_or_null<DICompositeType>(t)) {
+        out->is_enum = c->getTag() == dwarf::DW_TAG_enumeration_type;
+        return;
+    }
+    auto *d = dyn_cast_or_null<DIDerivedType>(t);
+    if (d == nullptr || d->getTag() != dwarf::DW_TAG_pointer_type)
+        return;
+    out->is_pointer = 1;
+    bool is_const = false;
+    const DIType *p = strip(d->getBaseType(), &is_const);
+    out->pointee_const = is_const;
+    if (p == nullptr) {
+        out->pointee_void = 1;
+    } else if (isa<DISubroutineType>(p)) {
+        out->is_funcptr = 1;
+    } else if (auto *b = dyn_cast<DIBasicType>(p)) {
+        unsigned e = b->getEncoding();
+        out->pointee_char = e == dwarf::DW_ATE_signed_char ||
+                            e == dwarf::DW_ATE_unsigned_char;
+    } else if (auto *c = dyn_cast<DICompositeType>(p)) {
+        out->pointee_struct = c->getTag() == dwarf::DW_TAG_structure_type;
+    }
+}
+
+extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
+                                 unsigned max)
+{
+    std::memset(out, 0, sizeof *out * max);
+    auto *fn = dyn_cast<Function>(unwrap(fnref));
+    DISubprogram *sp = fn ? fn->getSubprogram() : nullptr;
+    if (sp == nullptr || sp->getType() == nullptr)
+        return 0;
+    DITypeRefArray types = sp->getType()->getTypeArray();
+    unsigned n = 0;
+    for (unsigned i = 0; i < types.size() && i < max; i++, n++)
+        classify(types[i], &out[i]);
+    auto name_arg = [&](const DILocalVariable *v) {
+        if (v && v->getArg() > 0 && v->getArg() < max)
+            copy(out[v->getArg()].name, sizeof out[0].name,
+                 v->getName().str());
+    };
+    for (const DINode *node : sp->getRetainedNodes())
+        name_arg(dyn_cast<DILocalVariable>(node));
+    for (const Instruction &inst : instructions(*fn))
+        if (auto *dvi = dyn_cast<DbgVariableIntrinsic>(&inst))
+            name_arg(dvi->getVariable());
+    return (int)n;
+}

@@ -1,0 +1,32 @@
+/* diinfo.h - C view of the debug information the LLVM C API cannot reach
+ * (parameter names, C type spellings, pointer and const facts). */
+#ifndef BCW_DIINFO_H
+#define BCW_DIINFO_H
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What debug info says of one C type. */
+typedef struct bcw_di_type {
+    char spelling[128];  /* "const bstack *", "int", "unsigned long" */
+    char name[64];       /* the parameter's name, "" if unknown */
+    int known;           /* 0: no debug info for this slot */
+    int is_pointer;
+    int is_bool, is_char, is_unsigned, is_enum, is_float;
+    int is_funcptr;
+    int pointee_void, pointee_char, pointee_const, pointee_struct;
+} bcw_di_type;
+
+/* Describes the return type (out[0]) and parameters (out[1..]) of `fn`
+ * from its DISubprogram.  Returns how many slots were filled (0 when the
+ * function has no debug info); slots up to `max` are always cleared. */
+int bcw__di_signature(LLVMValueRef fn, bcw_di_type *out, unsigned max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

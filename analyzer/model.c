@@ -1,0 +1,262 @@
+/* model.c - the analyzer's entry point and the model's lifetime and
+ * output (text for people, JSON for tools). */
+#define _POSIX_C_SOURCE 200809L
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitcode.h"
+
+int bcw_model_analyze(bcw_model **out, const char *path)
+{
+    *out = NULL;
+    bcw__error_clear();
+    bcw_bitcode bc = {0};
+    bcw_effects *fx = NULL;
+    bcw_model *m = bcw__calloc(1, sizeof *m);
+    int err = m ? 0 : BCW_ENOMEM;
+    if (err == 0 && (m->path = bcw__strdup(path)) == NULL)
+        err = BCW_ENOMEM;
+    if (err == 0)
+        err = bcw__bitcode_load(&bc, path);
+    if (err == 0)
+        err = bcw__bitcode_simplify(&bc);
+    if (err == 0)
+        err = bcw__effects_new(&fx, &bc);
+    if (err == 0)
+        err = bcw__units_find(m, &bc, fx);
+    bcw__effects_free(fx);
+    bcw__bitcode_dispose(&bc);
+    if (err < 0) {
+        bcw_model_free(m);
+        return err;
+    }
+    *out = m;
+    return 0;
+}
+
+static void param_free(bcw_param *p)
+{
+    free(p->name);
+    free(p->ctype);
+}
+
+void bcw_model_free(bcw_model *m)
+{
+    if (m == NULL)
+        return;
+    for (unsigned i = 0; i < m->nunits; i++) {
+        bcw_unit *u = &m->units[i];
+        for (unsigned j = 0; j < u->nfuncs; j++) {
+            bcw_func *f = &u->funcs[j];
+            free(f->name);
+            free(f->writes);
+            param_free(&f->ret);
+            for (unsigned k = 0; k < f->nparams; k++)
+                param_free(&f->params[k]);
+        }
+        free(u->funcs);
+        free(u->name);
+        free(u->ctype);
+    }
+    for (unsigned i = 0; i < m->nsyms; i++)
+        free(m->syms[i]);
+    for (unsigned i = 0; i < m->nskipped; i++)
+        free(m->skipped[i]);
+    free(m->syms);
+    free(m->skipped);
+    free(m->units);
+    free(m->path);
+    free(m);
+}
+
+unsigned bcw_model_unit_count(const bcw_model *m)
+{
+    return m->nunits;
+}
+
+const char *bcw_model_unit_name(const bcw_model *m, unsigned i)
+{
+    return i < m->nunits ? m->units[i].name : NULL;
+}
+
+int bcw_model_find_unit(const bcw_model *m, const char *name)
+{
+    for (unsigned i = 0; i < m->nunits; i++)
+        if (strcmp(m->units[i].name, name) == 0)
+            return (int)i;
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    for (unsigned i = 0; i < m->nunits; i++)
+        bcw__buf_printf(&b, "%s%s", i ? ", " : "", m->units[i].name);
+    bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s' (units: %s)", m->path,
+               name, b.data ? b.data : "none");
+    bcw__buf_free(&b);
+    return BCW_ENOTFOUND;
+}
+
+const char *bcw__role_name(enum bcw_role role)
+{
+    switch (role) {
+    case BCW_ROLE_CONSTRUCTOR:
+        return "constructor";
+    case BCW_ROLE_INIT_CONSTRUCTOR:
+        return "init-constructor";
+    case BCW_ROLE_DESTRUCTOR:
+        return "destructor";
+    case BCW_ROLE_OBSERVER:
+        return "observer";
+    case BCW_ROLE_MUTATOR:
+        return "mutator";
+    }
+    return "?";
+}
+
+const char *bcw__kind_name(enum bcw_pkind kind)
+{
+    static const char *const names[] = {
+        "unit", "int", "bool", "char", "float", "string",
+        "element", "out", "scratch", "void"};
+    return names[kind];
+}
+
+static bool is_ctor(enum bcw_role r)
+{
+    return r == BCW_ROLE_CONSTRUCTOR || r == BCW_ROLE_INIT_CONSTRUCTOR;
+}
+
+static void json_params(FILE *f, const bcw_func *fn)
+{
+    fputs("\"params\": [", f);
+    for (unsigned k = 0; k < fn->nparams; k++) {
+        const bcw_param *p = &fn->params[k];
+        fputs(k ? ", {\"name\": " : "{\"name\": ", f);
+        bcw__json_str(f, p->name);
+        fputs(", \"type\": ", f);
+        bcw__json_str(f, p->ctype);
+        fprintf(f, ", \"kind\": \"%s\"}", bcw__kind_name(p->kind));
+    }
+    fputs("]", f);
+}
+
+static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
+                       bool (*want)(enum bcw_role), bool with_role)
+{
+    fprintf(f, ",\n      \"%s\": [", key);
+    bool first = true;
+    for (unsigned j = 0; j < u->nfuncs; j++) {
+        const bcw_func *fn = &u->funcs[j];
+        if (!want(fn->role))
+            continue;
+        fputs(first ? "\n        {\"name\": " : ",\n        {\"name\": ", f);
+        first = false;
+        bcw__json_str(f, fn->name);
+        if (with_role)
+            fprintf(f, ", \"role\": \"%s\"", bcw__role_name(fn->role));
+        if (fn->writes != NULL) {
+            fputs(", \"writes\": ", f);
+            bcw__json_str(f, fn->writes);
+        }
+        fputs(", \"returns\": ", f);
+        bcw__json_str(f, fn->ret.ctype);
+        if (fn->is_static)
+            fputs(", \"static\": true", f);
+        fputs(", ", f);
+        json_params(f, fn);
+        fputs("}", f);
+    }
+    fputs(first ? "]" : "\n      ]", f);
+}
+
+static bool want_ctor(enum bcw_role r)
+{
+    return is_ctor(r);
+}
+
+static bool want_dtor(enum bcw_role r)
+{
+    return r == BCW_ROLE_DESTRUCTOR;
+}
+
+static bool want_method(enum bcw_role r)
+{
+    return r == BCW_ROLE_OBSERVER || r == BCW_ROLE_MUTATOR;
+}
+
+static void write_json(const bcw_model *m, int only, FILE *f)
+{
+    fputs("{\"file\": ", f);
+    bcw__json_str(f, m->path);
+    fputs(",\n  \"units\": [", f);
+    bool first = true;
+    for (unsigned i = 0; i < m->nunits; i++) {
+        if (only >= 0 && (unsigned)only != i)
+            continue;
+        const bcw_unit *u = &m->units[i];
+        fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
+        first = false;
+        bcw__json_str(f, u->name);
+        fputs(", \"type\": ", f);
+        bcw__json_str(f, u->ctype);
+        fprintf(f, ", \"size\": %llu", (unsigned long long)u->size);
+        json_funcs(f, u, "constructors", want_ctor, true);
+        json_funcs(f, u, "destructors", want_dtor, false);
+        json_funcs(f, u, "methods", want_method, true);
+        fputs(",\n      \"predicates\": [], \"contracts\": []}", f);
+    }
+    fputs(first ? "],\n  \"skipped\": [" : "\n  ],\n  \"skipped\": [", f);
+    for (unsigned i = 0; i < m->nskipped; i++) {
+        fputs(i ? ", " : "", f);
+        bcw__json_str(f, m->skipped[i]);
+    }
+    fputs("]}\n", f);
+}
+
+static void write_signature(const bcw_func *fn, FILE *f)
+{
+    const char *rt = fn->ret.ctype;
+    size_t n = strlen(rt);
+    fprintf(f, "%s%s%s(", rt, n && rt[n - 1] == '*' ? "" : " ", fn->name);
+    for (unsigned k = 0; k < fn->nparams; k++) {
+        const char *t = fn->params[k].ctype;
+        size_t tn = strlen(t);
+        fprintf(f, "%s%s%s%s", k ? ", " : "", t,
+                tn && t[tn - 1] == '*' ? "" : " ", fn->params[k].name);
+    }
+    fputs(fn->nparams ? ")" : "void)", f);
+}
+
+static void write_text(const bcw_model *m, int only, FILE *f)
+{
+    for (unsigned i = 0; i < m->nunits; i++) {
+        if (only >= 0 && (unsigned)only != i)
+            continue;
+        const bcw_unit *u = &m->units[i];
+        fprintf(f, "unit %s (%s, %llu bytes)\n", u->name, u->ctype,
+                (unsigned long long)u->size);
+        for (unsigned j = 0; j < u->nfuncs; j++) {
+            const bcw_func *fn = &u->funcs[j];
+            fprintf(f, "  %-16s ", bcw__role_name(fn->role));
+            write_signature(fn, f);
+            if (fn->writes != NULL)
+                fprintf(f, "   [writes: %s]", fn->writes);
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    }
+    for (unsigned i = 0; i < m->nskipped; i++)
+        fprintf(f, "skipped %s\n", m->skipped[i]);
+}
+
+int bcw_model_write(const bcw_model *m, int unit, enum bcw_model_format fmt,
+                    FILE *f)
+{
+    if (fmt == BCW_MODEL_JSON)
+        write_json(m, unit, f);
+    else
+        write_text(m, unit, f);
+    if (fflush(f) != 0 || ferror(f))
+        return bcw__error(BCW_ERROR, "writing the model failed");
+    return 0;
+}

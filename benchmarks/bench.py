@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Throughput benchmark: bcwalk's protocol walk of bstack vs. the native baseline.
+
+Runs `native_bstack D` and `bcwalk explore ... --format json` at each depth,
+keeps the fastest of --repeat runs of each, checks that both walked the same
+sequences and made the same number of calls, and prints a markdown table.
+Used by `make bench`; standard library only.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+
+def fail(msg):
+    print(f"bench: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def run_json(cmd):
+    """Run cmd and return the JSON document it prints on stdout."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        fail(f"cannot run {cmd[0]}: {e}")
+    # Judge by the output rather than the exit status alone: a walk that
+    # finds aborting sequences may legitimately exit non-zero.
+    try:
+        doc = json.loads(proc.stdout)
+        if proc.returncode < 0:
+            raise ValueError(f"killed by signal {-proc.returncode}")
+        for key in ("sequences", "calls", "elapsed_s", "calls_per_s"):
+            if key not in doc:
+                raise ValueError(f"missing field {key!r}")
+    except ValueError as e:
+        fail(f"{' '.join(cmd)}: no usable JSON result ({e}; exit status "
+             f"{proc.returncode})\n{proc.stderr.strip()}")
+    return doc
+
+
+def best_of(cmd, repeat):
+    """Fastest of `repeat` runs; every run must report the same counts."""
+    runs = [run_json(cmd) for _ in range(repeat)]
+    if any(counts(r) != counts(runs[0]) for r in runs):
+        fail(f"{' '.join(cmd)}: counts differ between repeated runs")
+    return min(runs, key=lambda r: r["elapsed_s"])
+
+
+def counts(doc):
+    s = doc["sequences"]
+    return (s["normal"], s["terminated"], s["discarded"], doc["calls"])
+
+
+def seqs_per_s(doc):
+    s = doc["sequences"]
+    return (s["normal"] + s["terminated"]) / doc["elapsed_s"] if doc["elapsed_s"] else 0.0
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bcwalk", required=True, help="bcwalk binary")
+    ap.add_argument("--native", required=True, help="native_bstack binary")
+    ap.add_argument("--bitcode", required=True, help="bstack bitcode (-O2)")
+    ap.add_argument("--depths", default="6,7,8", help="comma-separated walk depths")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per tool and depth; the best is kept")
+    ap.add_argument("--jobs", type=int, default=1, help="passed to bcwalk as --jobs")
+    args = ap.parse_args()
+    try:
+        depths = [int(d) for d in args.depths.split(",")]
+    except ValueError:
+        fail(f"bad --depths {args.depths!r}")
+    if args.repeat < 1:
+        fail("--repeat must be at least 1")
+
+    rows = []
+    for d in depths:
+        native = best_of([args.native, str(d)], args.repeat)
+        bcwalk = best_of([args.bcwalk, "explore", args.bitcode, "--unit", "bstack",
+                          "--walk", "protocol", "--depth", str(d), "--format", "json",
+                          "--jobs", str(args.jobs)], args.repeat)
+        if counts(native) != counts(bcwalk):
+            fail(f"depth {d}: native and bcwalk disagree\n"
+                 f"  (normal, terminated, discarded, calls)\n"
+                 f"  native: {counts(native)}\n  bcwalk: {counts(bcwalk)}")
+        rows.append((d, native, bcwalk))
+
+    try:
+        ncpu = len(os.sched_getaffinity(0))
+    except AttributeError:
+        ncpu = os.cpu_count()
+    print(f"Machine: {cpu_model()}, nproc {ncpu}")
+    print(f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}")
+    print(f"bcwalk --jobs {args.jobs}; best of {args.repeat} runs each\n")
+    print("| depth | sequences run | calls | native calls/s | bcwalk calls/s "
+          "| native seq/s | bcwalk seq/s | bcwalk/native |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for d, native, bcwalk in rows:
+        normal, terminated, _, calls = counts(native)
+        ratio = bcwalk["calls_per_s"] / native["calls_per_s"] if native["calls_per_s"] else 0.0
+        print(f"| {d} | {normal + terminated:,} | {calls:,} "
+              f"| {native['calls_per_s']:,.0f} | {bcwalk['calls_per_s']:,.0f} "
+              f"| {seqs_per_s(native):,.0f} | {seqs_per_s(bcwalk):,.0f} | {ratio:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

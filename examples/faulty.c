@@ -1,0 +1,50 @@
+/* faulty.c - a unit whose methods crash, hang, assert and leak, so the
+ * tests can see each outcome recorded while the walk goes on. */
+#include <assert.h>
+#include <stdlib.h>
+
+typedef struct faulty {
+    int *cells;
+    int n;
+} faulty;
+
+faulty *faulty_new(void)
+{
+    faulty *f = calloc(1, sizeof *f);
+    return f;
+}
+
+void faulty_free(faulty *f)
+{
+    free(f->cells);
+    free(f);
+}
+
+/* Writes through a NULL pointer: SIGSEGV. */
+void faulty_crash(faulty *f)
+{
+    f->cells[f->n] = 1;
+}
+
+/* Never returns. */
+void faulty_hang(faulty *f)
+{
+    volatile int spin = 1;
+    while (spin)
+        f->n = f->n;
+}
+
+/* Fails an assertion unless something was added. */
+int faulty_check(const faulty *f)
+{
+    assert(f->n > 0);
+    return f->n;
+}
+
+/* Allocates and forgets: the runtime reclaims it between sequences. */
+void faulty_add(faulty *f, int x)
+{
+    int *leak = malloc(sizeof *leak);
+    *leak = x;
+    f->n++;
+}

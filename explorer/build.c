@@ -1,0 +1,189 @@
+/* build.c - builds and caches worker executables (build.h).  A build
+ * happens in a private temporary folder that is renamed into place, so a
+ * concurrent or killed build never leaves a half-written worker. */
+#define _GNU_SOURCE
+#include "build.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyzer/native.h"
+
+extern char **environ;
+
+static int mkdir_p(const char *path)
+{
+    char *p = bcw__strdup(path);
+    if (p == NULL)
+        return BCW_ENOMEM;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+            int err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
+            free(p);
+            return err;
+        }
+        *s = '/';
+    }
+    int err = 0;
+    if (mkdir(p, 0755) < 0 && errno != EEXIST)
+        err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
+    free(p);
+    return err;
+}
+
+static char *default_cache_dir(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg != NULL && xdg[0] == '/')
+        return bcw__sprintf("%s/bcwalk", xdg);
+    const char *home = getenv("HOME");
+    if (home != NULL && home[0] == '/')
+        return bcw__sprintf("%s/.cache/bcwalk", home);
+    return bcw__sprintf("/tmp/bcwalk-cache-%ld", (long)getuid());
+}
+
+static int hash_file(uint64_t *h, const char *path)
+{
+    char *data;
+    size_t len;
+    int err = bcw__read_file(&data, &len, path, (size_t)1 << 32);
+    if (err < 0)
+        return err;
+    *h = bcw__hash(data, len, *h);
+    free(data);
+    return 0;
+}
+
+/* Runs clang, stderr to `log`; 0 if it exited 0. */
+static int run_clang(const char *const argv[], const char *log)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
+                         environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return bcw__error(BCW_ERROR, "cannot run %s: %s", argv[0],
+                          strerror(rc));
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return bcw__error(BCW_ERROR, "waitpid: %s", strerror(errno));
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int clang_failed(const char *bitcode, const char *log)
+{
+    char line[512] = "";
+    FILE *f = fopen(log, "r");
+    if (f != NULL) {
+        while (fgets(line, sizeof line, f) != NULL)
+            if (strstr(line, "error") != NULL)
+                break;
+        fclose(f);
+    }
+    line[strcspn(line, "\n")] = '\0';
+    return bcw__error(BCW_ERROR, "%s: building its native code failed: %s "
+                                 "(full log: %s)",
+                      bitcode, line[0] ? line : "clang failed", log);
+}
+
+int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
+                      const char *cache_dir)
+{
+    *out = NULL;
+    uint64_t key = bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
+                             0);
+    int err = hash_file(&key, bitcode);
+    if (err == 0)
+        err = hash_file(&key, BCW_RUNTIME_LIB);
+    if (err < 0)
+        return err;
+    char *root = cache_dir ? bcw__strdup(cache_dir) : default_cache_dir();
+    char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL,
+         *log = NULL, *built = NULL;
+    if (root == NULL ||
+        (dir = bcw__sprintf("%s/%016llx", root, (unsigned long long)key)) ==
+            NULL ||
+        (worker = bcw__sprintf("%s/worker", dir)) == NULL) {
+        err = BCW_ENOMEM;
+        goto done;
+    }
+    if (access(worker, X_OK) == 0)
+        goto done; /* cached */
+    if ((err = mkdir_p(root)) < 0)
+        goto done;
+    tmpdir = bcw__sprintf("%s/tmp.%016llx.%ld", root, (unsigned long long)key,
+                          (long)getpid());
+    if (tmpdir == NULL || (unit = bcw__sprintf("%s/unit.bc", tmpdir)) == NULL ||
+        (log = bcw__sprintf("%s/clang.log", tmpdir)) == NULL ||
+        (built = bcw__sprintf("%s/worker", tmpdir)) == NULL) {
+        err = BCW_ENOMEM;
+        goto done;
+    }
+    if ((err = mkdir_p(tmpdir)) < 0)
+        goto done;
+    if ((err = bcw__native_instrument(model, bitcode, unit)) < 0)
+        goto done;
+    /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
+     * link into a position-dependent executable as they are */
+    const char *argv[] = {BCW_CLANG, "-O1", "-no-pie", "-w", unit,
+                          BCW_RUNTIME_LIB, "-lffi", "-lm", "-o", built, NULL};
+    int rc = run_clang(argv, log);
+    if (rc < 0) {
+        err = rc;
+        goto done;
+    }
+    if (rc > 0) {
+        /* keep the log where the message says it is */
+        char *kept = bcw__sprintf("%s/last-failed-build.log", root);
+        if (kept != NULL && rename(log, kept) == 0)
+            err = clang_failed(bitcode, kept);
+        else
+            err = clang_failed(bitcode, log);
+        free(kept);
+        goto done;
+    }
+    if (rename(tmpdir, dir) != 0 && errno != EEXIST && errno != ENOTEMPTY) {
+        err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmpdir, dir,
+                         strerror(errno));
+        goto done;
+    }
+done:
+    if (tmpdir != NULL) {
+        /* a build that lost a race, or failed: remove its leftovers */
+        if (unit)
+            unlink(unit);
+        if (built)
+            unlink(built);
+        if (log)
+            unlink(log);
+        rmdir(tmpdir);
+    }
+    free(root);
+    free(dir);
+    free(tmpdir);
+    free(unit);
+    free(log);
+    free(built);
+    if (err < 0) {
+        free(worker);
+        return err;
+    }
+    *out = worker;
+    return 0;
+}

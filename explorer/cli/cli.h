@@ -1,0 +1,25 @@
+/* cli.h - the bcwalk command's subcommand table and shared helpers. */
+#ifndef BCW_CLI_H
+#define BCW_CLI_H
+
+/* Exit codes (DESIGN.md): success, findings, bad usage or input. */
+#define EXIT_OK 0
+#define EXIT_FINDINGS 1
+#define EXIT_USAGE 2
+
+typedef struct cli_cmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} cli_cmd;
+
+int cmd_analyze(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
+
+/* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses a positive integer option value in [1, max]; -1 if it is not. */
+long cli_positive(const char *s, long max);
+
+#endif

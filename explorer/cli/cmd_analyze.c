@@ -1,0 +1,78 @@
+/* cmd_analyze.c - bcwalk analyze: the units of a bitcode file. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bcwalk/error.h"
+#include "bcwalk/model.h"
+#include "cli.h"
+
+static void help(void)
+{
+    puts("usage: bcwalk analyze LIB.bc [--unit NAME] [--format text|json]\n"
+         "\n"
+         "Finds the units (a struct with its constructors, methods and\n"
+         "destructors) in LLVM bitcode and classifies each method as an\n"
+         "observer or a mutator by a static mod analysis.\n"
+         "\n"
+         "options:\n"
+         "  --unit NAME       show only this unit\n"
+         "  --format FORMAT   text (default) or json\n"
+         "\n"
+         "examples:\n"
+         "  clang -g -c -emit-llvm stack.c -o stack.bc\n"
+         "  bcwalk analyze stack.bc\n"
+         "  bcwalk analyze stack.bc --unit bstack --format json");
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"unit", required_argument, NULL, 'u'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *unit = NULL;
+    enum bcw_model_format format = BCW_MODEL_TEXT;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'u':
+            unit = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "json") == 0)
+                format = BCW_MODEL_JSON;
+            else if (strcmp(optarg, "text") == 0)
+                format = BCW_MODEL_TEXT;
+            else
+                return cli_fail("analyze: unknown format '%s' (text or json)",
+                                optarg);
+            break;
+        case 'h':
+            help();
+            return EXIT_OK;
+        default:
+            return cli_fail("analyze: unknown or incomplete option '%s' (see "
+                            "bcwalk analyze --help)",
+                            argv[optind - 1]);
+        }
+    }
+    if (optind + 1 != argc)
+        return cli_fail("analyze: expected one bitcode file (see bcwalk "
+                        "analyze --help)");
+    bcw_model *model = NULL;
+    if (bcw_model_analyze(&model, argv[optind]) < 0)
+        return cli_fail("%s", bcw_error_last());
+    int index = -1;
+    if (unit != NULL && (index = bcw_model_find_unit(model, unit)) < 0) {
+        bcw_model_free(model);
+        return cli_fail("%s", bcw_error_last());
+    }
+    int rc = bcw_model_write(model, index, format, stdout) < 0 ? EXIT_USAGE
+                                                               : EXIT_OK;
+    bcw_model_free(model);
+    return rc;
+}

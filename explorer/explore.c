@@ -1,0 +1,163 @@
+/* explore.c - bcw_explore_run: native build, workers, the walk, and its
+ * reports, wired together. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "explorer/build.h"
+#include "explorer/pool.h"
+#include "explorer/report.h"
+#include "explorer/results.h"
+#include "explorer/walk.h"
+
+#define MAX_DEPTH 255
+
+typedef struct sinks {
+    bcw_reporter report;
+    bcw_results *results;
+} sinks;
+
+static int emit(void *payload, const bcw_seq *seq)
+{
+    sinks *s = payload;
+    int err = bcw__report_seq(&s->report, seq);
+    if (err == 0 && s->results != NULL)
+        err = bcw__results_seq(s->results, seq);
+    return err;
+}
+
+static int exec(void *payload, bcw_job *jobs, size_t njobs)
+{
+    return bcw__pool_run(payload, jobs, njobs);
+}
+
+static void wire_param(bcw_wire_param *w, const bcw_param *p)
+{
+    w->kind = (uint8_t)p->kind;
+    w->abi = (uint8_t)p->abi;
+    w->pointee = (uint8_t)p->pointee;
+    w->size = p->pointee_size;
+}
+
+/* The plan: plan index i is unit->funcs[i]. */
+static int make_plan(bcw_plan *plan, const bcw_unit *u)
+{
+    memset(plan, 0, sizeof *plan);
+    if (u->nfuncs > BCW_MAX_FUNCS)
+        return bcw__error(BCW_EINPUT, "unit %s has %u functions; at most %d "
+                                      "can be walked",
+                          u->name, u->nfuncs, BCW_MAX_FUNCS);
+    plan->nfuncs = u->nfuncs;
+    plan->unit_size = (uint32_t)u->size;
+    plan->destructor = bcw__unit_destructor(u);
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        const bcw_func *f = &u->funcs[i];
+        bcw_wire_func *w = &plan->funcs[i];
+        w->sym = f->sym;
+        w->role = (uint8_t)f->role;
+        w->nparams = (uint8_t)f->nparams;
+        wire_param(&w->ret, &f->ret);
+        for (unsigned k = 0; k < f->nparams; k++)
+            wire_param(&w->params[k], &f->params[k]);
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int bcw_explore_run(bcw_summary *out, const bcw_model *model,
+                    const bcw_explore_opts *o)
+{
+    memset(out, 0, sizeof *out);
+    bcw__error_clear();
+    if (o->unit < 0 || (unsigned)o->unit >= model->nunits)
+        return bcw__error(BCW_EINPUT, "no unit number %d", o->unit);
+    if (o->depth > MAX_DEPTH)
+        return bcw__error(BCW_EINPUT, "depth %u is above the limit of %d",
+                          o->depth, MAX_DEPTH);
+    const bcw_unit *u = &model->units[o->unit];
+    bcw_plan *plan = bcw__calloc(1, sizeof *plan);
+    uint16_t *ctors = bcw__calloc(u->nfuncs, sizeof *ctors);
+    uint16_t *methods = bcw__calloc(u->nfuncs, sizeof *methods);
+    bool *mutator = bcw__calloc(u->nfuncs, sizeof *mutator);
+    bool *is_void = bcw__calloc(u->nfuncs, sizeof *is_void);
+    uint8_t *nout = bcw__calloc(u->nfuncs, sizeof *nout);
+    char *worker = NULL;
+    bcw_pool *pool = NULL;
+    sinks sk = {0};
+    int err = 0;
+    if (!plan || !ctors || !methods || !mutator || !is_void || !nout) {
+        err = BCW_ENOMEM;
+        goto done;
+    }
+    if ((err = make_plan(plan, u)) < 0)
+        goto done;
+    bcw_walk_cfg cfg = {.kind = o->walk, .depth = o->depth,
+                        .ctors = ctors, .methods = methods,
+                        .mutator = mutator, .returns_void = is_void,
+                        .nout = nout, .exec = exec, .emit = emit,
+                        .emit_payload = &sk, .progress = o->progress,
+                        .progress_payload = o->payload};
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        const bcw_func *f = &u->funcs[i];
+        mutator[i] = f->role == BCW_ROLE_MUTATOR;
+        is_void[i] = f->ret.kind == BCW_PK_NONE;
+        for (unsigned k = 0; k < f->nparams; k++)
+            nout[i] = (uint8_t)(nout[i] + (f->params[k].kind == BCW_PK_OUT));
+        if (f->role == BCW_ROLE_CONSTRUCTOR ||
+            f->role == BCW_ROLE_INIT_CONSTRUCTOR)
+            ctors[cfg.nctors++] = (uint16_t)i;
+        else if (f->role != BCW_ROLE_DESTRUCTOR)
+            methods[cfg.nmethods++] = (uint16_t)i;
+    }
+    if (cfg.nctors == 0) {
+        err = bcw__error(BCW_EINPUT, "unit %s has no constructor bcwalk can "
+                                     "call",
+                         u->name);
+        goto done;
+    }
+    double t0 = now_s();
+    if ((err = bcw__build_worker(&worker, model, o->bitcode, o->cache_dir)) <
+        0)
+        goto done;
+    if ((err = bcw__pool_new(&pool, worker, plan, o->jobs, o->timeout_ms)) <
+        0)
+        goto done;
+    sk.report = (bcw_reporter){.unit = u, .walk = o->walk, .depth = o->depth,
+                               .timeout_ms = o->timeout_ms,
+                               .format = o->format, .f = o->report};
+    if (o->results_path != NULL &&
+        (err = bcw__results_open(&sk.results, o->results_path, u, o->walk,
+                                 o->depth)) < 0)
+        goto done;
+    cfg.exec_payload = pool;
+    /* the walk's clock starts when workers are up: build time is not
+     * throughput */
+    t0 = now_s();
+    err = bcw__walk_run(out, &cfg);
+    out->elapsed_s = now_s() - t0;
+    out->worker_restarts = bcw__pool_restarts(pool);
+    if (err == 0)
+        err = bcw__report_summary(&sk.report, out);
+done:
+    if (sk.results != NULL) {
+        int cerr = bcw__results_close(sk.results, err == 0 ? out : NULL);
+        if (err == 0)
+            err = cerr;
+    }
+    bcw__pool_free(pool);
+    free(worker);
+    free(plan);
+    free(ctors);
+    free(methods);
+    free(mutator);
+    free(is_void);
+    free(nout);
+    return err;
+}

@@ -1,0 +1,363 @@
+/* pool.c - the parent side of the worker protocol (runtime/proto.h):
+ * start workers, hand them batches, notice crashes and hangs, replace
+ * dead workers and resume after the sequence that killed them. */
+#define _GNU_SOURCE
+#include "pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define HELLO_TIMEOUT_MS 10000
+#define TICK_MS 20
+
+/* A worker's life, as the parent sees it. */
+enum worker_state { W_DOWN, W_IDLE, W_BUSY };
+
+typedef struct worker {
+    enum worker_state state;
+    pid_t pid;
+    int shm_fd, cmd_fd, status_fd;
+    bcw_shm *shm;
+    bcw_job *job;           /* the job in flight when busy */
+    uint64_t last_beat;     /* heartbeat seen at last_progress */
+    double last_progress;
+} worker;
+
+struct bcw_pool {
+    char *path;
+    unsigned n;
+    unsigned timeout_ms;
+    uint64_t restarts;
+    worker *w;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int write32(int fd, uint32_t v)
+{
+    for (;;) {
+        ssize_t n = write(fd, &v, sizeof v);
+        if (n == sizeof v)
+            return 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        return -1;
+    }
+}
+
+/* Reads one 4-byte message, waiting at most `ms`: 1 read, 0 timeout,
+ * -1 EOF or error (the worker is gone). */
+static int read32(int fd, uint32_t *v, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r;
+    while ((r = poll(&p, 1, ms)) < 0 && errno == EINTR)
+        ;
+    if (r == 0)
+        return 0;
+    if (r < 0)
+        return -1;
+    ssize_t n;
+    while ((n = read(fd, v, sizeof *v)) < 0 && errno == EINTR)
+        ;
+    return n == sizeof *v ? 1 : -1;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Kills (if needed) and reaps a worker; returns its wait status. */
+static int reap(worker *w, bool kill_it)
+{
+    int status = 0;
+    if (w->pid > 0) {
+        if (kill_it)
+            kill(w->pid, SIGKILL);
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    w->pid = -1;
+    close_fd(&w->cmd_fd);
+    close_fd(&w->status_fd);
+    w->state = W_DOWN;
+    return status;
+}
+
+static int start(bcw_pool *pool, worker *w)
+{
+    int cmd[2] = {-1, -1}, st[2] = {-1, -1};
+    if (pipe2(cmd, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+        int err = bcw__error(BCW_ERROR, "pipe: %s", strerror(errno));
+        close_fd(&cmd[0]);
+        close_fd(&cmd[1]);
+        return err;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, w->shm_fd, BCW_FD_SHM);
+    posix_spawn_file_actions_adddup2(&fa, cmd[0], BCW_FD_CMD);
+    posix_spawn_file_actions_adddup2(&fa, st[1], BCW_FD_STATUS);
+    /* the code under test's own output would interleave with reports */
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {pool->path, NULL};
+    int rc = posix_spawn(&w->pid, pool->path, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(cmd[0]);
+    close(st[1]);
+    w->cmd_fd = cmd[1];
+    w->status_fd = st[0];
+    if (rc != 0) {
+        w->pid = -1;
+        reap(w, false);
+        return bcw__error(BCW_ERROR, "cannot start worker %s: %s", pool->path,
+                          strerror(rc));
+    }
+    uint32_t hello = 0;
+    if (read32(w->status_fd, &hello, HELLO_TIMEOUT_MS) != 1 ||
+        hello != (BCW_MSG_HELLO | BCW_PROTO_VERSION)) {
+        int status = reap(w, true);
+        return bcw__error(BCW_ERROR,
+                          "worker %s did not start (hello 0x%08x, expected "
+                          "0x%08x; exit status %d): rebuild it by removing "
+                          "the cache folder",
+                          pool->path, hello, BCW_MSG_HELLO | BCW_PROTO_VERSION,
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    w->state = W_IDLE;
+    return 0;
+}
+
+int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
+                  unsigned jobs, unsigned timeout_ms)
+{
+    *out = NULL;
+    /* a worker that dies makes writes to its pipe fail with EPIPE; the
+     * signal would end bcwalk instead */
+    signal(SIGPIPE, SIG_IGN);
+    bcw_pool *pool = bcw__calloc(1, sizeof *pool);
+    if (pool == NULL)
+        return BCW_ENOMEM;
+    pool->n = jobs ? jobs : 1;
+    pool->timeout_ms = timeout_ms ? timeout_ms : 1000;
+    pool->path = bcw__strdup(path);
+    pool->w = bcw__calloc(pool->n, sizeof *pool->w);
+    if (pool->path == NULL || pool->w == NULL) {
+        bcw__pool_free(pool);
+        return BCW_ENOMEM;
+    }
+    for (unsigned i = 0; i < pool->n; i++) {
+        worker *w = &pool->w[i];
+        w->pid = -1;
+        w->cmd_fd = w->status_fd = -1;
+        w->shm = MAP_FAILED;
+        w->shm_fd = memfd_create("bcwalk-shm", MFD_CLOEXEC);
+        if (w->shm_fd < 0 || ftruncate(w->shm_fd, sizeof(bcw_shm)) < 0 ||
+            (w->shm = mmap(NULL, sizeof(bcw_shm), PROT_READ | PROT_WRITE,
+                           MAP_SHARED, w->shm_fd, 0)) == MAP_FAILED) {
+            int err = bcw__error(BCW_ERROR, "shared memory: %s",
+                                 strerror(errno));
+            bcw__pool_free(pool);
+            return err;
+        }
+        w->shm->magic = BCW_SHM_MAGIC;
+        w->shm->version = BCW_PROTO_VERSION;
+        w->shm->nfuncs = plan->nfuncs;
+        w->shm->unit_size = plan->unit_size;
+        w->shm->destructor = plan->destructor;
+        memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
+    }
+    *out = pool;
+    return 0;
+}
+
+static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
+{
+    if (w->state == W_DOWN) {
+        int err = start(pool, w);
+        if (err < 0)
+            return err;
+    }
+    bcw_shm *s = w->shm;
+    if (first == 0) {
+        uint32_t words = 0;
+        for (uint32_t i = 0; i < job->nseq; i++) {
+            const uint16_t *q = &job->words[job->off[i]];
+            uint32_t n = (uint32_t)q[0] + 2;
+            BCW_ASSERT(words + n <= BCW_MAX_SEQ_WORDS);
+            memcpy(&s->seqs[words], q, n * sizeof *q);
+            s->off[i] = words;
+            words += n;
+        }
+    }
+    s->nseq = job->nseq;
+    s->first = first;
+    s->cur = first;
+    w->job = job;
+    w->last_beat = s->heartbeat;
+    w->last_progress = now_ms();
+    if (write32(w->cmd_fd, BCW_CMD_RUN) < 0) {
+        reap(w, true);
+        return bcw__error(BCW_ERROR, "worker %s stopped taking commands",
+                          pool->path);
+    }
+    w->state = W_BUSY;
+    return 0;
+}
+
+static void collect(worker *w, uint32_t first, uint32_t end)
+{
+    memcpy(&w->job->results[first], &w->shm->results[first],
+           (end - first) * sizeof(bcw_wire_result));
+}
+
+/* The worker died during a job: classify how (one place for it), keep
+ * what it finished, and resume the job on a fresh worker. */
+static int worker_died(bcw_pool *pool, worker *w, bool hung)
+{
+    uint32_t cur = w->shm->cur;
+    uint32_t first = w->shm->first;
+    int status = reap(w, hung);
+    bcw_wire_result *r = &w->shm->results[cur];
+    if (hung) {
+        /* no progress within the time limit: the worker was killed */
+        r->outcome = BCW_RUN_HANG;
+        r->signo = SIGKILL;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == BCW_EXIT_FAULT) {
+        /* the worker's handler recorded the fatal signal itself */
+    } else if (WIFSIGNALED(status)) {
+        /* killed from outside (the OOM killer, a stray signal) */
+        r->outcome = BCW_RUN_CRASH;
+        r->signo = (uint8_t)WTERMSIG(status);
+    } else {
+        return bcw__error(BCW_ERROR,
+                          "worker %s exited unexpectedly with status %d",
+                          pool->path,
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    pool->restarts++;
+    collect(w, first, cur + 1);
+    bcw_job *job = w->job;
+    w->job = NULL;
+    if (cur + 1 >= job->nseq)
+        return 0;
+    return send_job(pool, w, job, cur + 1);
+}
+
+int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
+{
+    size_t next = 0;
+    unsigned busy = 0;
+    int err = 0;
+    for (;;) {
+        for (unsigned i = 0; i < pool->n && next < njobs && err == 0; i++) {
+            worker *w = &pool->w[i];
+            if (w->state == W_BUSY)
+                continue;
+            if ((err = send_job(pool, w, &jobs[next], 0)) == 0) {
+                next++;
+                busy++;
+            }
+        }
+        if (err < 0 || busy == 0)
+            break;
+        struct pollfd pfd[pool->n];
+        unsigned idx[pool->n], np = 0;
+        for (unsigned i = 0; i < pool->n; i++) {
+            if (pool->w[i].state != W_BUSY)
+                continue;
+            pfd[np] = (struct pollfd){.fd = pool->w[i].status_fd,
+                                      .events = POLLIN};
+            idx[np++] = i;
+        }
+        int r;
+        while ((r = poll(pfd, np, TICK_MS)) < 0 && errno == EINTR)
+            ;
+        double t = now_ms();
+        for (unsigned k = 0; k < np && err == 0; k++) {
+            worker *w = &pool->w[idx[k]];
+            if (pfd[k].revents != 0) {
+                uint32_t msg = 0;
+                int got = read32(w->status_fd, &msg, 0);
+                if (got == 1 && msg == BCW_MSG_DONE) {
+                    collect(w, w->shm->first, w->shm->nseq);
+                    w->state = W_IDLE;
+                    w->job = NULL;
+                    busy--;
+                    continue;
+                }
+                if (got == 1) {
+                    reap(w, true);
+                    err = bcw__error(BCW_ERROR,
+                                     "worker %s sent 0x%08x, expected DONE",
+                                     pool->path, msg);
+                    break;
+                }
+                err = worker_died(pool, w, false);
+                if (err == 0 && w->state != W_BUSY)
+                    busy--;
+                continue;
+            }
+            /* a hang: the heartbeat has not moved within the limit */
+            if (w->shm->heartbeat != w->last_beat) {
+                w->last_beat = w->shm->heartbeat;
+                w->last_progress = t;
+            } else if (t - w->last_progress > pool->timeout_ms) {
+                err = worker_died(pool, w, true);
+                if (err == 0 && w->state != W_BUSY)
+                    busy--;
+            }
+        }
+        if (err < 0)
+            break;
+    }
+    return err;
+}
+
+uint64_t bcw__pool_restarts(const bcw_pool *pool)
+{
+    return pool->restarts;
+}
+
+void bcw__pool_free(bcw_pool *pool)
+{
+    if (pool == NULL)
+        return;
+    for (unsigned i = 0; pool->w != NULL && i < pool->n; i++) {
+        worker *w = &pool->w[i];
+        if (w->state != W_DOWN) {
+            write32(w->cmd_fd, BCW_CMD_QUIT);
+            close_fd(&w->cmd_fd);
+            reap(w, w->state == W_BUSY);
+        }
+        if (w->shm != MAP_FAILED && w->shm != NULL)
+            munmap(w->shm, sizeof(bcw_shm));
+        if (w->shm_fd >= 0)
+            close(w->shm_fd);
+    }
+    free(pool->w);
+    free(pool->path);
+    free(pool);
+}

@@ -1,0 +1,45 @@
+/* pool.h - worker processes that run batches of sequences (proto.h). */
+#ifndef BCW_POOL_H
+#define BCW_POOL_H
+
+#include "explorer/runtime/proto.h"
+#include "analyzer/common.h"
+
+typedef struct bcw_pool bcw_pool;
+
+/* The plan every worker gets: the shm header's plan part. */
+typedef struct bcw_plan {
+    uint32_t nfuncs;
+    uint32_t unit_size;
+    int32_t destructor;
+    bcw_wire_func funcs[BCW_MAX_FUNCS];
+} bcw_plan;
+
+/* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:
+ * sequence i is words[off[i]]: length L, constructor, L methods.  The
+ * pool fills results[0..nseq-1]. */
+typedef struct bcw_job {
+    const uint16_t *words;
+    const uint32_t *off;
+    uint32_t nseq;
+    bcw_wire_result *results;
+} bcw_job;
+
+/* Starts `jobs` workers of the executable `worker` with `plan`.  *out is
+ * the caller's, freed with bcw__pool_free(). */
+BCW_INTERNAL int bcw__pool_new(bcw_pool **out, const char *worker,
+                               const bcw_plan *plan, unsigned jobs,
+                               unsigned timeout_ms);
+
+/* Runs all `njobs` jobs on the workers and returns when every result is
+ * in.  Crashes and hangs of the code under test are results; a worker
+ * that cannot be (re)started is an error. */
+BCW_INTERNAL int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs);
+
+/* Workers replaced so far after a fatal outcome. */
+BCW_INTERNAL uint64_t bcw__pool_restarts(const bcw_pool *pool);
+
+/* Stops the workers and frees the pool; NULL is accepted. */
+BCW_INTERNAL void bcw__pool_free(bcw_pool *pool);
+
+#endif

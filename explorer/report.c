@@ -1,0 +1,314 @@
+/* report.c - prints walks as JWalk does (in C syntax), as JSON and as
+ * JSON lines. */
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include <signal.h>
+#include <string.h>
+
+const char *bcw__walk_name(enum bcw_walk_kind kind)
+{
+    return kind == BCW_WALK_ALGEBRA ? "algebra" : "protocol";
+}
+
+const char *bcw__outcome_name(unsigned outcome)
+{
+    static const char *const names[] = {"normal", "crash", "abort", "hang",
+                                        "rejected"};
+    return outcome < sizeof names / sizeof names[0] ? names[outcome] : "?";
+}
+
+static const char *signal_name(int signo)
+{
+    switch (signo) {
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    case SIGABRT:
+        return "SIGABRT";
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGTRAP:
+        return "SIGTRAP";
+    case SIGSYS:
+        return "SIGSYS";
+    case 0:
+        return "exit";
+    default:
+        return "signal";
+    }
+}
+
+void bcw__report_call(const bcw_unit *u, const bcw_seq *seq, unsigned k,
+                      bcw_gen *gen, char (*args)[64], char *result, size_t n,
+                      bool json)
+{
+    const bcw_func *f = &u->funcs[seq->steps[k]];
+    for (unsigned p = 0; p < f->nparams; p++) {
+        const bcw_param *pa = &f->params[p];
+        uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
+        if (pa->kind == BCW_PK_UNIT && json)
+            snprintf(args[p], 64, "#0");
+        else
+            bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
+    }
+    result[0] = '\0';
+    if (f->ret.kind != BCW_PK_NONE)
+        bcw_value_format(result, n, f->ret.kind, f->ret.abi, seq->rets[k], 1);
+}
+
+/* How the call that halted is described after "==> ". */
+static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
+                      size_t n)
+{
+    switch (s->outcome) {
+    case BCW_RUN_CRASH:
+        snprintf(buf, n, "*crash* %s", signal_name(s->signo));
+        break;
+    case BCW_RUN_ABORT:
+        snprintf(buf, n, "*abort* %s", signal_name(s->signo));
+        break;
+    case BCW_RUN_HANG:
+        snprintf(buf, n, "*hang* no return within %u ms", r->timeout_ms);
+        break;
+    case BCW_RUN_REJECTED:
+        snprintf(buf, n, "NULL  *rejected*");
+        break;
+    default:
+        buf[0] = '\0';
+    }
+}
+
+/* Calls shown for a sequence: up to the one that halted, the destructor
+ * included when it was the one. */
+static unsigned shown_calls(const bcw_seq *s)
+{
+    if (s->outcome == BCW_RUN_NORMAL || s->outcome == BCW_RUN_REJECTED)
+        return s->len + 1;
+    return s->halted_at <= s->len ? s->halted_at + 1u : s->len + 2u;
+}
+
+static void print_text(bcw_reporter *r, const bcw_seq *s)
+{
+    const bcw_unit *u = r->unit;
+    FILE *f = r->f;
+    if (!r->started || s->len != r->last_len) {
+        fprintf(f, "%sExploring all %s of length: %u\n\n",
+                r->started ? "\n" : "",
+                r->walk == BCW_WALK_ALGEBRA ? "algebraic constructions"
+                                            : "method protocols",
+                s->len);
+        r->started = true;
+        r->last_len = s->len;
+    } else {
+        fputc('\n', f);
+    }
+    bcw_gen gen = {0};
+    char args[BCW_MAX_PARAMS][64], result[96] = "", last[96] = "";
+    unsigned ncalls = shown_calls(s);
+    int dtor = bcw__unit_destructor(u);
+    for (unsigned k = 0; k < ncalls; k++) {
+        bool is_dtor = k == s->len + 1u;
+        if (is_dtor) {
+            fprintf(f, "%s(target);\n", u->funcs[dtor].name);
+            continue;
+        }
+        bcw__report_call(u, s, k, &gen, args, result, sizeof result, false);
+        const bcw_func *fn = &u->funcs[s->steps[k]];
+        unsigned first = 0;
+        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR) {
+            fprintf(f, "%s *target = %s(", u->ctype, fn->name);
+        } else if (k == 0) {
+            fprintf(f, "%s storage, *target = &storage;\n%s(target", u->ctype,
+                    fn->name);
+            first = 1;
+        } else {
+            fprintf(f, "%s(", fn->name);
+        }
+        for (unsigned p = first; p < fn->nparams; p++)
+            fprintf(f, "%s%s", p ? ", " : "", args[p]);
+        fputs(");\n", f);
+        memcpy(last, result, sizeof last);
+        if (k == s->len && fn->nparams > 0 && s->outcome == BCW_RUN_NORMAL) {
+            char out[64];
+            for (unsigned p = 0; p < fn->nparams; p++) {
+                const bcw_param *pa = &fn->params[p];
+                if (pa->kind != BCW_PK_OUT || s->outs[k] == NULL)
+                    continue;
+                bcw_value_format(out, sizeof out, BCW_PK_OUT, pa->pointee,
+                                 s->outs[k][p], 1);
+                size_t n = strlen(last);
+                snprintf(last + n, sizeof last - n, "%s*%s = %s",
+                         n ? ", " : "", pa->name, out);
+            }
+        }
+    }
+    if (s->outcome != BCW_RUN_NORMAL)
+        halt_text(r, s, last, sizeof last);
+    fprintf(f, "==> %s\n", last[0] ? last : "void");
+}
+
+static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
+{
+    const bcw_unit *u = r->unit;
+    FILE *f = r->f;
+    fprintf(f, "{\"length\": %u, \"state\": \"default\", \"verdict\": \"%s\", "
+               "\"calls\": [",
+            s->len, s->predicted ? "predicted" : "pending");
+    bcw_gen gen = {0};
+    char args[BCW_MAX_PARAMS][64], result[96];
+    unsigned ncalls = shown_calls(s);
+    int dtor = bcw__unit_destructor(u);
+    for (unsigned k = 0; k < ncalls; k++) {
+        bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
+        const char *outcome = bcw__outcome_name(halted ? s->outcome : 0);
+        if (k == s->len + 1u) {
+            fprintf(f, ", {\"fn\": \"%s\", \"args\": [\"#0\"], \"labels\": "
+                       "[null], \"outcome\": \"%s\"}",
+                    u->funcs[dtor].name, outcome);
+            continue;
+        }
+        bcw__report_call(u, s, k, &gen, args, result, sizeof result, true);
+        const bcw_func *fn = &u->funcs[s->steps[k]];
+        fputs(k ? ", {\"fn\": " : "{\"fn\": ", f);
+        bcw__json_str(f, fn->name);
+        fputs(", \"args\": [", f);
+        for (unsigned p = 0; p < fn->nparams; p++) {
+            fputs(p ? ", " : "", f);
+            bcw__json_str(f, args[p]);
+        }
+        fputs("], \"labels\": [", f);
+        for (unsigned p = 0; p < fn->nparams; p++)
+            fputs(p ? ", null" : "null", f);
+        fputs("]", f);
+        if (result[0] && !(halted && s->outcome != BCW_RUN_REJECTED)) {
+            fputs(", \"result\": ", f);
+            bcw__json_str(f, result);
+        }
+        if (s->outs[k] != NULL && !halted) {
+            fputs(", \"out\": {", f);
+            bool first = true;
+            for (unsigned p = 0; p < fn->nparams; p++) {
+                const bcw_param *pa = &fn->params[p];
+                if (pa->kind != BCW_PK_OUT)
+                    continue;
+                char v[64];
+                bcw_value_format(v, sizeof v, BCW_PK_OUT, pa->pointee,
+                                 s->outs[k][p], 1);
+                fputs(first ? "" : ", ", f);
+                first = false;
+                bcw__json_str(f, pa->name);
+                fputs(": ", f);
+                bcw__json_str(f, v);
+            }
+            fputs("}", f);
+        }
+        fprintf(f, ", \"outcome\": \"%s\"}", outcome);
+    }
+    fputs("]}\n", f);
+}
+
+int bcw__report_seq(void *payload, const bcw_seq *s)
+{
+    bcw_reporter *r = payload;
+    if (r->f == NULL)
+        return 0;
+    if (r->format == BCW_REPORT_TEXT && !s->predicted)
+        print_text(r, s);
+    else if (r->format == BCW_REPORT_JSONL)
+        print_jsonl(r, s);
+    if (ferror(r->f))
+        return bcw__error(BCW_ERROR, "writing the report failed");
+    return 0;
+}
+
+static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
+{
+    FILE *f = r->f;
+    const char *nl = one_line ? " " : "\n  ";
+    const bcw_unit *u = r->unit;
+    uint64_t executed = s->normal + s->terminated;
+    fputs("{\"unit\": ", f);
+    bcw__json_str(f, u->name);
+    fprintf(f, ", \"walk\": \"%s\", \"depth\": %u,%s", bcw__walk_name(r->walk),
+            r->depth, nl);
+    fprintf(f,
+            "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
+            "\"discarded\": %llu, \"pruned_observer\": %llu, "
+            "\"pruned_state\": 0, \"predicted_void\": %llu},%s",
+            (unsigned long long)s->normal, (unsigned long long)s->terminated,
+            (unsigned long long)s->discarded,
+            (unsigned long long)s->pruned_observer,
+            (unsigned long long)s->predicted_void, nl);
+    fprintf(f,
+            "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": 0, "
+            "\"fail\": 0, \"pending\": %llu, \"meaningless\": 0},%s",
+            (unsigned long long)s->predicted_void,
+            (unsigned long long)(executed - s->predicted_void), nl);
+    fputs("\"states\": [{\"name\": \"default\", \"predicates\": {}, "
+          "\"cover\": [",
+          f);
+    bool first = true;
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        if (u->funcs[i].role != BCW_ROLE_CONSTRUCTOR &&
+            u->funcs[i].role != BCW_ROLE_INIT_CONSTRUCTOR)
+            continue;
+        char call[200];
+        snprintf(call, sizeof call, "%s()", u->funcs[i].name);
+        fputs(first ? "" : ", ", f);
+        first = false;
+        bcw__json_str(f, call);
+    }
+    fprintf(f, "]}],%s\"warnings\": [],%s", nl, nl);
+    fprintf(f,
+            "\"elapsed_s\": %.6f, \"calls\": %llu, \"calls_per_s\": %.1f, "
+            "\"worker_restarts\": %llu}\n",
+            s->elapsed_s, (unsigned long long)s->calls,
+            s->elapsed_s > 0 ? (double)s->calls / s->elapsed_s : 0.0,
+            (unsigned long long)s->worker_restarts);
+}
+
+int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
+{
+    FILE *f = r->f;
+    if (f == NULL)
+        return 0;
+    switch (r->format) {
+    case BCW_REPORT_TEXT:
+        fprintf(f, "%sTest summary for unit: %s\n\n", r->started ? "\n" : "",
+                r->unit->name);
+        fprintf(f, "Test unit: %s\nTest mode: %s exploration\nTest depth: %u"
+                   "\n\n",
+                r->unit->name,
+                r->walk == BCW_WALK_ALGEBRA ? "Algebraic" : "Protocol",
+                r->depth);
+        if (r->walk == BCW_WALK_ALGEBRA)
+            fprintf(f, "Withheld %llu void results predicted from "
+                       "signatures\n",
+                    (unsigned long long)s->predicted_void);
+        fprintf(f,
+                "Exercised %llu test sequences that executed normally\n"
+                "Terminated %llu test sequences that halted (crash, abort, "
+                "hang or rejected)\n"
+                "Discarded %llu test sequences whose prefixes %s\n",
+                (unsigned long long)s->normal,
+                (unsigned long long)s->terminated,
+                (unsigned long long)s->discarded,
+                r->walk == BCW_WALK_ALGEBRA ? "were pruned" : "had failed");
+        break;
+    case BCW_REPORT_JSON:
+        print_json(r, s, false);
+        break;
+    case BCW_REPORT_JSONL:
+        print_json(r, s, true);
+        break;
+    }
+    if (fflush(f) != 0 || ferror(f))
+        return bcw__error(BCW_ERROR, "writing the report failed");
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* report.h - walk reports: the JWalk-style text report in C syntax,
+ * JSON and JSON lines (docs/results.md has the fields). */
+#ifndef BCW_REPORT_H
+#define BCW_REPORT_H
+
+#include "analyzer/model.h"
+#include "explorer/runtime/values.h"
+#include "explorer/walk.h"
+
+typedef struct bcw_reporter {
+    const bcw_unit *unit;         /* plan index i is unit->funcs[i] */
+    enum bcw_walk_kind walk;
+    unsigned depth;
+    unsigned timeout_ms;
+    enum bcw_report_format format;
+    FILE *f;
+    unsigned last_len;            /* length group being printed */
+    bool started;
+} bcw_reporter;
+
+/* Prints one executed sequence (a bcw_walk_cfg emit callback). */
+BCW_INTERNAL int bcw__report_seq(void *reporter, const bcw_seq *seq);
+
+/* Prints the summary: the text report's tail, the JSON document, or the
+ * last JSON line. */
+BCW_INTERNAL int bcw__report_summary(bcw_reporter *r, const bcw_summary *s);
+
+/* Name of a walk kind ("protocol") and of an outcome ("abort"). */
+BCW_INTERNAL const char *bcw__walk_name(enum bcw_walk_kind kind);
+BCW_INTERNAL const char *bcw__outcome_name(unsigned outcome);
+
+/* The strings of call `k` of `seq`: arguments replayed from the master
+ * generator into args[] (each `width` bytes), the result into `result`
+ * (empty for void).  `gen` carries the draws from call to call; `json`
+ * names the unit "#0" instead of C's "target". */
+BCW_INTERNAL void bcw__report_call(const bcw_unit *u, const bcw_seq *seq,
+                                   unsigned k, bcw_gen *gen,
+                                   char (*args)[64], char *result, size_t n,
+                                   bool json);
+
+#endif

@@ -1,0 +1,160 @@
+/* results.c - writes the results file with msgpack-c, flushing a reused
+ * buffer about every 64 KiB (one ever-growing buffer is 4x slower). */
+#define _POSIX_C_SOURCE 200809L
+#include "results.h"
+
+#include <errno.h>
+#include <msgpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "explorer/report.h"
+
+#define FLUSH_AT (64 * 1024)
+
+struct bcw_results {
+    char *path, *tmp;
+    FILE *f;
+    msgpack_sbuffer sbuf;
+    msgpack_packer pk;
+    int err; /* sticky */
+};
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    size_t n = strlen(s);
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
+{
+    pack_str(pk, k);
+    pack_str(pk, v);
+}
+
+static void pack_kv_u64(msgpack_packer *pk, const char *k, uint64_t v)
+{
+    pack_str(pk, k);
+    msgpack_pack_uint64(pk, v);
+}
+
+static void flush(bcw_results *r)
+{
+    if (r->err == 0 && r->sbuf.size > 0 &&
+        fwrite(r->sbuf.data, 1, r->sbuf.size, r->f) != r->sbuf.size)
+        r->err = bcw__error(BCW_ERROR, "write %s: %s", r->tmp,
+                            strerror(errno));
+    msgpack_sbuffer_clear(&r->sbuf);
+}
+
+int bcw__results_open(bcw_results **out, const char *path,
+                      const bcw_unit *u, enum bcw_walk_kind walk,
+                      unsigned depth)
+{
+    *out = NULL;
+    bcw_results *r = bcw__calloc(1, sizeof *r);
+    if (r == NULL)
+        return BCW_ENOMEM;
+    msgpack_sbuffer_init(&r->sbuf);
+    msgpack_packer_init(&r->pk, &r->sbuf, msgpack_sbuffer_write);
+    r->path = bcw__strdup(path);
+    r->tmp = bcw__sprintf("%s.tmp.%ld", path, (long)getpid());
+    if (r->path == NULL || r->tmp == NULL) {
+        bcw__results_close(r, NULL);
+        return BCW_ENOMEM;
+    }
+    r->f = fopen(r->tmp, "wb");
+    if (r->f == NULL) {
+        int err = bcw__error(BCW_EINPUT, "cannot write %s: %s", r->tmp,
+                             strerror(errno));
+        bcw__results_close(r, NULL);
+        return err;
+    }
+    msgpack_packer *pk = &r->pk;
+    msgpack_pack_map(pk, 6);
+    pack_kv_str(pk, "format", "bcwalk-results");
+    pack_kv_u64(pk, "version", 1);
+    pack_kv_str(pk, "unit", u->name);
+    pack_kv_str(pk, "walk", bcw__walk_name(walk));
+    pack_kv_u64(pk, "depth", depth);
+    pack_str(pk, "functions");
+    msgpack_pack_array(pk, u->nfuncs);
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        msgpack_pack_map(pk, 2);
+        pack_kv_str(pk, "name", u->funcs[i].name);
+        pack_kv_str(pk, "role", bcw__role_name(u->funcs[i].role));
+    }
+    *out = r;
+    return 0;
+}
+
+int bcw__results_seq(void *payload, const bcw_seq *s)
+{
+    bcw_results *r = payload;
+    if (r->err != 0)
+        return r->err;
+    msgpack_packer *pk = &r->pk;
+    /* [steps, results, outcome, signo, halted_at, outs] */
+    msgpack_pack_array(pk, 6);
+    msgpack_pack_array(pk, s->len + 1);
+    for (unsigned k = 0; k <= s->len; k++)
+        msgpack_pack_uint16(pk, s->steps[k]);
+    msgpack_pack_array(pk, s->len + 1);
+    for (unsigned k = 0; k <= s->len; k++)
+        msgpack_pack_uint64(pk, s->rets[k]);
+    msgpack_pack_uint8(pk, s->outcome);
+    msgpack_pack_uint8(pk, s->signo);
+    msgpack_pack_uint16(pk, s->halted_at);
+    msgpack_pack_array(pk, s->len + 1);
+    for (unsigned k = 0; k <= s->len; k++) {
+        if (s->outs[k] == NULL) {
+            msgpack_pack_nil(pk);
+            continue;
+        }
+        msgpack_pack_array(pk, BCW_MAX_PARAMS);
+        for (unsigned p = 0; p < BCW_MAX_PARAMS; p++)
+            msgpack_pack_uint64(pk, s->outs[k][p]);
+    }
+    if (r->sbuf.size >= FLUSH_AT)
+        flush(r);
+    return r->err;
+}
+
+int bcw__results_close(bcw_results *r, const bcw_summary *s)
+{
+    if (r == NULL)
+        return 0;
+    int err = r->err;
+    if (s != NULL && err == 0) {
+        msgpack_packer *pk = &r->pk;
+        msgpack_pack_map(pk, 1);
+        pack_str(pk, "summary");
+        msgpack_pack_map(pk, 6);
+        pack_kv_u64(pk, "normal", s->normal);
+        pack_kv_u64(pk, "terminated", s->terminated);
+        pack_kv_u64(pk, "discarded", s->discarded);
+        pack_kv_u64(pk, "pruned_observer", s->pruned_observer);
+        pack_kv_u64(pk, "predicted_void", s->predicted_void);
+        pack_kv_u64(pk, "calls", s->calls);
+        flush(r);
+        err = r->err;
+        if (err == 0 && (fflush(r->f) != 0 || fsync(fileno(r->f)) != 0))
+            err = bcw__error(BCW_ERROR, "sync %s: %s", r->tmp,
+                             strerror(errno));
+    }
+    if (r->f != NULL && fclose(r->f) != 0 && err == 0)
+        err = bcw__error(BCW_ERROR, "close %s: %s", r->tmp, strerror(errno));
+    if (s != NULL && err == 0 && rename(r->tmp, r->path) != 0)
+        err = bcw__error(BCW_ERROR, "rename %s to %s: %s", r->tmp, r->path,
+                         strerror(errno));
+    if ((s == NULL || err != 0) && r->tmp != NULL && r->f != NULL)
+        unlink(r->tmp);
+    msgpack_sbuffer_destroy(&r->sbuf);
+    free(r->path);
+    free(r->tmp);
+    free(r);
+    return err;
+}

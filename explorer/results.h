@@ -1,0 +1,27 @@
+/* results.h - the results file (*.results.msgpack) a walk saves with
+ * -o: a msgpack stream of a header, one record per executed sequence and
+ * a trailer with the summary (docs/results.md). */
+#ifndef BCW_RESULTS_H
+#define BCW_RESULTS_H
+
+#include "analyzer/model.h"
+#include "explorer/walk.h"
+
+typedef struct bcw_results bcw_results;
+
+/* Starts writing `path` (into a temporary beside it) and writes the
+ * header.  *out is the caller's, ended with bcw__results_close(). */
+BCW_INTERNAL int bcw__results_open(bcw_results **out, const char *path,
+                                   const bcw_unit *unit,
+                                   enum bcw_walk_kind walk, unsigned depth);
+
+/* Appends one sequence (a bcw_walk_cfg emit callback).  Errors are
+ * sticky: after the first, writes do nothing and close reports it. */
+BCW_INTERNAL int bcw__results_seq(void *results, const bcw_seq *seq);
+
+/* With `summary`, writes the trailer, syncs and renames the file into
+ * place; with NULL (a failed walk) removes the temporary.  Frees `r`
+ * either way and returns the first error. */
+BCW_INTERNAL int bcw__results_close(bcw_results *r, const bcw_summary *summary);
+
+#endif

@@ -1,0 +1,103 @@
+/* proto.h - the parent/worker protocol: shared memory layout, fds and
+ * messages.  Both sides include it; docs/worker-protocol.md explains it.
+ *
+ * The parent creates a memfd holding `struct bcw_shm`, writes the plan
+ * (the unit's callable functions with their parameter kinds), and starts
+ * the worker executable with these fds:
+ *   BCW_FD_SHM     the memfd, mapped shared by the worker
+ *   BCW_FD_CMD     pipe parent -> worker: 4-byte commands
+ *   BCW_FD_STATUS  pipe worker -> parent: 4-byte replies
+ * The worker answers BCW_MSG_HELLO | version once ready.  For each batch
+ * the parent fills `seqs`, sets `nseq` and `first`, and sends BCW_CMD_RUN;
+ * the worker runs sequences first..nseq-1, writing results[i] as each
+ * ends, and replies BCW_MSG_DONE.  `cur` names the sequence in flight and
+ * `heartbeat` grows with every call, so the parent can tell a hang (no
+ * progress past its deadline: it kills the worker) from a slow batch.
+ * A fatal signal in the code under test is recorded in results[cur] by
+ * the worker, which then exits with BCW_EXIT_FAULT; if the worker dies
+ * any other way the parent records the outcome itself.  Either way the
+ * parent starts a fresh worker and resumes at cur + 1. */
+#ifndef BCW_PROTO_H
+#define BCW_PROTO_H
+
+#include <stdint.h>
+
+#include "analyzer/abi.h"
+
+#define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
+#define BCW_PROTO_VERSION 1u
+
+#define BCW_FD_SHM 197
+#define BCW_FD_CMD 198
+#define BCW_FD_STATUS 199
+
+#define BCW_CMD_RUN 0x52554e00u   /* "RUN" */
+#define BCW_CMD_QUIT 0x51554954u  /* "QUIT" */
+#define BCW_MSG_HELLO 0x48490000u /* "HI" | version */
+#define BCW_MSG_DONE 0x444f4e45u  /* "DONE" */
+
+#define BCW_EXIT_FAULT 86   /* recorded a fatal signal in results[cur] */
+#define BCW_EXIT_SETUP 87   /* could not start: bad plan or shm */
+
+#define BCW_MAX_FUNCS 256
+#define BCW_MAX_BATCH 4096
+#define BCW_MAX_SEQ_WORDS (BCW_MAX_BATCH * 18)
+
+/* How a call (and so a sequence) ended.  Classified in one place on each
+ * side: rt_main.c's run_call and pool.c's worker_died. */
+enum bcw_outcome {
+    BCW_RUN_NORMAL = 0, /* returned */
+    BCW_RUN_CRASH,      /* fatal signal: SIGSEGV, SIGBUS, SIGFPE, SIGILL */
+    BCW_RUN_ABORT,      /* abort(), a failed assert() or exit() */
+    BCW_RUN_HANG,       /* no progress within the per-call time limit */
+    BCW_RUN_REJECTED    /* the constructor returned NULL: no object */
+};
+
+typedef struct bcw_wire_param {
+    uint8_t kind;    /* enum bcw_pkind */
+    uint8_t abi;     /* enum bcw_abi */
+    uint8_t pointee; /* enum bcw_abi of an out-parameter's target */
+    uint8_t pad;
+    uint32_t size;   /* bytes of scratch for OUT and SCRATCH */
+} bcw_wire_param;
+
+typedef struct bcw_wire_func {
+    uint32_t sym;    /* index into the worker's bcw_unit_symtab */
+    uint8_t role;    /* enum bcw_role */
+    uint8_t nparams;
+    uint8_t pad[2];
+    bcw_wire_param ret;
+    bcw_wire_param params[BCW_MAX_PARAMS];
+} bcw_wire_func;
+
+/* A call's observation: the last call of each sequence is reported. */
+typedef struct bcw_wire_result {
+    uint8_t outcome;    /* enum bcw_outcome of the sequence */
+    uint8_t signo;      /* the signal for crashes and aborts */
+    uint16_t halted_at; /* call index that halted: 0 the constructor,
+                           i the i-th method, len + 1 the destructor */
+    uint32_t calls;     /* calls made, teardown included */
+    uint64_t ret;       /* the last call's result, raw (values.h) */
+    uint64_t out[BCW_MAX_PARAMS]; /* its out-parameters after the call */
+} bcw_wire_result;
+
+typedef struct bcw_shm {
+    uint32_t magic, version;
+    uint32_t nfuncs;
+    uint32_t unit_size;  /* sizeof the unit, for init constructors */
+    int32_t destructor;  /* plan index, or -1 */
+    uint32_t pad0;
+    bcw_wire_func funcs[BCW_MAX_FUNCS];
+
+    /* The batch: sequence i is seqs[off[i]]: its length L (methods),
+     * then the constructor's plan index, then L method indices. */
+    uint32_t nseq, first;
+    volatile uint32_t cur;
+    volatile uint32_t pad1;
+    volatile uint64_t heartbeat;
+    uint32_t off[BCW_MAX_BATCH];
+    uint16_t seqs[BCW_MAX_SEQ_WORDS];
+    bcw_wire_result results[BCW_MAX_BATCH];
+} bcw_shm;
+
+#endif

@@ -1,0 +1,143 @@
+/* rt_alloc.c - the allocator the code under test calls: bcwalk renames
+ * its malloc, calloc, realloc, free, strdup ... to these when it builds
+ * the worker, so every block the unit owns is on one list.  After each
+ * sequence the leftovers are freed: the next sequence starts from the
+ * same heap, and leaks can be counted. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define LIVE_MAGIC 0x6263772d6c697665ull /* "bcw-live" */
+#define DEAD_MAGIC 0x6263772d64656164ull /* "bcw-dead" */
+
+/* Sits right before every block we hand out; 32 bytes keeps the block
+ * 16-byte aligned as malloc's is. */
+typedef struct block {
+    struct block *prev, *next;
+    size_t size;
+    uint64_t magic;
+} block;
+
+_Static_assert(sizeof(block) == 32, "block header must keep alignment");
+
+static block *live;
+
+static block *header_of(void *p)
+{
+    return (block *)p - 1;
+}
+
+void *bcw_rt_malloc(size_t n)
+{
+    if (n > SIZE_MAX - sizeof(block)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    block *b = malloc(sizeof(block) + n);
+    if (b == NULL)
+        return NULL;
+    b->size = n;
+    b->magic = LIVE_MAGIC;
+    b->prev = NULL;
+    b->next = live;
+    if (live != NULL)
+        live->prev = b;
+    live = b;
+    return b + 1;
+}
+
+static void unlink_block(block *b)
+{
+    if (b->prev != NULL)
+        b->prev->next = b->next;
+    else
+        live = b->next;
+    if (b->next != NULL)
+        b->next->prev = b->prev;
+}
+
+void bcw_rt_free(void *p)
+{
+    if (p == NULL)
+        return;
+    block *b = header_of(p);
+    if (b->magic == DEAD_MAGIC)
+        bcw_rt_halt(BCW_RUN_ABORT, SIGABRT); /* double free */
+    if (b->magic != LIVE_MAGIC) {
+        free(p); /* memory from libc itself (getline, asprintf) */
+        return;
+    }
+    unlink_block(b);
+    b->magic = DEAD_MAGIC;
+    free(b);
+}
+
+void *bcw_rt_calloc(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = bcw_rt_malloc(n * size);
+    if (p != NULL)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void *bcw_rt_realloc(void *p, size_t n)
+{
+    if (p == NULL)
+        return bcw_rt_malloc(n);
+    block *b = header_of(p);
+    if (b->magic != LIVE_MAGIC)
+        return realloc(p, n);
+    void *q = bcw_rt_malloc(n);
+    if (q == NULL)
+        return NULL;
+    memcpy(q, p, b->size < n ? b->size : n);
+    bcw_rt_free(p);
+    return q;
+}
+
+void *bcw_rt_reallocarray(void *p, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return bcw_rt_realloc(p, n * size);
+}
+
+char *bcw_rt_strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *p = bcw_rt_malloc(len + 1);
+    if (p != NULL) {
+        memcpy(p, s, len);
+        p[len] = '\0';
+    }
+    return p;
+}
+
+char *bcw_rt_strdup(const char *s)
+{
+    return bcw_rt_strndup(s, SIZE_MAX);
+}
+
+size_t bcw_rt_alloc_reset(void)
+{
+    size_t n = 0;
+    while (live != NULL) {
+        block *b = live;
+        live = b->next;
+        b->magic = DEAD_MAGIC;
+        free(b);
+        n++;
+    }
+    return n;
+}

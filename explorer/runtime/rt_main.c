@@ -1,0 +1,381 @@
+/* rt_main.c - the worker: main() of every worker executable bcwalk
+ * builds.  It maps the shared plan, prepares one libffi call interface
+ * per function, then runs batches of sequences on command (proto.h).
+ *
+ * The worker's life: SETUP (map, check, prepare) -> READY (HELLO sent)
+ * -> RUNNING a batch -> READY ... until QUIT or EOF on the command pipe.
+ * abort(), assert() and exit() of the code under test are interposed
+ * (bcwalk renames them in the bitcode), so they end only the sequence:
+ * a siglongjmp back to run_seq, no signal at all.  Fatal signals are
+ * different: memory may be corrupt, so the handler records the outcome
+ * in shared memory and the worker exits for the parent to replace. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ffi.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rt.h"
+#include "values.h"
+
+/* Made by bcwalk in the instrumented bitcode: the unit's functions. */
+extern void *bcw_unit_symtab[];
+extern const uint32_t bcw_unit_nsyms;
+/* The unit's mutable globals, gathered into one section by bcwalk. */
+extern char __start_bcw_globals[] __attribute__((weak));
+extern char __stop_bcw_globals[] __attribute__((weak));
+
+#define ARENA_SIZE (1u << 20)
+#define CELLS 4096
+#define CELL_SIZE 16
+#define MAX_OTHER 64
+
+static bcw_shm *shm;
+static ffi_cif cifs[BCW_MAX_FUNCS];
+static ffi_type *argtypes[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
+static char *globals_copy;
+static size_t globals_size;
+
+/* State of the sequence in flight: static, because a siglongjmp back
+ * into run_seq must see it. */
+static sigjmp_buf seq_env;
+static volatile int in_seq;
+static volatile enum bcw_outcome halt_outcome;
+static volatile int halt_signo;
+static uint32_t cur_call, seq_calls;
+static void *target;
+static _Alignas(16) char unit_storage[1 << 16];
+static _Alignas(16) char arena[ARENA_SIZE];
+static size_t arena_used;
+static _Alignas(16) char cells[CELLS][CELL_SIZE];
+static void *others[MAX_OTHER];
+static unsigned nothers;
+
+static ffi_type *ffi_of(enum bcw_abi abi)
+{
+    switch (abi) {
+    case BCW_ABI_VOID:
+        return &ffi_type_void;
+    case BCW_ABI_BOOL:
+    case BCW_ABI_U8:
+        return &ffi_type_uint8;
+    case BCW_ABI_S8:
+        return &ffi_type_sint8;
+    case BCW_ABI_S16:
+        return &ffi_type_sint16;
+    case BCW_ABI_U16:
+        return &ffi_type_uint16;
+    case BCW_ABI_S32:
+        return &ffi_type_sint32;
+    case BCW_ABI_U32:
+        return &ffi_type_uint32;
+    case BCW_ABI_S64:
+        return &ffi_type_sint64;
+    case BCW_ABI_U64:
+        return &ffi_type_uint64;
+    case BCW_ABI_FLOAT:
+        return &ffi_type_float;
+    case BCW_ABI_DOUBLE:
+        return &ffi_type_double;
+    case BCW_ABI_PTR:
+        return &ffi_type_pointer;
+    }
+    return NULL;
+}
+
+static void put32(uint32_t v)
+{
+    while (write(BCW_FD_STATUS, &v, sizeof v) < 0 && errno == EINTR)
+        ;
+}
+
+void bcw_rt_halt(enum bcw_outcome outcome, int signo)
+{
+    if (!in_seq)
+        _exit(BCW_EXIT_SETUP);
+    in_seq = 0;
+    halt_outcome = outcome;
+    halt_signo = signo;
+    siglongjmp(seq_env, 1);
+}
+
+void bcw_rt_abort(void)
+{
+    bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
+}
+
+void bcw_rt_assert_fail(const char *expr, const char *file, unsigned line,
+                        const char *fn)
+{
+    (void)expr, (void)file, (void)line, (void)fn;
+    bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
+}
+
+void bcw_rt_exit(int status)
+{
+    (void)status;
+    bcw_rt_halt(BCW_RUN_ABORT, 0);
+}
+
+/* A fatal signal: record it for the sequence in flight and leave. */
+static void on_fatal(int signo)
+{
+    if (in_seq) {
+        bcw_wire_result *r = &shm->results[shm->cur];
+        r->outcome = signo == SIGABRT ? BCW_RUN_ABORT : BCW_RUN_CRASH;
+        r->signo = (uint8_t)signo;
+        r->halted_at = (uint16_t)cur_call;
+        r->calls = seq_calls;
+        _exit(BCW_EXIT_FAULT);
+    }
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+static void *arena_alloc(size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (n > ARENA_SIZE - arena_used)
+        bcw_rt_halt(BCW_RUN_ABORT, 0);
+    void *p = arena + arena_used;
+    arena_used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+/* Pointers are reported canonically, never as addresses (values.h). */
+static uint64_t canon_pointer(void *p)
+{
+    if (p == NULL)
+        return BCW_PTR_NULL;
+    if (p == target)
+        return BCW_PTR_TARGET;
+    uintptr_t c = (uintptr_t)p, base = (uintptr_t)cells;
+    if (c >= base && c < base + sizeof cells)
+        return BCW_PTR_CELL | (uint64_t)((c - base) / CELL_SIZE);
+    for (unsigned i = 0; i < nothers; i++)
+        if (others[i] == p)
+            return BCW_PTR_OTHER | i;
+    if (nothers < MAX_OTHER)
+        others[nothers] = p;
+    return BCW_PTR_OTHER | nothers++;
+}
+
+static uint64_t read_scalar(const void *p, enum bcw_abi abi)
+{
+    uint64_t v = 0;
+    switch (abi) {
+    case BCW_ABI_BOOL:
+    case BCW_ABI_S8:
+    case BCW_ABI_U8:
+        memcpy(&v, p, 1);
+        break;
+    case BCW_ABI_S16:
+    case BCW_ABI_U16:
+        memcpy(&v, p, 2);
+        break;
+    case BCW_ABI_S32:
+    case BCW_ABI_U32:
+    case BCW_ABI_FLOAT:
+        memcpy(&v, p, 4);
+        break;
+    default:
+        memcpy(&v, p, 8);
+        break;
+    }
+    return v;
+}
+
+/* Makes one call of plan entry `fi`, recording into `r` if `last`. */
+static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
+{
+    const bcw_wire_func *f = &shm->funcs[fi];
+    uint64_t vals[BCW_MAX_PARAMS];
+    void *avalues[BCW_MAX_PARAMS];
+    void *outs[BCW_MAX_PARAMS] = {0};
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        uint64_t raw = bcw_gen_next(g, p->kind, p->abi);
+        switch (p->kind) {
+        case BCW_PK_UNIT:
+            raw = (uint64_t)(uintptr_t)target;
+            break;
+        case BCW_PK_STRING: {
+            const char *s = bcw_gen_strings[raw];
+            size_t len = strlen(s) + 1;
+            raw = (uint64_t)(uintptr_t)memcpy(arena_alloc(len), s, len);
+            break;
+        }
+        case BCW_PK_ELEMENT: {
+            char *cell = cells[raw % CELLS];
+            memcpy(cell, &raw, sizeof raw);
+            raw = (uint64_t)(uintptr_t)cell;
+            break;
+        }
+        case BCW_PK_OUT:
+        case BCW_PK_SCRATCH:
+            outs[k] = arena_alloc(p->size ? p->size : 8);
+            raw = (uint64_t)(uintptr_t)outs[k];
+            break;
+        default:
+            break;
+        }
+        vals[k] = raw;
+        avalues[k] = &vals[k];
+    }
+    union {
+        ffi_arg i;
+        float f;
+        double d;
+        void *p;
+    } rv = {0};
+    shm->heartbeat++;
+    seq_calls++;
+    ffi_call(&cifs[fi], FFI_FN(bcw_unit_symtab[f->sym]), &rv, avalues);
+    if (f->role == BCW_ROLE_CONSTRUCTOR)
+        target = rv.p;
+    if (!last)
+        return;
+    switch (f->ret.abi) {
+    case BCW_ABI_VOID:
+        r->ret = 0;
+        break;
+    case BCW_ABI_PTR:
+        r->ret = canon_pointer(rv.p);
+        break;
+    case BCW_ABI_FLOAT:
+        r->ret = read_scalar(&rv.f, BCW_ABI_FLOAT);
+        break;
+    case BCW_ABI_DOUBLE:
+        memcpy(&r->ret, &rv.d, sizeof rv.d);
+        break;
+    default:
+        r->ret = (uint64_t)rv.i;
+        break;
+    }
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (f->params[k].kind == BCW_PK_OUT)
+            r->out[k] = f->params[k].pointee == BCW_ABI_PTR
+                            ? canon_pointer(*(void **)outs[k])
+                            : read_scalar(outs[k], f->params[k].pointee);
+}
+
+/* Runs sequence `i` of the batch from scratch. */
+static void run_seq(uint32_t i)
+{
+    const uint16_t *w = &shm->seqs[shm->off[i]];
+    static uint32_t len;
+    len = w[0];
+    bcw_wire_result *r = &shm->results[i];
+    memset(r, 0, sizeof *r);
+    shm->cur = i;
+    target = NULL;
+    nothers = 0;
+    arena_used = 0;
+    seq_calls = 0;
+    cur_call = 0;
+    if (globals_size > 0)
+        memcpy(__start_bcw_globals, globals_copy, globals_size);
+    static bcw_gen g;
+    memset(&g, 0, sizeof g);
+    if (sigsetjmp(seq_env, 0) != 0) {
+        r->outcome = (uint8_t)halt_outcome;
+        r->signo = (uint8_t)halt_signo;
+        r->halted_at = (uint16_t)cur_call;
+        r->calls = seq_calls;
+        bcw_rt_alloc_reset();
+        return;
+    }
+    in_seq = 1;
+    unsigned ctor = w[1];
+    if (shm->funcs[ctor].role == BCW_ROLE_INIT_CONSTRUCTOR) {
+        memset(unit_storage, 0, shm->unit_size);
+        target = unit_storage;
+    }
+    run_call(ctor, &g, r, len == 0);
+    if (target == NULL) {
+        /* a constructor that gives no object rejects its arguments */
+        in_seq = 0;
+        r->outcome = BCW_RUN_REJECTED;
+        r->calls = seq_calls;
+        bcw_rt_alloc_reset();
+        return;
+    }
+    for (cur_call = 1; cur_call <= len; cur_call++)
+        run_call(w[1 + cur_call], &g, r, cur_call == len);
+    if (shm->destructor >= 0) {
+        static bcw_wire_result scratch;
+        run_call((unsigned)shm->destructor, &g, &scratch, 0);
+    }
+    in_seq = 0;
+    r->calls = seq_calls;
+    bcw_rt_alloc_reset();
+}
+
+static int setup(void)
+{
+    shm = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE, MAP_SHARED,
+               BCW_FD_SHM, 0);
+    if (shm == MAP_FAILED || shm->magic != BCW_SHM_MAGIC ||
+        shm->version != BCW_PROTO_VERSION || shm->nfuncs > BCW_MAX_FUNCS ||
+        shm->unit_size > sizeof unit_storage)
+        return -1;
+    for (uint32_t i = 0; i < shm->nfuncs; i++) {
+        const bcw_wire_func *f = &shm->funcs[i];
+        if (f->sym >= bcw_unit_nsyms || f->nparams > BCW_MAX_PARAMS)
+            return -1;
+        for (unsigned k = 0; k < f->nparams; k++)
+            argtypes[i][k] = ffi_of((enum bcw_abi)f->params[k].abi);
+        if (ffi_prep_cif(&cifs[i], FFI_DEFAULT_ABI, f->nparams,
+                         ffi_of((enum bcw_abi)f->ret.abi),
+                         argtypes[i]) != FFI_OK)
+            return -1;
+    }
+    uintptr_t gstart = (uintptr_t)__start_bcw_globals;
+    uintptr_t gstop = (uintptr_t)__stop_bcw_globals;
+    if (gstart != 0 && gstop > gstart) {
+        globals_size = (size_t)(gstop - gstart);
+        globals_copy = malloc(globals_size);
+        if (globals_copy == NULL)
+            return -1;
+        memcpy(globals_copy, __start_bcw_globals, globals_size);
+    }
+    /* fatal signals run on their own stack: a stack overflow in the code
+     * under test must still be recorded */
+    static char altstack[1 << 16];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+    int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+    for (size_t k = 0; k < sizeof fatal / sizeof fatal[0]; k++)
+        sigaction(fatal[k], &sa, NULL);
+    return 0;
+}
+
+int main(void)
+{
+    if (setup() < 0)
+        return BCW_EXIT_SETUP;
+    put32(BCW_MSG_HELLO | BCW_PROTO_VERSION);
+    for (;;) {
+        uint32_t cmd;
+        ssize_t n = read(BCW_FD_CMD, &cmd, sizeof cmd);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != sizeof cmd || cmd == BCW_CMD_QUIT)
+            return 0;
+        if (cmd != BCW_CMD_RUN || shm->nseq > BCW_MAX_BATCH)
+            return BCW_EXIT_SETUP;
+        for (uint32_t i = shm->first; i < shm->nseq; i++)
+            run_seq(i);
+        put32(BCW_MSG_DONE);
+    }
+}

@@ -1,0 +1,156 @@
+/* values.c - the master generator and value formatting, shared by the
+ * worker (draws) and the parent (prints the same draws). */
+#include "values.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const bcw_gen_strings[BCW_STRINGS] = {
+    "a", "", "hello", "Hello, World!", "0", "a longer string of 32 chars.."};
+
+uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_abi abi)
+{
+    switch (kind) {
+    case BCW_PK_INT:
+        return ++g->ints;
+    case BCW_PK_BOOL:
+        return (g->bools++ & 1) == 0;
+    case BCW_PK_CHAR:
+        return (uint64_t)('a' + g->chars++ % 26);
+    case BCW_PK_FLOAT: {
+        double d = ++g->floats + 0.5;
+        uint64_t raw = 0;
+        if (abi == BCW_ABI_FLOAT) {
+            float f = (float)d;
+            memcpy(&raw, &f, sizeof f);
+        } else {
+            memcpy(&raw, &d, sizeof d);
+        }
+        return raw;
+    }
+    case BCW_PK_STRING:
+        return g->strings++ % BCW_STRINGS;
+    case BCW_PK_ELEMENT:
+        return g->objs++;
+    default:
+        return 0;
+    }
+}
+
+int64_t bcw_value_int(enum bcw_abi abi, uint64_t raw)
+{
+    switch (abi) {
+    case BCW_ABI_BOOL:
+        return (raw & 0xff) != 0;
+    case BCW_ABI_S8:
+        return (int8_t)raw;
+    case BCW_ABI_U8:
+        return (uint8_t)raw;
+    case BCW_ABI_S16:
+        return (int16_t)raw;
+    case BCW_ABI_U16:
+        return (uint16_t)raw;
+    case BCW_ABI_S32:
+        return (int32_t)raw;
+    case BCW_ABI_U32:
+        return (uint32_t)raw;
+    default:
+        return (int64_t)raw;
+    }
+}
+
+static char *format_pointer(char *buf, size_t n, uint64_t raw)
+{
+    uint64_t tag = raw & (0xffull << 56), k = raw & ((1ull << 56) - 1);
+    if (raw == BCW_PTR_NULL)
+        snprintf(buf, n, "NULL");
+    else if (tag == BCW_PTR_TARGET)
+        snprintf(buf, n, "#0");
+    else if (tag == BCW_PTR_CELL)
+        snprintf(buf, n, "Obj#%llu", (unsigned long long)k);
+    else
+        snprintf(buf, n, "ptr#%llu", (unsigned long long)k);
+    return buf;
+}
+
+static void format_string(char *buf, size_t n, const char *s)
+{
+    size_t j = 0;
+    if (n < 4)
+        return;
+    buf[j++] = '"';
+    for (; *s && j + 3 < n; s++) {
+        if (*s == '"' || *s == '\\')
+            buf[j++] = '\\';
+        buf[j++] = *s;
+    }
+    buf[j++] = '"';
+    buf[j] = '\0';
+}
+
+char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
+                       enum bcw_abi abi, uint64_t raw, int is_result)
+{
+    switch (kind) {
+    case BCW_PK_UNIT:
+        if (is_result)
+            return format_pointer(buf, n, raw);
+        snprintf(buf, n, "target");
+        break;
+    case BCW_PK_BOOL:
+        snprintf(buf, n, "%s", bcw_value_int(abi, raw) ? "true" : "false");
+        break;
+    case BCW_PK_CHAR: {
+        int64_t c = bcw_value_int(abi, raw);
+        if (c >= 32 && c < 127 && c != '\'' && c != '\\')
+            snprintf(buf, n, "'%c'", (char)c);
+        else
+            snprintf(buf, n, "%lld", (long long)c);
+        break;
+    }
+    case BCW_PK_INT:
+        if (abi == BCW_ABI_U64)
+            snprintf(buf, n, "%llu", (unsigned long long)raw);
+        else
+            snprintf(buf, n, "%lld", (long long)bcw_value_int(abi, raw));
+        break;
+    case BCW_PK_FLOAT:
+        if (abi == BCW_ABI_FLOAT) {
+            float f;
+            uint32_t bits = (uint32_t)raw;
+            memcpy(&f, &bits, sizeof f);
+            snprintf(buf, n, "%g", (double)f);
+        } else {
+            double d;
+            memcpy(&d, &raw, sizeof d);
+            snprintf(buf, n, "%g", d);
+        }
+        break;
+    case BCW_PK_STRING:
+        if (is_result)
+            return format_pointer(buf, n, raw);
+        format_string(buf, n, bcw_gen_strings[raw % BCW_STRINGS]);
+        break;
+    case BCW_PK_ELEMENT:
+        if (is_result)
+            return format_pointer(buf, n, raw);
+        snprintf(buf, n, "Obj#%llu", (unsigned long long)raw);
+        break;
+    case BCW_PK_OUT:
+        if (is_result)
+            return bcw_value_format(
+                buf, n,
+                abi == BCW_ABI_FLOAT || abi == BCW_ABI_DOUBLE ? BCW_PK_FLOAT
+                                                              : BCW_PK_INT,
+                abi, raw, 1);
+        snprintf(buf, n, "&out");
+        break;
+    case BCW_PK_SCRATCH:
+        snprintf(buf, n, "&scratch");
+        break;
+    case BCW_PK_NONE:
+        snprintf(buf, n, "void");
+        break;
+    }
+    return buf;
+}

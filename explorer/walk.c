@@ -1,0 +1,264 @@
+/* walk.c - breadth-first enumeration of a walk (walk.h).
+ *
+ * Level L holds the executed sequences of L methods, each a node pointing
+ * at its parent in level L-1, so a sequence is its chain of parents.  A
+ * level is built from the previous level's extendable nodes (normal,
+ * and in the algebra walk ending in a constructor or mutator) times the
+ * methods, executed in batches, then emitted in order.  Every sequence
+ * of the full tree C x (1 u M u ... u M^k) that is not run is tallied as
+ * discarded at the node where its prefix was cut. */
+#define _POSIX_C_SOURCE 200809L
+#include "walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NO_PARENT UINT32_MAX
+#define JOBS_PER_GROUP 64
+
+typedef struct node {
+    uint32_t parent;
+    uint16_t step;
+    uint8_t outcome, signo;
+    uint16_t halted_at;
+    uint16_t pad;
+    uint32_t out_idx; /* into walker.outs, when the step has outs */
+    uint64_t ret;
+} node;
+
+typedef struct walker {
+    const bcw_walk_cfg *cfg;
+    node *nodes;
+    size_t nnodes, capnodes;
+    uint64_t *outs;
+    size_t nouts, capouts;
+    /* scratch for one batch group */
+    uint16_t *words;
+    size_t capwords;
+    uint32_t *off;
+    size_t capoff;
+    bcw_wire_result *results;
+    size_t capresults;
+    bcw_job *jobs;
+    size_t capjobs;
+    uint64_t calls;
+    /* scratch for emitting one sequence */
+    uint16_t steps[65536];
+    uint64_t rets[65536];
+    const uint64_t *outp[65536];
+} walker;
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* Sequences strictly below a node at level L: sum_{j=1..depth-L} m^j. */
+static uint64_t subtree(unsigned m, unsigned depth, unsigned level)
+{
+    uint64_t sum = 0, p = 1;
+    for (unsigned j = 1; level + j <= depth; j++) {
+        p = sat_mul(p, m);
+        sum = sat_add(sum, p);
+    }
+    return sum;
+}
+
+uint64_t bcw__walk_set_size(unsigned nctors, unsigned m, unsigned depth)
+{
+    return sat_mul(nctors, sat_add(1, subtree(m, depth, 0)));
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static unsigned chain(const walker *w, size_t i, uint16_t *steps)
+{
+    unsigned len = 0;
+    for (size_t j = i; j != NO_PARENT; j = w->nodes[j].parent)
+        len++;
+    for (size_t j = i, k = len; j != NO_PARENT; j = w->nodes[j].parent)
+        steps[--k] = w->nodes[j].step;
+    return len - 1;
+}
+
+/* Sequences per job: a full batch, unless long sequences would overflow
+ * the job's word area. */
+static size_t job_size(unsigned depth)
+{
+    size_t by_words = BCW_MAX_SEQ_WORDS / (depth + 2);
+    return by_words < BCW_MAX_BATCH ? by_words : BCW_MAX_BATCH;
+}
+
+/* Executes nodes [from, to) in jobs of job_size() sequences. */
+static int execute(walker *w, size_t from, size_t to)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    size_t n = to - from, per = job_size(cfg->depth);
+    size_t njobs = (n + per - 1) / per;
+    if (bcw__grow(&w->jobs, &w->capjobs, njobs, sizeof *w->jobs) < 0 ||
+        bcw__grow(&w->results, &w->capresults, n, sizeof *w->results) < 0 ||
+        bcw__grow(&w->off, &w->capoff, n, sizeof *w->off) < 0 ||
+        bcw__grow(&w->words, &w->capwords, n * (cfg->depth + 2),
+                  sizeof *w->words) < 0)
+        return BCW_ENOMEM;
+    size_t words = 0;
+    for (size_t j = 0; j < njobs; j++) {
+        size_t first = j * per, end = first + per < n ? first + per : n;
+        size_t base = words;
+        for (size_t i = first; i < end; i++) {
+            /* offsets count from the job's first word */
+            w->off[i] = (uint32_t)(words - base);
+            unsigned len = chain(w, from + i, &w->words[words + 1]);
+            w->words[words] = (uint16_t)len;
+            words += len + 2;
+        }
+        w->jobs[j] = (bcw_job){.words = &w->words[base],
+                               .off = &w->off[first],
+                               .nseq = (uint32_t)(end - first),
+                               .results = &w->results[first]};
+    }
+    int err = cfg->exec(cfg->exec_payload, w->jobs, njobs);
+    if (err < 0)
+        return err;
+    for (size_t i = 0; i < n; i++) {
+        node *nd = &w->nodes[from + i];
+        const bcw_wire_result *r = &w->results[i];
+        nd->outcome = r->outcome;
+        nd->signo = r->signo;
+        nd->halted_at = r->halted_at;
+        nd->ret = r->ret;
+        w->calls += r->calls;
+        unsigned nout = cfg->nout[nd->step];
+        if (nout > 0) {
+            if (bcw__grow(&w->outs, &w->capouts, w->nouts + BCW_MAX_PARAMS,
+                          sizeof *w->outs) < 0)
+                return BCW_ENOMEM;
+            nd->out_idx = (uint32_t)w->nouts;
+            memcpy(&w->outs[w->nouts], r->out, sizeof r->out);
+            w->nouts += BCW_MAX_PARAMS;
+        }
+    }
+    return 0;
+}
+
+static int emit(walker *w, size_t i, bcw_summary *sum)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    const node *nd = &w->nodes[i];
+    bcw_seq s = {0};
+    s.len = chain(w, i, w->steps);
+    size_t j = i;
+    for (unsigned k = s.len + 1; k-- > 0; j = w->nodes[j].parent) {
+        const node *a = &w->nodes[j];
+        w->rets[k] = a->ret;
+        w->outp[k] = cfg->nout[a->step] ? &w->outs[a->out_idx] : NULL;
+    }
+    s.steps = w->steps;
+    s.rets = w->rets;
+    s.outs = w->outp;
+    s.outcome = nd->outcome;
+    s.signo = nd->signo;
+    s.halted_at = nd->halted_at;
+    if (nd->outcome == BCW_RUN_NORMAL) {
+        sum->normal++;
+        if (cfg->kind == BCW_WALK_ALGEBRA && s.len > 0 &&
+            cfg->returns_void[nd->step]) {
+            s.predicted = true;
+            sum->predicted_void++;
+        }
+    } else {
+        sum->terminated++;
+    }
+    return cfg->emit ? cfg->emit(cfg->emit_payload, &s) : 0;
+}
+
+static bool extendable(const bcw_walk_cfg *cfg, const node *nd,
+                       unsigned level)
+{
+    if (nd->outcome != BCW_RUN_NORMAL)
+        return false;
+    return cfg->kind == BCW_WALK_PROTOCOL || level == 0 ||
+           cfg->mutator[nd->step];
+}
+
+int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
+{
+    memset(out, 0, sizeof *out);
+    walker *w = bcw__calloc(1, sizeof *w);
+    if (w == NULL)
+        return BCW_ENOMEM;
+    w->cfg = cfg;
+    int err = 0;
+    double t0 = now_s();
+    bcw_progress prog = {.depth = cfg->depth};
+    size_t level_start = 0, level_end = 0;
+    for (unsigned level = 0; level <= cfg->depth && err == 0; level++) {
+        size_t prev_start = level_start, prev_end = level_end;
+        level_start = w->nnodes;
+        if (level == 0) {
+            for (unsigned c = 0; c < cfg->nctors && err == 0; c++) {
+                err = bcw__grow(&w->nodes, &w->capnodes, w->nnodes + 1,
+                                sizeof *w->nodes);
+                if (err == 0)
+                    w->nodes[w->nnodes++] =
+                        (node){.parent = NO_PARENT, .step = cfg->ctors[c]};
+            }
+        } else {
+            for (size_t p = prev_start; p < prev_end && err == 0; p++) {
+                if (!extendable(cfg, &w->nodes[p], level - 1))
+                    continue;
+                err = bcw__grow(&w->nodes, &w->capnodes,
+                                w->nnodes + cfg->nmethods, sizeof *w->nodes);
+                for (unsigned m = 0; m < cfg->nmethods && err == 0; m++)
+                    w->nodes[w->nnodes++] =
+                        (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
+            }
+        }
+        level_end = w->nnodes;
+        if (err < 0 || level_end == level_start)
+            break;
+        prog.length = level;
+        size_t group = (size_t)JOBS_PER_GROUP * BCW_MAX_BATCH;
+        for (size_t from = level_start; from < level_end && err == 0;
+             from += group) {
+            size_t to = from + group < level_end ? from + group : level_end;
+            err = execute(w, from, to);
+            prog.done += to - from;
+            prog.calls = w->calls;
+            prog.elapsed_s = now_s() - t0;
+            if (err == 0 && cfg->progress)
+                cfg->progress(&prog, cfg->progress_payload);
+        }
+        for (size_t i = level_start; i < level_end && err == 0; i++) {
+            const node *nd = &w->nodes[i];
+            err = emit(w, i, out);
+            uint64_t below = subtree(cfg->nmethods, cfg->depth, level);
+            if (nd->outcome != BCW_RUN_NORMAL) {
+                out->discarded = sat_add(out->discarded, below);
+            } else if (!extendable(cfg, nd, level)) {
+                out->discarded = sat_add(out->discarded, below);
+                out->pruned_observer = sat_add(out->pruned_observer, below);
+            }
+        }
+    }
+    out->calls = w->calls;
+    free(w->nodes);
+    free(w->outs);
+    free(w->words);
+    free(w->off);
+    free(w->results);
+    free(w->jobs);
+    free(w);
+    return err;
+}

@@ -1,0 +1,55 @@
+/* walk.h - enumeration of a walk's sequences, level by level (JWalk's
+ * Listing 1), with pruning of halted and observer prefixes and the
+ * seeds' summary counts.  Execution and output are callbacks, so the
+ * enumeration can be tested without workers. */
+#ifndef BCW_WALK_H
+#define BCW_WALK_H
+
+#include <stdbool.h>
+
+#include "bcwalk/explore.h"
+#include "explorer/pool.h"
+
+/* One executed sequence as the sink sees it: the constructor then `len`
+ * methods (plan indices), every call's raw result and out values, and
+ * how the sequence ended. */
+typedef struct bcw_seq {
+    unsigned len;
+    const uint16_t *steps;        /* len + 1 entries */
+    const uint64_t *rets;         /* len + 1 entries */
+    const uint64_t *const *outs;  /* len + 1 entries, NULL: none */
+    uint8_t outcome;              /* enum bcw_outcome */
+    uint8_t signo;
+    uint16_t halted_at;
+    bool predicted;               /* void result withheld (algebra) */
+} bcw_seq;
+
+typedef struct bcw_walk_cfg {
+    enum bcw_walk_kind kind;
+    unsigned depth;
+    unsigned nctors;
+    const uint16_t *ctors;        /* plan indices of constructors */
+    unsigned nmethods;
+    const uint16_t *methods;      /* plan indices of walked methods */
+    const bool *mutator;          /* by plan index */
+    const bool *returns_void;     /* by plan index */
+    const uint8_t *nout;          /* out-parameters, by plan index */
+    int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
+    void *exec_payload;
+    /* Called for every executed sequence, in enumeration order. */
+    int (*emit)(void *payload, const bcw_seq *seq);
+    void *emit_payload;
+    bcw_progress_cb progress;
+    void *progress_payload;
+} bcw_walk_cfg;
+
+/* Runs the walk; fills the counts of *out (elapsed_s and restarts are
+ * the caller's).  Returns 0 or the first error of exec or emit. */
+BCW_INTERNAL int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg);
+
+/* Size of the whole sequence set: nctors * sum_{L=0..depth} m^L,
+ * saturating at UINT64_MAX. */
+BCW_INTERNAL uint64_t bcw__walk_set_size(unsigned nctors, unsigned m,
+                                         unsigned depth);
+
+#endif

@@ -1,0 +1,76 @@
+/* explore.h - bounded exhaustive walks of a unit's call sequences. */
+#ifndef BCWALK_EXPLORE_H
+#define BCWALK_EXPLORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bcwalk/model.h"
+
+/* The walks of JWalk: protocol TP_k = C x (1 u M u ... u M^k) and algebra
+ * TA_k = C x (1 u N u ... u N^(k-1)) x M. */
+enum bcw_walk_kind { BCW_WALK_PROTOCOL, BCW_WALK_ALGEBRA };
+
+/* How results are printed on the output stream. */
+enum bcw_report_format {
+    BCW_REPORT_TEXT,  /* JWalk-style report in C syntax */
+    BCW_REPORT_JSON,  /* one summary document */
+    BCW_REPORT_JSONL  /* one object per sequence, then the summary */
+};
+
+/* Progress of a running walk, handed to the progress callback. */
+typedef struct bcw_progress {
+    unsigned length;       /* sequence length being explored */
+    unsigned depth;        /* the walk's depth */
+    uint64_t done;         /* sequences executed so far */
+    uint64_t calls;        /* calls made so far */
+    double elapsed_s;
+} bcw_progress;
+
+typedef void (*bcw_progress_cb)(const bcw_progress *progress, void *payload);
+
+/* What to walk and how.  Start from BCW_EXPLORE_OPTS_INIT. */
+typedef struct bcw_explore_opts {
+    const char *bitcode;          /* the .bc the model came from */
+    int unit;                     /* index of the unit in the model */
+    enum bcw_walk_kind walk;
+    unsigned depth;               /* k, the longest method sequence */
+    unsigned jobs;                /* worker processes */
+    unsigned timeout_ms;          /* per-call hang limit */
+    enum bcw_report_format format;
+    FILE *report;                 /* where the report goes, or NULL */
+    const char *results_path;     /* msgpack results file, or NULL */
+    const char *cache_dir;        /* native build cache, NULL: default */
+    bcw_progress_cb progress;     /* optional */
+    void *payload;
+} bcw_explore_opts;
+
+#define BCW_EXPLORE_OPTS_INIT                                                  \
+    {                                                                          \
+        NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,  \
+            NULL, NULL, NULL                                                   \
+    }
+
+/* JWalk's summary counts and the run's totals.  normal + terminated +
+ * discarded is the size of the walk's whole sequence set. */
+typedef struct bcw_summary {
+    uint64_t normal;          /* ran, every call returned */
+    uint64_t terminated;      /* ran, the last call halted */
+    uint64_t discarded;       /* not run, whatever the reason */
+    uint64_t pruned_observer; /* of the discarded: observer in the prefix */
+    uint64_t predicted_void;  /* of the normal: void result, predicted */
+    uint64_t calls;           /* calls into the unit, teardown included */
+    uint64_t worker_restarts; /* workers replaced after a fatal outcome */
+    double elapsed_s;
+} bcw_summary;
+
+/* Runs the walk described by `opts` over `model`, writing the report to
+ * opts->report and the results file to opts->results_path (atomically:
+ * the file appears complete or not at all).  On success fills *out and
+ * returns 0.  A crash, abort or hang of the code under test is a result,
+ * not a failure; failures are bad input (BCW_EINPUT), a native build or
+ * worker start that fails (BCW_ERROR), or running out of memory. */
+int bcw_explore_run(bcw_summary *out, const bcw_model *model,
+                    const bcw_explore_opts *opts);
+
+#endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# setup.sh - install the Debian packages bcwalk needs, or name the missing ones.
+# Run by `make setup` (and so by `make demo`, `make check`, `make bench`).
+set -eu
+
+PKGS="clang-14 llvm-14-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev cmake make python3 pkg-config"
+
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    echo "setup: installing$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >&2
+    # shellcheck disable=SC2086
+    apt-get install -y -q --no-install-recommends $missing >&2
+else
+    echo "setup: missing Debian packages:$missing" >&2
+    echo "setup: run as root: apt-get update && apt-get install -y$missing" >&2
+    exit 1
+fi

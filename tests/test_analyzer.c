@@ -1,0 +1,216 @@
+/* test_analyzer.c - unit discovery, roles and bad input, on bitcode of
+ * the examples built by CMake. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analyzer/model.h"
+#include "bcwalk/error.h"
+
+static bcw_model *analyze(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", BCW_EXAMPLES, name);
+    bcw_model *m = NULL;
+    int err = bcw_model_analyze(&m, path);
+    if (err < 0)
+        fail_msg("%s: %s", path, bcw_error_last());
+    return m;
+}
+
+static const bcw_func *func(const bcw_unit *u, const char *name)
+{
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        if (strcmp(u->funcs[i].name, name) == 0)
+            return &u->funcs[i];
+    fail_msg("no function %s in unit %s", name, u->name);
+    return NULL;
+}
+
+static void check_bstack(const char *file)
+{
+    bcw_model *m = analyze(file);
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_string_equal(u->name, "bstack");
+    assert_int_equal(u->size, 16);
+    assert_int_equal(func(u, "bstack_new")->role, BCW_ROLE_CONSTRUCTOR);
+    assert_int_equal(func(u, "bstack_free")->role, BCW_ROLE_DESTRUCTOR);
+    assert_int_equal(func(u, "bstack_push")->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(func(u, "bstack_pop")->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(func(u, "bstack_top")->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(func(u, "bstack_size")->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(func(u, "bstack_is_empty")->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(func(u, "bstack_is_full")->role, BCW_ROLE_OBSERVER);
+    const bcw_func *push = func(u, "bstack_push");
+    assert_int_equal(push->nparams, 2);
+    assert_int_equal(push->params[0].kind, BCW_PK_UNIT);
+    assert_int_equal(push->params[1].kind, BCW_PK_INT);
+    assert_int_equal(push->params[1].abi, BCW_ABI_S32);
+    assert_int_equal(func(u, "bstack_is_empty")->ret.kind, BCW_PK_BOOL);
+    assert_int_equal(bcw__unit_destructor(u) >= 0, 1);
+    bcw_model_free(m);
+}
+
+static void test_analyzer__bstack_roles_at_O0(void **state)
+{
+    (void)state;
+    check_bstack("bstack.bc");
+    bcw_model *m = analyze("bstack.bc");
+    const bcw_func *push = func(&m->units[0], "bstack_push");
+    /* debug info gives names and C spellings */
+    assert_string_equal(push->params[0].name, "s");
+    assert_string_equal(push->params[0].ctype, "bstack *");
+    assert_string_equal(push->params[1].name, "x");
+    assert_string_equal(m->units[0].ctype, "bstack");
+    bcw_model_free(m);
+}
+
+static void test_analyzer__bstack_roles_at_O2(void **state)
+{
+    (void)state;
+    check_bstack("bstack-O2.bc");
+}
+
+static void test_analyzer__bstack_roles_without_debug_info(void **state)
+{
+    (void)state;
+    check_bstack("bstack-nodebug.bc");
+}
+
+static void test_analyzer__init_constructor_and_static_inline(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("counter.bc");
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_string_equal(u->name, "counter");
+    assert_int_equal(func(u, "counter_init")->role,
+                     BCW_ROLE_INIT_CONSTRUCTOR);
+    /* writes a module global: a mutator even without touching c */
+    assert_int_equal(func(u, "counter_step")->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(func(u, "counter_reset")->role, BCW_ROLE_MUTATOR);
+    /* writes only its out-parameter */
+    const bcw_func *read = func(u, "counter_read");
+    assert_int_equal(read->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(read->params[1].kind, BCW_PK_OUT);
+    assert_int_equal(read->params[1].pointee, BCW_ABI_S64);
+    /* the header's static inline is API; the .c file's clamp is not */
+    const bcw_func *value = func(u, "counter_value");
+    assert_true(value->is_static);
+    assert_int_equal(value->role, BCW_ROLE_OBSERVER);
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        assert_string_not_equal(u->funcs[i].name, "clamp");
+    bcw_model_free(m);
+}
+
+static void test_analyzer__mutator_through_field_pointer(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("faulty.bc");
+    const bcw_unit *u = &m->units[0];
+    /* faulty_crash stores through f->cells: LLVM's readonly on f would
+     * call it an observer */
+    assert_int_equal(func(u, "faulty_crash")->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(func(u, "faulty_check")->role, BCW_ROLE_OBSERVER);
+    bcw_model_free(m);
+}
+
+static void expect_input_error(const char *path, const char *needle)
+{
+    bcw_model *m = (bcw_model *)1;
+    assert_int_equal(bcw_model_analyze(&m, path), BCW_EINPUT);
+    assert_null(m);
+    if (strstr(bcw_error_last(), needle) == NULL)
+        fail_msg("message '%s' lacks '%s'", bcw_error_last(), needle);
+}
+
+static void test_analyzer__bad_input_is_a_clear_error(void **state)
+{
+    (void)state;
+    char text[] = "/tmp/bcwalk-test-XXXXXX";
+    int fd = mkstemp(text);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("int main(void) { return 0; }\n", f);
+    fclose(f);
+    expect_input_error(text, "not LLVM bitcode");
+
+    char src[512];
+    snprintf(src, sizeof src, "%s/bstack.bc", BCW_EXAMPLES);
+    FILE *in = fopen(src, "rb");
+    assert_non_null(in);
+    char buf[600];
+    size_t n = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    assert_int_equal(n, sizeof buf);
+    f = fopen(text, "wb");
+    fwrite(buf, 1, n, f);
+    fclose(f);
+    expect_input_error(text, "truncated");
+    unlink(text);
+
+    expect_input_error("/nonexistent/x.bc", "No such file");
+    char nounit[512];
+    snprintf(nounit, sizeof nounit, "%s/nounit.bc", BCW_EXAMPLES);
+    expect_input_error(nounit, "no unit found");
+    assert_non_null(strstr(bcw_error_last(), "point"));
+    assert_non_null(strstr(bcw_error_last(), "add"));
+}
+
+static void test_analyzer__unknown_unit_lists_units(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("bstack.bc");
+    assert_int_equal(bcw_model_find_unit(m, "stack"), BCW_ENOTFOUND);
+    assert_non_null(strstr(bcw_error_last(), "bstack"));
+    assert_int_equal(bcw_model_find_unit(m, "bstack"), 0);
+    bcw_model_free(m);
+}
+
+/* Fail the 1st, 2nd, ... allocation: every time a clean error, no
+ * crash, and once enough succeed, the same model. */
+static void test_analyzer__allocation_failures_are_clean(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/bstack.bc", BCW_EXAMPLES);
+    for (unsigned long nth = 1;; nth++) {
+        bcw_model *m = NULL;
+        bcw__alloc_fail_at(nth);
+        int err = bcw_model_analyze(&m, path);
+        bcw__alloc_fail_at(0);
+        if (err == 0) {
+            assert_int_equal(m->nunits, 1);
+            bcw_model_free(m);
+            assert_true(nth > 5);
+            break;
+        }
+        assert_int_equal(err, BCW_ENOMEM);
+        assert_null(m);
+        assert_true(nth < 10000);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_analyzer__bstack_roles_at_O0),
+        cmocka_unit_test(test_analyzer__bstack_roles_at_O2),
+        cmocka_unit_test(test_analyzer__bstack_roles_without_debug_info),
+        cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
+        cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
+        cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
+        cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
+        cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,170 @@
+/* test_walk.c - the walk enumeration, run against an in-process model of
+ * JWalk's BoundedStack instead of workers: the seeds' summary counts,
+ * pruning, and the order sequences are emitted in. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "explorer/walk.h"
+
+/* Plan indices of the model stack. */
+enum { NEW, PUSH, POP, TOP, SIZE, IS_EMPTY, IS_FULL, NPLAN };
+
+static const uint16_t ctors[] = {NEW};
+static const uint16_t methods[] = {PUSH, POP, TOP, SIZE, IS_EMPTY, IS_FULL};
+static const bool mutator[NPLAN] = {[PUSH] = true, [POP] = true};
+static const bool returns_void[NPLAN] = {[PUSH] = true, [POP] = true};
+static const uint8_t nout[NPLAN] = {0};
+
+/* Runs each sequence on a capacity-10 stack: pop and top abort when
+ * empty, push on full is ignored. */
+static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
+{
+    uint64_t *executed = payload;
+    for (size_t j = 0; j < njobs; j++) {
+        for (uint32_t i = 0; i < jobs[j].nseq; i++) {
+            const uint16_t *w = &jobs[j].words[jobs[j].off[i]];
+            bcw_wire_result *r = &jobs[j].results[i];
+            memset(r, 0, sizeof *r);
+            int size = 0, data[10];
+            unsigned len = w[0], next = 1;
+            r->calls = 2 + len;
+            (*executed)++;
+            for (unsigned k = 1; k <= len; k++) {
+                uint64_t ret = 0;
+                switch (w[1 + k]) {
+                case PUSH:
+                    if (size < 10)
+                        data[size++] = (int)next;
+                    next++;
+                    break;
+                case POP:
+                case TOP:
+                    if (size == 0) {
+                        r->outcome = BCW_RUN_ABORT;
+                        r->halted_at = (uint16_t)k;
+                        r->calls = 1 + k;
+                        k = len;
+                        break;
+                    }
+                    if (w[1 + k] == POP)
+                        size--;
+                    else
+                        ret = (uint64_t)data[size - 1];
+                    break;
+                case SIZE:
+                    ret = (uint64_t)size;
+                    break;
+                case IS_EMPTY:
+                    ret = size == 0;
+                    break;
+                case IS_FULL:
+                    ret = size == 10;
+                    break;
+                }
+                r->ret = ret;
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct seen {
+    unsigned last_len;
+    bool ordered;
+    uint64_t count;
+} seen;
+
+static int record(void *payload, const bcw_seq *s)
+{
+    seen *sn = payload;
+    if (s->len < sn->last_len)
+        sn->ordered = false;
+    sn->last_len = s->len;
+    sn->count++;
+    return 0;
+}
+
+static bcw_summary walk(enum bcw_walk_kind kind, unsigned depth,
+                        uint64_t *executed, seen *sn)
+{
+    bcw_walk_cfg cfg = {.kind = kind, .depth = depth, .nctors = 1,
+                        .ctors = ctors, .nmethods = 6, .methods = methods,
+                        .mutator = mutator, .returns_void = returns_void,
+                        .nout = nout, .exec = fake_exec,
+                        .exec_payload = executed, .emit = record,
+                        .emit_payload = sn};
+    bcw_summary s;
+    assert_int_equal(bcw__walk_run(&s, &cfg), 0);
+    return s;
+}
+
+static void test_walk__protocol_depth3_matches_jwalk(void **state)
+{
+    (void)state;
+    uint64_t executed = 0;
+    seen sn = {.ordered = true};
+    bcw_summary s = walk(BCW_WALK_PROTOCOL, 3, &executed, &sn);
+    assert_int_equal(s.normal, 111);
+    assert_int_equal(s.terminated, 28);
+    assert_int_equal(s.discarded, 120);
+    assert_int_equal(s.pruned_observer, 0);
+    assert_int_equal(executed, 139);
+    assert_int_equal(sn.count, 139);
+    assert_true(sn.ordered);
+}
+
+static void test_walk__algebra_depth3_matches_jwalk(void **state)
+{
+    (void)state;
+    uint64_t executed = 0;
+    seen sn = {.ordered = true};
+    bcw_summary s = walk(BCW_WALK_ALGEBRA, 3, &executed, &sn);
+    assert_int_equal(s.normal, 21);
+    assert_int_equal(s.terminated, 4);
+    assert_int_equal(s.discarded, 234);
+    assert_int_equal(s.predicted_void, 6);
+    /* 234 = 150 below observer prefixes + 84 below pop/top on empty */
+    assert_int_equal(s.pruned_observer, 150);
+    assert_int_equal(executed, 25);
+}
+
+static void test_walk__counts_add_up_to_the_whole_set(void **state)
+{
+    (void)state;
+    for (unsigned depth = 1; depth <= 6; depth++) {
+        for (int kind = 0; kind < 2; kind++) {
+            uint64_t executed = 0;
+            seen sn = {.ordered = true};
+            bcw_summary s = walk((enum bcw_walk_kind)kind, depth, &executed,
+                                 &sn);
+            assert_int_equal(s.normal + s.terminated + s.discarded,
+                             bcw__walk_set_size(1, 6, depth));
+            assert_int_equal(s.normal + s.terminated, executed);
+            assert_true(sn.ordered);
+        }
+    }
+}
+
+static void test_walk__set_size_saturates(void **state)
+{
+    (void)state;
+    assert_int_equal(bcw__walk_set_size(1, 6, 3), 259);
+    assert_int_equal(bcw__walk_set_size(2, 6, 3), 518);
+    assert_true(bcw__walk_set_size(1, 200, 200) == UINT64_MAX);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_walk__protocol_depth3_matches_jwalk),
+        cmocka_unit_test(test_walk__algebra_depth3_matches_jwalk),
+        cmocka_unit_test(test_walk__counts_add_up_to_the_whole_set),
+        cmocka_unit_test(test_walk__set_size_saturates),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
