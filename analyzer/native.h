@@ -9,7 +9,8 @@
  * called), the allocator, abort, assert and exit redirected to the
  * runtime's, the unit's `main` renamed away, mutable globals gathered in
  * one section the worker restores before each sequence, and a table
- * bcw_unit_symtab of the model's functions in symbol order.  The file
+ * bcw_unit_symtab of the model's functions in symbol order, with
+ * bcw_unit_stubs: a typed call stub for each.  The file
  * appears atomically. */
 BCW_INTERNAL int bcw__native_instrument(const bcw_model *model,
                                         const char *in, const char *out);

@@ -98,6 +98,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     }
     if ((err = make_plan(plan, u)) < 0)
         goto done;
+    plan->use_ffi = o->use_ffi != 0;
     bcw_walk_cfg cfg = {.kind = o->walk, .depth = o->depth,
                         .ctors = ctors, .methods = methods,
                         .mutator = mutator, .returns_void = is_void,

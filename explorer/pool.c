@@ -187,6 +187,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         w->shm->nfuncs = plan->nfuncs;
         w->shm->unit_size = plan->unit_size;
         w->shm->destructor = plan->destructor;
+        w->shm->use_ffi = plan->use_ffi;
         memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
     }
     *out = pool;
@@ -241,6 +242,10 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung)
     uint32_t first = w->shm->first;
     int status = reap(w, hung);
     bcw_wire_result *r = &w->shm->results[cur];
+    if (hung || !(WIFEXITED(status) && WEXITSTATUS(status) == BCW_EXIT_FAULT)) {
+        r->halted_at = (uint16_t)w->shm->cur_call;
+        r->calls = w->shm->cur_call + 1;
+    }
     if (hung) {
         /* no progress within the time limit: the worker was killed */
         r->outcome = BCW_RUN_HANG;

@@ -12,6 +12,7 @@ typedef struct bcw_plan {
     uint32_t nfuncs;
     uint32_t unit_size;
     int32_t destructor;
+    uint32_t use_ffi;
     bcw_wire_func funcs[BCW_MAX_FUNCS];
 } bcw_plan;
 

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""End-to-end tests: run the real bcwalk binary on the example units and
+check its output, exit codes and files, as a user or a tool would."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ARGS = None
+
+
+def bcwalk(*args, check=None):
+    env = dict(os.environ, XDG_CACHE_HOME=ARGS.cache)
+    p = subprocess.run([ARGS.bcwalk, *args], capture_output=True, text=True,
+                       env=env, timeout=300)
+    if check is not None and p.returncode != check:
+        raise AssertionError("bcwalk %s: exit %d, expected %d\nstderr: %s"
+                             % (" ".join(args), p.returncode, check, p.stderr))
+    return p
+
+
+def example(name):
+    return os.path.join(ARGS.examples, name)
+
+
+def explore_json(bc, unit, walk, depth, *extra):
+    p = bcwalk("explore", example(bc), "--unit", unit, "--walk", walk,
+               "--depth", str(depth), "--format", "json", *extra, check=0)
+    return json.loads(p.stdout)
+
+
+def jsonl(bc, unit, walk, depth, *extra):
+    p = bcwalk("explore", example(bc), "--unit", unit, "--walk", walk,
+               "--depth", str(depth), "--format", "jsonl", *extra, check=0)
+    return [json.loads(line) for line in p.stdout.splitlines()]
+
+
+class Analyze(unittest.TestCase):
+    def test_bstack_units_and_roles(self):
+        p = bcwalk("analyze", example("bstack.bc"), "--format", "json",
+                   check=0)
+        model = json.loads(p.stdout)
+        self.assertEqual([u["name"] for u in model["units"]], ["bstack"])
+        u = model["units"][0]
+        self.assertEqual([c["name"] for c in u["constructors"]],
+                         ["bstack_new"])
+        self.assertEqual([d["name"] for d in u["destructors"]],
+                         ["bstack_free"])
+        roles = {m["name"]: m["role"] for m in u["methods"]}
+        self.assertEqual(roles, {
+            "bstack_push": "mutator", "bstack_pop": "mutator",
+            "bstack_top": "observer", "bstack_size": "observer",
+            "bstack_is_empty": "observer", "bstack_is_full": "observer"})
+        push = next(m for m in u["methods"] if m["name"] == "bstack_push")
+        self.assertEqual(push["params"][1],
+                         {"name": "x", "type": "int", "kind": "int"})
+
+    def test_text_shows_signatures(self):
+        p = bcwalk("analyze", example("bstack.bc"), check=0)
+        self.assertIn("mutator          void bstack_push(bstack *s, int x)",
+                      p.stdout)
+        self.assertIn("observer         bool bstack_is_empty(const bstack *s)",
+                      p.stdout)
+
+    def test_same_roles_at_O2_and_without_debug_info(self):
+        def roles(bc):
+            m = json.loads(bcwalk("analyze", example(bc), "--format", "json",
+                                  check=0).stdout)
+            return {f["name"]: f["role"] for f in m["units"][0]["methods"]}
+        self.assertEqual(roles("bstack.bc"), roles("bstack-O2.bc"))
+        self.assertEqual(roles("bstack.bc"), roles("bstack-nodebug.bc"))
+
+
+class Walks(unittest.TestCase):
+    def test_protocol_depth3_matches_jwalk_boundedstack(self):
+        s = explore_json("bstack.bc", "bstack", "protocol", 3)
+        seq = s["sequences"]
+        self.assertEqual((seq["normal"], seq["terminated"], seq["discarded"]),
+                         (111, 28, 120))
+        self.assertEqual(s["unit"], "bstack")
+        self.assertEqual(s["walk"], "protocol")
+        self.assertEqual(s["depth"], 3)
+
+    def test_algebra_depth3_matches_jwalk_boundedstack(self):
+        s = explore_json("bstack.bc", "bstack", "algebra", 3)
+        seq = s["sequences"]
+        self.assertEqual((seq["normal"], seq["terminated"], seq["discarded"]),
+                         (21, 4, 234))
+        self.assertEqual(seq["predicted_void"], 6)
+        self.assertEqual(seq["pruned_observer"], 150)
+
+    def test_optimised_bitcode_gives_the_same_counts(self):
+        a = explore_json("bstack.bc", "bstack", "protocol", 4)
+        b = explore_json("bstack-O2.bc", "bstack", "protocol", 4)
+        self.assertEqual(a["sequences"], b["sequences"])
+        self.assertEqual(a["calls"], b["calls"])
+
+    def test_text_report_is_jwalk_style_and_deterministic(self):
+        args = ("explore", example("bstack.bc"), "--unit", "bstack",
+                "--walk", "protocol", "--depth", "2")
+        out = bcwalk(*args, check=0).stdout
+        self.assertEqual(out, bcwalk(*args, check=0).stdout)
+        self.assertIn("Exploring all method protocols of length: 0\n\n"
+                      "bstack *target = bstack_new();\n==> #0\n", out)
+        self.assertIn("bstack *target = bstack_new();\nbstack_push(target, 1);"
+                      "\nbstack_top(target);\n==> 1\n", out)
+        self.assertIn("bstack_pop(target);\n==> *abort* SIGABRT\n", out)
+        self.assertIn("Exercised 23 test sequences that executed normally",
+                      out)
+        self.assertIn("Discarded 12 test sequences whose prefixes had failed",
+                      out)
+
+    def test_algebra_text_withholds_void_results(self):
+        out = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                     "--walk", "algebra", "--depth", "3", check=0).stdout
+        self.assertIn("Withheld 6 void results predicted from signatures",
+                      out)
+        self.assertIn("Exploring all algebraic constructions of length: 3",
+                      out)
+        self.assertNotIn("bstack_push(target, 1);\n==> void", out)
+
+    def test_jsonl_streams_every_sequence_then_the_summary(self):
+        lines = jsonl("bstack.bc", "bstack", "protocol", 3)
+        seqs, summary = lines[:-1], lines[-1]
+        self.assertEqual(len(seqs), 139)
+        self.assertEqual(summary["sequences"]["normal"], 111)
+        push2 = [s for s in seqs if [c["fn"] for c in s["calls"]] ==
+                 ["bstack_new", "bstack_push", "bstack_push", "bstack_top"]]
+        self.assertEqual(len(push2), 1)
+        calls = push2[0]["calls"]
+        self.assertEqual(calls[1]["args"], ["#0", "1"])
+        self.assertEqual(calls[2]["args"], ["#0", "2"])
+        self.assertEqual(calls[3]["result"], "2")
+        self.assertNotIn("result", calls[1])  # void
+        self.assertTrue(all(c["outcome"] == "normal" for c in calls))
+        lengths = [s["length"] for s in seqs]
+        self.assertEqual(lengths, sorted(lengths))
+
+    def test_libffi_and_typed_stubs_agree(self):
+        for bc, unit in (("bstack.bc", "bstack"), ("counter.bc", "counter"),
+                         ("bstack-nodebug.bc", "bstack")):
+            stub = jsonl(bc, unit, "protocol", 3, "--calls", "stub")
+            ffi = jsonl(bc, unit, "protocol", 3, "--calls", "ffi")
+            for s in (stub[-1], ffi[-1]):
+                for k in ("elapsed_s", "calls_per_s"):
+                    del s[k]
+            self.assertEqual(stub, ffi, bc)
+
+    def test_jobs_do_not_change_the_results(self):
+        one = jsonl("bstack.bc", "bstack", "protocol", 4, "--jobs", "1")
+        two = jsonl("bstack.bc", "bstack", "protocol", 4, "--jobs", "2")
+        for s in (one[-1], two[-1]):
+            for k in ("elapsed_s", "calls_per_s"):
+                del s[k]
+        self.assertEqual(one, two)
+
+
+class Outcomes(unittest.TestCase):
+    def test_crash_hang_and_abort_are_recorded_and_the_walk_goes_on(self):
+        lines = jsonl("faulty.bc", "faulty", "protocol", 2,
+                      "--timeout", "200")
+        summary = lines[-1]
+        last = {tuple(c["fn"] for c in s["calls"]): s["calls"][-1]["outcome"]
+                for s in lines[:-1]}
+        self.assertEqual(last[("faulty_new", "faulty_crash")], "crash")
+        self.assertEqual(last[("faulty_new", "faulty_hang")], "hang")
+        self.assertEqual(last[("faulty_new", "faulty_check")], "abort")
+        self.assertEqual(last[("faulty_new", "faulty_add", "faulty_check")],
+                         "normal")
+        self.assertEqual(last[("faulty_new", "faulty_add", "faulty_crash")],
+                         "crash")
+        self.assertGreaterEqual(summary["worker_restarts"], 4)
+        seq = summary["sequences"]
+        self.assertEqual(seq["normal"] + seq["terminated"] + seq["discarded"],
+                         1 + 4 + 16)
+
+    def test_init_constructor_out_parameter_and_globals_reset(self):
+        lines = jsonl("counter.bc", "counter", "protocol", 2)
+        reads = [s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                 ["counter_init", "counter_step", "counter_read"]]
+        self.assertEqual(len(reads), 1)
+        read = reads[0]["calls"][-1]
+        # value 1 plus 1000 per counter_step so far: the module's global
+        # call count starts from its initial value in every sequence
+        self.assertEqual(read["out"], {"out": "1001"})
+        self.assertEqual(read["result"], "0")
+        text = bcwalk("explore", example("counter.bc"), "--unit", "counter",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("counter storage, *target = &storage;\n"
+                      "counter_init(target);", text)
+        self.assertIn("==> 0, *out = 0", text)
+
+
+class Files(unittest.TestCase):
+    def test_results_file_is_written_atomically(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "walk.results.msgpack")
+            bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--depth", "3", "--format", "json", "-o", path, check=0)
+            data = open(path, "rb").read()
+            self.assertIn(b"bcwalk-results", data[:64])
+            self.assertIn(b"summary", data[-200:])
+            self.assertEqual(os.listdir(d), ["walk.results.msgpack"])
+
+    def test_unwritable_results_file_is_a_clear_error(self):
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "-o", "/nonexistent/dir/x.msgpack", check=2)
+        self.assertIn("/nonexistent/dir/x.msgpack", p.stderr)
+        self.assertEqual(p.stdout, "")
+
+
+class BadInput(unittest.TestCase):
+    def expect_usage_error(self, *args, needle):
+        p = bcwalk(*args, check=2)
+        self.assertEqual(p.stdout, "")
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn(needle, lines[0])
+
+    def test_not_bitcode(self):
+        self.expect_usage_error("analyze", __file__, needle="not LLVM bitcode")
+
+    def test_truncated_bitcode(self):
+        with tempfile.NamedTemporaryFile(suffix=".bc") as f:
+            f.write(open(example("bstack.bc"), "rb").read()[:700])
+            f.flush()
+            self.expect_usage_error("explore", f.name, "--unit", "bstack",
+                                    needle="truncated")
+
+    def test_missing_file(self):
+        self.expect_usage_error("analyze", "/nonexistent.bc",
+                                needle="/nonexistent.bc")
+
+    def test_no_unit(self):
+        self.expect_usage_error("analyze", example("nounit.bc"),
+                                needle="no unit found")
+
+    def test_unknown_unit(self):
+        self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                "stack", needle="no unit named 'stack'")
+
+    def test_bad_depth(self):
+        for d in ("0", "-1", "three", "3x", "1000"):
+            self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                    "bstack", "--depth", d, needle="--depth")
+
+    def test_unknown_option_and_command(self):
+        self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                "bstack", "--fast", needle="--fast")
+        self.expect_usage_error("frobnicate", needle="frobnicate")
+        self.expect_usage_error("explore", example("bstack.bc"),
+                                needle="--unit")
+
+    def test_help_has_examples(self):
+        for cmd in ("analyze", "explore"):
+            p = bcwalk(cmd, "--help", check=0)
+            self.assertIn("examples:", p.stdout)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bcwalk", required=True)
+    ap.add_argument("--examples", required=True)
+    ap.add_argument("--cache", required=True)
+    ARGS, rest = ap.parse_known_args()
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)

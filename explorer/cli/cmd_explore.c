@@ -15,7 +15,7 @@ static void help(void)
 {
     puts("usage: bcwalk explore LIB.bc --unit NAME --walk protocol|algebra\n"
          "                      [--depth K] [--format text|json|jsonl]\n"
-         "                      [--jobs N] [--timeout MS] [-o RESULTS]\n"
+         "                      [--jobs N] [--timeout MS] [--calls stub|ffi] [-o RESULTS]\n"
          "\n"
          "Runs every call sequence of the unit up to length K (JWalk's\n"
          "protocol walk TP_k, or the algebra walk TA_k whose prefixes hold\n"
@@ -31,6 +31,8 @@ static void help(void)
          "  --jobs N          worker processes (default 1)\n"
          "  --timeout MS      a call that runs longer is a hang (default 1000)\n"
          "  -o FILE           save the results as msgpack (written atomically)\n"
+         "  --calls HOW       stub (default): generated typed call stubs;\n"
+         "                    ffi: every call through libffi\n"
          "\n"
          "The native code is built with clang from the same bitcode and\n"
          "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"
@@ -65,6 +67,7 @@ int cmd_explore(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},
         {"timeout", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
+        {"calls", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -122,6 +125,12 @@ int cmd_explore(int argc, char **argv)
             break;
         case 'o':
             opts.results_path = optarg;
+            break;
+        case 'c':
+            if (strcmp(optarg, "stub") != 0 && strcmp(optarg, "ffi") != 0)
+                return cli_fail("explore: unknown --calls '%s' (stub or ffi)",
+                                optarg);
+            opts.use_ffi = strcmp(optarg, "ffi") == 0;
             break;
         case 'h':
             help();

@@ -10,8 +10,8 @@
  * The worker answers BCW_MSG_HELLO | version once ready.  For each batch
  * the parent fills `seqs`, sets `nseq` and `first`, and sends BCW_CMD_RUN;
  * the worker runs sequences first..nseq-1, writing results[i] as each
- * ends, and replies BCW_MSG_DONE.  `cur` names the sequence in flight and
- * `heartbeat` grows with every call, so the parent can tell a hang (no
+ * ends, and replies BCW_MSG_DONE.  `cur` and `cur_call` name the sequence
+ * and the call in flight and `heartbeat` grows with every call, so the parent can tell a hang (no
  * progress past its deadline: it kills the worker) from a slow batch.
  * A fatal signal in the code under test is recorded in results[cur] by
  * the worker, which then exits with BCW_EXIT_FAULT; if the worker dies
@@ -86,14 +86,14 @@ typedef struct bcw_shm {
     uint32_t nfuncs;
     uint32_t unit_size;  /* sizeof the unit, for init constructors */
     int32_t destructor;  /* plan index, or -1 */
-    uint32_t pad0;
+    uint32_t use_ffi;    /* 1: call through libffi, 0: typed stubs */
     bcw_wire_func funcs[BCW_MAX_FUNCS];
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),
      * then the constructor's plan index, then L method indices. */
     uint32_t nseq, first;
     volatile uint32_t cur;
-    volatile uint32_t pad1;
+    volatile uint32_t cur_call; /* call in flight: 0 the constructor */
     volatile uint64_t heartbeat;
     uint32_t off[BCW_MAX_BATCH];
     uint16_t seqs[BCW_MAX_SEQ_WORDS];

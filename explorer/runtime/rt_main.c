@@ -26,6 +26,10 @@
 /* Made by bcwalk in the instrumented bitcode: the unit's functions. */
 extern void *bcw_unit_symtab[];
 extern const uint32_t bcw_unit_nsyms;
+/* Typed stubs: stub(args, ret) calls symtab[i] with args[k] as its k-th
+ * parameter and stores the result's raw word in *ret. */
+typedef void (*bcw_stub)(uint64_t *args, uint64_t *ret);
+extern const bcw_stub bcw_unit_stubs[];
 /* The unit's mutable globals, gathered into one section by bcwalk. */
 extern char __start_bcw_globals[] __attribute__((weak));
 extern char __stop_bcw_globals[] __attribute__((weak));
@@ -191,6 +195,34 @@ static uint64_t read_scalar(const void *p, enum bcw_abi abi)
     return v;
 }
 
+/* Calls through libffi; the result as the stubs give it: integers
+ * zero-extended from their width, float and pointer bits. */
+static uint64_t call_ffi(unsigned fi, const bcw_wire_func *f, void **avalues)
+{
+    union {
+        ffi_arg i;
+        float f;
+        double d;
+        void *p;
+    } rv = {0};
+    ffi_call(&cifs[fi], FFI_FN(bcw_unit_symtab[f->sym]), &rv, avalues);
+    switch (f->ret.abi) {
+    case BCW_ABI_VOID:
+        return 0;
+    case BCW_ABI_PTR:
+        return (uint64_t)(uintptr_t)rv.p;
+    case BCW_ABI_FLOAT:
+        return read_scalar(&rv.f, BCW_ABI_FLOAT);
+    case BCW_ABI_DOUBLE: {
+        uint64_t raw;
+        memcpy(&raw, &rv.d, sizeof raw);
+        return raw;
+    }
+    default:
+        return read_scalar(&rv.i, (enum bcw_abi)f->ret.abi);
+    }
+}
+
 /* Makes one call of plan entry `fi`, recording into `r` if `last`. */
 static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
 {
@@ -228,36 +260,20 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         vals[k] = raw;
         avalues[k] = &vals[k];
     }
-    union {
-        ffi_arg i;
-        float f;
-        double d;
-        void *p;
-    } rv = {0};
+    uint64_t raw = 0;
+    shm->cur_call = cur_call;
     shm->heartbeat++;
     seq_calls++;
-    ffi_call(&cifs[fi], FFI_FN(bcw_unit_symtab[f->sym]), &rv, avalues);
+    if (shm->use_ffi)
+        raw = call_ffi(fi, f, avalues);
+    else
+        bcw_unit_stubs[f->sym](vals, &raw);
     if (f->role == BCW_ROLE_CONSTRUCTOR)
-        target = rv.p;
+        target = (void *)(uintptr_t)raw;
     if (!last)
         return;
-    switch (f->ret.abi) {
-    case BCW_ABI_VOID:
-        r->ret = 0;
-        break;
-    case BCW_ABI_PTR:
-        r->ret = canon_pointer(rv.p);
-        break;
-    case BCW_ABI_FLOAT:
-        r->ret = read_scalar(&rv.f, BCW_ABI_FLOAT);
-        break;
-    case BCW_ABI_DOUBLE:
-        memcpy(&r->ret, &rv.d, sizeof rv.d);
-        break;
-    default:
-        r->ret = (uint64_t)rv.i;
-        break;
-    }
+    r->ret = f->ret.abi == BCW_ABI_PTR ? canon_pointer((void *)(uintptr_t)raw)
+                                       : raw;
     for (unsigned k = 0; k < f->nparams; k++)
         if (f->params[k].kind == BCW_PK_OUT)
             r->out[k] = f->params[k].pointee == BCW_ABI_PTR

@@ -41,6 +41,8 @@ typedef struct bcw_explore_opts {
     FILE *report;                 /* where the report goes, or NULL */
     const char *results_path;     /* msgpack results file, or NULL */
     const char *cache_dir;        /* native build cache, NULL: default */
+    int use_ffi;                  /* 1: calls through libffi instead of
+                                     the generated typed stubs */
     bcw_progress_cb progress;     /* optional */
     void *payload;
 } bcw_explore_opts;
@@ -48,7 +50,7 @@ typedef struct bcw_explore_opts {
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,  \
-            NULL, NULL, NULL                                                   \
+            NULL, 0, NULL, NULL                                                \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
