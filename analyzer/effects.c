@@ -154,7 +154,7 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call,
     LLVMValueRef callee = bcw__called_function(call);
     if (callee == NULL) {
         *writes = true;
-        *why = "passes it to an indirect call";
+        *why = "passes unit memory to an indirect call";
         return;
     }
     const char *name = bcw__value_name(callee);
@@ -230,7 +230,7 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
             case LLVMStore:
                 if (LLVMGetOperand(user, 1) == v) {
                     *writes = true;
-                    *why = "stores through it";
+                    *why = "stores into unit memory";
                 } else if (LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
                     /* spilled to a local: reloads are reachable too */
                     err = push(&w, LLVMGetOperand(user, 1));
@@ -239,7 +239,7 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
             case LLVMAtomicRMW:
             case LLVMAtomicCmpXchg:
                 *writes = true;
-                *why = "updates it atomically";
+                *why = "updates unit memory atomically";
                 break;
             case LLVMCall:
             case LLVMInvoke: {
