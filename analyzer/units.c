@@ -106,6 +106,15 @@ static const char *llvm_spelling(enum bcw_abi abi)
     return names[abi];
 }
 
+static void param_free(bcw_param *p)
+{
+    free(p->name);
+    free(p->ctype);
+}
+
+/* classify's answer when an allocation failed: an error, not a skip */
+static const char out_of_memory[] = "out of memory";
+
 /* Classifies one parameter (or the result when `index` is 0) from its
  * LLVM type, attributes and debug info.  Returns a reason string if bcwalk
  * cannot pass or read it. */
@@ -167,8 +176,11 @@ static const char *classify(finder *f, LLVMValueRef fn, unsigned index,
                    LLVMGetTypeKind(e) == LLVMDoubleTypeKind) {
             bcw_param inner;
             bcw_di_type none = {0};
-            if (classify(f, fn, 1, e, &none, -1, &inner) != NULL)
-                return "pointer to an unsupported scalar";
+            const char *why = classify(f, fn, 1, e, &none, -1, &inner);
+            param_free(&inner);
+            if (why != NULL)
+                return why == out_of_memory ? why
+                                            : "pointer to an unsupported scalar";
             out->kind = BCW_PK_OUT;
             out->pointee = inner.abi;
             out->pointee_size = (uint32_t)LLVMABISizeOfType(f->td, e);
@@ -200,14 +212,8 @@ static const char *classify(finder *f, LLVMValueRef fn, unsigned index,
                     : (index == 0 ? bcw__strdup("result")
                                   : bcw__sprintf("p%u", index));
     if (out->ctype == NULL || out->name == NULL)
-        return "out of memory";
+        return out_of_memory;
     return NULL;
-}
-
-static void param_free(bcw_param *p)
-{
-    free(p->name);
-    free(p->ctype);
 }
 
 static int skip(finder *f, const char *fn, const char *why)
@@ -266,6 +272,10 @@ static int add_func(finder *f, int unit, LLVMValueRef fn, enum bcw_role role,
             if (fun.params[i].kind == BCW_PK_UNIT)
                 why = "constructor taking its own unit";
     int err = 0;
+    if (why == out_of_memory) {
+        err = BCW_ENOMEM;
+        goto done;
+    }
     if (why != NULL) {
         err = skip(f, name, why);
         goto done;
@@ -313,6 +323,7 @@ static int new_unit(finder *f, LLVMTypeRef st, LLVMValueRef ctor)
     bcw_unit *u = &m->units[m->nunits];
     memset(u, 0, sizeof *u);
     f->types[m->nunits] = st;
+    m->nunits++; /* counted first: bcw_model_free frees what follows */
     const char *sname = LLVMGetStructName(st) + 7;
     u->name = bcw__strdup(sname);
     bcw_di_type di[2];
@@ -329,7 +340,6 @@ static int new_unit(finder *f, LLVMTypeRef st, LLVMValueRef ctor)
     u->size = LLVMTypeIsSized(st) ? LLVMABISizeOfType(f->td, st) : 0;
     if (u->name == NULL || u->ctype == NULL)
         return BCW_ENOMEM;
-    m->nunits++;
     return (int)m->nunits - 1;
 }
 

@@ -14,6 +14,18 @@ faulty *faulty_new(void)
     return f;
 }
 
+/* Refuses small capacities: with the master generator's first int (1)
+ * it gives no object, so its sequences are rejected. */
+faulty *faulty_with_capacity(int cap)
+{
+    if (cap < 100)
+        return NULL;
+    faulty *f = calloc(1, sizeof *f);
+    if (f != NULL)
+        f->cells = calloc((size_t)cap, sizeof *f->cells);
+    return f;
+}
+
 void faulty_free(faulty *f)
 {
     free(f->cells);

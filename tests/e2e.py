@@ -174,8 +174,23 @@ class Outcomes(unittest.TestCase):
                          "crash")
         self.assertGreaterEqual(summary["worker_restarts"], 4)
         seq = summary["sequences"]
+        # two constructors, four methods, depth 2
         self.assertEqual(seq["normal"] + seq["terminated"] + seq["discarded"],
-                         1 + 4 + 16)
+                         2 * (1 + 4 + 16))
+
+    def test_constructor_returning_null_ends_its_sequence(self):
+        lines = jsonl("faulty.bc", "faulty", "protocol", 2,
+                      "--timeout", "200")
+        rejected = [s for s in lines[:-1]
+                    if s["calls"][0]["fn"] == "faulty_with_capacity"]
+        self.assertEqual(len(rejected), 1)  # no extension is run
+        call = rejected[0]["calls"][0]
+        self.assertEqual((call["args"], call["result"], call["outcome"]),
+                         (["1"], "NULL", "rejected"))
+        text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                      "--depth", "1", "--timeout", "200", check=0).stdout
+        self.assertIn("faulty *target = faulty_with_capacity(1);\n"
+                      "==> NULL  *rejected*", text)
 
     def test_init_constructor_out_parameter_and_globals_reset(self):
         lines = jsonl("counter.bc", "counter", "protocol", 2)
@@ -192,6 +207,9 @@ class Outcomes(unittest.TestCase):
         self.assertIn("counter storage, *target = &storage;\n"
                       "counter_init(target);", text)
         self.assertIn("==> 0, *out = 0", text)
+        # counter_value is static inline in counter.h: callable all the same
+        self.assertIn("counter_init(target);\ncounter_value(target);\n==> 0",
+                      text)
 
 
 class Files(unittest.TestCase):
