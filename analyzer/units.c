@@ -382,6 +382,21 @@ static int no_unit_error(finder *f)
     return err;
 }
 
+/* The unit struct types a function's first parameter and result point
+ * to, NULL where they are not unit-like. */
+static void unit_types(LLVMValueRef fn, LLVMTypeRef *first, LLVMTypeRef *ret)
+{
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
+    LLVMTypeRef params[BCW_MAX_PARAMS];
+    unsigned n = LLVMCountParamTypes(ft);
+    *first = NULL;
+    if (n > 0 && n <= BCW_MAX_PARAMS) {
+        LLVMGetParamTypes(ft, params);
+        *first = pointee_struct(params[0]);
+    }
+    *ret = pointee_struct(LLVMGetReturnType(ft));
+}
+
 int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
                     const bcw_effects *fx)
 {
@@ -398,15 +413,8 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
         bool is_static = false;
         if (!is_api(bc->mod, fn, &is_static))
             continue;
-        LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
-        LLVMTypeRef params[BCW_MAX_PARAMS];
-        unsigned n = LLVMCountParamTypes(ft);
-        LLVMTypeRef first = NULL;
-        if (n > 0 && n <= BCW_MAX_PARAMS) {
-            LLVMGetParamTypes(ft, params);
-            first = pointee_struct(params[0]);
-        }
-        LLVMTypeRef ret = pointee_struct(LLVMGetReturnType(ft));
+        LLVMTypeRef first, ret;
+        unit_types(fn, &first, &ret);
         const char *name = bcw__value_name(fn);
         LLVMTypeRef st = NULL;
         if (ret != NULL && first != ret)
@@ -422,15 +430,8 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
         bool is_static = false;
         if (!is_api(bc->mod, fn, &is_static))
             continue;
-        LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
-        LLVMTypeRef params[BCW_MAX_PARAMS];
-        unsigned n = LLVMCountParamTypes(ft);
-        LLVMTypeRef first = NULL;
-        if (n > 0 && n <= BCW_MAX_PARAMS) {
-            LLVMGetParamTypes(ft, params);
-            first = pointee_struct(params[0]);
-        }
-        LLVMTypeRef ret = pointee_struct(LLVMGetReturnType(ft));
+        LLVMTypeRef first, ret;
+        unit_types(fn, &first, &ret);
         const char *name = bcw__value_name(fn);
         int unit;
         enum bcw_role role;
