@@ -5,6 +5,7 @@
 #include "bitcode.h"
 
 #include <llvm-c/BitReader.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
@@ -56,8 +57,24 @@ static void producer_of(const char *data, size_t n, char *out, size_t outn)
     }
 }
 
+/* One code path for typed and opaque pointers: LLVM 14 reads typed
+ * bitcode as opaque when told so once, before any context exists.  From
+ * LLVM 15 opaque pointers are the default (and from 17 the only kind). */
+static void opaque_pointers_once(void)
+{
+#if BCW_LLVM_MAJOR < 15
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    const char *argv[] = {"bcwalk", "-opaque-pointers"};
+    LLVMParseCommandLineOptions(2, argv, NULL);
+#endif
+}
+
 int bcw__bitcode_load(bcw_bitcode *out, const char *path)
 {
+    opaque_pointers_once();
     memset(out, 0, sizeof *out);
     char *data = NULL;
     size_t len = 0;

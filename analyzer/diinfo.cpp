@@ -96,18 +96,40 @@ static void classify(const DIType *t, bcw_di_type *out)
         return;
     out->is_pointer = 1;
     bool is_const = false;
-    const DIType *p = strip(d->getBaseType(), &is_const);
+    const DIType *named = d->getBaseType();
+    const DIType *p = strip(named, &is_const);
     out->pointee_const = is_const;
     if (p == nullptr) {
         out->pointee_void = 1;
-    } else if (isa<DISubroutineType>(p)) {
+        return;
+    }
+    out->pointee_bits = (unsigned)p->getSizeInBits();
+    if (isa<DISubroutineType>(p)) {
         out->is_funcptr = 1;
     } else if (auto *b = dyn_cast<DIBasicType>(p)) {
         unsigned e = b->getEncoding();
         out->pointee_char = e == dwarf::DW_ATE_signed_char ||
                             e == dwarf::DW_ATE_unsigned_char;
+        out->pointee_bool = e == dwarf::DW_ATE_boolean;
+        out->pointee_float = e == dwarf::DW_ATE_float;
+        out->pointee_unsigned = e == dwarf::DW_ATE_unsigned ||
+                                e == dwarf::DW_ATE_unsigned_char ||
+                                e == dwarf::DW_ATE_boolean;
     } else if (auto *c = dyn_cast<DICompositeType>(p)) {
         out->pointee_struct = c->getTag() == dwarf::DW_TAG_structure_type;
+        /* clang names an anonymous struct after its typedef */
+        std::string name = c->getName().str();
+        for (const DIType *t = named; name.empty() && t != nullptr;) {
+            auto *td = dyn_cast<DIDerivedType>(t);
+            if (td == nullptr)
+                break;
+            if (td->getTag() == dwarf::DW_TAG_typedef)
+                name = td->getName().str();
+            t = td->getBaseType();
+        }
+        copy(out->pointee_name, sizeof out->pointee_name, name);
+    } else if (auto *pd = dyn_cast<DIDerivedType>(p)) {
+        out->pointee_pointer = pd->getTag() == dwarf::DW_TAG_pointer_type;
     }
 }
 

@@ -18,6 +18,9 @@ typedef struct bcw_di_type {
     int is_bool, is_char, is_unsigned, is_enum, is_float;
     int is_funcptr;
     int pointee_void, pointee_char, pointee_const, pointee_struct;
+    int pointee_pointer, pointee_float, pointee_unsigned, pointee_bool;
+    unsigned pointee_bits;   /* size of the pointed-to type, 0 unknown */
+    char pointee_name[64];   /* struct name, or its typedef's name */
 } bcw_di_type;
 
 /* Describes the return type (out[0]) and parameters (out[1..]) of `fn`

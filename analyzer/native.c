@@ -111,7 +111,7 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
-    LLVMTypeRef i64p = LLVMPointerType(i64, 0);
+    LLVMTypeRef i64p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     LLVMTypeRef sparams[2] = {i64p, i64p};
     LLVMTypeRef sty =
         LLVMFunctionType(LLVMVoidTypeInContext(ctx), sparams, 2, 0);
@@ -152,6 +152,7 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
 static int add_symtab(const bcw_model *model, LLVMModuleRef mod)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    /* opaque pointers: one `ptr` type serves every entry */
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     LLVMValueRef *elems = bcw__calloc(model->nsyms ? model->nsyms : 1,
                                       sizeof *elems);
@@ -170,8 +171,8 @@ static int add_symtab(const bcw_model *model, LLVMModuleRef mod)
             return bcw__error(BCW_EINPUT, "%s: function %s vanished",
                               model->path, model->syms[i]);
         }
-        elems[i] = LLVMConstBitCast(fn, i8p);
-        stubs[i] = LLVMConstBitCast(make_stub(mod, fn, i), i8p);
+        elems[i] = fn;
+        stubs[i] = make_stub(mod, fn, i);
     }
     LLVMTypeRef at = LLVMArrayType(i8p, model->nsyms);
     LLVMValueRef tab = LLVMAddGlobal(mod, at, "bcw_unit_symtab");

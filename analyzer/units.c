@@ -1,5 +1,12 @@
 /* units.c - unit discovery: struct types with their constructors,
- * methods and destructors, and each parameter's kind. */
+ * methods and destructors, and each parameter's kind.
+ *
+ * A pointer slot (a parameter or the result) names a unit when debug
+ * info or the function's use of it says which struct it points to
+ * (pointee.c).  Where neither can tell — optimised bitcode without -g,
+ * whose GEPs are plain byte offsets from LLVM 18 on — names decide: a
+ * function `X_new` returning a pointer makes unit X, and `X_push(p, ...)`
+ * is its method. */
 #define _POSIX_C_SOURCE 200809L
 #include <llvm-c/Target.h>
 #include <stdlib.h>
@@ -8,10 +15,13 @@
 #include "bitcode.h"
 #include "diinfo.h"
 #include "model.h"
+#include "pointee.h"
 
 /* Last '_'-separated word of a function name names its role. */
 static const char *const init_words[] = {"init", "initialize", "initialise",
                                          "setup", "construct", NULL};
+static const char *const ctor_words[] = {"new", "create", "alloc", "make",
+                                         "open", NULL};
 static const char *const dtor_words[] = {
     "free",  "destroy",  "delete",   "release", "dispose",
     "fini",  "deinit",   "finalize", "finalise", "cleanup", NULL};
@@ -26,16 +36,34 @@ static bool last_word_in(const char *name, const char *const *words)
     return false;
 }
 
-/* The named struct a pointer type points to (typed pointers), or NULL. */
-static LLVMTypeRef pointee_struct(LLVMTypeRef t)
+/* A function as unit discovery sees it. */
+typedef struct sig {
+    LLVMValueRef fn;
+    const char *name;
+    bool is_static;
+    unsigned n;
+    LLVMTypeRef types[BCW_MAX_PARAMS + 1]; /* [0] result, [i] param i */
+    bcw_di_type di[BCW_MAX_PARAMS + 1];
+    bcw_pointee pt[BCW_MAX_PARAMS + 1];    /* for pointer slots */
+} sig;
+
+static bool is_pointer(const sig *s, unsigned i)
 {
-    if (LLVMGetTypeKind(t) != LLVMPointerTypeKind)
-        return NULL;
-    LLVMTypeRef e = LLVMGetElementType(t);
-    if (LLVMGetTypeKind(e) != LLVMStructTypeKind || LLVMIsLiteralStruct(e))
-        return NULL;
-    const char *name = LLVMGetStructName(e);
-    return name && strncmp(name, "struct.", 7) == 0 ? e : NULL;
+    return i <= s->n && LLVMGetTypeKind(s->types[i]) == LLVMPointerTypeKind;
+}
+
+/* The struct slot i points to, or NULL. */
+static const char *slot_struct(const sig *s, unsigned i)
+{
+    return is_pointer(s, i) && s->pt[i].kind == BCW_PT_STRUCT ? s->pt[i].name
+                                                              : NULL;
+}
+
+/* A pointer whose target neither debug info nor uses could name. */
+static bool weak_pointer(const sig *s, unsigned i)
+{
+    return is_pointer(s, i) && s->pt[i].kind != BCW_PT_STRUCT &&
+           !s->pt[i].from_debug_info;
 }
 
 /* API functions: external ones, and static ones a header defines
@@ -44,7 +72,8 @@ static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
 {
     const char *name = bcw__value_name(fn);
     if (LLVMIsDeclaration(fn) || strncmp(name, "llvm.", 5) == 0 ||
-        strcmp(name, "main") == 0 || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
+        strcmp(name, "main") == 0 ||
+        LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
         return false;
     LLVMLinkage l = LLVMGetLinkage(fn);
     *is_static = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
@@ -58,8 +87,30 @@ static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
         return false;
     /* debug info names the defining file; a header's name differs from
      * the translation unit's */
-    return !(flen == slen && memcmp(file, src, slen) == 0) &&
-           flen > 2 && file[flen - 2] == '.' && file[flen - 1] == 'h';
+    return !(flen == slen && memcmp(file, src, slen) == 0) && flen > 2 &&
+           file[flen - 2] == '.' && file[flen - 1] == 'h';
+}
+
+/* Reads fn's signature; false for functions that are not API or have
+ * more parameters than bcwalk passes. */
+static bool load_sig(LLVMModuleRef mod, LLVMValueRef fn, sig *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!is_api(mod, fn, &s->is_static))
+        return false;
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
+    s->fn = fn;
+    s->name = bcw__value_name(fn);
+    s->n = LLVMCountParamTypes(ft);
+    if (s->n > BCW_MAX_PARAMS)
+        return false;
+    s->types[0] = LLVMGetReturnType(ft);
+    LLVMGetParamTypes(ft, &s->types[1]);
+    bcw__di_signature(fn, s->di, BCW_MAX_PARAMS + 1);
+    for (unsigned i = 0; i <= s->n; i++)
+        if (LLVMGetTypeKind(s->types[i]) == LLVMPointerTypeKind)
+            bcw__pointee(fn, i, &s->di[i], &s->pt[i]);
+    return true;
 }
 
 typedef struct finder {
@@ -67,16 +118,31 @@ typedef struct finder {
     LLVMModuleRef mod;
     LLVMTargetDataRef td;
     const bcw_effects *fx;
-    LLVMTypeRef *types; /* unit i's struct type */
-    size_t ntypes_cap, units_cap, skipped_cap, syms_cap;
+    size_t units_cap, skipped_cap, syms_cap;
 } finder;
 
-static int find_unit(finder *f, LLVMTypeRef t)
+static int find_unit(const finder *f, const char *name)
 {
-    for (unsigned i = 0; i < f->model->nunits; i++)
-        if (f->types[i] == t)
+    for (unsigned i = 0; name != NULL && i < f->model->nunits; i++)
+        if (strcmp(f->model->units[i].name, name) == 0)
             return (int)i;
     return -1;
+}
+
+/* The unit whose name is the longest "X_" prefix of `fn`, or -1. */
+static int unit_by_prefix(const finder *f, const char *fn)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (unsigned i = 0; i < f->model->nunits; i++) {
+        const char *u = f->model->units[i].name;
+        size_t len = strlen(u);
+        if (len > best_len && strncmp(fn, u, len) == 0 && fn[len] == '_') {
+            best = (int)i;
+            best_len = len;
+        }
+    }
+    return best;
 }
 
 static enum bcw_abi int_abi(unsigned bits, bool is_unsigned)
@@ -97,12 +163,29 @@ static enum bcw_abi int_abi(unsigned bits, bool is_unsigned)
     }
 }
 
-static const char *llvm_spelling(enum bcw_abi abi)
+static enum bcw_abi scalar_abi(LLVMTypeRef t, bool is_unsigned)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+        return int_abi(LLVMGetIntTypeWidth(t), is_unsigned);
+    case LLVMFloatTypeKind:
+        return BCW_ABI_FLOAT;
+    case LLVMDoubleTypeKind:
+        return BCW_ABI_DOUBLE;
+    case LLVMPointerTypeKind:
+        return BCW_ABI_PTR;
+    default:
+        return BCW_ABI_VOID;
+    }
+}
+
+static const char *abi_spelling(enum bcw_abi abi)
 {
     static const char *const names[] = {
-        "void",    "bool",     "signed char", "unsigned char", "short",
-        "unsigned short", "int", "unsigned int", "long", "unsigned long",
-        "float",   "double",   "void *"};
+        "void",  "bool",           "signed char", "unsigned char",
+        "short", "unsigned short", "int",         "unsigned int",
+        "long",  "unsigned long",  "float",       "double",
+        "void *"};
     return names[abi];
 }
 
@@ -115,15 +198,62 @@ static void param_free(bcw_param *p)
 /* classify's answer when an allocation failed: an error, not a skip */
 static const char out_of_memory[] = "out of memory";
 
-/* Classifies one parameter (or the result when `index` is 0) from its
- * LLVM type, attributes and debug info.  Returns a reason string if bcwalk
- * cannot pass or read it. */
-static const char *classify(finder *f, LLVMValueRef fn, unsigned index,
-                            LLVMTypeRef t, const bcw_di_type *di, int unit,
-                            bcw_param *out)
+/* Classifies a pointer slot that is not the unit itself. */
+static const char *classify_pointer(const finder *f, const sig *s,
+                                    unsigned i, bcw_param *out)
+{
+    const bcw_pointee *pt = &s->pt[i];
+    out->abi = BCW_ABI_PTR;
+    if (i == 0) {
+        out->kind = BCW_PK_ELEMENT; /* returned pointers are symbolic */
+        return NULL;
+    }
+    switch (pt->kind) {
+    case BCW_PT_FUNCTION:
+        return "callback parameters are not generated yet";
+    case BCW_PT_CHAR:
+        out->kind = BCW_PK_STRING;
+        break;
+    case BCW_PT_SCALAR:
+        out->kind = BCW_PK_OUT;
+        out->pointee = scalar_abi(pt->type, pt->is_unsigned);
+        out->pointee_size = (uint32_t)LLVMABISizeOfType(f->td, pt->type);
+        if (out->pointee == BCW_ABI_VOID)
+            return "pointer to an unsupported scalar";
+        break;
+    case BCW_PT_POINTER:
+        out->kind = BCW_PK_OUT; /* a handle written back: T **out */
+        out->pointee = BCW_ABI_PTR;
+        out->pointee_size = 8;
+        break;
+    case BCW_PT_STRUCT: {
+        uint64_t size = pt->bits / 8;
+        if (size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
+            size = LLVMABISizeOfType(f->td, pt->type);
+        out->kind = BCW_PK_SCRATCH;
+        out->pointee_size = (uint32_t)(size == 0 ? 64
+                                       : size > 4096 ? 4096
+                                                     : size);
+        break;
+    }
+    default:
+        out->kind = BCW_PK_ELEMENT;
+        break;
+    }
+    return NULL;
+}
+
+/* Classifies slot i of `s` (0 the result) from its LLVM type, its
+ * attributes and debug info.  `is_unit` says the slot is the unit.
+ * Returns a reason if bcwalk cannot pass or read it. */
+static const char *classify(const finder *f, const sig *s, unsigned i,
+                            const char *unit, bool is_unit, bcw_param *out)
 {
     memset(out, 0, sizeof *out);
+    const bcw_di_type *di = &s->di[i];
+    LLVMTypeRef t = s->types[i];
     out->kind = BCW_PK_INT;
+    const char *why = NULL;
     switch (LLVMGetTypeKind(t)) {
     case LLVMVoidTypeKind:
         out->kind = BCW_PK_NONE;
@@ -132,85 +262,47 @@ static const char *classify(finder *f, LLVMValueRef fn, unsigned index,
     case LLVMIntegerTypeKind: {
         unsigned bits = LLVMGetIntTypeWidth(t);
         unsigned zext = LLVMGetEnumAttributeKindForName("zeroext", 7);
-        bool is_unsigned = di->known
-                               ? di->is_unsigned
-                               : LLVMGetEnumAttributeAtIndex(fn, index, zext) !=
-                                     NULL;
+        bool is_unsigned =
+            di->known ? di->is_unsigned
+                      : LLVMGetEnumAttributeAtIndex(s->fn, i, zext) != NULL;
         out->abi = int_abi(bits, is_unsigned);
         if (out->abi == BCW_ABI_VOID)
             return "integer width not supported";
-        if (bits == 1 || (di->known && di->is_bool)) {
+        if (bits == 1 || (di->known && di->is_bool))
             out->kind = BCW_PK_BOOL;
-            out->abi = bits == 1 ? BCW_ABI_BOOL : out->abi;
-        } else if (bits == 8 && (!di->known || di->is_char)) {
+        else if (bits == 8 && (!di->known || di->is_char))
             out->kind = BCW_PK_CHAR;
-        }
         break;
     }
     case LLVMFloatTypeKind:
     case LLVMDoubleTypeKind:
         out->kind = BCW_PK_FLOAT;
-        out->abi = LLVMGetTypeKind(t) == LLVMFloatTypeKind ? BCW_ABI_FLOAT
-                                                           : BCW_ABI_DOUBLE;
+        out->abi = scalar_abi(t, false);
         break;
-    case LLVMPointerTypeKind: {
-        out->abi = BCW_ABI_PTR;
-        LLVMTypeRef e = LLVMGetElementType(t);
-        LLVMTypeRef s = pointee_struct(t);
-        if (s != NULL && find_unit(f, s) == unit && unit >= 0) {
+    case LLVMPointerTypeKind:
+        if (is_unit) {
             out->kind = BCW_PK_UNIT;
-        } else if (index == 0) {
-            out->kind = BCW_PK_ELEMENT; /* returned pointers are symbolic */
-        } else if (LLVMGetTypeKind(e) == LLVMFunctionTypeKind ||
-                   (di->known && di->is_funcptr)) {
-            return "callback parameters are not generated yet";
-        } else if (LLVMGetTypeKind(e) == LLVMIntegerTypeKind &&
-                   LLVMGetIntTypeWidth(e) == 8 &&
-                   !(di->known && (di->pointee_char == 0))) {
-            out->kind = BCW_PK_STRING;
-        } else if (LLVMGetTypeKind(e) == LLVMIntegerTypeKind &&
-                   LLVMGetIntTypeWidth(e) == 8 && di->pointee_void) {
-            out->kind = BCW_PK_ELEMENT;
-        } else if (LLVMGetTypeKind(e) == LLVMIntegerTypeKind ||
-                   LLVMGetTypeKind(e) == LLVMFloatTypeKind ||
-                   LLVMGetTypeKind(e) == LLVMDoubleTypeKind) {
-            bcw_param inner;
-            bcw_di_type none = {0};
-            const char *why = classify(f, fn, 1, e, &none, -1, &inner);
-            param_free(&inner);
-            if (why != NULL)
-                return why == out_of_memory ? why
-                                            : "pointer to an unsupported scalar";
-            out->kind = BCW_PK_OUT;
-            out->pointee = inner.abi;
-            out->pointee_size = (uint32_t)LLVMABISizeOfType(f->td, e);
-        } else {
-            out->kind = BCW_PK_SCRATCH;
-            uint64_t size = LLVMTypeIsSized(e) ? LLVMABISizeOfType(f->td, e)
-                                               : 0;
-            out->pointee_size = (uint32_t)(size ? (size > 4096 ? 4096 : size)
-                                                : 64);
+            out->abi = BCW_ABI_PTR;
+        } else if ((why = classify_pointer(f, s, i, out)) != NULL) {
+            return why;
         }
         break;
-    }
     default:
         return "aggregate passed by value is not supported yet";
     }
-    const char *spelled =
-        di->known ? di->spelling
-        : out->kind == BCW_PK_UNIT
-            ? NULL
-            : (out->kind == BCW_PK_STRING ? "char *" : llvm_spelling(out->abi));
-    if (out->kind == BCW_PK_UNIT && !di->known) {
-        const char *sn = LLVMGetStructName(LLVMGetElementType(t)) + 7;
-        out->ctype = bcw__sprintf("struct %s *", sn);
-    } else {
-        out->ctype = bcw__strdup(spelled);
-    }
-    out->name = di->known && di->name[0]
-                    ? bcw__strdup(di->name)
-                    : (index == 0 ? bcw__strdup("result")
-                                  : bcw__sprintf("p%u", index));
+    if (di->known)
+        out->ctype = bcw__strdup(di->spelling);
+    else if (out->kind == BCW_PK_UNIT)
+        out->ctype = bcw__sprintf("struct %s *", unit);
+    else if (out->kind == BCW_PK_STRING)
+        out->ctype = bcw__strdup("char *");
+    else if (out->kind == BCW_PK_OUT)
+        out->ctype = bcw__sprintf("%s *", abi_spelling(out->pointee));
+    else
+        out->ctype = bcw__strdup(abi_spelling(out->abi));
+    out->name = di->known && di->name[0] ? bcw__strdup(di->name)
+                : i == 0                 ? bcw__strdup("result")
+                                         : bcw__sprintf("p%u", i);
     if (out->ctype == NULL || out->name == NULL)
         return out_of_memory;
     return NULL;
@@ -243,32 +335,26 @@ static int add_sym(finder *f, const char *name, unsigned *out)
     return 0;
 }
 
-/* Adds `fn` to unit `unit` with `role`, classifying its signature. */
-static int add_func(finder *f, int unit, LLVMValueRef fn, enum bcw_role role,
-                    bool is_static)
+/* Adds `s` to unit `unit` with `role`, classifying its signature. */
+static int add_func(finder *f, int unit, const sig *s, enum bcw_role role)
 {
     bcw_unit *u = &f->model->units[unit];
-    const char *name = bcw__value_name(fn);
-    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
-    unsigned n = LLVMCountParamTypes(ft);
-    if (n > BCW_MAX_PARAMS)
-        return skip(f, name, "more than 8 parameters");
-    LLVMTypeRef types[BCW_MAX_PARAMS];
-    LLVMGetParamTypes(ft, types);
-    bcw_di_type di[BCW_MAX_PARAMS + 1];
-    bcw__di_signature(fn, di, BCW_MAX_PARAMS + 1);
-
     bcw_func fun = {0};
     fun.role = role;
-    fun.is_static = is_static;
-    fun.nparams = n;
-    const char *why =
-        classify(f, fn, 0, LLVMGetReturnType(ft), &di[0], unit, &fun.ret);
-    for (unsigned i = 0; why == NULL && i < n; i++)
-        why = classify(f, fn, i + 1, types[i], &di[i + 1], unit,
-                       &fun.params[i]);
+    fun.is_static = s->is_static;
+    fun.nparams = s->n;
+    /* the unit is the constructor's result, or every other role's first
+     * parameter */
+    const char *why = classify(f, s, 0, u->name,
+                               role == BCW_ROLE_CONSTRUCTOR, &fun.ret);
+    for (unsigned i = 1; why == NULL && i <= s->n; i++) {
+        bool is_unit = (i == 1 && role != BCW_ROLE_CONSTRUCTOR) ||
+                       (slot_struct(s, i) &&
+                        strcmp(slot_struct(s, i), u->name) == 0);
+        why = classify(f, s, i, u->name, is_unit, &fun.params[i - 1]);
+    }
     if (why == NULL && role == BCW_ROLE_CONSTRUCTOR)
-        for (unsigned i = 0; why == NULL && i < n; i++)
+        for (unsigned i = 0; why == NULL && i < s->n; i++)
             if (fun.params[i].kind == BCW_PK_UNIT)
                 why = "constructor taking its own unit";
     int err = 0;
@@ -277,12 +363,12 @@ static int add_func(finder *f, int unit, LLVMValueRef fn, enum bcw_role role,
         goto done;
     }
     if (why != NULL) {
-        err = skip(f, name, why);
+        err = skip(f, s->name, why);
         goto done;
     }
     if (role == BCW_ROLE_OBSERVER) {
         const char *reason = NULL;
-        if (bcw__effects_writes(f->fx, name, 0, &reason)) {
+        if (bcw__effects_writes(f->fx, s->name, 0, &reason)) {
             fun.role = BCW_ROLE_MUTATOR;
             fun.writes = bcw__strdup(reason ? reason : "may write");
             if (fun.writes == NULL) {
@@ -291,8 +377,8 @@ static int add_func(finder *f, int unit, LLVMValueRef fn, enum bcw_role role,
             }
         }
     }
-    if ((fun.name = bcw__strdup(name)) == NULL ||
-        add_sym(f, name, &fun.sym) < 0) {
+    if ((fun.name = bcw__strdup(s->name)) == NULL ||
+        add_sym(f, s->name, &fun.sym) < 0) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -305,39 +391,37 @@ static int add_func(finder *f, int unit, LLVMValueRef fn, enum bcw_role role,
     return 0;
 done:
     param_free(&fun.ret);
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < s->n; i++)
         param_free(&fun.params[i]);
     free(fun.name);
     free(fun.writes);
     return err;
 }
 
-static int new_unit(finder *f, LLVMTypeRef st, LLVMValueRef ctor)
+/* Makes unit `name` from constructor `s` whose slot `slot` is the unit. */
+static int new_unit(finder *f, const char *name, const sig *s, unsigned slot)
 {
     bcw_model *m = f->model;
     if (bcw__grow(&m->units, &f->units_cap, m->nunits + 1, sizeof *m->units) <
-            0 ||
-        bcw__grow(&f->types, &f->ntypes_cap, m->nunits + 1, sizeof *f->types) <
-            0)
+        0)
         return BCW_ENOMEM;
     bcw_unit *u = &m->units[m->nunits];
     memset(u, 0, sizeof *u);
-    f->types[m->nunits] = st;
     m->nunits++; /* counted first: bcw_model_free frees what follows */
-    const char *sname = LLVMGetStructName(st) + 7;
-    u->name = bcw__strdup(sname);
-    bcw_di_type di[2];
-    bcw__di_signature(ctor, di, 2);
+    u->name = bcw__strdup(name);
     /* the constructor's result (or init argument) spells the type as the
      * library's users write it: a typedef if there is one */
-    const bcw_di_type *t = di[0].is_pointer ? &di[0] : &di[1];
+    const bcw_di_type *t = &s->di[slot];
     if (t->known && t->is_pointer) {
         size_t len = strlen(t->spelling);
         u->ctype = bcw__strndup(t->spelling, len >= 2 ? len - 2 : len);
     } else {
-        u->ctype = bcw__sprintf("struct %s", sname);
+        u->ctype = bcw__sprintf("struct %s", name);
     }
-    u->size = LLVMTypeIsSized(st) ? LLVMABISizeOfType(f->td, st) : 0;
+    const bcw_pointee *pt = &s->pt[slot];
+    u->size = pt->bits / 8;
+    if (u->size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
+        u->size = LLVMABISizeOfType(f->td, pt->type);
     if (u->name == NULL || u->ctype == NULL)
         return BCW_ENOMEM;
     return (int)m->nunits - 1;
@@ -351,50 +435,94 @@ static int no_unit_error(finder *f)
                         "constructor returning T * or an init function "
                         "T_init(T *)); structs:",
                     f->model->path);
-    int nstructs = 0;
+    bcw_buf funcs;
+    bcw__buf_init(&funcs, 4096);
+    int nstructs = 0, nfuncs = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn != NULL;
          fn = LLVMGetNextFunction(fn)) {
-        LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
-        LLVMTypeRef params[BCW_MAX_PARAMS];
-        if (LLVMIsDeclaration(fn) || LLVMCountParamTypes(ft) == 0 ||
-            LLVMCountParamTypes(ft) > BCW_MAX_PARAMS)
+        sig s;
+        if (LLVMIsDeclaration(fn))
             continue;
-        LLVMGetParamTypes(ft, params);
-        LLVMTypeRef s = pointee_struct(params[0]);
-        if (s != NULL && !strstr(b.data, LLVMGetStructName(s) + 7)) {
-            bcw__buf_printf(&b, " %s", LLVMGetStructName(s) + 7);
-            nstructs++;
+        bcw__buf_printf(&funcs, " %s", bcw__value_name(fn));
+        nfuncs++;
+        if (!load_sig(f->mod, fn, &s))
+            continue;
+        for (unsigned i = 0; i <= s.n; i++) {
+            const char *st = slot_struct(&s, i);
+            char word[72];
+            snprintf(word, sizeof word, " %s ", st ? st : "");
+            if (st != NULL && (b.data == NULL || !strstr(b.data, word))) {
+                bcw__buf_printf(&b, " %s", st);
+                nstructs++;
+            }
         }
     }
-    bcw__buf_printf(&b, "%s; functions:", nstructs ? "" : " none");
-    int nfuncs = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn != NULL;
-         fn = LLVMGetNextFunction(fn)) {
-        if (!LLVMIsDeclaration(fn)) {
-            bcw__buf_printf(&b, " %s", bcw__value_name(fn));
-            nfuncs++;
-        }
-    }
-    if (nfuncs == 0)
-        bcw__buf_printf(&b, " none");
+    bcw__buf_printf(&b, "%s; functions:%s", nstructs ? "" : " none",
+                    nfuncs ? funcs.data : " none");
     int err = bcw__error(BCW_EINPUT, "%s", b.data ? b.data : "no unit found");
     bcw__buf_free(&b);
+    bcw__buf_free(&funcs);
     return err;
 }
 
-/* The unit struct types a function's first parameter and result point
- * to, NULL where they are not unit-like. */
-static void unit_types(LLVMValueRef fn, LLVMTypeRef *first, LLVMTypeRef *ret)
+/* Pass 1: does `s` construct a unit?  Returns its name and the slot that
+ * holds it, or NULL. */
+static const char *constructs(const sig *s, unsigned *slot, char *buf,
+                              size_t n)
 {
-    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
-    LLVMTypeRef params[BCW_MAX_PARAMS];
-    unsigned n = LLVMCountParamTypes(ft);
-    *first = NULL;
-    if (n > 0 && n <= BCW_MAX_PARAMS) {
-        LLVMGetParamTypes(ft, params);
-        *first = pointee_struct(params[0]);
+    const char *ret = slot_struct(s, 0);
+    const char *first = s->n > 0 ? slot_struct(s, 1) : NULL;
+    *slot = 0;
+    if (ret != NULL && (first == NULL || strcmp(first, ret) != 0))
+        return ret;
+    *slot = 1;
+    if (first != NULL && last_word_in(s->name, init_words))
+        return first;
+    /* no struct information: the name's prefix names the unit */
+    const char *us = strrchr(s->name, '_');
+    if (us == NULL || us == s->name || (size_t)(us - s->name) >= n)
+        return NULL;
+    bool by_result = weak_pointer(s, 0) && last_word_in(s->name, ctor_words);
+    bool by_init = s->n > 0 && weak_pointer(s, 1) &&
+                   last_word_in(s->name, init_words);
+    if (!by_result && !by_init)
+        return NULL;
+    *slot = by_result ? 0 : 1;
+    memcpy(buf, s->name, (size_t)(us - s->name));
+    buf[us - s->name] = '\0';
+    return buf;
+}
+
+/* Pass 2: the unit and role of `s`, or -1. */
+static int role_of(const finder *f, const sig *s, enum bcw_role *role)
+{
+    const char *ret = slot_struct(s, 0);
+    const char *first = s->n > 0 ? slot_struct(s, 1) : NULL;
+    int unit;
+    if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
+        (unit = find_unit(f, ret)) >= 0) {
+        *role = BCW_ROLE_CONSTRUCTOR;
+        return unit;
     }
-    *ret = pointee_struct(LLVMGetReturnType(ft));
+    if (weak_pointer(s, 0) && last_word_in(s->name, ctor_words) &&
+        !(s->n > 0 && (first != NULL || weak_pointer(s, 1))) &&
+        (unit = unit_by_prefix(f, s->name)) >= 0) {
+        *role = BCW_ROLE_CONSTRUCTOR;
+        return unit;
+    }
+    unit = find_unit(f, first);
+    if (unit < 0 && s->n > 0 && weak_pointer(s, 1))
+        unit = unit_by_prefix(f, s->name);
+    if (unit < 0)
+        return -1;
+    if (last_word_in(s->name, init_words))
+        *role = BCW_ROLE_INIT_CONSTRUCTOR;
+    else if (last_word_in(s->name, dtor_words) ||
+             bcw__effects_frees(f->fx, s->name, 0))
+        *role = BCW_ROLE_DESTRUCTOR;
+    else
+        *role = BCW_ROLE_OBSERVER; /* add_func refines it */
+    return unit;
 }
 
 int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
@@ -406,53 +534,31 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     f.fx = fx;
     f.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(bc->mod));
     int err = 0;
-
+    sig *s = bcw__malloc(sizeof *s);
+    if (s == NULL)
+        err = BCW_ENOMEM;
     /* Pass 1: constructors make units, in definition order. */
     for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
          fn = LLVMGetNextFunction(fn)) {
-        bool is_static = false;
-        if (!is_api(bc->mod, fn, &is_static))
-            continue;
-        LLVMTypeRef first, ret;
-        unit_types(fn, &first, &ret);
-        const char *name = bcw__value_name(fn);
-        LLVMTypeRef st = NULL;
-        if (ret != NULL && first != ret)
-            st = ret;
-        else if (first != NULL && last_word_in(name, init_words))
-            st = first;
-        if (st != NULL && find_unit(&f, st) < 0)
-            err = new_unit(&f, st, fn);
+        char buf[64];
+        unsigned slot;
+        const char *name;
+        if (load_sig(bc->mod, fn, s) &&
+            (name = constructs(s, &slot, buf, sizeof buf)) != NULL &&
+            find_unit(&f, name) < 0)
+            err = new_unit(&f, name, s, slot);
     }
     /* Pass 2: every API function of a unit gets its role. */
     for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
          fn = LLVMGetNextFunction(fn)) {
-        bool is_static = false;
-        if (!is_api(bc->mod, fn, &is_static))
-            continue;
-        LLVMTypeRef first, ret;
-        unit_types(fn, &first, &ret);
-        const char *name = bcw__value_name(fn);
-        int unit;
         enum bcw_role role;
-        if (ret != NULL && first != ret && (unit = find_unit(&f, ret)) >= 0) {
-            role = BCW_ROLE_CONSTRUCTOR;
-        } else if (first != NULL && (unit = find_unit(&f, first)) >= 0) {
-            if (last_word_in(name, init_words))
-                role = BCW_ROLE_INIT_CONSTRUCTOR;
-            else if (last_word_in(name, dtor_words) ||
-                     bcw__effects_frees(fx, name, 0))
-                role = BCW_ROLE_DESTRUCTOR;
-            else
-                role = BCW_ROLE_OBSERVER; /* add_func refines it */
-        } else {
-            continue;
-        }
-        err = add_func(&f, unit, fn, role, is_static);
+        int unit;
+        if (load_sig(bc->mod, fn, s) && (unit = role_of(&f, s, &role)) >= 0)
+            err = add_func(&f, unit, s, role);
     }
     if (err >= 0 && model->nunits == 0)
         err = no_unit_error(&f);
-    free(f.types);
+    free(s);
     LLVMDisposeTargetData(f.td);
     return err;
 }

@@ -111,6 +111,9 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
     int err = hash_file(&key, bitcode);
     if (err == 0)
         err = hash_file(&key, BCW_RUNTIME_LIB);
+    /* the instrumentation is part of the build: a new bcwalk rebuilds */
+    if (err == 0)
+        err = hash_file(&key, "/proc/self/exe");
     if (err < 0)
         return err;
     char *root = cache_dir ? bcw__strdup(cache_dir) : default_cache_dir();
@@ -141,8 +144,13 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         goto done;
     /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
      * link into a position-dependent executable as they are */
-    const char *argv[] = {BCW_CLANG, "-O1", "-no-pie", "-w", unit,
-                          BCW_RUNTIME_LIB, "-lffi", "-lm", "-o", built, NULL};
+    const char *argv[] = {BCW_CLANG, "-O1", "-no-pie", "-w",
+#if BCW_LLVM_MAJOR < 15
+                          /* bcwalk writes opaque pointers (bitcode.c) */
+                          "-mllvm", "-opaque-pointers",
+#endif
+                          unit, BCW_RUNTIME_LIB, "-lffi", "-lm", "-o", built,
+                          NULL};
     int rc = run_clang(argv, log);
     if (rc < 0) {
         err = rc;

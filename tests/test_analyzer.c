@@ -86,10 +86,17 @@ static void test_analyzer__bstack_roles_without_debug_info(void **state)
     check_bstack("bstack-nodebug.bc");
 }
 
-static void test_analyzer__init_constructor_and_static_inline(void **state)
+static void test_analyzer__bstack_roles_with_opaque_pointers(void **state)
 {
     (void)state;
-    bcw_model *m = analyze("counter.bc");
+    check_bstack("bstack-opaque.bc");
+    check_bstack("bstack-O2-opaque.bc");
+    check_bstack("bstack-O2-nodebug.bc");
+}
+
+static void check_counter(const char *file)
+{
+    bcw_model *m = analyze(file);
     assert_int_equal(bcw_model_unit_count(m), 1);
     const bcw_unit *u = &m->units[0];
     assert_string_equal(u->name, "counter");
@@ -110,6 +117,13 @@ static void test_analyzer__init_constructor_and_static_inline(void **state)
     for (unsigned i = 0; i < u->nfuncs; i++)
         assert_string_not_equal(u->funcs[i].name, "clamp");
     bcw_model_free(m);
+}
+
+static void test_analyzer__init_constructor_and_static_inline(void **state)
+{
+    (void)state;
+    check_counter("counter.bc");
+    check_counter("counter-opaque.bc");
 }
 
 static void test_analyzer__mutator_through_field_pointer(void **state)
@@ -206,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bstack_roles_at_O0),
         cmocka_unit_test(test_analyzer__bstack_roles_at_O2),
         cmocka_unit_test(test_analyzer__bstack_roles_without_debug_info),
+        cmocka_unit_test(test_analyzer__bstack_roles_with_opaque_pointers),
         cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),

@@ -1,0 +1,41 @@
+/* pointee.h - what a pointer parameter or result points to.  Bitcode
+ * from LLVM 15 on (and clang 14 with -mllvm -opaque-pointers) has only
+ * `ptr`, so this comes from debug info when there is some, and otherwise
+ * from how the function uses the pointer. */
+#ifndef BCW_POINTEE_H
+#define BCW_POINTEE_H
+
+#include <llvm-c/Core.h>
+
+#include "common.h"
+#include "diinfo.h"
+
+enum bcw_pointee_kind {
+    BCW_PT_UNKNOWN,
+    BCW_PT_STRUCT,   /* name holds the struct's name */
+    BCW_PT_SCALAR,   /* type holds the integer or floating type */
+    BCW_PT_CHAR,     /* char: a string or a byte buffer */
+    BCW_PT_VOID,
+    BCW_PT_POINTER,
+    BCW_PT_FUNCTION
+};
+
+typedef struct bcw_pointee {
+    enum bcw_pointee_kind kind;
+    char name[64];
+    LLVMTypeRef type;       /* struct or scalar type; NULL if unknown */
+    unsigned bits;          /* size of the pointee, 0 if unknown */
+    int is_unsigned;
+    int from_debug_info;
+} bcw_pointee;
+
+/* Fills *out for slot `index` of `fn`: 0 the result, i the i-th
+ * parameter.  `di` is that slot's debug info (known == 0 without). */
+BCW_INTERNAL void bcw__pointee(LLVMValueRef fn, unsigned index,
+                               const bcw_di_type *di, bcw_pointee *out);
+
+/* "struct.bstack" -> "bstack": the C name of an LLVM struct type, or
+ * NULL for literal structs and unions. */
+BCW_INTERNAL const char *bcw__struct_name(LLVMTypeRef t);
+
+#endif
