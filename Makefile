@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all setup configure build demo check check-asan bench format clean
+.PHONY: all setup configure build demo check check-asan check-llvm19 bench format clean
 
 all: build
 
@@ -30,6 +30,14 @@ check-asan: setup
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS)
 
+# The same suite built against LLVM 19 (clang-19 makes the examples and
+# the native code of units), for bitcode from newer compilers.
+check-llvm19:
+	@BCW_LLVM=19 ./scripts/setup.sh
+	cmake -S . -B $(BUILD)-llvm19 $(CMAKE_FLAGS) -DBCW_LLVM_VERSION=19
+	cmake --build $(BUILD)-llvm19 -j $(JOBS)
+	cd $(BUILD)-llvm19 && ctest --output-on-failure -j $(JOBS)
+
 bench: build
 	cmake --build $(BUILD) --target bench
 
@@ -37,4 +45,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cpp')
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-llvm19

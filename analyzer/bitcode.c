@@ -34,27 +34,19 @@ static int has_bitcode_magic(const unsigned char *p, size_t n)
            p[3] == 0x0B;
 }
 
-/* LLVM says "Unknown attribute kind" or "Invalid record" for bitcode from
- * a newer LLVM; the producer string in the identification block names it. */
-static void producer_of(const char *data, size_t n, char *out, size_t outn)
+/* The LLVM major version that wrote the bitcode, from the "(Producer:
+ * 'LLVM19.1.7' Reader: 'LLVM 14.0.6')" part of LLVM's parse error, or 0.
+ * The producer string itself is char6-encoded in the file. */
+static int producer_major(const char *msg)
 {
-    out[0] = '\0';
-    const char *key = "LLVM";
-    for (size_t i = 0; i + 8 < n && i < 4096; i++) {
-        if (memcmp(data + i, key, 4) == 0 && data[i + 4] >= '1' &&
-            data[i + 4] <= '9') {
-            size_t j = 0;
-            while (j + 1 < outn && i + j < n &&
-                   ((data[i + j] >= '0' && data[i + j] <= '9') ||
-                    data[i + j] == '.' ||
-                    (data[i + j] >= 'A' && data[i + j] <= 'Z'))) {
-                out[j] = data[i + j];
-                j++;
-            }
-            out[j] = '\0';
-            return;
-        }
-    }
+    const char *p = strstr(msg, "Producer: 'LLVM");
+    if (p == NULL)
+        return 0;
+    p += strlen("Producer: 'LLVM");
+    int major = 0;
+    while (*p >= '0' && *p <= '9')
+        major = major * 10 + (*p++ - '0');
+    return major;
 }
 
 /* One code path for typed and opaque pointers: LLVM 14 reads typed
@@ -95,15 +87,15 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
         LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
     LLVMModuleRef mod = NULL;
     if (LLVMParseBitcodeInContext2(ctx, buf, &mod)) {
-        char producer[32];
-        producer_of(data, len, producer, sizeof producer);
-        if (producer[0] != '\0' && strncmp(producer, "LLVM14", 6) != 0 &&
-            strcmp(producer, "LLVM") != 0)
+        int major = producer_major(msg);
+        if (major > BCW_LLVM_MAJOR)
             err = bcw__error(BCW_EINPUT,
-                             "%s: bitcode from %s cannot be read by bcwalk's "
-                             "LLVM %d (%s)",
-                             path, producer, BCW_LLVM_MAJOR,
-                             msg[0] ? msg : "unreadable");
+                             "%s: bitcode from LLVM %d cannot be read by "
+                             "bcwalk built with LLVM %d: build bcwalk with "
+                             "cmake -DBCW_LLVM_VERSION=%d, or compile the "
+                             "library with clang-%d",
+                             path, major, BCW_LLVM_MAJOR, major,
+                             BCW_LLVM_MAJOR);
         else
             err = bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
                              path, msg[0] ? msg : "parse failed");

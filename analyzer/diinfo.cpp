@@ -7,7 +7,11 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/IntrinsicInst.h>
+#if LLVM_VERSION_MAJOR >= 19
+#include <llvm/IR/DebugProgramInstruction.h>
+#endif
 
 #include <cstring>
 #include <string>
@@ -152,8 +156,15 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
     };
     for (const DINode *node : sp->getRetainedNodes())
         name_arg(dyn_cast<DILocalVariable>(node));
-    for (const Instruction &inst : instructions(*fn))
+    for (const Instruction &inst : instructions(*fn)) {
         if (auto *dvi = dyn_cast<DbgVariableIntrinsic>(&inst))
             name_arg(dvi->getVariable());
+#if LLVM_VERSION_MAJOR >= 19
+        /* LLVM 19 keeps variable locations as records, not intrinsics */
+        for (const DbgVariableRecord &r :
+             filterDbgVars(inst.getDbgRecordRange()))
+            name_arg(r.getVariable());
+#endif
+    }
     return (int)n;
 }

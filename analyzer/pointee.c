@@ -126,6 +126,20 @@ static void from_value(LLVMValueRef v, bcw_pointee *out, int hops)
     }
     if (LLVMIsACallInst(v)) {
         LLVMValueRef callee = bcw__called_function(v);
+        const char *name = callee ? bcw__value_name(callee) : "";
+        unsigned nargs = (unsigned)LLVMGetNumArgOperands(v);
+        /* the size a constructor allocates is its unit's size */
+        if ((strcmp(name, "malloc") == 0 && nargs == 1) ||
+            (strcmp(name, "calloc") == 0 && nargs == 2)) {
+            uint64_t bytes = 1;
+            for (unsigned a = 0; a < nargs; a++) {
+                LLVMValueRef arg = LLVMGetOperand(v, a);
+                bytes = LLVMIsAConstantInt(arg)
+                            ? bytes * LLVMConstIntGetZExtValue(arg)
+                            : 0;
+            }
+            out->alloc_bytes = bytes;
+        }
         if (callee != NULL && !LLVMIsDeclaration(callee)) {
             bcw_pointee inner = {0};
             for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb;
@@ -143,8 +157,12 @@ static void from_value(LLVMValueRef v, bcw_pointee *out, int hops)
             }
         }
     }
-    if (LLVMIsAInstruction(v))
+    if (LLVMIsAInstruction(v)) {
+        uint64_t bytes = out->alloc_bytes;
         from_uses(v, out, hops);
+        if (out->alloc_bytes == 0)
+            out->alloc_bytes = bytes;
+    }
 }
 
 static LLVMTypeRef scalar_type(LLVMContextRef ctx, const bcw_di_type *di)

@@ -27,6 +27,7 @@ typedef struct bcw_pointee {
     unsigned bits;          /* size of the pointee, 0 if unknown */
     int is_unsigned;
     int from_debug_info;
+    uint64_t alloc_bytes;   /* a result from malloc(N)/calloc(1, N): N */
 } bcw_pointee;
 
 /* Fills *out for slot `index` of `fn`: 0 the result, i the i-th

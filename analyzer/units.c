@@ -419,9 +419,13 @@ static int new_unit(finder *f, const char *name, const sig *s, unsigned slot)
         u->ctype = bcw__sprintf("struct %s", name);
     }
     const bcw_pointee *pt = &s->pt[slot];
-    u->size = pt->bits / 8;
-    if (u->size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
-        u->size = LLVMABISizeOfType(f->td, pt->type);
+    if (pt->kind == BCW_PT_STRUCT) {
+        u->size = pt->bits / 8;
+        if (u->size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
+            u->size = LLVMABISizeOfType(f->td, pt->type);
+    } else {
+        u->size = pt->alloc_bytes; /* what its constructor allocates */
+    }
     if (u->name == NULL || u->ctype == NULL)
         return BCW_ENOMEM;
     return (int)m->nunits - 1;

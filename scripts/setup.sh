@@ -3,7 +3,9 @@
 # Run by `make setup` (and so by `make demo`, `make check`, `make bench`).
 set -eu
 
-PKGS="clang-14 llvm-14-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev cmake make python3 pkg-config"
+# BCW_LLVM chooses the LLVM to build against (14, the default, or 19).
+LLVM=${BCW_LLVM:-14}
+PKGS="clang-$LLVM llvm-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev cmake make python3 pkg-config"
 
 missing=""
 for p in $PKGS; do

@@ -252,6 +252,17 @@ class BadInput(unittest.TestCase):
             self.expect_usage_error("explore", f.name, "--unit", "bstack",
                                     needle="truncated")
 
+    def test_bitcode_from_a_newer_llvm(self):
+        newer = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "data", "bstack-llvm19.bc")
+        p = bcwalk("analyze", newer)
+        if p.returncode == 0:  # this bcwalk is built against LLVM 19
+            self.assertIn("unit bstack", p.stdout)
+            return
+        self.expect_usage_error("analyze", newer,
+                                needle="bitcode from LLVM 19 cannot be read "
+                                       "by bcwalk built with LLVM 14")
+
     def test_missing_file(self):
         self.expect_usage_error("analyze", "/nonexistent.bc",
                                 needle="/nonexistent.bc")
