@@ -168,3 +168,40 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
     }
     return (int)n;
 }
+
+extern "C" int bcw__di_fields(LLVMValueRef fnref, unsigned slot,
+                              bcw_di_field *out, unsigned max)
+{
+    auto *fn = dyn_cast<Function>(unwrap(fnref));
+    DISubprogram *sp = fn ? fn->getSubprogram() : nullptr;
+    if (sp == nullptr || sp->getType() == nullptr)
+        return 0;
+    DITypeRefArray types = sp->getType()->getTypeArray();
+    if (slot >= types.size())
+        return 0;
+    auto *ptr = dyn_cast_or_null<DIDerivedType>(strip(types[slot], nullptr));
+    if (ptr == nullptr || ptr->getTag() != dwarf::DW_TAG_pointer_type)
+        return 0;
+    auto *st = dyn_cast_or_null<DICompositeType>(
+        strip(ptr->getBaseType(), nullptr));
+    if (st == nullptr || st->getTag() != dwarf::DW_TAG_structure_type)
+        return 0;
+    unsigned n = 0;
+    for (const DINode *e : st->getElements()) {
+        auto *m = dyn_cast<DIDerivedType>(e);
+        if (m == nullptr || m->getTag() != dwarf::DW_TAG_member || n >= max)
+            continue;
+        bcw_di_field *f = &out[n++];
+        std::memset(f, 0, sizeof *f);
+        copy(f->name, sizeof f->name, m->getName().str());
+        f->offset_bits = (unsigned)m->getOffsetInBits();
+        f->size_bits = (unsigned)m->getSizeInBits();
+        const DIType *t = strip(m->getBaseType(), nullptr);
+        if (auto *d = dyn_cast_or_null<DIDerivedType>(t))
+            f->is_pointer = d->getTag() == dwarf::DW_TAG_pointer_type;
+        if (auto *b = dyn_cast_or_null<DIBasicType>(t))
+            f->is_signed = b->getEncoding() == dwarf::DW_ATE_signed ||
+                           b->getEncoding() == dwarf::DW_ATE_signed_char;
+    }
+    return (int)n;
+}

@@ -28,6 +28,19 @@ typedef struct bcw_di_type {
  * function has no debug info); slots up to `max` are always cleared. */
 int bcw__di_signature(LLVMValueRef fn, bcw_di_type *out, unsigned max);
 
+/* A member of the struct a pointer slot points to. */
+typedef struct bcw_di_field {
+    char name[64];
+    unsigned offset_bits, size_bits;
+    int is_pointer, is_signed;
+} bcw_di_field;
+
+/* Lists the top-level members of the struct slot `slot` of `fn` points
+ * to (0 the result, i the i-th parameter).  Returns how many were
+ * written, at most `max`; 0 without debug info. */
+int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
+                   unsigned max);
+
 #ifdef __cplusplus
 }
 #endif

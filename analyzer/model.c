@@ -51,12 +51,22 @@ void bcw_model_free(bcw_model *m)
         for (unsigned j = 0; j < u->nfuncs; j++) {
             bcw_func *f = &u->funcs[j];
             free(f->name);
-            free(f->writes);
+            free(f->why);
+            bcw__strv_free(f->reads, f->nreads);
+            bcw__strv_free(f->wrote, f->nwrote);
             param_free(&f->ret);
             for (unsigned k = 0; k < f->nparams; k++)
                 param_free(&f->params[k]);
         }
         free(u->funcs);
+        for (unsigned j = 0; j < u->nfields; j++)
+            free(u->fields[j].name);
+        free(u->fields);
+        for (unsigned j = 0; j < u->npreds; j++) {
+            free(u->preds[j].name);
+            bcw__strv_free(u->preds[j].users, u->preds[j].nusers);
+        }
+        free(u->preds);
         free(u->name);
         free(u->ctype);
     }
@@ -69,6 +79,13 @@ void bcw_model_free(bcw_model *m)
     free(m->units);
     free(m->path);
     free(m);
+}
+
+void bcw__strv_free(char **v, unsigned n)
+{
+    for (unsigned i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
 }
 
 unsigned bcw_model_unit_count(const bcw_model *m)
@@ -140,6 +157,80 @@ static void json_params(FILE *f, const bcw_func *fn)
     fputs("]", f);
 }
 
+static void json_strv(FILE *f, const char *key, char **v, unsigned n)
+{
+    fprintf(f, ", \"%s\": [", key);
+    for (unsigned i = 0; i < n; i++) {
+        fputs(i ? ", " : "", f);
+        bcw__json_str(f, v[i]);
+    }
+    fputs("]", f);
+}
+
+static void json_term(FILE *f, const bcw_term *t)
+{
+    switch (t->kind) {
+    case BCW_TERM_CONST:
+        fprintf(f, "{\"const\": %lld}", (long long)t->value);
+        break;
+    case BCW_TERM_NULL:
+        fputs("{\"null\": true}", f);
+        break;
+    case BCW_TERM_FIELD:
+        fprintf(f, "{\"field\": %u, \"bits\": %u", t->offset, t->bits);
+        if (t->via >= 0)
+            fprintf(f, ", \"via\": %d", t->via);
+        fputs("}", f);
+        break;
+    }
+}
+
+static const char *cmp_name(enum bcw_cmp op)
+{
+    static const char *const names[] = {"==", "<", "<=", "<u", "<=u"};
+    return names[op];
+}
+
+static void json_preds(FILE *f, const bcw_unit *u)
+{
+    fputs(",\n      \"predicates\": [", f);
+    for (unsigned i = 0; i < u->npreds; i++) {
+        const bcw_pred *p = &u->preds[i];
+        fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ", f);
+        bcw__json_str(f, p->name);
+        if (p->interface) {
+            fputs(", \"source\": \"interface\", \"expr\": ", f);
+            char call[160];
+            snprintf(call, sizeof call, "%s(target)", u->funcs[p->func].name);
+            bcw__json_str(f, call);
+            fputs(", \"function\": ", f);
+            bcw__json_str(f, u->funcs[p->func].name);
+        } else {
+            fputs(", \"source\": \"bitcode\", \"expr\": ", f);
+            bcw__json_str(f, p->name);
+            fprintf(f, ", \"op\": \"%s\", \"l\": ", cmp_name(p->op));
+            json_term(f, &p->l);
+            fputs(", \"r\": ", f);
+            json_term(f, &p->r);
+            json_strv(f, "used_by", p->users, p->nusers);
+        }
+        fputs("}", f);
+    }
+    fputs(u->npreds ? "\n      ]" : "]", f);
+}
+
+static void json_fields(FILE *f, const bcw_unit *u)
+{
+    fputs(",\n      \"fields\": [", f);
+    for (unsigned i = 0; i < u->nfields; i++) {
+        fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+        bcw__json_str(f, u->fields[i].name);
+        fprintf(f, ", \"offset\": %u, \"bits\": %u}", u->fields[i].offset,
+                u->fields[i].bits);
+    }
+    fputs("]", f);
+}
+
 static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
                        bool (*want)(enum bcw_role), bool with_role)
 {
@@ -154,10 +245,12 @@ static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
         bcw__json_str(f, fn->name);
         if (with_role)
             fprintf(f, ", \"role\": \"%s\"", bcw__role_name(fn->role));
-        if (fn->writes != NULL) {
-            fputs(", \"writes\": ", f);
-            bcw__json_str(f, fn->writes);
+        if (fn->why != NULL) {
+            fputs(", \"why\": ", f);
+            bcw__json_str(f, fn->why);
         }
+        json_strv(f, "reads", fn->reads, fn->nreads);
+        json_strv(f, "writes", fn->wrote, fn->nwrote);
         fputs(", \"returns\": ", f);
         bcw__json_str(f, fn->ret.ctype);
         if (fn->is_static)
@@ -203,7 +296,9 @@ static void write_json(const bcw_model *m, int only, FILE *f)
         json_funcs(f, u, "constructors", want_ctor, true);
         json_funcs(f, u, "destructors", want_dtor, false);
         json_funcs(f, u, "methods", want_method, true);
-        fputs(",\n      \"predicates\": [], \"contracts\": []}", f);
+        json_fields(f, u);
+        json_preds(f, u);
+        fputs(",\n      \"contracts\": []}", f);
     }
     fputs(first ? "],\n  \"skipped\": [" : "\n  ],\n  \"skipped\": [", f);
     for (unsigned i = 0; i < m->nskipped; i++) {
@@ -227,6 +322,16 @@ static void write_signature(const bcw_func *fn, FILE *f)
     fputs(fn->nparams ? ")" : "void)", f);
 }
 
+static void text_strv(FILE *f, const char *what, char **v, unsigned n)
+{
+    if (n == 0)
+        return;
+    fprintf(f, "  %-16s %s", "", what);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(f, "%s %s", i ? "," : "", v[i]);
+    fputc('\n', f);
+}
+
 static void write_text(const bcw_model *m, int only, FILE *f)
 {
     for (unsigned i = 0; i < m->nunits; i++) {
@@ -239,9 +344,21 @@ static void write_text(const bcw_model *m, int only, FILE *f)
             const bcw_func *fn = &u->funcs[j];
             fprintf(f, "  %-16s ", bcw__role_name(fn->role));
             write_signature(fn, f);
-            if (fn->writes != NULL)
-                fprintf(f, "   [writes: %s]", fn->writes);
             fputc('\n', f);
+            text_strv(f, "reads", fn->reads, fn->nreads);
+            text_strv(f, "writes", fn->wrote, fn->nwrote);
+        }
+        for (unsigned j = 0; j < u->npreds; j++) {
+            const bcw_pred *p = &u->preds[j];
+            fprintf(f, "  %-16s %s", "predicate", p->name);
+            if (p->interface) {
+                fprintf(f, "   [interface: %s]\n", u->funcs[p->func].name);
+                continue;
+            }
+            fputs("   [branched on in", f);
+            for (unsigned k = 0; k < p->nusers; k++)
+                fprintf(f, "%s %s", k ? "," : "", p->users[k]);
+            fputs("]\n", f);
         }
         fputc('\n', f);
     }

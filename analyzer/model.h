@@ -27,8 +27,40 @@ typedef struct bcw_func {
     bcw_param params[BCW_MAX_PARAMS];
     unsigned sym;           /* index into the model's symbol table */
     bool is_static;         /* internal linkage in the bitcode */
-    char *writes;           /* why it is a mutator, NULL for observers */
+    char *why;              /* why it is a mutator, NULL for observers */
+    unsigned nreads, nwrote;
+    char **reads, **wrote;  /* fields it reads and writes: "size", "*data"
+                               (the block a pointer field points to) */
 } bcw_func;
+
+typedef struct bcw_field {
+    char *name;
+    uint32_t offset, bits;  /* byte offset in the unit, width */
+} bcw_field;
+
+/* One side of a bitcode predicate, evaluated on a live object. */
+enum bcw_term_kind { BCW_TERM_FIELD, BCW_TERM_CONST, BCW_TERM_NULL };
+typedef struct bcw_term {
+    enum bcw_term_kind kind;
+    uint32_t offset, bits;  /* FIELD: a bits-wide load at offset ... */
+    int32_t via;            /* ... of the unit (-1), or of the block the
+                               pointer field at unit+via points to */
+    int64_t value;          /* CONST */
+} bcw_term;
+
+/* Comparisons, one per Boolean variable: != is == negated, >= is <
+ * negated, > is <= negated. */
+enum bcw_cmp { BCW_CMP_EQ, BCW_CMP_SLT, BCW_CMP_SLE, BCW_CMP_ULT, BCW_CMP_ULE };
+
+typedef struct bcw_pred {
+    char *name;             /* "is_empty", "size == capacity" */
+    bool interface;         /* a Boolean observer, else a branch condition */
+    int func;               /* interface: the observer's index in funcs */
+    enum bcw_cmp op;        /* bitcode: l op r */
+    bcw_term l, r;
+    char **users;           /* bitcode: the methods that branch on it */
+    unsigned nusers;
+} bcw_pred;
 
 typedef struct bcw_unit {
     char *name;             /* "bstack" */
@@ -36,6 +68,10 @@ typedef struct bcw_unit {
     uint64_t size;          /* sizeof, for init-style constructors */
     unsigned nfuncs;
     bcw_func *funcs;        /* constructors, methods, destructors */
+    unsigned nfields;
+    bcw_field *fields;      /* from debug info; empty without */
+    unsigned npreds;
+    bcw_pred *preds;
 } bcw_unit;
 
 struct bcw_model {
@@ -63,6 +99,9 @@ BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);
 /* Unit discovery (units.c) fills model->units from the loaded module. */
 BCW_INTERNAL int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
                                  const bcw_effects *fx);
+
+/* Frees an array of n strings; NULL is accepted. */
+BCW_INTERNAL void bcw__strv_free(char **v, unsigned n);
 
 /* Index of the unit's destructor or first constructor, -1 if none. */
 BCW_INTERNAL int bcw__unit_destructor(const bcw_unit *u);

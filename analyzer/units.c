@@ -14,6 +14,7 @@
 
 #include "bitcode.h"
 #include "diinfo.h"
+#include "fields.h"
 #include "model.h"
 #include "pointee.h"
 
@@ -118,7 +119,10 @@ typedef struct finder {
     LLVMModuleRef mod;
     LLVMTargetDataRef td;
     const bcw_effects *fx;
-    size_t units_cap, skipped_cap, syms_cap;
+    size_t units_cap, skipped_cap, syms_cap, origins_cap;
+    /* unit i was made from constructor origin_fn[i], slot origin_slot[i] */
+    LLVMValueRef *origin_fn;
+    unsigned *origin_slot;
 } finder;
 
 static int find_unit(const finder *f, const char *name)
@@ -370,8 +374,8 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role)
         const char *reason = NULL;
         if (bcw__effects_writes(f->fx, s->name, 0, &reason)) {
             fun.role = BCW_ROLE_MUTATOR;
-            fun.writes = bcw__strdup(reason ? reason : "may write");
-            if (fun.writes == NULL) {
+            fun.why = bcw__strdup(reason ? reason : "may write");
+            if (fun.why == NULL) {
                 err = BCW_ENOMEM;
                 goto done;
             }
@@ -394,7 +398,7 @@ done:
     for (unsigned i = 0; i < s->n; i++)
         param_free(&fun.params[i]);
     free(fun.name);
-    free(fun.writes);
+    free(fun.why);
     return err;
 }
 
@@ -405,6 +409,14 @@ static int new_unit(finder *f, const char *name, const sig *s, unsigned slot)
     if (bcw__grow(&m->units, &f->units_cap, m->nunits + 1, sizeof *m->units) <
         0)
         return BCW_ENOMEM;
+    size_t ocap = f->origins_cap;
+    if (bcw__grow(&f->origin_fn, &f->origins_cap, m->nunits + 1,
+                  sizeof *f->origin_fn) < 0 ||
+        bcw__grow(&f->origin_slot, &ocap, m->nunits + 1,
+                  sizeof *f->origin_slot) < 0)
+        return BCW_ENOMEM;
+    f->origin_fn[m->nunits] = s->fn;
+    f->origin_slot[m->nunits] = slot;
     bcw_unit *u = &m->units[m->nunits];
     memset(u, 0, sizeof *u);
     m->nunits++; /* counted first: bcw_model_free frees what follows */
@@ -560,9 +572,14 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
         if (load_sig(bc->mod, fn, s) && (unit = role_of(&f, s, &role)) >= 0)
             err = add_func(&f, unit, s, role);
     }
+    for (unsigned i = 0; i < model->nunits && err >= 0; i++)
+        err = bcw__fields_analyze(&model->units[i], bc->mod, f.origin_fn[i],
+                                  f.origin_slot[i]);
     if (err >= 0 && model->nunits == 0)
         err = no_unit_error(&f);
     free(s);
+    free(f.origin_fn);
+    free(f.origin_slot);
     LLVMDisposeTargetData(f.td);
     return err;
 }

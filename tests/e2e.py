@@ -58,10 +58,36 @@ class Analyze(unittest.TestCase):
         self.assertEqual(push["params"][1],
                          {"name": "x", "type": "int", "kind": "int"})
 
+    def test_predicates_in_json(self):
+        m = json.loads(bcwalk("analyze", example("ringq.bc"), "--format",
+                              "json", check=0).stdout)
+        preds = {p["name"]: p for p in m["units"][0]["predicates"]}
+        self.assertEqual(set(preds), {"count == cap", "count == 0"})
+        full = preds["count == cap"]
+        self.assertEqual(full["source"], "bitcode")
+        self.assertEqual((full["op"], full["l"], full["r"]),
+                         ("==", {"field": 16, "bits": 32},
+                          {"field": 20, "bits": 32}))
+        self.assertEqual(full["used_by"], ["ringq_put"])
+        self.assertEqual(preds["count == 0"]["r"], {"const": 0})
+        put = next(f for f in m["units"][0]["methods"]
+                   if f["name"] == "ringq_put")
+        self.assertEqual(put["writes"], ["tail", "count", "*items"])
+        b = json.loads(bcwalk("analyze", example("bstack.bc"), "--format",
+                              "json", check=0).stdout)
+        iface = [p for p in b["units"][0]["predicates"]
+                 if p["source"] == "interface"]
+        self.assertEqual([(p["name"], p["expr"]) for p in iface],
+                         [("is_empty", "bstack_is_empty(target)"),
+                          ("is_full", "bstack_is_full(target)")])
+
     def test_text_shows_signatures(self):
         p = bcwalk("analyze", example("bstack.bc"), check=0)
-        self.assertIn("mutator          void bstack_push(bstack *s, int x)",
-                      p.stdout)
+        self.assertIn("mutator          void bstack_push(bstack *s, int x)\n"
+                      "                   reads data, size, capacity\n"
+                      "                   writes size, *data\n", p.stdout)
+        self.assertIn("predicate        size == capacity   [branched on in "
+                      "bstack_push, bstack_is_full]", p.stdout)
         self.assertIn("observer         bool bstack_is_empty(const bstack *s)",
                       p.stdout)
 

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -138,6 +139,82 @@ static void test_analyzer__mutator_through_field_pointer(void **state)
     bcw_model_free(m);
 }
 
+static const bcw_pred *pred(const bcw_unit *u, const char *name)
+{
+    for (unsigned i = 0; i < u->npreds; i++)
+        if (strcmp(u->preds[i].name, name) == 0)
+            return &u->preds[i];
+    fail_msg("no predicate '%s' in unit %s", name, u->name);
+    return NULL;
+}
+
+static bool has(char **v, unsigned n, const char *s)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(v[i], s) == 0)
+            return true;
+    return false;
+}
+
+static void test_analyzer__interface_and_bitcode_predicates(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("bstack.bc");
+    const bcw_unit *u = &m->units[0];
+    assert_int_equal(u->npreds, 4);
+    assert_true(pred(u, "is_empty")->interface);
+    assert_true(pred(u, "is_full")->interface);
+    const bcw_pred *full = pred(u, "size == capacity");
+    assert_false(full->interface);
+    assert_int_equal(full->op, BCW_CMP_EQ);
+    assert_int_equal(full->l.kind, BCW_TERM_FIELD);
+    assert_int_equal(full->l.offset, 8);
+    assert_int_equal(full->l.bits, 32);
+    assert_int_equal(full->r.offset, 12);
+    const bcw_pred *empty = pred(u, "size == 0");
+    assert_int_equal(empty->r.kind, BCW_TERM_CONST);
+    assert_int_equal(empty->r.value, 0);
+    /* pop branches on size == 0: != and == are one predicate */
+    assert_true(has(empty->users, empty->nusers, "bstack_pop"));
+    bcw_model_free(m);
+}
+
+static void test_analyzer__ring_queue_states_from_branches(void **state)
+{
+    (void)state;
+    const char *files[] = {"ringq.bc", "ringq-O2-nodebug.bc"};
+    const char *names[][2] = {{"count == cap", "count == 0"},
+                              {"@16 == @20", "@16 == 0"}};
+    for (int i = 0; i < 2; i++) {
+        bcw_model *m = analyze(files[i]);
+        const bcw_unit *u = &m->units[0];
+        assert_int_equal(u->npreds, 2);
+        const bcw_pred *full = pred(u, names[i][0]);
+        assert_int_equal(full->l.offset, 16);
+        assert_int_equal(full->r.offset, 20);
+        assert_int_equal(pred(u, names[i][1])->r.kind, BCW_TERM_CONST);
+        bcw_model_free(m);
+    }
+}
+
+static void test_analyzer__fields_read_and_written(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("ringq.bc");
+    const bcw_unit *u = &m->units[0];
+    assert_int_equal(u->nfields, 5);
+    assert_string_equal(u->fields[3].name, "count");
+    assert_int_equal(u->fields[3].offset, 16);
+    const bcw_func *put = func(u, "ringq_put");
+    assert_true(has(put->wrote, put->nwrote, "count"));
+    assert_true(has(put->wrote, put->nwrote, "*items"));
+    assert_false(has(put->wrote, put->nwrote, "head"));
+    const bcw_func *len = func(u, "ringq_length");
+    assert_int_equal(len->nwrote, 0);
+    assert_true(has(len->reads, len->nreads, "count"));
+    bcw_model_free(m);
+}
+
 static void expect_input_error(const char *path, const char *needle)
 {
     bcw_model *m = (bcw_model *)1;
@@ -223,6 +300,9 @@ int main(void)
         cmocka_unit_test(test_analyzer__bstack_roles_with_opaque_pointers),
         cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
+        cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),
+        cmocka_unit_test(test_analyzer__ring_queue_states_from_branches),
+        cmocka_unit_test(test_analyzer__fields_read_and_written),
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
