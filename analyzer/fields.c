@@ -522,3 +522,150 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
     LLVMDisposeTargetData(c.td);
     return err;
 }
+
+/* --- conditions as C ----------------------------------------------- */
+
+static const char *icmp_text(LLVMIntPredicate p, bool negate)
+{
+    static const struct {
+        LLVMIntPredicate p, not;
+        const char *text;
+    } ops[] = {{LLVMIntEQ, LLVMIntNE, "=="},   {LLVMIntNE, LLVMIntEQ, "!="},
+               {LLVMIntSLT, LLVMIntSGE, "<"},  {LLVMIntSGE, LLVMIntSLT, ">="},
+               {LLVMIntSGT, LLVMIntSLE, ">"},  {LLVMIntSLE, LLVMIntSGT, "<="},
+               {LLVMIntULT, LLVMIntUGE, "<"},  {LLVMIntUGE, LLVMIntULT, ">="},
+               {LLVMIntUGT, LLVMIntULE, ">"},  {LLVMIntULE, LLVMIntUGT, "<="}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ops[i].p == p) {
+            if (!negate)
+                return ops[i].text;
+            for (size_t j = 0; j < sizeof ops / sizeof ops[0]; j++)
+                if (ops[j].p == ops[i].not)
+                    return ops[j].text;
+        }
+    return NULL;
+}
+
+static const char *binop_text(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMAdd:
+        return "+";
+    case LLVMSub:
+        return "-";
+    case LLVMMul:
+        return "*";
+    case LLVMSDiv:
+    case LLVMUDiv:
+        return "/";
+    case LLVMSRem:
+    case LLVMURem:
+        return "%";
+    case LLVMAnd:
+        return "&";
+    case LLVMOr:
+        return "|";
+    case LLVMXor:
+        return "^";
+    default:
+        return NULL;
+    }
+}
+
+static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
+                       LLVMValueRef v, bool negate, int hops);
+
+static char *join(char *l, const char *op, char *r, bool parens)
+{
+    char *s = l && r ? bcw__sprintf(parens ? "(%s %s %s)" : "%s %s %s", l, op,
+                                    r)
+                     : NULL;
+    free(l);
+    free(r);
+    return s;
+}
+
+static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
+                       LLVMValueRef v, bool negate, int hops)
+{
+    if (hops > 12)
+        return NULL;
+    LLVMValueRef unit = LLVMGetParam(fn, 0);
+    bool is_bool = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMIntegerTypeKind &&
+                   LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1;
+    if (LLVMIsAICmpInst(v)) {
+        const char *op = icmp_text(LLVMGetICmpPredicate(v), negate);
+        char *l = expr_text(c, f, fn, LLVMGetOperand(v, 0), false, hops + 1);
+        char *r = expr_text(c, f, fn, LLVMGetOperand(v, 1), false, hops + 1);
+        if (op == NULL) {
+            free(l);
+            free(r);
+            return NULL;
+        }
+        return join(l, op, r, false);
+    }
+    if (is_bool && LLVMIsABinaryOperator(v)) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(v);
+        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+        if (op == LLVMXor && LLVMIsAConstantInt(b) &&
+            LLVMConstIntGetZExtValue(b) == 1)
+            return expr_text(c, f, fn, a, !negate, hops + 1);
+        if (op == LLVMAnd || op == LLVMOr) {
+            /* De Morgan: !(a && b) is !a || !b */
+            bool conj = (op == LLVMAnd) != negate;
+            char *l = expr_text(c, f, fn, a, negate, hops + 1);
+            char *r = expr_text(c, f, fn, b, negate, hops + 1);
+            return join(l, conj ? "&&" : "||", r, true);
+        }
+    }
+    if (is_bool && negate) {
+        char *s = expr_text(c, f, fn, v, false, hops + 1);
+        char *n = s ? bcw__sprintf("!(%s)", s) : NULL;
+        free(s);
+        return n;
+    }
+    if (LLVMIsAConstantInt(v))
+        return bcw__sprintf("%lld", (long long)LLVMConstIntGetSExtValue(v));
+    if (LLVMIsAConstantPointerNull(v))
+        return bcw__strdup("NULL");
+    if (LLVMIsAArgument(v)) {
+        for (unsigned i = 0; i < f->nparams; i++)
+            if (LLVMGetParam(fn, i) == v)
+                return bcw__strdup(f->params[i].name);
+        return NULL;
+    }
+    if (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v) || LLVMIsATruncInst(v))
+        return expr_text(c, f, fn, LLVMGetOperand(v, 0), negate, hops + 1);
+    if (LLVMIsALoadInst(v)) {
+        addr a = addr_of(c, LLVMGetOperand(v, 0), unit, 0);
+        return a.ok && a.off != UNKNOWN_OFF ? field_text(c->u, a) : NULL;
+    }
+    if (LLVMIsABinaryOperator(v)) {
+        const char *op = binop_text(LLVMGetInstructionOpcode(v));
+        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+        if (op == NULL)
+            return NULL;
+        if (*op == '-' && LLVMIsAConstantInt(a) &&
+            LLVMConstIntGetSExtValue(a) == 0) {
+            char *s = expr_text(c, f, fn, b, false, hops + 1);
+            char *n = s ? bcw__sprintf("-%s", s) : NULL;
+            free(s);
+            return n;
+        }
+        return join(expr_text(c, f, fn, a, false, hops + 1), op,
+                    expr_text(c, f, fn, b, false, hops + 1), true);
+    }
+    return NULL;
+}
+
+char *bcw__cond_text(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
+                     LLVMValueRef cond, bool negate)
+{
+    ctx c = {0};
+    c.u = (bcw_unit *)u;
+    c.td = LLVMCreateTargetData(
+        LLVMGetDataLayoutStr(LLVMGetGlobalParent(fn)));
+    char *s = expr_text(&c, f, fn, cond, negate, 0);
+    LLVMDisposeTargetData(c.td);
+    return s;
+}

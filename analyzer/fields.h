@@ -15,4 +15,15 @@
 BCW_INTERNAL int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod,
                                      LLVMValueRef ctor, unsigned slot);
 
+/* The condition `cond` of `fn` (method f of unit u) in C, over the
+ * unit's fields, f's parameters and constants: "amount > 0", "size ==
+ * 0"; negated if `negate`.  NULL if it cannot be written so, or on
+ * allocation failure.  The string is the caller's (free()). */
+BCW_INTERNAL char *bcw__cond_text(const bcw_unit *u, const bcw_func *f,
+                                  LLVMValueRef fn, LLVMValueRef cond,
+                                  bool negate);
+
+/* Finds each method's contracts and the unit's invariant function. */
+BCW_INTERNAL int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod);
+
 #endif

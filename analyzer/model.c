@@ -54,6 +54,9 @@ void bcw_model_free(bcw_model *m)
             free(f->why);
             bcw__strv_free(f->reads, f->nreads);
             bcw__strv_free(f->wrote, f->nwrote);
+            for (unsigned k = 0; k < f->ncontracts; k++)
+                free(f->contracts[k].expr);
+            free(f->contracts);
             param_free(&f->ret);
             for (unsigned k = 0; k < f->nparams; k++)
                 param_free(&f->params[k]);
@@ -231,6 +234,33 @@ static void json_fields(FILE *f, const bcw_unit *u)
     fputs("]", f);
 }
 
+/* The unit's contracts, all methods together, and its invariant. */
+static void json_contracts(FILE *f, const bcw_unit *u)
+{
+    fputs(",\n      \"contracts\": [", f);
+    bool first = true;
+    if (u->invariant >= 0) {
+        fputs("\n        {\"kind\": \"invariant_function\", \"function\": ",
+              f);
+        bcw__json_str(f, u->funcs[u->invariant].name);
+        fputs("}", f);
+        first = false;
+    }
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        const bcw_func *fn = &u->funcs[i];
+        for (unsigned k = 0; k < fn->ncontracts; k++) {
+            fputs(first ? "\n        {\"function\": " : ",\n        {\"function\": ", f);
+            first = false;
+            bcw__json_str(f, fn->name);
+            fprintf(f, ", \"kind\": \"%s\", \"expr\": ",
+                    bcw__contract_name(fn->contracts[k].kind));
+            bcw__json_str(f, fn->contracts[k].expr);
+            fputs("}", f);
+        }
+    }
+    fputs(first ? "]" : "\n      ]", f);
+}
+
 static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
                        bool (*want)(enum bcw_role), bool with_role)
 {
@@ -251,6 +281,14 @@ static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
         }
         json_strv(f, "reads", fn->reads, fn->nreads);
         json_strv(f, "writes", fn->wrote, fn->nwrote);
+        fputs(", \"contracts\": [", f);
+        for (unsigned k = 0; k < fn->ncontracts; k++) {
+            fprintf(f, "%s{\"kind\": \"%s\", \"expr\": ", k ? ", " : "",
+                    bcw__contract_name(fn->contracts[k].kind));
+            bcw__json_str(f, fn->contracts[k].expr);
+            fputs("}", f);
+        }
+        fputs("]", f);
         fputs(", \"returns\": ", f);
         bcw__json_str(f, fn->ret.ctype);
         if (fn->is_static)
@@ -298,7 +336,8 @@ static void write_json(const bcw_model *m, int only, FILE *f)
         json_funcs(f, u, "methods", want_method, true);
         json_fields(f, u);
         json_preds(f, u);
-        fputs(",\n      \"contracts\": []}", f);
+        json_contracts(f, u);
+        fputs("}", f);
     }
     fputs(first ? "],\n  \"skipped\": [" : "\n  ],\n  \"skipped\": [", f);
     for (unsigned i = 0; i < m->nskipped; i++) {
@@ -347,7 +386,13 @@ static void write_text(const bcw_model *m, int only, FILE *f)
             fputc('\n', f);
             text_strv(f, "reads", fn->reads, fn->nreads);
             text_strv(f, "writes", fn->wrote, fn->nwrote);
+            for (unsigned k = 0; k < fn->ncontracts; k++)
+                fprintf(f, "  %-16s %s %s\n", "",
+                        bcw__contract_name(fn->contracts[k].kind),
+                        fn->contracts[k].expr);
         }
+        if (u->invariant >= 0)
+            fprintf(f, "  %-16s %s\n", "invariant", u->funcs[u->invariant].name);
         for (unsigned j = 0; j < u->npreds; j++) {
             const bcw_pred *p = &u->preds[j];
             fprintf(f, "  %-16s %s", "predicate", p->name);

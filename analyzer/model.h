@@ -31,7 +31,24 @@ typedef struct bcw_func {
     unsigned nreads, nwrote;
     char **reads, **wrote;  /* fields it reads and writes: "size", "*data"
                                (the block a pointer field points to) */
+    unsigned ncontracts;
+    struct bcw_contract *contracts;
 } bcw_func;
+
+/* A contract found in a function's bitcode. */
+enum bcw_contract_kind {
+    BCW_CK_ASSERT,    /* assert(expr) */
+    BCW_CK_ABORT,     /* abort() when expr: a guarded path */
+    BCW_CK_REQUIRES,  /* contract.h */
+    BCW_CK_ENSURES,
+    BCW_CK_INVARIANT
+};
+typedef struct bcw_contract {
+    enum bcw_contract_kind kind;
+    char *expr;             /* the condition that must hold, as written
+                               (assert, contract.h) or as decompiled from
+                               the branch (abort: the condition to abort) */
+} bcw_contract;
 
 typedef struct bcw_field {
     char *name;
@@ -72,6 +89,7 @@ typedef struct bcw_unit {
     bcw_field *fields;      /* from debug info; empty without */
     unsigned npreds;
     bcw_pred *preds;
+    int invariant;          /* index of T_invariant/T_check/T_ok, or -1 */
 } bcw_unit;
 
 struct bcw_model {
@@ -105,6 +123,9 @@ BCW_INTERNAL void bcw__strv_free(char **v, unsigned n);
 
 /* Index of the unit's destructor or first constructor, -1 if none. */
 BCW_INTERNAL int bcw__unit_destructor(const bcw_unit *u);
+
+/* Contract kind names: "assert", "abort", "requires" ... */
+BCW_INTERNAL const char *bcw__contract_name(enum bcw_contract_kind kind);
 
 /* Role names as shown in reports: "constructor", "mutator"... */
 BCW_INTERNAL const char *bcw__role_name(enum bcw_role role);

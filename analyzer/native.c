@@ -33,6 +33,19 @@ static void redirect_libc(LLVMModuleRef mod)
     }
 }
 
+/* contract.h defines a weak bcw_contract_fail in every file that uses
+ * it; calls go to the runtime's instead, which records the outcome. */
+static void redirect_contracts(LLVMModuleRef mod)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(mod, "bcw_contract_fail");
+    if (fn == NULL)
+        return;
+    LLVMValueRef rt = LLVMAddFunction(mod, "bcw_rt_contract_fail",
+                                      LLVMGlobalGetValueType(fn));
+    LLVMReplaceAllUsesWith(fn, rt);
+    LLVMDeleteFunction(fn);
+}
+
 static void externalize(LLVMModuleRef mod)
 {
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
@@ -204,6 +217,7 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
         gather_globals(bc.mod);
         externalize(bc.mod);
         redirect_libc(bc.mod);
+        redirect_contracts(bc.mod);
     }
     char *tmp = err == 0 ? bcw__sprintf("%s.tmp.%ld", out, (long)getpid())
                          : NULL;

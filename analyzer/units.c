@@ -573,8 +573,10 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
             err = add_func(&f, unit, s, role);
     }
     for (unsigned i = 0; i < model->nunits && err >= 0; i++)
-        err = bcw__fields_analyze(&model->units[i], bc->mod, f.origin_fn[i],
-                                  f.origin_slot[i]);
+        if ((err = bcw__fields_analyze(&model->units[i], bc->mod,
+                                       f.origin_fn[i], f.origin_slot[i])) ==
+            0)
+            err = bcw__contracts_analyze(&model->units[i], bc->mod);
     if (err >= 0 && model->nunits == 0)
         err = no_unit_error(&f);
     free(s);

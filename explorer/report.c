@@ -13,8 +13,8 @@ const char *bcw__walk_name(enum bcw_walk_kind kind)
 
 const char *bcw__outcome_name(unsigned outcome)
 {
-    static const char *const names[] = {"normal", "crash", "abort", "hang",
-                                        "rejected"};
+    static const char *const names[] = {"normal", "crash",    "abort",
+                                        "hang",   "rejected", "failure"};
     return outcome < sizeof names / sizeof names[0] ? names[outcome] : "?";
 }
 
@@ -62,6 +62,33 @@ void bcw__report_call(const bcw_unit *u, const bcw_seq *seq, unsigned k,
         bcw_value_format(result, n, f->ret.kind, f->ret.abi, seq->rets[k], 1);
 }
 
+/* "REQUIRES(amount > 0)": the failed contract of the call that halted,
+ * its text from the model when the method has one of that kind. */
+static const char *contract_text(const bcw_reporter *r, const bcw_seq *s)
+{
+    static char buf[160];
+    static const char *const kinds[] = {"contract", "REQUIRES", "ENSURES",
+                                        "INVARIANT"};
+    enum bcw_contract_kind ck = s->signo == 1   ? BCW_CK_REQUIRES
+                                : s->signo == 2 ? BCW_CK_ENSURES
+                                                : BCW_CK_INVARIANT;
+    const char *kind = kinds[s->signo <= 3 ? s->signo : 0];
+    const char *expr = NULL;
+    if (s->halted_at <= s->len) {
+        const bcw_func *f = &r->unit->funcs[s->steps[s->halted_at]];
+        for (unsigned k = 0; k < f->ncontracts; k++) {
+            if (f->contracts[k].kind != ck)
+                continue;
+            expr = expr == NULL ? f->contracts[k].expr : "";
+        }
+    }
+    if (expr != NULL && expr[0] != '\0')
+        snprintf(buf, sizeof buf, "%s(%s)", kind, expr);
+    else
+        snprintf(buf, sizeof buf, "%s", kind);
+    return buf;
+}
+
 /* How the call that halted is described after "==> ". */
 static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
                       size_t n)
@@ -77,7 +104,13 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
         snprintf(buf, n, "*hang* no return within %u ms", r->timeout_ms);
         break;
     case BCW_RUN_REJECTED:
-        snprintf(buf, n, "NULL  *rejected*");
+        if (s->signo == 0)
+            snprintf(buf, n, "NULL  *rejected*");
+        else
+            snprintf(buf, n, "*rejected* %s", contract_text(r, s));
+        break;
+    case BCW_RUN_FAILURE:
+        snprintf(buf, n, "*failure* %s", contract_text(r, s));
         break;
     default:
         buf[0] = '\0';
@@ -294,7 +327,7 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
         fprintf(f,
                 "Exercised %llu test sequences that executed normally\n"
                 "Terminated %llu test sequences that halted (crash, abort, "
-                "hang or rejected)\n"
+                "hang, rejected or failure)\n"
                 "Discarded %llu test sequences whose prefixes %s\n",
                 (unsigned long long)s->normal,
                 (unsigned long long)s->terminated,

@@ -222,6 +222,22 @@ class Outcomes(unittest.TestCase):
         self.assertIn("faulty *target = faulty_with_capacity(1);\n"
                       "==> NULL  *rejected*", text)
 
+    def test_contract_failures_and_rejections(self):
+        lines = jsonl("account.bc", "account", "protocol", 2)
+        last = {tuple(c["fn"] for c in s["calls"]): s["calls"][-1]["outcome"]
+                for s in lines[:-1]}
+        # the off-by-one in account_withdraw breaks its ENSURES
+        self.assertEqual(last[("account_new", "account_withdraw")],
+                         "failure")
+        # closing a non-empty account breaks account_close's REQUIRES
+        self.assertEqual(last[("account_new", "account_deposit",
+                               "account_close")], "rejected")
+        self.assertEqual(last[("account_new", "account_close")], "normal")
+        text = bcwalk("explore", example("account.bc"), "--unit", "account",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("account_withdraw(target, 1);\n==> *failure* "
+                      "ENSURES(a->balance >= -a->limit)", text)
+
     def test_init_constructor_out_parameter_and_globals_reset(self):
         lines = jsonl("counter.bc", "counter", "protocol", 2)
         reads = [s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==

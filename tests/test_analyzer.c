@@ -215,6 +215,50 @@ static void test_analyzer__fields_read_and_written(void **state)
     bcw_model_free(m);
 }
 
+static const bcw_contract *contract(const bcw_func *f,
+                                    enum bcw_contract_kind kind)
+{
+    for (unsigned i = 0; i < f->ncontracts; i++)
+        if (f->contracts[i].kind == kind)
+            return &f->contracts[i];
+    fail_msg("%s has no %s contract", f->name, bcw__contract_name(kind));
+    return NULL;
+}
+
+static void test_analyzer__contracts(void **state)
+{
+    (void)state;
+    const char *files[] = {"account.bc", "account-O2-nodebug.bc"};
+    for (int i = 0; i < 2; i++) {
+        bcw_model *m = analyze(files[i]);
+        const bcw_unit *u = &m->units[0];
+        const bcw_func *w = func(u, "account_withdraw");
+        /* contract.h keeps the condition's source text */
+        assert_string_equal(contract(w, BCW_CK_REQUIRES)->expr, "amount > 0");
+        assert_string_equal(contract(w, BCW_CK_ENSURES)->expr,
+                            "a->balance >= -a->limit");
+        assert_string_equal(contract(func(u, "account_freeze"),
+                                     BCW_CK_ASSERT)->expr,
+                            "!a->frozen");
+        assert_string_equal(u->funcs[u->invariant].name, "account_invariant");
+        for (unsigned k = 0; k < u->npreds; k++)
+            assert_string_not_equal(u->preds[k].name, "invariant");
+        bcw_model_free(m);
+    }
+    /* abort() on a guarded path: the guard decompiled from the branch */
+    bcw_model *m = analyze("account.bc");
+    assert_string_equal(
+        contract(func(&m->units[0], "account_deposit"), BCW_CK_ABORT)->expr,
+        "frozen != 0");
+    bcw_model_free(m);
+    m = analyze("bstack.bc");
+    assert_string_equal(
+        contract(func(&m->units[0], "bstack_pop"), BCW_CK_ABORT)->expr,
+        "size == 0");
+    assert_int_equal(func(&m->units[0], "bstack_push")->ncontracts, 0);
+    bcw_model_free(m);
+}
+
 static void expect_input_error(const char *path, const char *needle)
 {
     bcw_model *m = (bcw_model *)1;
@@ -303,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),
         cmocka_unit_test(test_analyzer__ring_queue_states_from_branches),
         cmocka_unit_test(test_analyzer__fields_read_and_written),
+        cmocka_unit_test(test_analyzer__contracts),
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),

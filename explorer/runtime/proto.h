@@ -50,7 +50,9 @@ enum bcw_outcome {
     BCW_RUN_CRASH,      /* fatal signal: SIGSEGV, SIGBUS, SIGFPE, SIGILL */
     BCW_RUN_ABORT,      /* abort(), a failed assert() or exit() */
     BCW_RUN_HANG,       /* no progress within the per-call time limit */
-    BCW_RUN_REJECTED    /* the constructor returned NULL: no object */
+    BCW_RUN_REJECTED,   /* no object (the constructor returned NULL), or
+                           a REQUIRES failed: a meaningless test */
+    BCW_RUN_FAILURE     /* an ENSURES or INVARIANT failed */
 };
 
 typedef struct bcw_wire_param {
@@ -73,7 +75,9 @@ typedef struct bcw_wire_func {
 /* A call's observation: the last call of each sequence is reported. */
 typedef struct bcw_wire_result {
     uint8_t outcome;    /* enum bcw_outcome of the sequence */
-    uint8_t signo;      /* the signal for crashes and aborts */
+    uint8_t signo;      /* the signal for crashes and aborts; for
+                           rejected and failure the contract kind
+                           (contract.h), 0 for a NULL constructor */
     uint16_t halted_at; /* call index that halted: 0 the constructor,
                            i the i-th method, len + 1 the destructor */
     uint32_t calls;     /* calls made, teardown included */

@@ -120,6 +120,14 @@ void bcw_rt_assert_fail(const char *expr, const char *file, unsigned line,
     bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
 }
 
+/* contract.h's bcw_contract_fail, renamed in the unit's bitcode */
+void bcw_rt_contract_fail(int kind, const char *expr, const char *file,
+                          int line)
+{
+    (void)expr, (void)file, (void)line;
+    bcw_rt_halt(kind == 1 ? BCW_RUN_REJECTED : BCW_RUN_FAILURE, kind);
+}
+
 void bcw_rt_exit(int status)
 {
     (void)status;

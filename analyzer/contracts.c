@@ -1,0 +1,145 @@
+/* contracts.c - contracts in the bitcode: assert() (a call of
+ * __assert_fail with the condition's text), abort() or exit() on a
+ * guarded path (the guard decompiled from the branch that leads there),
+ * contract.h's REQUIRES/ENSURES/INVARIANT (calls of bcw_contract_fail
+ * with the kind and text), and the unit's invariant function. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitcode.h"
+#include "fields.h"
+
+static const char *const invariant_words[] = {"invariant", "check", "ok",
+                                              "valid", "is_valid", NULL};
+
+const char *bcw__contract_name(enum bcw_contract_kind kind)
+{
+    static const char *const names[] = {"assert", "abort", "requires",
+                                        "ensures", "invariant"};
+    return names[kind];
+}
+
+/* The text of a constant C string argument, or NULL. */
+static const char *const_string(LLVMValueRef v)
+{
+    while (v != NULL && LLVMIsAConstantExpr(v))
+        v = LLVMGetOperand(v, 0);
+    if (v == NULL || !LLVMIsAGlobalVariable(v))
+        return NULL;
+    LLVMValueRef init = LLVMGetInitializer(v);
+    if (init == NULL || !LLVMIsAConstantDataSequential(init) ||
+        !LLVMIsConstantString(init))
+        return NULL;
+    size_t len;
+    return LLVMGetAsString(init, &len);
+}
+
+/* The condition under which control reaches `bb`: the branch of its
+ * only predecessor, or NULL ("always") when it has none or several. */
+static char *guard_of(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
+                      LLVMBasicBlockRef bb)
+{
+    LLVMValueRef from = NULL;
+    int preds = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
+         b = LLVMGetNextBasicBlock(b)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+        unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned i = 0; i < n; i++)
+            if (LLVMGetSuccessor(t, i) == bb) {
+                from = t;
+                preds++;
+            }
+    }
+    if (preds != 1 || !LLVMIsABranchInst(from) || !LLVMIsConditional(from))
+        return NULL;
+    bool when_false = LLVMGetSuccessor(from, 1) == bb;
+    return bcw__cond_text(u, f, fn, LLVMGetCondition(from), when_false);
+}
+
+static int add(bcw_func *f, size_t *cap, enum bcw_contract_kind kind,
+               char *expr)
+{
+    if (expr == NULL)
+        return BCW_ENOMEM;
+    if (bcw__grow(&f->contracts, cap, f->ncontracts + 1,
+                  sizeof *f->contracts) < 0) {
+        free(expr);
+        return BCW_ENOMEM;
+    }
+    f->contracts[f->ncontracts++] = (bcw_contract){kind, expr};
+    return 0;
+}
+
+static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
+{
+    size_t cap = 0;
+    int err = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !err;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !err;
+             in = LLVMGetNextInstruction(in)) {
+            if (!LLVMIsACallInst(in))
+                continue;
+            LLVMValueRef callee = bcw__called_function(in);
+            const char *name = callee ? bcw__value_name(callee) : "";
+            const char *text;
+            if (strcmp(name, "__assert_fail") == 0) {
+                text = const_string(LLVMGetOperand(in, 0));
+                err = add(f, &cap, BCW_CK_ASSERT,
+                          bcw__strdup(text ? text : "?"));
+            } else if (strcmp(name, "bcw_contract_fail") == 0) {
+                LLVMValueRef k = LLVMGetOperand(in, 0);
+                long kind = LLVMIsAConstantInt(k)
+                                ? (long)LLVMConstIntGetZExtValue(k)
+                                : 0;
+                text = const_string(LLVMGetOperand(in, 1));
+                enum bcw_contract_kind ck = kind == 1   ? BCW_CK_REQUIRES
+                                            : kind == 2 ? BCW_CK_ENSURES
+                                                        : BCW_CK_INVARIANT;
+                err = add(f, &cap, ck, bcw__strdup(text ? text : "?"));
+            } else if (strcmp(name, "abort") == 0 ||
+                       strcmp(name, "exit") == 0) {
+                char *guard = guard_of(u, f, fn, bb);
+                err = add(f, &cap, BCW_CK_ABORT,
+                          guard ? guard : bcw__strdup("always"));
+            }
+        }
+    }
+    return err;
+}
+
+int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
+{
+    size_t prefix = strlen(u->name);
+    u->invariant = -1;
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        bcw_func *f = &u->funcs[i];
+        LLVMValueRef fn = LLVMGetNamedFunction(mod, f->name);
+        if (fn == NULL)
+            continue;
+        int err = scan(u, f, fn);
+        if (err < 0)
+            return err;
+        bool named = strncmp(f->name, u->name, prefix) == 0 &&
+                     f->name[prefix] == '_';
+        if (u->invariant < 0 && named && f->role == BCW_ROLE_OBSERVER &&
+            f->nparams == 1 && f->ret.kind != BCW_PK_NONE) {
+            for (const char *const *w = invariant_words; *w; w++)
+                if (strcmp(f->name + prefix + 1, *w) == 0)
+                    u->invariant = (int)i;
+        }
+    }
+    /* an invariant holds in every state: it splits none */
+    for (unsigned i = 0; u->invariant >= 0 && i < u->npreds; i++) {
+        if (u->preds[i].interface && u->preds[i].func == u->invariant) {
+            free(u->preds[i].name);
+            memmove(&u->preds[i], &u->preds[i + 1],
+                    (u->npreds - i - 1) * sizeof *u->preds);
+            u->npreds--;
+            break;
+        }
+    }
+    return 0;
+}
