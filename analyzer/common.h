@@ -67,6 +67,31 @@ BCW_INTERNAL int bcw__write_file_atomic(const char *path, const void *data,
 BCW_INTERNAL int bcw__read_file(char **out, size_t *len, const char *path,
                                 size_t limit);
 
+/* A hash index from keys to small integers (array positions): the
+ * caller hashes its key and confirms candidates, so one index type serves
+ * strings and pointers alike. */
+typedef struct bcw_index_slot {
+    uint64_t hash;
+    uint32_t value; /* UINT32_MAX: empty */
+} bcw_index_slot;
+typedef struct bcw_index {
+    bcw_index_slot *slots;
+    size_t cap, len;
+} bcw_index;
+
+/* Adds value under hash; 0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__index_put(bcw_index *ix, uint64_t hash, uint32_t value);
+/* Calls match(value, payload) for each value stored under `hash` until it
+ * returns non-zero; returns that value, or UINT32_MAX. */
+BCW_INTERNAL uint32_t bcw__index_get(const bcw_index *ix, uint64_t hash,
+                                     int (*match)(uint32_t value,
+                                                  const void *payload),
+                                     const void *payload);
+BCW_INTERNAL void bcw__index_free(bcw_index *ix);
+/* Hashes of a C string and of a pointer, for the index. */
+BCW_INTERNAL uint64_t bcw__hash_str(const char *s);
+BCW_INTERNAL uint64_t bcw__hash_ptr(const void *p);
+
 /* Writes `s` as a JSON string literal, quotes included. */
 BCW_INTERNAL void bcw__json_str(FILE *f, const char *s);
 

@@ -33,6 +33,7 @@ typedef struct fx_func {
 struct bcw_effects {
     unsigned nfuncs;
     fx_func *funcs;
+    bcw_index by_fn, by_name;
 };
 
 /* External functions known not to write through their pointer
@@ -104,12 +105,30 @@ static int vset_add(vset *s, LLVMValueRef v, bool *added)
     return 0;
 }
 
+typedef struct probe {
+    const bcw_effects *fx;
+    LLVMValueRef fn;
+    const char *name;
+} probe;
+
+static int same_fn(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return p->fx->funcs[i].fn == p->fn;
+}
+
+static int same_name(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return strcmp(p->fx->funcs[i].name, p->name) == 0;
+}
+
 static fx_func *lookup(const bcw_effects *fx, LLVMValueRef fn)
 {
-    for (unsigned i = 0; i < fx->nfuncs; i++)
-        if (fx->funcs[i].fn == fn)
-            return &fx->funcs[i];
-    return NULL;
+    probe p = {fx, fn, NULL};
+    uint32_t i = fn ? bcw__index_get(&fx->by_fn, bcw__hash_ptr(fn), same_fn, &p)
+                    : UINT32_MAX;
+    return i == UINT32_MAX ? NULL : &fx->funcs[i];
 }
 
 /* Does `v` point into a module global that is not constant? */
@@ -318,6 +337,12 @@ int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc)
         f->nparams = LLVMCountParams(fn);
         if (f->nparams > BCW_MAX_PARAMS)
             f->nparams = BCW_MAX_PARAMS;
+        uint32_t i = fx->nfuncs - 1;
+        if (bcw__index_put(&fx->by_fn, bcw__hash_ptr(fn), i) < 0 ||
+            bcw__index_put(&fx->by_name, bcw__hash_str(f->name), i) < 0) {
+            bcw__effects_free(fx);
+            return BCW_ENOMEM;
+        }
     }
     /* Monotone fixpoint: facts only go from false to true. */
     for (bool changed = true; changed;) {
@@ -356,10 +381,10 @@ int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc)
 
 static const fx_func *by_name(const bcw_effects *fx, const char *name)
 {
-    for (unsigned i = 0; i < fx->nfuncs; i++)
-        if (strcmp(fx->funcs[i].name, name) == 0)
-            return &fx->funcs[i];
-    return NULL;
+    probe p = {fx, NULL, name};
+    uint32_t i = bcw__index_get(&fx->by_name, bcw__hash_str(name), same_name,
+                                &p);
+    return i == UINT32_MAX ? NULL : &fx->funcs[i];
 }
 
 bool bcw__effects_writes(const bcw_effects *fx, const char *fn,
@@ -390,6 +415,8 @@ void bcw__effects_free(bcw_effects *fx)
 {
     if (fx == NULL)
         return;
+    bcw__index_free(&fx->by_fn);
+    bcw__index_free(&fx->by_name);
     free(fx->funcs);
     free(fx);
 }

@@ -123,30 +123,52 @@ typedef struct finder {
     /* unit i was made from constructor origin_fn[i], slot origin_slot[i] */
     LLVMValueRef *origin_fn;
     unsigned *origin_slot;
+    bcw_index unit_ix, sym_ix; /* names of units and symbols */
 } finder;
+
+typedef struct probe {
+    const bcw_model *m;
+    const char *name;
+} probe;
+
+static int unit_named(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return strcmp(p->m->units[i].name, p->name) == 0;
+}
+
+static int sym_named(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return strcmp(p->m->syms[i], p->name) == 0;
+}
 
 static int find_unit(const finder *f, const char *name)
 {
-    for (unsigned i = 0; name != NULL && i < f->model->nunits; i++)
-        if (strcmp(f->model->units[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    if (name == NULL)
+        return -1;
+    probe p = {f->model, name};
+    uint32_t i = bcw__index_get(&f->unit_ix, bcw__hash_str(name), unit_named,
+                                &p);
+    return i == UINT32_MAX ? -1 : (int)i;
 }
 
 /* The unit whose name is the longest "X_" prefix of `fn`, or -1. */
 static int unit_by_prefix(const finder *f, const char *fn)
 {
-    int best = -1;
-    size_t best_len = 0;
-    for (unsigned i = 0; i < f->model->nunits; i++) {
-        const char *u = f->model->units[i].name;
-        size_t len = strlen(u);
-        if (len > best_len && strncmp(fn, u, len) == 0 && fn[len] == '_') {
-            best = (int)i;
-            best_len = len;
-        }
+    char prefix[128];
+    size_t n = strlen(fn);
+    if (n >= sizeof prefix)
+        return -1;
+    memcpy(prefix, fn, n + 1);
+    for (char *us = strrchr(prefix, '_'); us != NULL;
+         us = strrchr(prefix, '_')) {
+        *us = '\0';
+        int unit = find_unit(f, prefix);
+        if (unit >= 0)
+            return unit;
     }
-    return best;
+    return -1;
 }
 
 static enum bcw_abi int_abi(unsigned bits, bool is_unsigned)
@@ -325,15 +347,17 @@ static int skip(finder *f, const char *fn, const char *why)
 static int add_sym(finder *f, const char *name, unsigned *out)
 {
     bcw_model *m = f->model;
-    for (unsigned i = 0; i < m->nsyms; i++) {
-        if (strcmp(m->syms[i], name) == 0) {
-            *out = i;
-            return 0;
-        }
+    probe p = {m, name};
+    uint64_t h = bcw__hash_str(name);
+    uint32_t i = bcw__index_get(&f->sym_ix, h, sym_named, &p);
+    if (i != UINT32_MAX) {
+        *out = i;
+        return 0;
     }
     if (bcw__grow(&m->syms, &f->syms_cap, m->nsyms + 1, sizeof *m->syms) < 0)
         return BCW_ENOMEM;
-    if ((m->syms[m->nsyms] = bcw__strdup(name)) == NULL)
+    if ((m->syms[m->nsyms] = bcw__strdup(name)) == NULL ||
+        bcw__index_put(&f->sym_ix, h, m->nsyms) < 0)
         return BCW_ENOMEM;
     *out = m->nsyms++;
     return 0;
@@ -438,7 +462,8 @@ static int new_unit(finder *f, const char *name, const sig *s, unsigned slot)
     } else {
         u->size = pt->alloc_bytes; /* what its constructor allocates */
     }
-    if (u->name == NULL || u->ctype == NULL)
+    if (u->name == NULL || u->ctype == NULL ||
+        bcw__index_put(&f->unit_ix, bcw__hash_str(name), m->nunits - 1) < 0)
         return BCW_ENOMEM;
     return (int)m->nunits - 1;
 }
@@ -582,6 +607,8 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     free(s);
     free(f.origin_fn);
     free(f.origin_slot);
+    bcw__index_free(&f.unit_ix);
+    bcw__index_free(&f.sym_ix);
     LLVMDisposeTargetData(f.td);
     return err;
 }
