@@ -114,6 +114,12 @@ BCW_INTERNAL bool bcw__effects_frees(const bcw_effects *fx, const char *fn,
                                      unsigned param);
 BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);
 
+/* bcw_model_analyze for a module already in memory (the opt plugin):
+ * analyses a copy, so `mod` (an LLVMModuleRef) is left as it was. */
+struct LLVMOpaqueModule;
+BCW_INTERNAL int bcw__model_analyze_module(bcw_model **out,
+                                           struct LLVMOpaqueModule *mod);
+
 /* Unit discovery (units.c) fills model->units from the loaded module. */
 BCW_INTERNAL int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
                                  const bcw_effects *fx);

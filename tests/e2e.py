@@ -100,6 +100,25 @@ class Analyze(unittest.TestCase):
         self.assertEqual(roles("bstack.bc"), roles("bstack-nodebug.bc"))
 
 
+class OptPlugin(unittest.TestCase):
+    def test_plugin_model_equals_the_command(self):
+        if not ARGS.opt:
+            self.fail("no opt found for this LLVM")
+        for bc in ("bstack.bc", "ringq.bc", "account.bc", "counter.bc",
+                   "bstack-O2-nodebug.bc"):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "model.json")
+                env = dict(os.environ, BCWALK_MODEL=out)
+                p = subprocess.run([ARGS.opt, "-load-pass-plugin=" +
+                                    ARGS.plugin, "-passes=bcwalk-analyze",
+                                    "-disable-output", example(bc)],
+                                   capture_output=True, text=True, env=env)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                cmd = bcwalk("analyze", example(bc), "--format", "json",
+                             check=0).stdout
+                self.assertEqual(open(out).read(), cmd, bc)
+
+
 class Walks(unittest.TestCase):
     def test_protocol_depth3_matches_jwalk_boundedstack(self):
         s = explore_json("bstack.bc", "bstack", "protocol", 3)
@@ -340,5 +359,7 @@ if __name__ == "__main__":
     ap.add_argument("--bcwalk", required=True)
     ap.add_argument("--examples", required=True)
     ap.add_argument("--cache", required=True)
+    ap.add_argument("--opt", default="")
+    ap.add_argument("--plugin", default="")
     ARGS, rest = ap.parse_known_args()
     unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
