@@ -29,6 +29,7 @@ typedef struct addr {
     int ok;
     int32_t via;
     uint32_t off; /* UNKNOWN_OFF: somewhere in that block */
+    int element;  /* some element of the array member at off */
 } addr;
 
 typedef struct ctx {
@@ -57,7 +58,9 @@ static int add_key(uint64_t **v, size_t *n, size_t *cap, uint64_t k)
     return 0;
 }
 
-/* Byte offset of a GEP with constant indices. */
+/* Byte offset of a GEP with constant indices: 0.  A variable index into
+ * an array member (s->items[i]) gives the member's offset: 1.  Anything
+ * else: -1. */
 static int gep_offset(const ctx *c, LLVMValueRef gep, int64_t *out)
 {
     LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
@@ -65,8 +68,13 @@ static int gep_offset(const ctx *c, LLVMValueRef gep, int64_t *out)
     int64_t off = 0;
     for (unsigned k = 1; k < n; k++) {
         LLVMValueRef idx = LLVMGetOperand(gep, k);
-        if (!LLVMIsAConstantInt(idx))
+        if (!LLVMIsAConstantInt(idx)) {
+            if (k >= 2 && LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+                *out = off;
+                return 1;
+            }
             return -1;
+        }
         int64_t i = LLVMConstIntGetSExtValue(idx);
         if (k == 1) {
             off += i * (int64_t)LLVMABISizeOfType(c->td, t);
@@ -88,7 +96,7 @@ static addr addr_of(const ctx *c, LLVMValueRef v, LLVMValueRef unit, int hops)
 {
     addr none = {0};
     if (v == unit)
-        return (addr){1, -1, 0};
+        return (addr){1, -1, 0, 0};
     if (hops > 8 || !LLVMIsAInstruction(v))
         return none;
     switch (LLVMGetInstructionOpcode(v)) {
@@ -100,19 +108,23 @@ static addr addr_of(const ctx *c, LLVMValueRef v, LLVMValueRef unit, int hops)
         int64_t off;
         if (!a.ok || a.off == UNKNOWN_OFF)
             return a;
-        if (gep_offset(c, v, &off) < 0 || off < 0)
-            /* s->data[i]: somewhere in the block; s->items[i]: unknown */
+        int r = gep_offset(c, v, &off);
+        if (r < 0 || off < 0)
+            /* s->data[i]: somewhere in the block; else unknown */
             return a.via >= 0 ? (addr){1, a.via, UNKNOWN_OFF} : none;
         a.off += (uint32_t)off;
+        /* an element of an array member: the member as a whole; such an
+         * address is not one field's value, so terms reject it */
+        a.element = r == 1;
         return a;
     }
     case LLVMLoad: {
         if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
             return none;
         addr a = addr_of(c, LLVMGetOperand(v, 0), unit, hops + 1);
-        if (!a.ok || a.via >= 0 || a.off == UNKNOWN_OFF)
+        if (!a.ok || a.via >= 0 || a.off == UNKNOWN_OFF || a.element)
             return none;
-        return (addr){1, (int32_t)a.off, 0};
+        return (addr){1, (int32_t)a.off, 0, 0};
     }
     default:
         return none;
@@ -248,7 +260,7 @@ static int name_keys(const bcw_unit *u, uint64_t *keys, size_t n,
         return BCW_ENOMEM;
     *out = v;
     for (size_t i = 0; i < n; i++) {
-        addr a = {1, (int32_t)(keys[i] >> 32) - 1, (uint32_t)keys[i]};
+        addr a = {1, (int32_t)(keys[i] >> 32) - 1, (uint32_t)keys[i], 0};
         if ((v[i] = field_text(u, a)) == NULL)
             return BCW_ENOMEM;
         (*nout)++;
@@ -276,7 +288,7 @@ static int term_of(const ctx *c, LLVMValueRef v, LLVMValueRef unit,
     if (!LLVMIsALoadInst(v))
         return 0;
     addr a = addr_of(c, LLVMGetOperand(v, 0), unit, 0);
-    if (!a.ok || a.off == UNKNOWN_OFF)
+    if (!a.ok || a.off == UNKNOWN_OFF || a.element)
         return 0;
     LLVMTypeRef ty = LLVMTypeOf(v);
     t->kind = BCW_TERM_FIELD;
@@ -307,7 +319,7 @@ static char *term_text(const bcw_unit *u, const bcw_term *t)
         return bcw__sprintf("%lld", (long long)t->value);
     if (t->kind == BCW_TERM_NULL)
         return bcw__strdup("NULL");
-    return field_text(u, (addr){1, t->via, t->offset});
+    return field_text(u, (addr){1, t->via, t->offset, 0});
 }
 
 static const char *cmp_text(enum bcw_cmp op)
@@ -638,7 +650,15 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
         return expr_text(c, f, fn, LLVMGetOperand(v, 0), negate, hops + 1);
     if (LLVMIsALoadInst(v)) {
         addr a = addr_of(c, LLVMGetOperand(v, 0), unit, 0);
-        return a.ok && a.off != UNKNOWN_OFF ? field_text(c->u, a) : NULL;
+        if (!a.ok || a.off == UNKNOWN_OFF)
+            return NULL;
+        char *name = field_text(c->u, a);
+        char *s = name && a.element ? bcw__sprintf("%s[...]", name) : NULL;
+        if (a.element) {
+            free(name);
+            return s;
+        }
+        return name;
     }
     if (LLVMIsABinaryOperator(v)) {
         const char *op = binop_text(LLVMGetInstructionOpcode(v));

@@ -106,6 +106,10 @@ static void from_value(LLVMValueRef v, bcw_pointee *out, int hops)
 {
     if (hops > MAX_HOPS || v == NULL)
         return;
+    if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) {
+        from_value(LLVMGetOperand(v, 0), out, hops + 1);
+        return;
+    }
     if (LLVMIsAPHINode(v)) {
         for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
             from_value(LLVMGetIncomingValue(v, i), out, hops + 1);

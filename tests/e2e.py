@@ -187,6 +187,15 @@ class Walks(unittest.TestCase):
         lengths = [s["length"] for s in seqs]
         self.assertEqual(lengths, sorted(lengths))
 
+    def test_two_file_unit_walks_the_same_at_O0_and_O2(self):
+        a = jsonl("iset.bc", "iset", "protocol", 3)
+        b = jsonl("iset-O2-nodebug.bc", "iset", "protocol", 3)
+        self.assertEqual([s["calls"] for s in a[:-1]],
+                         [s["calls"] for s in b[:-1]])
+        add2 = [s for s in a[:-1] if [c["fn"] for c in s["calls"]] ==
+                ["iset_new", "iset_add", "iset_add", "iset_size"]]
+        self.assertEqual(add2[0]["calls"][-1]["result"], "2")
+
     def test_libffi_and_typed_stubs_agree(self):
         for bc, unit in (("bstack.bc", "bstack"), ("counter.bc", "counter"),
                          ("bstack-nodebug.bc", "bstack"),

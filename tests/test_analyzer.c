@@ -127,6 +127,24 @@ static void test_analyzer__init_constructor_and_static_inline(void **state)
     check_counter("counter-opaque.bc");
 }
 
+static void test_analyzer__two_files_linked(void **state)
+{
+    (void)state;
+    const char *files[] = {"iset.bc", "iset-O2-nodebug.bc"};
+    for (int i = 0; i < 2; i++) {
+        bcw_model *m = analyze(files[i]);
+        assert_int_equal(bcw_model_unit_count(m), 1);
+        const bcw_unit *u = &m->units[0];
+        assert_int_equal(u->size, 68);
+        assert_int_equal(u->nfuncs, 6); /* not the two static slot_of */
+        assert_int_equal(func(u, "iset_add")->role, BCW_ROLE_MUTATOR);
+        assert_int_equal(func(u, "iset_remove")->role, BCW_ROLE_MUTATOR);
+        assert_int_equal(func(u, "iset_contains")->role, BCW_ROLE_OBSERVER);
+        assert_int_equal(func(u, "iset_size")->role, BCW_ROLE_OBSERVER);
+        bcw_model_free(m);
+    }
+}
+
 static void test_analyzer__mutator_through_field_pointer(void **state)
 {
     (void)state;
@@ -343,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bstack_roles_without_debug_info),
         cmocka_unit_test(test_analyzer__bstack_roles_with_opaque_pointers),
         cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
+        cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),
         cmocka_unit_test(test_analyzer__ring_queue_states_from_branches),
