@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static _Thread_local char last_error[1024];
@@ -381,3 +382,52 @@ void bcw__index_free(bcw_index *ix)
     ix->slots = NULL;
     ix->cap = ix->len = 0;
 }
+
+int bcw__mkdir_p(const char *path)
+{
+    char *p = bcw__strdup(path);
+    if (p == NULL)
+        return BCW_ENOMEM;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+            int err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
+            free(p);
+            return err;
+        }
+        *s = '/';
+    }
+    int err = 0;
+    if (mkdir(p, 0755) < 0 && errno != EEXIST)
+        err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
+    free(p);
+    return err;
+}
+
+char *bcw__cache_root(const char *dir)
+{
+    if (dir != NULL)
+        return bcw__strdup(dir);
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg != NULL && xdg[0] == '/')
+        return bcw__sprintf("%s/bcwalk", xdg);
+    const char *home = getenv("HOME");
+    if (home != NULL && home[0] == '/')
+        return bcw__sprintf("%s/.cache/bcwalk", home);
+    return bcw__sprintf("/tmp/bcwalk-cache-%ld", (long)getuid());
+}
+
+int bcw__hash_file(uint64_t *h, const char *path)
+{
+    char *data;
+    size_t len;
+    int err = bcw__read_file(&data, &len, path, (size_t)1 << 32);
+    if (err < 0)
+        return err;
+    *h = bcw__hash(data, len, *h);
+    free(data);
+    return 0;
+}
+

@@ -67,6 +67,14 @@ BCW_INTERNAL int bcw__write_file_atomic(const char *path, const void *data,
 BCW_INTERNAL int bcw__read_file(char **out, size_t *len, const char *path,
                                 size_t limit);
 
+/* mkdir -p; 0 or BCW_ERROR naming the folder. */
+BCW_INTERNAL int bcw__mkdir_p(const char *path);
+/* The cache folder: `dir` if given, else $XDG_CACHE_HOME/bcwalk, else
+ * ~/.cache/bcwalk.  The caller's (free()); NULL if out of memory. */
+BCW_INTERNAL char *bcw__cache_root(const char *dir);
+/* Continues hash *h over the contents of a file. */
+BCW_INTERNAL int bcw__hash_file(uint64_t *h, const char *path);
+
 /* A hash index from keys to small integers (array positions): the
  * caller hashes its key and confirms candidates, so one index type serves
  * strings and pointers alike. */

@@ -356,11 +356,10 @@ static int add_sym(finder *f, const char *name, unsigned *out)
     }
     if (bcw__grow(&m->syms, &f->syms_cap, m->nsyms + 1, sizeof *m->syms) < 0)
         return BCW_ENOMEM;
-    if ((m->syms[m->nsyms] = bcw__strdup(name)) == NULL ||
-        bcw__index_put(&f->sym_ix, h, m->nsyms) < 0)
+    if ((m->syms[m->nsyms] = bcw__strdup(name)) == NULL)
         return BCW_ENOMEM;
     *out = m->nsyms++;
-    return 0;
+    return bcw__index_put(&f->sym_ix, h, *out);
 }
 
 /* Adds `s` to unit `unit` with `role`, classifying its signature. */

@@ -18,52 +18,6 @@
 
 extern char **environ;
 
-static int mkdir_p(const char *path)
-{
-    char *p = bcw__strdup(path);
-    if (p == NULL)
-        return BCW_ENOMEM;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-            int err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
-            free(p);
-            return err;
-        }
-        *s = '/';
-    }
-    int err = 0;
-    if (mkdir(p, 0755) < 0 && errno != EEXIST)
-        err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
-    free(p);
-    return err;
-}
-
-static char *default_cache_dir(void)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg != NULL && xdg[0] == '/')
-        return bcw__sprintf("%s/bcwalk", xdg);
-    const char *home = getenv("HOME");
-    if (home != NULL && home[0] == '/')
-        return bcw__sprintf("%s/.cache/bcwalk", home);
-    return bcw__sprintf("/tmp/bcwalk-cache-%ld", (long)getuid());
-}
-
-static int hash_file(uint64_t *h, const char *path)
-{
-    char *data;
-    size_t len;
-    int err = bcw__read_file(&data, &len, path, (size_t)1 << 32);
-    if (err < 0)
-        return err;
-    *h = bcw__hash(data, len, *h);
-    free(data);
-    return 0;
-}
-
 /* Runs clang, stderr to `log`; 0 if it exited 0. */
 static int run_clang(const char *const argv[], const char *log)
 {
@@ -108,15 +62,15 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
     *out = NULL;
     uint64_t key = bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
                              0);
-    int err = hash_file(&key, bitcode);
+    int err = bcw__hash_file(&key, bitcode);
     if (err == 0)
-        err = hash_file(&key, BCW_RUNTIME_LIB);
+        err = bcw__hash_file(&key, BCW_RUNTIME_LIB);
     /* the instrumentation is part of the build: a new bcwalk rebuilds */
     if (err == 0)
-        err = hash_file(&key, "/proc/self/exe");
+        err = bcw__hash_file(&key, "/proc/self/exe");
     if (err < 0)
         return err;
-    char *root = cache_dir ? bcw__strdup(cache_dir) : default_cache_dir();
+    char *root = bcw__cache_root(cache_dir);
     char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL,
          *log = NULL, *built = NULL;
     if (root == NULL ||
@@ -128,7 +82,7 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
     }
     if (access(worker, X_OK) == 0)
         goto done; /* cached */
-    if ((err = mkdir_p(root)) < 0)
+    if ((err = bcw__mkdir_p(root)) < 0)
         goto done;
     tmpdir = bcw__sprintf("%s/tmp.%016llx.%ld", root, (unsigned long long)key,
                           (long)getpid());
@@ -138,7 +92,7 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = mkdir_p(tmpdir)) < 0)
+    if ((err = bcw__mkdir_p(tmpdir)) < 0)
         goto done;
     if ((err = bcw__native_instrument(model, bitcode, unit)) < 0)
         goto done;

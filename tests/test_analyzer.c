@@ -277,6 +277,85 @@ static void test_analyzer__contracts(void **state)
     bcw_model_free(m);
 }
 
+static char *json_of(const bcw_model *m)
+{
+    char *data = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&data, &len);
+    assert_non_null(f);
+    assert_int_equal(bcw_model_write(m, -1, BCW_MODEL_JSON, f), 0);
+    fclose(f);
+    return data;
+}
+
+static void test_analyzer__model_file_round_trip(void **state)
+{
+    (void)state;
+    const char *files[] = {"bstack.bc", "account.bc", "ringq.bc",
+                           "counter.bc", "iset.bc"};
+    char path[] = "/tmp/bcwalk-model-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        bcw_model *m = analyze(files[i]), *back = NULL;
+        assert_int_equal(bcw_model_save(m, path), 0);
+        assert_int_equal(bcw_model_load(&back, path), 0);
+        char *a = json_of(m), *b = json_of(back);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        bcw_model_free(back);
+        bcw_model_free(m);
+    }
+    unlink(path);
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    fclose(f);
+}
+
+static void test_analyzer__corrupt_model_files(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/bcwalk-model-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    bcw_model *m = analyze("account.bc"), *back = (bcw_model *)1;
+    assert_int_equal(bcw_model_save(m, path), 0);
+    bcw_model_free(m);
+    FILE *f = fopen(path, "rb");
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    /* every truncation and a flipped byte everywhere: an error or a
+     * model, never a crash */
+    for (size_t cut = 0; cut < n; cut++) {
+        write_bytes(path, buf, cut);
+        assert_int_equal(bcw_model_load(&back, path), BCW_EINPUT);
+        assert_null(back);
+    }
+    for (size_t at = 0; at < n; at++) {
+        char copy[4096];
+        memcpy(copy, buf, n);
+        copy[at] ^= 0x5a;
+        write_bytes(path, copy, n);
+        int err = bcw_model_load(&back, path);
+        assert_true(err == 0 || err == BCW_EINPUT);
+        bcw_model_free(back);
+        back = NULL;
+    }
+    write_bytes(path, "\x81\xa6" "format\xa3" "xyz", 12);
+    assert_int_equal(bcw_model_load(&back, path), BCW_EINPUT);
+    assert_non_null(strstr(bcw_error_last(), "not a bcwalk model file"));
+    unlink(path);
+}
+
 static void expect_input_error(const char *path, const char *needle)
 {
     bcw_model *m = (bcw_model *)1;
@@ -367,6 +446,8 @@ int main(void)
         cmocka_unit_test(test_analyzer__ring_queue_states_from_branches),
         cmocka_unit_test(test_analyzer__fields_read_and_written),
         cmocka_unit_test(test_analyzer__contracts),
+        cmocka_unit_test(test_analyzer__model_file_round_trip),
+        cmocka_unit_test(test_analyzer__corrupt_model_files),
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),

@@ -1,6 +1,7 @@
 /* cmd_analyze.c - bcwalk analyze: the units of a bitcode file. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,8 @@
 
 static void help(void)
 {
-    puts("usage: bcwalk analyze LIB.bc [--unit NAME] [--format text|json]\n"
+    puts("usage: bcwalk analyze LIB.bc [--unit NAME] [--format text|json] "
+         "[-o MODEL]\n"
          "\n"
          "Finds the units (a struct with its constructors, methods and\n"
          "destructors) in LLVM bitcode and classifies each method as an\n"
@@ -19,11 +21,14 @@ static void help(void)
          "options:\n"
          "  --unit NAME       show only this unit\n"
          "  --format FORMAT   text (default) or json\n"
+         "  -o MODEL          save the model file (msgpack, docs/model.md);\n"
+         "                    nothing is printed unless --format is given\n"
          "\n"
          "examples:\n"
          "  clang -g -c -emit-llvm stack.c -o stack.bc\n"
          "  bcwalk analyze stack.bc\n"
-         "  bcwalk analyze stack.bc --unit bstack --format json");
+         "  bcwalk analyze stack.bc --unit bstack --format json\n"
+         "  bcwalk analyze stack.bc -o stack.model.msgpack");
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -31,18 +36,24 @@ int cmd_analyze(int argc, char **argv)
     static const struct option longopts[] = {
         {"unit", required_argument, NULL, 'u'},
         {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *unit = NULL;
+    const char *unit = NULL, *output = NULL;
     enum bcw_model_format format = BCW_MODEL_TEXT;
+    bool print = true, format_given = false;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'u':
             unit = optarg;
             break;
+        case 'o':
+            output = optarg;
+            break;
         case 'f':
+            format_given = true;
             if (strcmp(optarg, "json") == 0)
                 format = BCW_MODEL_JSON;
             else if (strcmp(optarg, "text") == 0)
@@ -71,8 +82,14 @@ int cmd_analyze(int argc, char **argv)
         bcw_model_free(model);
         return cli_fail("%s", bcw_error_last());
     }
-    int rc = bcw_model_write(model, index, format, stdout) < 0 ? EXIT_USAGE
-                                                               : EXIT_OK;
+    /* with -o the model file is the output; --format prints it too */
+    print = output == NULL || format_given;
+    int rc = EXIT_OK;
+    if (output != NULL && bcw_model_save(model, output) < 0)
+        rc = cli_fail("%s", bcw_error_last());
+    if (rc == EXIT_OK && print &&
+        bcw_model_write(model, index, format, stdout) < 0)
+        rc = cli_fail("%s", bcw_error_last());
     bcw_model_free(model);
     return rc;
 }

@@ -150,7 +150,8 @@ int cmd_explore(int argc, char **argv)
                         "lists the units)");
     opts.bitcode = argv[optind];
     bcw_model *model = NULL;
-    if (bcw_model_analyze(&model, opts.bitcode) < 0)
+    /* unchanged bitcode is analysed once: the model is cached */
+    if (bcw_model_open(&model, opts.bitcode, NULL) < 0)
         return cli_fail("%s", bcw_error_last());
     if ((opts.unit = bcw_model_find_unit(model, unit)) < 0) {
         bcw_model_free(model);

@@ -16,6 +16,22 @@ enum bcw_model_format { BCW_MODEL_TEXT, BCW_MODEL_JSON };
  * structs and functions seen), and leaves *out NULL on any failure. */
 int bcw_model_analyze(bcw_model **out, const char *path);
 
+/* Saves `model` as a model file (msgpack, docs/model.md), atomically.
+ * Returns 0 or BCW_ERROR naming the failing call. */
+int bcw_model_save(const bcw_model *model, const char *path);
+
+/* Reads a model file saved by bcw_model_save.  A file that is not a
+ * model, is truncated or corrupt, or has another format version gives
+ * BCW_EINPUT with a one-line message; *out is NULL then. */
+int bcw_model_load(bcw_model **out, const char *path);
+
+/* The model of `bitcode`: loaded from the model cache (`cache_dir`, or
+ * $XDG_CACHE_HOME/bcwalk, keyed by the bitcode's content and bcwalk's
+ * own) or analysed and cached, so unchanged bitcode is analysed once.
+ * Fails as bcw_model_analyze does. */
+int bcw_model_open(bcw_model **out, const char *bitcode,
+                   const char *cache_dir);
+
 /* Frees a model; NULL is accepted. */
 void bcw_model_free(bcw_model *model);
 

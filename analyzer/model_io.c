@@ -1,0 +1,467 @@
+/* model_io.c - the model file (*.model.msgpack, docs/model.md): save,
+ * load with validation, and the per-bitcode model cache that spares a
+ * walk the analysis of unchanged bitcode. */
+#define _POSIX_C_SOURCE 200809L
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model.h"
+
+#define MODEL_FORMAT "bcwalk-model"
+#define MODEL_VERSION 1
+#define MODEL_LIMIT ((size_t)1 << 30)
+
+/* --- writing ------------------------------------------------------- */
+
+static void pstr(msgpack_packer *pk, const char *s)
+{
+    if (s == NULL) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    size_t n = strlen(s);
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static void pstrv(msgpack_packer *pk, char **v, unsigned n)
+{
+    msgpack_pack_array(pk, n);
+    for (unsigned i = 0; i < n; i++)
+        pstr(pk, v[i]);
+}
+
+static void pparam(msgpack_packer *pk, const bcw_param *p)
+{
+    msgpack_pack_array(pk, 6);
+    pstr(pk, p->name);
+    pstr(pk, p->ctype);
+    msgpack_pack_uint8(pk, (uint8_t)p->kind);
+    msgpack_pack_uint8(pk, (uint8_t)p->abi);
+    msgpack_pack_uint8(pk, (uint8_t)p->pointee);
+    msgpack_pack_uint32(pk, p->pointee_size);
+}
+
+static void pterm(msgpack_packer *pk, const bcw_term *t)
+{
+    msgpack_pack_array(pk, 5);
+    msgpack_pack_uint8(pk, (uint8_t)t->kind);
+    msgpack_pack_uint32(pk, t->offset);
+    msgpack_pack_uint32(pk, t->bits);
+    msgpack_pack_int32(pk, t->via);
+    msgpack_pack_int64(pk, t->value);
+}
+
+static void pfunc(msgpack_packer *pk, const bcw_func *f)
+{
+    msgpack_pack_array(pk, 10);
+    pstr(pk, f->name);
+    msgpack_pack_uint8(pk, (uint8_t)f->role);
+    msgpack_pack_uint32(pk, f->sym);
+    f->is_static ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    pstr(pk, f->why);
+    pparam(pk, &f->ret);
+    msgpack_pack_array(pk, f->nparams);
+    for (unsigned i = 0; i < f->nparams; i++)
+        pparam(pk, &f->params[i]);
+    pstrv(pk, f->reads, f->nreads);
+    pstrv(pk, f->wrote, f->nwrote);
+    msgpack_pack_array(pk, f->ncontracts);
+    for (unsigned i = 0; i < f->ncontracts; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_uint8(pk, (uint8_t)f->contracts[i].kind);
+        pstr(pk, f->contracts[i].expr);
+    }
+}
+
+static void punit(msgpack_packer *pk, const bcw_unit *u)
+{
+    msgpack_pack_array(pk, 7);
+    pstr(pk, u->name);
+    pstr(pk, u->ctype);
+    msgpack_pack_uint64(pk, u->size);
+    msgpack_pack_int32(pk, u->invariant);
+    msgpack_pack_array(pk, u->nfields);
+    for (unsigned i = 0; i < u->nfields; i++) {
+        msgpack_pack_array(pk, 3);
+        pstr(pk, u->fields[i].name);
+        msgpack_pack_uint32(pk, u->fields[i].offset);
+        msgpack_pack_uint32(pk, u->fields[i].bits);
+    }
+    msgpack_pack_array(pk, u->nfuncs);
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        pfunc(pk, &u->funcs[i]);
+    msgpack_pack_array(pk, u->npreds);
+    for (unsigned i = 0; i < u->npreds; i++) {
+        const bcw_pred *p = &u->preds[i];
+        msgpack_pack_array(pk, 7);
+        pstr(pk, p->name);
+        p->interface ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+        msgpack_pack_int32(pk, p->func);
+        msgpack_pack_uint8(pk, (uint8_t)p->op);
+        pterm(pk, &p->l);
+        pterm(pk, &p->r);
+        pstrv(pk, p->users, p->nusers);
+    }
+}
+
+int bcw_model_save(const bcw_model *m, const char *path)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 6);
+    pstr(&pk, "format");
+    pstr(&pk, MODEL_FORMAT);
+    pstr(&pk, "version");
+    msgpack_pack_uint32(&pk, MODEL_VERSION);
+    pstr(&pk, "file");
+    pstr(&pk, m->path);
+    pstr(&pk, "syms");
+    pstrv(&pk, m->syms, m->nsyms);
+    pstr(&pk, "skipped");
+    pstrv(&pk, m->skipped, m->nskipped);
+    pstr(&pk, "units");
+    msgpack_pack_array(&pk, m->nunits);
+    for (unsigned i = 0; i < m->nunits; i++)
+        punit(&pk, &m->units[i]);
+    int err = sb.data == NULL
+                  ? bcw__error(BCW_ENOMEM, "out of memory packing the model")
+                  : bcw__write_file_atomic(path, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+    return err;
+}
+
+/* --- reading ------------------------------------------------------- */
+
+/* The reader keeps the first problem and the file it is reading; every
+ * accessor returns a harmless value after a failure. */
+typedef struct rd {
+    const char *path;
+    int err;
+} rd;
+
+static int bad(rd *r, const char *what)
+{
+    if (r->err == 0)
+        r->err = bcw__error(BCW_EINPUT, "%s: corrupt model file (%s)",
+                            r->path, what);
+    return r->err;
+}
+
+static const msgpack_object *arr(rd *r, const msgpack_object *o, uint32_t n,
+                                 const char *what)
+{
+    if (o->type != MSGPACK_OBJECT_ARRAY || (n && o->via.array.size != n)) {
+        bad(r, what);
+        return NULL;
+    }
+    return o->via.array.ptr;
+}
+
+static uint64_t u64(rd *r, const msgpack_object *o, uint64_t max,
+                    const char *what)
+{
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
+        bad(r, what);
+        return 0;
+    }
+    return o->via.u64;
+}
+
+static int64_t i64(rd *r, const msgpack_object *o, const char *what)
+{
+    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= INT64_MAX)
+        return (int64_t)o->via.u64;
+    if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return o->via.i64;
+    bad(r, what);
+    return 0;
+}
+
+static bool boolean(rd *r, const msgpack_object *o, const char *what)
+{
+    if (o->type != MSGPACK_OBJECT_BOOLEAN)
+        bad(r, what);
+    return o->type == MSGPACK_OBJECT_BOOLEAN && o->via.boolean;
+}
+
+/* A string, or NULL for nil when `nullable`. */
+static char *str(rd *r, const msgpack_object *o, bool nullable,
+                 const char *what)
+{
+    if (o->type == MSGPACK_OBJECT_NIL && nullable)
+        return NULL;
+    if (o->type != MSGPACK_OBJECT_STR) {
+        bad(r, what);
+        return NULL;
+    }
+    char *s = bcw__strndup(o->via.str.ptr, o->via.str.size);
+    if (s == NULL && r->err == 0)
+        r->err = BCW_ENOMEM;
+    return s;
+}
+
+static char **strv(rd *r, const msgpack_object *o, unsigned *n,
+                   const char *what)
+{
+    *n = 0;
+    const msgpack_object *a = arr(r, o, 0, what);
+    if (a == NULL || o->via.array.size == 0)
+        return NULL;
+    char **v = bcw__calloc(o->via.array.size, sizeof *v);
+    if (v == NULL) {
+        r->err = r->err ? r->err : BCW_ENOMEM;
+        return NULL;
+    }
+    for (uint32_t i = 0; i < o->via.array.size && r->err == 0; i++) {
+        v[i] = str(r, &a[i], false, what);
+        *n += v[i] != NULL;
+    }
+    return v;
+}
+
+static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
+{
+    const msgpack_object *a = arr(r, o, 6, "parameter");
+    if (a == NULL)
+        return;
+    p->name = str(r, &a[0], false, "parameter name");
+    p->ctype = str(r, &a[1], false, "parameter type");
+    p->kind = (enum bcw_pkind)u64(r, &a[2], BCW_PK_NONE, "parameter kind");
+    p->abi = (enum bcw_abi)u64(r, &a[3], BCW_ABI_PTR, "parameter ABI");
+    p->pointee = (enum bcw_abi)u64(r, &a[4], BCW_ABI_PTR, "pointee ABI");
+    p->pointee_size = (uint32_t)u64(r, &a[5], 4096, "pointee size");
+}
+
+static void rterm(rd *r, const msgpack_object *o, bcw_term *t)
+{
+    const msgpack_object *a = arr(r, o, 5, "term");
+    if (a == NULL)
+        return;
+    t->kind = (enum bcw_term_kind)u64(r, &a[0], BCW_TERM_NULL, "term kind");
+    t->offset = (uint32_t)u64(r, &a[1], UINT32_MAX, "term offset");
+    t->bits = (uint32_t)u64(r, &a[2], 64, "term bits");
+    t->via = (int32_t)i64(r, &a[3], "term via");
+    t->value = i64(r, &a[4], "term value");
+}
+
+static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
+{
+    const msgpack_object *a = arr(r, o, 10, "function");
+    if (a == NULL)
+        return;
+    f->name = str(r, &a[0], false, "function name");
+    f->role = (enum bcw_role)u64(r, &a[1], BCW_ROLE_MUTATOR, "role");
+    f->sym = (unsigned)u64(r, &a[2], nsyms ? nsyms - 1 : 0, "symbol");
+    f->is_static = boolean(r, &a[3], "static");
+    f->why = str(r, &a[4], true, "why");
+    rparam(r, &a[5], &f->ret);
+    const msgpack_object *ps = arr(r, &a[6], 0, "parameters");
+    if (ps != NULL && a[6].via.array.size > BCW_MAX_PARAMS)
+        bad(r, "too many parameters");
+    for (uint32_t i = 0; ps && r->err == 0 && i < a[6].via.array.size; i++) {
+        rparam(r, &ps[i], &f->params[i]);
+        f->nparams = i + 1;
+    }
+    f->reads = strv(r, &a[7], &f->nreads, "reads");
+    f->wrote = strv(r, &a[8], &f->nwrote, "writes");
+    const msgpack_object *cs = arr(r, &a[9], 0, "contracts");
+    uint32_t nc = cs ? a[9].via.array.size : 0;
+    if (nc > 0 && (f->contracts = bcw__calloc(nc, sizeof *f->contracts)) ==
+                      NULL)
+        r->err = r->err ? r->err : BCW_ENOMEM;
+    for (uint32_t i = 0; f->contracts && r->err == 0 && i < nc; i++) {
+        const msgpack_object *c = arr(r, &cs[i], 2, "contract");
+        if (c == NULL)
+            break;
+        f->contracts[i].kind =
+            (enum bcw_contract_kind)u64(r, &c[0], BCW_CK_INVARIANT, "kind");
+        f->contracts[i].expr = str(r, &c[1], false, "contract");
+        f->ncontracts = i + 1;
+    }
+}
+
+static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
+{
+    const msgpack_object *a = arr(r, o, 7, "unit");
+    if (a == NULL)
+        return;
+    u->name = str(r, &a[0], false, "unit name");
+    u->ctype = str(r, &a[1], false, "unit type");
+    u->size = u64(r, &a[2], UINT32_MAX, "unit size");
+    u->invariant = (int)i64(r, &a[3], "invariant");
+    const msgpack_object *fs = arr(r, &a[4], 0, "fields");
+    uint32_t n = fs ? a[4].via.array.size : 0;
+    if (n && (u->fields = bcw__calloc(n, sizeof *u->fields)) == NULL)
+        r->err = r->err ? r->err : BCW_ENOMEM;
+    for (uint32_t i = 0; u->fields && r->err == 0 && i < n; i++) {
+        const msgpack_object *f = arr(r, &fs[i], 3, "field");
+        if (f == NULL)
+            break;
+        u->fields[i].name = str(r, &f[0], false, "field name");
+        u->fields[i].offset = (uint32_t)u64(r, &f[1], UINT32_MAX, "offset");
+        u->fields[i].bits = (uint32_t)u64(r, &f[2], UINT32_MAX, "bits");
+        u->nfields = i + 1;
+    }
+    const msgpack_object *fn = arr(r, &a[5], 0, "functions");
+    n = fn ? a[5].via.array.size : 0;
+    if (n && (u->funcs = bcw__calloc(n, sizeof *u->funcs)) == NULL)
+        r->err = r->err ? r->err : BCW_ENOMEM;
+    for (uint32_t i = 0; u->funcs && r->err == 0 && i < n; i++) {
+        rfunc(r, &fn[i], &u->funcs[i], nsyms);
+        u->nfuncs = i + 1;
+    }
+    if (u->invariant < -1 || u->invariant >= (int)u->nfuncs)
+        bad(r, "invariant");
+    const msgpack_object *ps = arr(r, &a[6], 0, "predicates");
+    n = ps ? a[6].via.array.size : 0;
+    if (n && (u->preds = bcw__calloc(n, sizeof *u->preds)) == NULL)
+        r->err = r->err ? r->err : BCW_ENOMEM;
+    for (uint32_t i = 0; u->preds && r->err == 0 && i < n; i++) {
+        const msgpack_object *p = arr(r, &ps[i], 7, "predicate");
+        if (p == NULL)
+            break;
+        bcw_pred *q = &u->preds[i];
+        u->npreds = i + 1;
+        q->name = str(r, &p[0], false, "predicate name");
+        q->interface = boolean(r, &p[1], "interface");
+        q->func = (int)i64(r, &p[2], "predicate function");
+        q->op = (enum bcw_cmp)u64(r, &p[3], BCW_CMP_ULE, "comparison");
+        rterm(r, &p[4], &q->l);
+        rterm(r, &p[5], &q->r);
+        q->users = strv(r, &p[6], &q->nusers, "users");
+        if (q->interface && (q->func < 0 || q->func >= (int)u->nfuncs))
+            bad(r, "predicate function");
+    }
+}
+
+/* The value of `key` in map `o`, or NULL. */
+static const msgpack_object *field(const msgpack_object *o, const char *key)
+{
+    size_t n = strlen(key);
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        const msgpack_object_kv *kv = &o->via.map.ptr[i];
+        if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == n &&
+            memcmp(kv->key.via.str.ptr, key, n) == 0)
+            return &kv->val;
+    }
+    return NULL;
+}
+
+int bcw_model_load(bcw_model **out, const char *path)
+{
+    *out = NULL;
+    bcw__error_clear();
+    char *data = NULL;
+    size_t len = 0;
+    int err = bcw__read_file(&data, &len, path, MODEL_LIMIT);
+    if (err < 0)
+        return err;
+    rd r = {path, 0};
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    size_t off = 0;
+    bcw_model *m = NULL;
+    if (msgpack_unpack_next(&up, data, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+        off != len || up.data.type != MSGPACK_OBJECT_MAP) {
+        bad(&r, "not a msgpack map, or truncated");
+        goto done;
+    }
+    const msgpack_object *root = &up.data;
+    const msgpack_object *fmt = field(root, "format");
+    const msgpack_object *ver = field(root, "version");
+    if (fmt == NULL || fmt->type != MSGPACK_OBJECT_STR ||
+        fmt->via.str.size != strlen(MODEL_FORMAT) ||
+        memcmp(fmt->via.str.ptr, MODEL_FORMAT, fmt->via.str.size) != 0) {
+        r.err = bcw__error(BCW_EINPUT, "%s: not a bcwalk model file", path);
+        goto done;
+    }
+    if (ver == NULL || ver->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+        ver->via.u64 != MODEL_VERSION) {
+        r.err = bcw__error(BCW_EINPUT,
+                           "%s: model version %llu, this bcwalk reads %d: "
+                           "analyze the bitcode again",
+                           path,
+                           ver && ver->type == MSGPACK_OBJECT_POSITIVE_INTEGER
+                               ? (unsigned long long)ver->via.u64
+                               : 0ull,
+                           MODEL_VERSION);
+        goto done;
+    }
+    const msgpack_object *file = field(root, "file");
+    const msgpack_object *syms = field(root, "syms");
+    const msgpack_object *skipped = field(root, "skipped");
+    const msgpack_object *units = field(root, "units");
+    if (!file || !syms || !skipped || !units) {
+        bad(&r, "missing fields");
+        goto done;
+    }
+    if ((m = bcw__calloc(1, sizeof *m)) == NULL) {
+        r.err = BCW_ENOMEM;
+        goto done;
+    }
+    m->path = str(&r, file, false, "file");
+    m->syms = strv(&r, syms, &m->nsyms, "symbols");
+    m->skipped = strv(&r, skipped, &m->nskipped, "skipped");
+    const msgpack_object *us = arr(&r, units, 0, "units");
+    uint32_t n = us ? units->via.array.size : 0;
+    if (n && (m->units = bcw__calloc(n, sizeof *m->units)) == NULL)
+        r.err = r.err ? r.err : BCW_ENOMEM;
+    for (uint32_t i = 0; m->units && r.err == 0 && i < n; i++) {
+        m->units[i].invariant = -1;
+        runit(&r, &us[i], &m->units[i], m->nsyms);
+        m->nunits = i + 1;
+    }
+done:
+    msgpack_unpacked_destroy(&up);
+    free(data);
+    if (r.err != 0) {
+        bcw_model_free(m);
+        return r.err;
+    }
+    *out = m;
+    return 0;
+}
+
+int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache)
+{
+    *out = NULL;
+    uint64_t key = 0;
+    int err = bcw__hash_file(&key, bitcode);
+    /* a new bcwalk may analyse differently: its own bytes are in the key */
+    if (err == 0)
+        err = bcw__hash_file(&key, "/proc/self/exe");
+    char *root = err == 0 ? bcw__cache_root(cache) : NULL;
+    char *dir = root ? bcw__sprintf("%s/models", root) : NULL;
+    char *path = dir ? bcw__sprintf("%s/%016llx.model.msgpack", dir,
+                                    (unsigned long long)key)
+                     : NULL;
+    if (err == 0 && path == NULL)
+        err = BCW_ENOMEM;
+    if (err == 0 && access(path, R_OK) == 0 && bcw_model_load(out, path) == 0) {
+        char *p = bcw__strdup(bitcode); /* reports name the file given */
+        if (p == NULL) {
+            bcw_model_free(*out);
+            *out = NULL;
+            err = BCW_ENOMEM;
+        } else {
+            free((*out)->path);
+            (*out)->path = p;
+        }
+        goto done;
+    }
+    /* not cached, or unreadable (then replaced): analyse */
+    if (err == 0)
+        err = bcw_model_analyze(out, bitcode);
+    if (err == 0 && bcw__mkdir_p(dir) == 0)
+        bcw_model_save(*out, path); /* a cache: failing to fill it is fine */
+done:
+    free(root);
+    free(dir);
+    free(path);
+    return err;
+}
