@@ -32,8 +32,17 @@ enum bcw_pkind {
     BCW_PK_ELEMENT, /* void *: an element cell, Obj#k */
     BCW_PK_OUT,     /* pointer to a scalar the call may write */
     BCW_PK_SCRATCH, /* pointer to other memory: zeroed scratch */
-    BCW_PK_NONE     /* void result */
+    BCW_PK_NONE,    /* void result */
+    BCW_PK_ENUM,    /* an enum: walked as an int for now */
+    BCW_PK_CALLBACK,/* a function pointer: not generated yet */
+    BCW_PK_BUFFER,  /* pointer to bytes whose length the next parameter
+                       gives: BCW_BUFFER_BYTES of scratch */
+    BCW_PK_LENGTH,  /* that length */
+    BCW_PK_UNIT_REF /* pointer to another unit: zeroed storage of its
+                       size for now */
 };
+#define BCW_PK_LAST BCW_PK_UNIT_REF
+#define BCW_BUFFER_BYTES 16
 
 /* Roles of a unit's functions. */
 enum bcw_role {

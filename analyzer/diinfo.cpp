@@ -75,6 +75,17 @@ static std::string spell(const DIType *t)
     }
 }
 
+/* "int (*)(const void *, const void *)" */
+static std::string signature(const DISubroutineType *st)
+{
+    DITypeRefArray types = st->getTypeArray();
+    std::string s = types.size() ? spell(types[0]) : "void";
+    s += " (*)(";
+    for (unsigned i = 1; i < types.size(); i++)
+        s += (i > 1 ? ", " : "") + (types[i] ? spell(types[i]) : "...");
+    return s + (types.size() <= 1 ? "void)" : ")");
+}
+
 static void classify(const DIType *t, bcw_di_type *out)
 {
     out->known = 1;
@@ -93,6 +104,12 @@ static void classify(const DIType *t, bcw_di_type *out)
     }
     if (auto *c = dyn_cast_or_null<DICompositeType>(t)) {
         out->is_enum = c->getTag() == dwarf::DW_TAG_enumeration_type;
+        std::string list;
+        for (const DINode *e : c->getElements())
+            if (auto *en = dyn_cast<DIEnumerator>(e))
+                list += (list.empty() ? "" : ", ") + en->getName().str() +
+                        "=" + std::to_string(en->getValue().getSExtValue());
+        copy(out->detail, sizeof out->detail, list);
         return;
     }
     auto *d = dyn_cast_or_null<DIDerivedType>(t);
@@ -108,8 +125,9 @@ static void classify(const DIType *t, bcw_di_type *out)
         return;
     }
     out->pointee_bits = (unsigned)p->getSizeInBits();
-    if (isa<DISubroutineType>(p)) {
+    if (auto *st = dyn_cast<DISubroutineType>(p)) {
         out->is_funcptr = 1;
+        copy(out->detail, sizeof out->detail, signature(st));
     } else if (auto *b = dyn_cast<DIBasicType>(p)) {
         unsigned e = b->getEncoding();
         out->pointee_char = e == dwarf::DW_ATE_signed_char ||

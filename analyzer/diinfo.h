@@ -20,6 +20,8 @@ typedef struct bcw_di_type {
     int pointee_void, pointee_char, pointee_const, pointee_struct;
     int pointee_pointer, pointee_float, pointee_unsigned, pointee_bool;
     unsigned pointee_bits;   /* size of the pointed-to type, 0 unknown */
+    char detail[256];        /* enums: "RED=0, GREEN=1"; callbacks: their
+                                signature "int (*)(const void *, int)" */
     char pointee_name[64];   /* struct name, or its typedef's name */
 } bcw_di_type;
 

@@ -60,6 +60,7 @@ static void param_free(bcw_param *p)
 {
     free(p->name);
     free(p->ctype);
+    free(p->detail);
 }
 
 void bcw_model_free(bcw_model *m)
@@ -72,6 +73,7 @@ void bcw_model_free(bcw_model *m)
             bcw_func *f = &u->funcs[j];
             free(f->name);
             free(f->why);
+            free(f->unwalkable);
             bcw__strv_free(f->reads, f->nreads);
             bcw__strv_free(f->wrote, f->nwrote);
             for (unsigned k = 0; k < f->ncontracts; k++)
@@ -156,8 +158,9 @@ const char *bcw__role_name(enum bcw_role role)
 const char *bcw__kind_name(enum bcw_pkind kind)
 {
     static const char *const names[] = {
-        "unit", "int", "bool", "char", "float", "string",
-        "element", "out", "scratch", "void"};
+        "unit",   "int",      "bool",   "char",   "float",   "string",
+        "element", "out",     "scratch", "void",  "enum",    "callback",
+        "buffer", "length",   "unit_ref"};
     return names[kind];
 }
 
@@ -175,7 +178,22 @@ static void json_params(FILE *f, const bcw_func *fn)
         bcw__json_str(f, p->name);
         fputs(", \"type\": ", f);
         bcw__json_str(f, p->ctype);
-        fprintf(f, ", \"kind\": \"%s\"}", bcw__kind_name(p->kind));
+        fprintf(f, ", \"kind\": \"%s\"", bcw__kind_name(p->kind));
+        if (p->detail != NULL) {
+            fputs(p->kind == BCW_PK_ENUM       ? ", \"enumerators\": "
+                  : p->kind == BCW_PK_CALLBACK ? ", \"signature\": "
+                                               : ", \"unit\": ",
+                  f);
+            bcw__json_str(f, p->detail);
+        }
+        if (p->pair >= 0) {
+            fputs(p->kind == BCW_PK_BUFFER ? ", \"length\": " : ", \"buffer\": ",
+                  f);
+            bcw__json_str(f, fn->params[p->pair].name);
+        }
+        if (p->nullable)
+            fputs(", \"nullable\": true", f);
+        fputs("}", f);
     }
     fputs("]", f);
 }
@@ -299,6 +317,12 @@ static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
             fputs(", \"why\": ", f);
             bcw__json_str(f, fn->why);
         }
+        if (fn->unwalkable != NULL) {
+            fputs(", \"not_walked\": ", f);
+            bcw__json_str(f, fn->unwalkable);
+        }
+        if (fn->ret.into_unit)
+            fputs(", \"returns_into_unit\": true", f);
         json_strv(f, "reads", fn->reads, fn->nreads);
         json_strv(f, "writes", fn->wrote, fn->nwrote);
         fputs(", \"contracts\": [", f);
@@ -375,8 +399,13 @@ static void write_signature(const bcw_func *fn, FILE *f)
     for (unsigned k = 0; k < fn->nparams; k++) {
         const char *t = fn->params[k].ctype;
         size_t tn = strlen(t);
-        fprintf(f, "%s%s%s%s", k ? ", " : "", t,
-                tn && t[tn - 1] == '*' ? "" : " ", fn->params[k].name);
+        const char *star = strstr(t, "(*)");
+        if (star != NULL) /* a callback: the name goes inside (*) */
+            fprintf(f, "%s%.*s(*%s)%s", k ? ", " : "", (int)(star - t), t,
+                    fn->params[k].name, star + 3);
+        else
+            fprintf(f, "%s%s%s%s", k ? ", " : "", t,
+                    tn && t[tn - 1] == '*' ? "" : " ", fn->params[k].name);
     }
     fputs(fn->nparams ? ")" : "void)", f);
 }
@@ -404,6 +433,8 @@ static void write_text(const bcw_model *m, int only, FILE *f)
             fprintf(f, "  %-16s ", bcw__role_name(fn->role));
             write_signature(fn, f);
             fputc('\n', f);
+            if (fn->unwalkable != NULL)
+                fprintf(f, "  %-16s not walked: %s\n", "", fn->unwalkable);
             text_strv(f, "reads", fn->reads, fn->nreads);
             text_strv(f, "writes", fn->wrote, fn->nwrote);
             for (unsigned k = 0; k < fn->ncontracts; k++)

@@ -17,6 +17,11 @@ typedef struct bcw_param {
     enum bcw_abi abi;
     enum bcw_abi pointee;   /* BCW_PK_OUT: the pointed-to scalar */
     uint32_t pointee_size;  /* BCW_PK_OUT / BCW_PK_SCRATCH: bytes */
+    char *detail;           /* ENUM: "RED=0, GREEN=1"; CALLBACK: its
+                               signature; UNIT_REF: the unit; or NULL */
+    int pair;               /* BUFFER <-> LENGTH: the other's index, -1 */
+    bool nullable;          /* the function compares it with NULL */
+    bool into_unit;         /* a result pointing into the unit */
 } bcw_param;
 
 typedef struct bcw_func {
@@ -28,6 +33,7 @@ typedef struct bcw_func {
     unsigned sym;           /* index into the model's symbol table */
     bool is_static;         /* internal linkage in the bitcode */
     char *why;              /* why it is a mutator, NULL for observers */
+    char *unwalkable;       /* why walks leave it out, or NULL */
     unsigned nreads, nwrote;
     char **reads, **wrote;  /* fields it reads and writes: "size", "*data"
                                (the block a pointer field points to) */

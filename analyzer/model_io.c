@@ -35,13 +35,17 @@ static void pstrv(msgpack_packer *pk, char **v, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 6);
+    msgpack_pack_array(pk, 10);
     pstr(pk, p->name);
     pstr(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
     msgpack_pack_uint8(pk, (uint8_t)p->abi);
     msgpack_pack_uint8(pk, (uint8_t)p->pointee);
     msgpack_pack_uint32(pk, p->pointee_size);
+    pstr(pk, p->detail);
+    msgpack_pack_int32(pk, p->pair);
+    p->nullable ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    p->into_unit ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -56,12 +60,13 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 
 static void pfunc(msgpack_packer *pk, const bcw_func *f)
 {
-    msgpack_pack_array(pk, 10);
+    msgpack_pack_array(pk, 11);
     pstr(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
     f->is_static ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     pstr(pk, f->why);
+    pstr(pk, f->unwalkable);
     pparam(pk, &f->ret);
     msgpack_pack_array(pk, f->nparams);
     for (unsigned i = 0; i < f->nparams; i++)
@@ -226,15 +231,22 @@ static char **strv(rd *r, const msgpack_object *o, unsigned *n,
 
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = arr(r, o, 6, "parameter");
+    const msgpack_object *a = arr(r, o, 10, "parameter");
+    p->pair = -1;
     if (a == NULL)
         return;
     p->name = str(r, &a[0], false, "parameter name");
     p->ctype = str(r, &a[1], false, "parameter type");
-    p->kind = (enum bcw_pkind)u64(r, &a[2], BCW_PK_NONE, "parameter kind");
+    p->kind = (enum bcw_pkind)u64(r, &a[2], BCW_PK_LAST, "parameter kind");
     p->abi = (enum bcw_abi)u64(r, &a[3], BCW_ABI_PTR, "parameter ABI");
     p->pointee = (enum bcw_abi)u64(r, &a[4], BCW_ABI_PTR, "pointee ABI");
     p->pointee_size = (uint32_t)u64(r, &a[5], 4096, "pointee size");
+    p->detail = str(r, &a[6], true, "parameter detail");
+    p->pair = (int)i64(r, &a[7], "parameter pair");
+    p->nullable = boolean(r, &a[8], "nullable");
+    p->into_unit = boolean(r, &a[9], "into unit");
+    if (p->pair < -1 || p->pair >= BCW_MAX_PARAMS)
+        bad(r, "parameter pair");
 }
 
 static void rterm(rd *r, const msgpack_object *o, bcw_term *t)
@@ -251,7 +263,7 @@ static void rterm(rd *r, const msgpack_object *o, bcw_term *t)
 
 static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
 {
-    const msgpack_object *a = arr(r, o, 10, "function");
+    const msgpack_object *a = arr(r, o, 11, "function");
     if (a == NULL)
         return;
     f->name = str(r, &a[0], false, "function name");
@@ -259,18 +271,22 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
     f->sym = (unsigned)u64(r, &a[2], nsyms ? nsyms - 1 : 0, "symbol");
     f->is_static = boolean(r, &a[3], "static");
     f->why = str(r, &a[4], true, "why");
-    rparam(r, &a[5], &f->ret);
-    const msgpack_object *ps = arr(r, &a[6], 0, "parameters");
-    if (ps != NULL && a[6].via.array.size > BCW_MAX_PARAMS)
+    f->unwalkable = str(r, &a[5], true, "not walked");
+    rparam(r, &a[6], &f->ret);
+    const msgpack_object *ps = arr(r, &a[7], 0, "parameters");
+    if (ps != NULL && a[7].via.array.size > BCW_MAX_PARAMS)
         bad(r, "too many parameters");
-    for (uint32_t i = 0; ps && r->err == 0 && i < a[6].via.array.size; i++) {
+    for (uint32_t i = 0; ps && r->err == 0 && i < a[7].via.array.size; i++) {
         rparam(r, &ps[i], &f->params[i]);
         f->nparams = i + 1;
     }
-    f->reads = strv(r, &a[7], &f->nreads, "reads");
-    f->wrote = strv(r, &a[8], &f->nwrote, "writes");
-    const msgpack_object *cs = arr(r, &a[9], 0, "contracts");
-    uint32_t nc = cs ? a[9].via.array.size : 0;
+    for (unsigned i = 0; i < f->nparams; i++)
+        if (f->params[i].pair >= (int)f->nparams)
+            bad(r, "parameter pair");
+    f->reads = strv(r, &a[8], &f->nreads, "reads");
+    f->wrote = strv(r, &a[9], &f->nwrote, "writes");
+    const msgpack_object *cs = arr(r, &a[10], 0, "contracts");
+    uint32_t nc = cs ? a[10].via.array.size : 0;
     if (nc > 0 && (f->contracts = bcw__calloc(nc, sizeof *f->contracts)) ==
                       NULL)
         r->err = r->err ? r->err : BCW_ENOMEM;

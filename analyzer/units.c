@@ -219,10 +219,78 @@ static void param_free(bcw_param *p)
 {
     free(p->name);
     free(p->ctype);
+    free(p->detail);
 }
 
 /* classify's answer when an allocation failed: an error, not a skip */
 static const char out_of_memory[] = "out of memory";
+
+/* Does the function test pointer `p` against NULL? */
+static bool compared_with_null(LLVMValueRef p)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAICmpInst(user) &&
+            (LLVMIsAConstantPointerNull(LLVMGetOperand(user, 0)) ||
+             LLVMIsAConstantPointerNull(LLVMGetOperand(user, 1))))
+            return true;
+    }
+    return false;
+}
+
+/* Is pointer `p` only stored through, never read or passed on? */
+static bool only_written(LLVMValueRef p)
+{
+    bool stored = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p)
+            stored = true;
+        else if (!(LLVMIsAICmpInst(user) || LLVMIsADbgInfoIntrinsic(user)))
+            return false;
+    }
+    return stored;
+}
+
+/* Is `v` an address inside the block `base` points to? */
+static bool derived_from(LLVMValueRef v, LLVMValueRef base, int hops)
+{
+    if (v == base)
+        return true;
+    if (hops > 8 || v == NULL)
+        return false;
+    if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v))
+        return derived_from(LLVMGetOperand(v, 0), base, hops + 1);
+    if (LLVMIsALoadInst(v)) /* through the unit's pointer fields */
+        return derived_from(LLVMGetOperand(v, 0), base, hops + 1);
+    if (LLVMIsASelectInst(v))
+        return derived_from(LLVMGetOperand(v, 1), base, hops + 1) ||
+               derived_from(LLVMGetOperand(v, 2), base, hops + 1);
+    if (LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (derived_from(LLVMGetIncomingValue(v, k), base, hops + 1))
+                return true;
+    }
+    return false;
+}
+
+/* Does `fn` return a pointer into its first argument's memory (an
+ * element, a node, an iterator)?  The argument itself does not count. */
+static bool points_into(LLVMValueRef fn, LLVMValueRef base)
+{
+    if (base == NULL || LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMPointerTypeKind)
+        return false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+            continue;
+        LLVMValueRef v = LLVMGetOperand(t, 0);
+        if (v != base && derived_from(v, base, 0))
+            return true;
+    }
+    return false;
+}
 
 /* Classifies a pointer slot that is not the unit itself. */
 static const char *classify_pointer(const finder *f, const sig *s,
@@ -234,9 +302,21 @@ static const char *classify_pointer(const finder *f, const sig *s,
         out->kind = BCW_PK_ELEMENT; /* returned pointers are symbolic */
         return NULL;
     }
+    /* a char or byte pointer only ever stored through is an out-parameter
+     * (`char *out`), not a string */
+    if (pt->kind == BCW_PT_CHAR && only_written(LLVMGetParam(s->fn, i - 1))) {
+        out->kind = BCW_PK_OUT;
+        out->pointee = pt->is_unsigned ? BCW_ABI_U8 : BCW_ABI_S8;
+        out->pointee_size = 1;
+        return NULL;
+    }
     switch (pt->kind) {
     case BCW_PT_FUNCTION:
-        return "callback parameters are not generated yet";
+        out->kind = BCW_PK_CALLBACK;
+        out->detail = bcw__strdup(s->di[i].known && s->di[i].detail[0]
+                                      ? s->di[i].detail
+                                      : "void (*)()");
+        return out->detail ? NULL : out_of_memory;
     case BCW_PT_CHAR:
         out->kind = BCW_PK_STRING;
         break;
@@ -254,9 +334,17 @@ static const char *classify_pointer(const finder *f, const sig *s,
         break;
     case BCW_PT_STRUCT: {
         uint64_t size = pt->bits / 8;
+        int other = find_unit(f, pt->name);
         if (size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
             size = LLVMABISizeOfType(f->td, pt->type);
+        if (size == 0 && other >= 0)
+            size = f->model->units[other].size;
         out->kind = BCW_PK_SCRATCH;
+        if (other >= 0) {
+            out->kind = BCW_PK_UNIT_REF;
+            if ((out->detail = bcw__strdup(pt->name)) == NULL)
+                return out_of_memory;
+        }
         out->pointee_size = (uint32_t)(size == 0 ? 64
                                        : size > 4096 ? 4096
                                                      : size);
@@ -276,6 +364,7 @@ static const char *classify(const finder *f, const sig *s, unsigned i,
                             const char *unit, bool is_unit, bcw_param *out)
 {
     memset(out, 0, sizeof *out);
+    out->pair = -1;
     const bcw_di_type *di = &s->di[i];
     LLVMTypeRef t = s->types[i];
     out->kind = BCW_PK_INT;
@@ -294,10 +383,15 @@ static const char *classify(const finder *f, const sig *s, unsigned i,
         out->abi = int_abi(bits, is_unsigned);
         if (out->abi == BCW_ABI_VOID)
             return "integer width not supported";
-        if (bits == 1 || (di->known && di->is_bool))
+        if (bits == 1 || (di->known && di->is_bool)) {
             out->kind = BCW_PK_BOOL;
-        else if (bits == 8 && (!di->known || di->is_char))
+        } else if (bits == 8 && (!di->known || di->is_char)) {
             out->kind = BCW_PK_CHAR;
+        } else if (di->known && di->is_enum) {
+            out->kind = BCW_PK_ENUM;
+            if ((out->detail = bcw__strdup(di->detail)) == NULL)
+                return out_of_memory;
+        }
         break;
     }
     case LLVMFloatTypeKind:
@@ -312,11 +406,15 @@ static const char *classify(const finder *f, const sig *s, unsigned i,
         } else if ((why = classify_pointer(f, s, i, out)) != NULL) {
             return why;
         }
+        out->nullable = i > 0 && compared_with_null(LLVMGetParam(s->fn, i - 1));
+        out->into_unit = i == 0 && points_into(s->fn, LLVMGetParam(s->fn, 0));
         break;
     default:
         return "aggregate passed by value is not supported yet";
     }
-    if (di->known)
+    if (out->kind == BCW_PK_CALLBACK)
+        out->ctype = bcw__strdup(out->detail);
+    else if (di->known)
         out->ctype = bcw__strdup(di->spelling);
     else if (out->kind == BCW_PK_UNIT)
         out->ctype = bcw__sprintf("struct %s *", unit);
@@ -362,6 +460,40 @@ static int add_sym(finder *f, const char *name, unsigned *out)
     return bcw__index_put(&f->sym_ix, h, *out);
 }
 
+/* A length parameter by its name or its type: len, size, n, count, cap,
+ * nbytes, or a size_t. */
+static bool is_length(const bcw_param *p)
+{
+    static const char *const words[] = {"len",   "length", "size",
+                                        "n",     "count",  "cap",
+                                        "nbytes", "capacity", NULL};
+    if (p->kind != BCW_PK_INT || p->abi == BCW_ABI_BOOL)
+        return false;
+    if (strstr(p->ctype, "size_t") != NULL)
+        return true;
+    for (const char *const *w = words; *w; w++)
+        if (strcmp(p->name, *w) == 0 || (strlen(*w) > 2 &&
+                                         strstr(p->name, *w) != NULL))
+            return true;
+    return false;
+}
+
+/* A byte pointer followed by its length is one buffer argument. */
+static void pair_buffers(bcw_func *f)
+{
+    for (unsigned i = 0; i + 1 < f->nparams; i++) {
+        bcw_param *p = &f->params[i], *n = &f->params[i + 1];
+        if ((p->kind == BCW_PK_STRING || p->kind == BCW_PK_ELEMENT) &&
+            is_length(n)) {
+            p->kind = BCW_PK_BUFFER;
+            n->kind = BCW_PK_LENGTH;
+            p->pointee_size = BCW_BUFFER_BYTES;
+            p->pair = (int)i + 1;
+            n->pair = (int)i;
+        }
+    }
+}
+
 /* Adds `s` to unit `unit` with `role`, classifying its signature. */
 static int add_func(finder *f, int unit, const sig *s, enum bcw_role role)
 {
@@ -384,6 +516,14 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role)
         for (unsigned i = 0; why == NULL && i < s->n; i++)
             if (fun.params[i].kind == BCW_PK_UNIT)
                 why = "constructor taking its own unit";
+    if (why == NULL)
+        pair_buffers(&fun);
+    for (unsigned i = 0; why == NULL && i < s->n; i++)
+        if (fun.params[i].kind == BCW_PK_CALLBACK && fun.unwalkable == NULL &&
+            (fun.unwalkable = bcw__sprintf(
+                 "%s is a callback; callbacks are not generated yet",
+                 fun.params[i].name)) == NULL)
+            why = out_of_memory;
     int err = 0;
     if (why == out_of_memory) {
         err = BCW_ENOMEM;
@@ -422,6 +562,7 @@ done:
         param_free(&fun.params[i]);
     free(fun.name);
     free(fun.why);
+    free(fun.unwalkable);
     return err;
 }
 
@@ -616,7 +757,7 @@ int bcw__unit_destructor(const bcw_unit *u)
 {
     for (unsigned i = 0; i < u->nfuncs; i++)
         if (u->funcs[i].role == BCW_ROLE_DESTRUCTOR &&
-            u->funcs[i].nparams == 1)
+            u->funcs[i].nparams == 1 && u->funcs[i].unwalkable == NULL)
             return (int)i;
     return -1;
 }

@@ -111,6 +111,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         is_void[i] = f->ret.kind == BCW_PK_NONE;
         for (unsigned k = 0; k < f->nparams; k++)
             nout[i] = (uint8_t)(nout[i] + (f->params[k].kind == BCW_PK_OUT));
+        if (f->unwalkable != NULL)
+            continue;
         if (f->role == BCW_ROLE_CONSTRUCTOR ||
             f->role == BCW_ROLE_INIT_CONSTRUCTOR)
             ctors[cfg.nctors++] = (uint16_t)i;

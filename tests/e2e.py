@@ -266,6 +266,17 @@ class Outcomes(unittest.TestCase):
         self.assertIn("account_withdraw(target, 1);\n==> *failure* "
                       "ENSURES(a->balance >= -a->limit)", text)
 
+    def test_buffers_enums_and_callbacks(self):
+        lines = jsonl("sbuf.bc", "sbuf", "protocol", 2)
+        fns = {c["fn"] for s in lines[:-1] for c in s["calls"]}
+        self.assertNotIn("sbuf_each", fns)  # callbacks: not walked yet
+        seq = next(s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                   ["sbuf_new", "sbuf_append", "sbuf_last"])
+        self.assertEqual(seq["calls"][1]["args"], ["#0", "bytes[16]", "16"])
+        # the buffer holds 'a'..'p': its last byte comes back out
+        self.assertEqual(seq["calls"][2]["out"], {"out": "'p'"})
+        self.assertEqual(seq["calls"][2]["result"], "0")
+
     def test_init_constructor_out_parameter_and_globals_reset(self):
         lines = jsonl("counter.bc", "counter", "protocol", 2)
         reads = [s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==

@@ -127,6 +127,36 @@ static void test_analyzer__init_constructor_and_static_inline(void **state)
     check_counter("counter-opaque.bc");
 }
 
+static void test_analyzer__parameter_kinds(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("sbuf.bc");
+    assert_int_equal(bcw_model_unit_count(m), 2);
+    const bcw_unit *u = &m->units[0];
+    const bcw_param *mode = &func(u, "sbuf_set_case")->params[1];
+    assert_int_equal(mode->kind, BCW_PK_ENUM);
+    assert_string_equal(mode->detail, "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4");
+    const bcw_func *app = func(u, "sbuf_append");
+    assert_int_equal(app->params[1].kind, BCW_PK_BUFFER);
+    assert_int_equal(app->params[2].kind, BCW_PK_LENGTH);
+    assert_int_equal(app->params[1].pair, 2);
+    const bcw_func *each = func(u, "sbuf_each");
+    assert_int_equal(each->params[1].kind, BCW_PK_CALLBACK);
+    assert_string_equal(each->params[1].detail, "void (*)(char, void *)");
+    assert_non_null(each->unwalkable);
+    assert_true(func(u, "sbuf_copy_to")->params[1].nullable);
+    assert_false(func(u, "sbuf_last")->params[0].nullable);
+    assert_true(func(u, "sbuf_data")->ret.into_unit);
+    assert_false(func(u, "sbuf_copy_to")->ret.into_unit);
+    const bcw_param *out = &func(u, "sbuf_last")->params[1];
+    assert_int_equal(out->kind, BCW_PK_OUT);
+    assert_int_equal(out->pointee, BCW_ABI_S8);
+    const bcw_param *ref = &func(&m->units[1], "sbuf_pool_put")->params[1];
+    assert_int_equal(ref->kind, BCW_PK_UNIT_REF);
+    assert_string_equal(ref->detail, "sbuf");
+    bcw_model_free(m);
+}
+
 static void test_analyzer__two_files_linked(void **state)
 {
     (void)state;
@@ -292,7 +322,7 @@ static void test_analyzer__model_file_round_trip(void **state)
 {
     (void)state;
     const char *files[] = {"bstack.bc", "account.bc", "ringq.bc",
-                           "counter.bc", "iset.bc"};
+                           "counter.bc", "iset.bc", "sbuf.bc"};
     char path[] = "/tmp/bcwalk-model-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -440,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bstack_roles_without_debug_info),
         cmocka_unit_test(test_analyzer__bstack_roles_with_opaque_pointers),
         cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
+        cmocka_unit_test(test_analyzer__parameter_kinds),
         cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),

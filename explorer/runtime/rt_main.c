@@ -259,9 +259,18 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         }
         case BCW_PK_OUT:
         case BCW_PK_SCRATCH:
+        case BCW_PK_UNIT_REF:
             outs[k] = arena_alloc(p->size ? p->size : 8);
             raw = (uint64_t)(uintptr_t)outs[k];
             break;
+        case BCW_PK_BUFFER: {
+            /* distinct printable bytes, so reads of them are observable */
+            char *b = arena_alloc(p->size);
+            for (uint32_t j = 0; j < p->size; j++)
+                b[j] = (char)('a' + j % 26);
+            raw = (uint64_t)(uintptr_t)b;
+            break;
+        }
         default:
             break;
         }

@@ -12,7 +12,10 @@ uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_abi abi)
 {
     switch (kind) {
     case BCW_PK_INT:
+    case BCW_PK_ENUM:
         return ++g->ints;
+    case BCW_PK_LENGTH:
+        return BCW_BUFFER_BYTES;
     case BCW_PK_BOOL:
         return (g->bools++ & 1) == 0;
     case BCW_PK_CHAR:
@@ -141,13 +144,25 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
             return bcw_value_format(
                 buf, n,
                 abi == BCW_ABI_FLOAT || abi == BCW_ABI_DOUBLE ? BCW_PK_FLOAT
+                : abi == BCW_ABI_S8 || abi == BCW_ABI_U8      ? BCW_PK_CHAR
+                : abi == BCW_ABI_PTR                          ? BCW_PK_ELEMENT
                                                               : BCW_PK_INT,
                 abi, raw, 1);
         snprintf(buf, n, "&out");
         break;
     case BCW_PK_SCRATCH:
+    case BCW_PK_UNIT_REF:
         snprintf(buf, n, "&scratch");
         break;
+    case BCW_PK_BUFFER:
+        snprintf(buf, n, "bytes[%d]", BCW_BUFFER_BYTES);
+        break;
+    case BCW_PK_CALLBACK:
+        snprintf(buf, n, "NULL");
+        break;
+    case BCW_PK_ENUM:
+    case BCW_PK_LENGTH:
+        return bcw_value_format(buf, n, BCW_PK_INT, abi, raw, is_result);
     case BCW_PK_NONE:
         snprintf(buf, n, "void");
         break;
