@@ -38,10 +38,12 @@ enum bcw_pkind {
     BCW_PK_BUFFER,  /* pointer to bytes whose length the next parameter
                        gives: BCW_BUFFER_BYTES of scratch */
     BCW_PK_LENGTH,  /* that length */
-    BCW_PK_UNIT_REF /* pointer to another unit: zeroed storage of its
+    BCW_PK_UNIT_REF,/* pointer to another unit: zeroed storage of its
                        size for now */
+    BCW_PK_UNIT_OUT /* T **out of a constructor int t_open(..., T **out):
+                       a cell the unit comes back in */
 };
-#define BCW_PK_LAST BCW_PK_UNIT_REF
+#define BCW_PK_LAST BCW_PK_UNIT_OUT
 #define BCW_BUFFER_BYTES 16
 
 /* Roles of a unit's functions. */

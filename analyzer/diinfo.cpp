@@ -75,6 +75,22 @@ static std::string spell(const DIType *t)
     }
 }
 
+/* A struct's name; clang names an anonymous struct after its typedef,
+ * which `named` (the type as written) may hold. */
+static std::string struct_name(const DICompositeType *c, const DIType *named)
+{
+    std::string name = c->getName().str();
+    for (const DIType *t = named; name.empty() && t != nullptr;) {
+        auto *td = dyn_cast<DIDerivedType>(t);
+        if (td == nullptr)
+            break;
+        if (td->getTag() == dwarf::DW_TAG_typedef)
+            name = td->getName().str();
+        t = td->getBaseType();
+    }
+    return name;
+}
+
 /* "int (*)(const void *, const void *)" */
 static std::string signature(const DISubroutineType *st)
 {
@@ -139,19 +155,17 @@ static void classify(const DIType *t, bcw_di_type *out)
                                 e == dwarf::DW_ATE_boolean;
     } else if (auto *c = dyn_cast<DICompositeType>(p)) {
         out->pointee_struct = c->getTag() == dwarf::DW_TAG_structure_type;
-        /* clang names an anonymous struct after its typedef */
-        std::string name = c->getName().str();
-        for (const DIType *t = named; name.empty() && t != nullptr;) {
-            auto *td = dyn_cast<DIDerivedType>(t);
-            if (td == nullptr)
-                break;
-            if (td->getTag() == dwarf::DW_TAG_typedef)
-                name = td->getName().str();
-            t = td->getBaseType();
-        }
-        copy(out->pointee_name, sizeof out->pointee_name, name);
+        copy(out->pointee_name, sizeof out->pointee_name,
+             struct_name(c, named));
     } else if (auto *pd = dyn_cast<DIDerivedType>(p)) {
         out->pointee_pointer = pd->getTag() == dwarf::DW_TAG_pointer_type;
+        const DIType *inner_named = pd->getBaseType();
+        auto *inner = dyn_cast_or_null<DICompositeType>(
+            strip(inner_named, nullptr));
+        if (out->pointee_pointer && inner != nullptr &&
+            inner->getTag() == dwarf::DW_TAG_structure_type)
+            copy(out->pointee_name, sizeof out->pointee_name,
+                 struct_name(inner, inner_named));
     }
 }
 

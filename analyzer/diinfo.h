@@ -22,7 +22,9 @@ typedef struct bcw_di_type {
     unsigned pointee_bits;   /* size of the pointed-to type, 0 unknown */
     char detail[256];        /* enums: "RED=0, GREEN=1"; callbacks: their
                                 signature "int (*)(const void *, int)" */
-    char pointee_name[64];   /* struct name, or its typedef's name */
+    char pointee_name[64];   /* struct name, or its typedef's name; for a
+                                pointer to a pointer to a struct (T **),
+                                that struct's */
 } bcw_di_type;
 
 /* Describes the return type (out[0]) and parameters (out[1..]) of `fn`

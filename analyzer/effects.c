@@ -25,6 +25,7 @@ typedef struct fx_func {
     unsigned nparams;
     bool writes[BCW_MAX_PARAMS];
     bool frees[BCW_MAX_PARAMS];
+    bool moves[BCW_MAX_PARAMS]; /* reallocates the parameter itself */
     const char *why[BCW_MAX_PARAMS];
     bool globals;        /* writes a module global */
     const char *gwhy;
@@ -167,7 +168,7 @@ static int push(walk *w, LLVMValueRef v)
 /* Effect of one call on the reachable values: sets *writes and *frees, and
  * says why.  `arg` is the tainted argument position. */
 static void call_effect(const bcw_effects *fx, LLVMValueRef call,
-                        unsigned arg, bool *writes, bool *frees,
+                        unsigned arg, bool *writes, bool *frees, bool *moves,
                         const char **why)
 {
     LLVMValueRef callee = bcw__called_function(call);
@@ -195,11 +196,14 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call,
         }
         if (arg < f->nparams && f->frees[arg])
             *frees = true;
+        if (arg < f->nparams && f->moves[arg])
+            *moves = true;
         return;
     }
     if (strcmp(name, "free") == 0 || strcmp(name, "realloc") == 0) {
         *writes = true;
         *frees = *frees || strcmp(name, "free") == 0;
+        *moves = *moves || strcmp(name, "realloc") == 0;
         *why = name;
     } else if (in_list(dest_writers, name)) {
         if (arg == 0) {
@@ -212,14 +216,23 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call,
     }
 }
 
+/* Is `v` the parameter itself, through pointer casts only? */
+static bool same_pointer(LLVMValueRef v, LLVMValueRef param)
+{
+    while (v != param && (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)))
+        v = LLVMGetOperand(v, 0);
+    return v == param;
+}
+
 /* Follows everything reachable from parameter `p` of `f`. */
 static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
-                       bool *writes, bool *frees, const char **why)
+                       bool *writes, bool *frees, bool *moves,
+                       const char **why)
 {
     walk w = {0};
     int err = push(&w, LLVMGetParam(f->fn, p));
     LLVMValueRef param = LLVMGetParam(f->fn, p);
-    while (err == 0 && w.nwork > 0 && !*writes) {
+    while (err == 0 && w.nwork > 0 && !(*writes && *frees && *moves)) {
         LLVMValueRef v = w.work[--w.nwork];
         for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
              u = LLVMGetNextUse(u)) {
@@ -269,12 +282,15 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
                         LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
                         continue;
                     any = true;
-                    bool fr = false;
-                    call_effect(fx, user, a, writes, &fr, why);
-                    /* freeing the parameter itself makes a destructor;
-                     * freeing a field pointer is only a write */
-                    if (fr && v == param)
+                    bool fr = false, mv = false;
+                    call_effect(fx, user, a, writes, &fr, &mv, why);
+                    /* freeing the parameter itself makes a destructor,
+                     * reallocating it a new handle; doing either to a
+                     * field pointer is only a write */
+                    if (fr && same_pointer(v, param))
                         *frees = true;
+                    if (mv && same_pointer(v, param))
+                        *moves = true;
                 }
                 if (any &&
                     LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
@@ -353,18 +369,20 @@ int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc)
                 LLVMValueRef param = LLVMGetParam(f->fn, p);
                 if (LLVMGetTypeKind(LLVMTypeOf(param)) != LLVMPointerTypeKind)
                     continue;
-                bool w = f->writes[p], fr = f->frees[p];
+                bool w = f->writes[p], fr = f->frees[p], mv = f->moves[p];
                 const char *why = f->why[p];
-                if (w && fr)
+                if (w && fr && mv)
                     continue;
-                int err = solve_param(fx, f, p, &w, &fr, &why);
+                int err = solve_param(fx, f, p, &w, &fr, &mv, &why);
                 if (err < 0) {
                     bcw__effects_free(fx);
                     return err;
                 }
-                if (w != f->writes[p] || fr != f->frees[p]) {
+                if (w != f->writes[p] || fr != f->frees[p] ||
+                    mv != f->moves[p]) {
                     f->writes[p] = w;
                     f->frees[p] = fr;
+                    f->moves[p] = mv;
                     f->why[p] = why;
                     changed = true;
                 }
@@ -409,6 +427,12 @@ bool bcw__effects_frees(const bcw_effects *fx, const char *fn, unsigned param)
 {
     const fx_func *f = by_name(fx, fn);
     return f != NULL && param < f->nparams && f->frees[param];
+}
+
+bool bcw__effects_moves(const bcw_effects *fx, const char *fn, unsigned param)
+{
+    const fx_func *f = by_name(fx, fn);
+    return f != NULL && param < f->nparams && f->moves[param];
 }
 
 void bcw__effects_free(bcw_effects *fx)

@@ -409,10 +409,9 @@ static int add_pred(bcw_unit *u, size_t *cap, bcw_pred *p, const char *user)
     return 0;
 }
 
-static int find_preds(ctx *c, LLVMValueRef fn, const char *user,
-                      size_t *cap)
+static int find_preds(ctx *c, LLVMValueRef fn, LLVMValueRef unit,
+                      const char *user, size_t *cap)
 {
-    LLVMValueRef unit = LLVMGetParam(fn, 0);
     int err = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !err;
          bb = LLVMGetNextBasicBlock(bb)) {
@@ -517,17 +516,18 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
     for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
         bcw_func *f = &u->funcs[i];
         LLVMValueRef fn = LLVMGetNamedFunction(mod, f->name);
-        if (fn == NULL || f->nparams == 0 || f->params[0].kind != BCW_PK_UNIT)
+        if (fn == NULL || f->self < 0)
             continue;
+        LLVMValueRef unit = LLVMGetParam(fn, (unsigned)f->self);
         c.nreads = c.nwrites = 0;
-        err = walk_function(&c, fn, LLVMGetParam(fn, 0));
+        err = walk_function(&c, fn, unit);
         if (err == 0)
             err = name_keys(u, c.reads, c.nreads, &f->reads, &f->nreads);
         if (err == 0)
             err = name_keys(u, c.writes, c.nwrites, &f->wrote, &f->nwrote);
         if (err == 0 && (f->role == BCW_ROLE_OBSERVER ||
                          f->role == BCW_ROLE_MUTATOR))
-            err = find_preds(&c, fn, f->name, &cap);
+            err = find_preds(&c, fn, unit, f->name, &cap);
     }
     free(c.reads);
     free(c.writes);
@@ -602,7 +602,8 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
 {
     if (hops > 12)
         return NULL;
-    LLVMValueRef unit = LLVMGetParam(fn, 0);
+    LLVMValueRef unit = f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self)
+                                     : NULL;
     bool is_bool = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMIntegerTypeKind &&
                    LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1;
     if (LLVMIsAICmpInst(v)) {

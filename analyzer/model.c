@@ -160,7 +160,7 @@ const char *bcw__kind_name(enum bcw_pkind kind)
     static const char *const names[] = {
         "unit",   "int",      "bool",   "char",   "float",   "string",
         "element", "out",     "scratch", "void",  "enum",    "callback",
-        "buffer", "length",   "unit_ref"};
+        "buffer", "length",   "unit_ref", "unit_out"};
     return names[kind];
 }
 
@@ -323,6 +323,10 @@ static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
         }
         if (fn->ret.into_unit)
             fputs(", \"returns_into_unit\": true", f);
+        if (fn->rebinds)
+            fputs(", \"rebinds\": true", f);
+        if (fn->self > 0)
+            fprintf(f, ", \"self\": %d", fn->self);
         json_strv(f, "reads", fn->reads, fn->nreads);
         json_strv(f, "writes", fn->wrote, fn->nwrote);
         fputs(", \"contracts\": [", f);

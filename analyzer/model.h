@@ -31,6 +31,10 @@ typedef struct bcw_func {
     unsigned nparams;
     bcw_param params[BCW_MAX_PARAMS];
     unsigned sym;           /* index into the model's symbol table */
+    int self;               /* the parameter that is the unit; -1 for
+                               constructors (result or T **out) */
+    bool rebinds;           /* returns the unit's new handle and frees or
+                               reallocates the old: s = str_cat(s, t) */
     bool is_static;         /* internal linkage in the bitcode */
     char *why;              /* why it is a mutator, NULL for observers */
     char *unwalkable;       /* why walks leave it out, or NULL */
@@ -117,6 +121,8 @@ BCW_INTERNAL int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc);
 BCW_INTERNAL bool bcw__effects_writes(const bcw_effects *fx, const char *fn,
                                       unsigned param, const char **why);
 BCW_INTERNAL bool bcw__effects_frees(const bcw_effects *fx, const char *fn,
+                                     unsigned param);
+BCW_INTERNAL bool bcw__effects_moves(const bcw_effects *fx, const char *fn,
                                      unsigned param);
 BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);
 

@@ -60,13 +60,15 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 
 static void pfunc(msgpack_packer *pk, const bcw_func *f)
 {
-    msgpack_pack_array(pk, 11);
+    msgpack_pack_array(pk, 13);
     pstr(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
     f->is_static ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     pstr(pk, f->why);
     pstr(pk, f->unwalkable);
+    msgpack_pack_int32(pk, f->self);
+    f->rebinds ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     pparam(pk, &f->ret);
     msgpack_pack_array(pk, f->nparams);
     for (unsigned i = 0; i < f->nparams; i++)
@@ -263,7 +265,7 @@ static void rterm(rd *r, const msgpack_object *o, bcw_term *t)
 
 static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
 {
-    const msgpack_object *a = arr(r, o, 11, "function");
+    const msgpack_object *a = arr(r, o, 13, "function");
     if (a == NULL)
         return;
     f->name = str(r, &a[0], false, "function name");
@@ -272,21 +274,25 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
     f->is_static = boolean(r, &a[3], "static");
     f->why = str(r, &a[4], true, "why");
     f->unwalkable = str(r, &a[5], true, "not walked");
-    rparam(r, &a[6], &f->ret);
-    const msgpack_object *ps = arr(r, &a[7], 0, "parameters");
-    if (ps != NULL && a[7].via.array.size > BCW_MAX_PARAMS)
+    f->self = (int)i64(r, &a[6], "self");
+    f->rebinds = boolean(r, &a[7], "rebinds");
+    rparam(r, &a[8], &f->ret);
+    const msgpack_object *ps = arr(r, &a[9], 0, "parameters");
+    if (ps != NULL && a[9].via.array.size > BCW_MAX_PARAMS)
         bad(r, "too many parameters");
-    for (uint32_t i = 0; ps && r->err == 0 && i < a[7].via.array.size; i++) {
+    for (uint32_t i = 0; ps && r->err == 0 && i < a[9].via.array.size; i++) {
         rparam(r, &ps[i], &f->params[i]);
         f->nparams = i + 1;
     }
     for (unsigned i = 0; i < f->nparams; i++)
         if (f->params[i].pair >= (int)f->nparams)
             bad(r, "parameter pair");
-    f->reads = strv(r, &a[8], &f->nreads, "reads");
-    f->wrote = strv(r, &a[9], &f->nwrote, "writes");
-    const msgpack_object *cs = arr(r, &a[10], 0, "contracts");
-    uint32_t nc = cs ? a[10].via.array.size : 0;
+    if (f->self < -1 || f->self >= (int)f->nparams)
+        bad(r, "self");
+    f->reads = strv(r, &a[10], &f->nreads, "reads");
+    f->wrote = strv(r, &a[11], &f->nwrote, "writes");
+    const msgpack_object *cs = arr(r, &a[12], 0, "contracts");
+    uint32_t nc = cs ? a[12].via.array.size : 0;
     if (nc > 0 && (f->contracts = bcw__calloc(nc, sizeof *f->contracts)) ==
                       NULL)
         r->err = r->err ? r->err : BCW_ENOMEM;

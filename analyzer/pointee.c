@@ -53,6 +53,20 @@ static void from_type(bcw_pointee *out, LLVMTypeRef t)
     }
 }
 
+/* libc functions whose pointer arguments are C strings */
+static int takes_strings(const char *name)
+{
+    static const char *const names[] = {
+        "strlen", "strnlen", "strcmp", "strncmp", "strcasecmp", "strcpy",
+        "strncpy", "strcat", "strncat", "strdup", "strndup", "strchr",
+        "strrchr", "strstr", "strspn", "strcspn", "strtol", "strtoul",
+        "strtod", "atoi", "atol", "puts", "fputs", NULL};
+    for (const char *const *n = names; *n; n++)
+        if (strcmp(*n, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Evidence from one use of pointer `v`; struct evidence wins. */
 static void from_uses(LLVMValueRef v, bcw_pointee *out, int hops)
 {
@@ -80,6 +94,14 @@ static void from_uses(LLVMValueRef v, bcw_pointee *out, int hops)
             break;
         case LLVMCall: {
             LLVMValueRef callee = bcw__called_function(user);
+            if (callee != NULL && LLVMIsDeclaration(callee) &&
+                takes_strings(bcw__value_name(callee))) {
+                seen.kind = BCW_PT_CHAR;
+                seen.type = LLVMInt8TypeInContext(
+                    LLVMGetTypeContext(LLVMTypeOf(v)));
+                seen.bits = 8;
+                break;
+            }
             if (callee == NULL || LLVMIsDeclaration(callee) || hops >= MAX_HOPS)
                 break;
             unsigned n = (unsigned)LLVMGetNumArgOperands(user);
@@ -203,7 +225,8 @@ void bcw__pointee(LLVMValueRef fn, unsigned index, const bcw_di_type *di,
                        di->pointee_name);
             out->bits = di->pointee_bits;
         } else if (di->pointee_pointer) {
-            out->kind = BCW_PT_POINTER;
+            out->kind = BCW_PT_POINTER; /* name: T of a T ** */
+            snprintf(out->name, sizeof out->name, "%s", di->pointee_name);
         } else if ((out->type = scalar_type(ctx, di)) != NULL) {
             out->kind = BCW_PT_SCALAR;
         }

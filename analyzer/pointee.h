@@ -16,7 +16,7 @@ enum bcw_pointee_kind {
     BCW_PT_SCALAR,   /* type holds the integer or floating type */
     BCW_PT_CHAR,     /* char: a string or a byte buffer */
     BCW_PT_VOID,
-    BCW_PT_POINTER,
+    BCW_PT_POINTER,  /* name: the struct of a T ** when debug info says */
     BCW_PT_FUNCTION
 };
 

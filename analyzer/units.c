@@ -22,7 +22,7 @@
 static const char *const init_words[] = {"init", "initialize", "initialise",
                                          "setup", "construct", NULL};
 static const char *const ctor_words[] = {"new", "create", "alloc", "make",
-                                         "open", NULL};
+                                         "open", "from", NULL};
 static const char *const dtor_words[] = {
     "free",  "destroy",  "delete",   "release", "dispose",
     "fini",  "deinit",   "finalize", "finalise", "cleanup", NULL};
@@ -420,6 +420,8 @@ static const char *classify(const finder *f, const sig *s, unsigned i,
         out->ctype = bcw__sprintf("struct %s *", unit);
     else if (out->kind == BCW_PK_STRING)
         out->ctype = bcw__strdup("char *");
+    else if (out->kind == BCW_PK_OUT && out->pointee == BCW_ABI_PTR)
+        out->ctype = bcw__strdup("void **");
     else if (out->kind == BCW_PK_OUT)
         out->ctype = bcw__sprintf("%s *", abi_spelling(out->pointee));
     else
@@ -495,23 +497,42 @@ static void pair_buffers(bcw_func *f)
 }
 
 /* Adds `s` to unit `unit` with `role`, classifying its signature. */
-static int add_func(finder *f, int unit, const sig *s, enum bcw_role role)
+static int add_func(finder *f, int unit, const sig *s, enum bcw_role role,
+                    int self, int out)
 {
     bcw_unit *u = &f->model->units[unit];
     bcw_func fun = {0};
     fun.role = role;
+    fun.self = self;
     fun.is_static = s->is_static;
     fun.nparams = s->n;
-    /* the unit is the constructor's result, or every other role's first
-     * parameter */
-    const char *why = classify(f, s, 0, u->name,
-                               role == BCW_ROLE_CONSTRUCTOR, &fun.ret);
+    /* the unit is a heap constructor's result, a method's `self`, or any
+     * parameter of the unit's type */
+    const char *ret_struct = slot_struct(s, 0);
+    const char *why = classify(
+        f, s, 0, u->name,
+        (role == BCW_ROLE_CONSTRUCTOR && out < 0) ||
+            (ret_struct && strcmp(ret_struct, u->name) == 0),
+        &fun.ret);
     for (unsigned i = 1; why == NULL && i <= s->n; i++) {
-        bool is_unit = (i == 1 && role != BCW_ROLE_CONSTRUCTOR) ||
+        bool is_unit = (int)i - 1 == self ||
                        (slot_struct(s, i) &&
                         strcmp(slot_struct(s, i), u->name) == 0);
         why = classify(f, s, i, u->name, is_unit, &fun.params[i - 1]);
+        if (why == NULL && (int)i - 1 == out) {
+            bcw_param *p = &fun.params[i - 1];
+            p->kind = BCW_PK_UNIT_OUT;
+            if (!s->di[i].known) {
+                free(p->ctype);
+                if ((p->ctype = bcw__sprintf("struct %s **", u->name)) == NULL)
+                    why = out_of_memory;
+            }
+        }
     }
+    /* s = str_cat(s, t): a new handle for the unit, the old one gone */
+    fun.rebinds = self >= 0 && fun.ret.kind == BCW_PK_UNIT &&
+                  (bcw__effects_moves(f->fx, s->name, (unsigned)self) ||
+                   bcw__effects_frees(f->fx, s->name, (unsigned)self));
     if (why == NULL && role == BCW_ROLE_CONSTRUCTOR)
         for (unsigned i = 0; why == NULL && i < s->n; i++)
             if (fun.params[i].kind == BCW_PK_UNIT)
@@ -535,7 +556,7 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role)
     }
     if (role == BCW_ROLE_OBSERVER) {
         const char *reason = NULL;
-        if (bcw__effects_writes(f->fx, s->name, 0, &reason)) {
+        if (bcw__effects_writes(f->fx, s->name, (unsigned)self, &reason)) {
             fun.role = BCW_ROLE_MUTATOR;
             fun.why = bcw__strdup(reason ? reason : "may write");
             if (fun.why == NULL) {
@@ -646,6 +667,19 @@ static int no_unit_error(finder *f)
     return err;
 }
 
+/* The T **out slot of a constructor `t_open(..., T **out)` that debug
+ * info does not describe: a pointer the function stores a pointer into,
+ * in a function named as a constructor.  0 if none. */
+static unsigned out_slot(const sig *s)
+{
+    if (!last_word_in(s->name, ctor_words))
+        return 0;
+    for (unsigned i = 1; i <= s->n; i++)
+        if (weak_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER)
+            return i;
+    return 0;
+}
+
 /* Pass 1: does `s` construct a unit?  Returns its name and the slot that
  * holds it, or NULL. */
 static const char *constructs(const sig *s, unsigned *slot, char *buf,
@@ -659,6 +693,14 @@ static const char *constructs(const sig *s, unsigned *slot, char *buf,
     *slot = 1;
     if (first != NULL && last_word_in(s->name, init_words))
         return first;
+    /* int t_open(..., T **out): debug info names T */
+    if (last_word_in(s->name, ctor_words))
+        for (unsigned i = 1; i <= s->n; i++)
+            if (is_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER &&
+                s->pt[i].name[0]) {
+                *slot = i;
+                return s->pt[i].name;
+            }
     /* no struct information: the name's prefix names the unit */
     const char *us = strrchr(s->name, '_');
     if (us == NULL || us == s->name || (size_t)(us - s->name) >= n)
@@ -666,20 +708,25 @@ static const char *constructs(const sig *s, unsigned *slot, char *buf,
     bool by_result = weak_pointer(s, 0) && last_word_in(s->name, ctor_words);
     bool by_init = s->n > 0 && weak_pointer(s, 1) &&
                    last_word_in(s->name, init_words);
-    if (!by_result && !by_init)
+    unsigned by_out = by_result || by_init ? 0 : out_slot(s);
+    if (!by_result && !by_init && !by_out)
         return NULL;
-    *slot = by_result ? 0 : 1;
+    *slot = by_result ? 0 : by_out ? by_out : 1;
     memcpy(buf, s->name, (size_t)(us - s->name));
     buf[us - s->name] = '\0';
     return buf;
 }
 
-/* Pass 2: the unit and role of `s`, or -1. */
-static int role_of(const finder *f, const sig *s, enum bcw_role *role)
+/* Pass 2: the unit and role of `s`, or -1; *self is the parameter that
+ * is the unit (-1 for constructors), *out a constructor's T **out. */
+static int role_of(const finder *f, const sig *s, enum bcw_role *role,
+                   int *self, int *out)
 {
     const char *ret = slot_struct(s, 0);
     const char *first = s->n > 0 ? slot_struct(s, 1) : NULL;
     int unit;
+    *self = -1;
+    *out = -1;
     if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
         (unit = find_unit(f, ret)) >= 0) {
         *role = BCW_ROLE_CONSTRUCTOR;
@@ -691,15 +738,40 @@ static int role_of(const finder *f, const sig *s, enum bcw_role *role)
         *role = BCW_ROLE_CONSTRUCTOR;
         return unit;
     }
+    /* int t_open(..., T **out) */
+    if (last_word_in(s->name, ctor_words)) {
+        for (unsigned i = 1; i <= s->n; i++) {
+            unit = -1;
+            if (is_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER)
+                unit = s->pt[i].name[0] ? find_unit(f, s->pt[i].name)
+                       : weak_pointer(s, i) ? unit_by_prefix(f, s->name)
+                                            : -1;
+            if (unit >= 0) {
+                *role = BCW_ROLE_CONSTRUCTOR;
+                *out = (int)i - 1;
+                return unit;
+            }
+        }
+    }
+    /* the unit is the first parameter, or failing that the first one of
+     * a unit's type: void map_put(int key, map *m) */
     unit = find_unit(f, first);
-    if (unit < 0 && s->n > 0 && weak_pointer(s, 1))
+    *self = 0;
+    for (unsigned i = 2; unit < 0 && i <= s->n; i++) {
+        unit = find_unit(f, slot_struct(s, i));
+        *self = (int)i - 1;
+    }
+    if (unit < 0 && s->n > 0 && weak_pointer(s, 1)) {
         unit = unit_by_prefix(f, s->name);
+        *self = 0;
+    }
     if (unit < 0)
         return -1;
-    if (last_word_in(s->name, init_words))
+    if (last_word_in(s->name, init_words) && *self == 0)
         *role = BCW_ROLE_INIT_CONSTRUCTOR;
-    else if (last_word_in(s->name, dtor_words) ||
-             bcw__effects_frees(f->fx, s->name, 0))
+    else if ((last_word_in(s->name, dtor_words) ||
+              bcw__effects_frees(f->fx, s->name, (unsigned)*self)) &&
+             !(ret != NULL && find_unit(f, ret) == unit))
         *role = BCW_ROLE_DESTRUCTOR;
     else
         *role = BCW_ROLE_OBSERVER; /* add_func refines it */
@@ -733,9 +805,10 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
          fn = LLVMGetNextFunction(fn)) {
         enum bcw_role role;
-        int unit;
-        if (load_sig(bc->mod, fn, s) && (unit = role_of(&f, s, &role)) >= 0)
-            err = add_func(&f, unit, s, role);
+        int unit, self, out;
+        if (load_sig(bc->mod, fn, s) &&
+            (unit = role_of(&f, s, &role, &self, &out)) >= 0)
+            err = add_func(&f, unit, s, role, self, out);
     }
     for (unsigned i = 0; i < model->nunits && err >= 0; i++)
         if ((err = bcw__fields_analyze(&model->units[i], bc->mod,

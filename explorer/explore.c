@@ -57,6 +57,7 @@ static int make_plan(bcw_plan *plan, const bcw_unit *u)
         w->sym = f->sym;
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;
+        w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
         wire_param(&w->ret, &f->ret);
         for (unsigned k = 0; k < f->nparams; k++)
             wire_param(&w->params[k], &f->params[k]);

@@ -277,6 +277,25 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(seq["calls"][2]["out"], {"out": "'p'"})
         self.assertEqual(seq["calls"][2]["result"], "0")
 
+    def test_out_parameter_constructor_and_moving_handles(self):
+        lines = jsonl("str.bc", "str", "protocol", 5)
+        by_calls = {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
+                    for s in lines[:-1]}
+        # str_cat reallocates on the 4th append: the walk follows the new
+        # handle it returns, so str_len sees all 19 bytes
+        cat4 = by_calls[(("str_new", ()),
+                         ("str_cat", ("#0", '"a"')),
+                         ("str_cat", ("#0", '""')),
+                         ("str_cat", ("#0", '"hello"')),
+                         ("str_cat", ("#0", '"Hello, World!"')),
+                         ("str_len", ("#0",)))]
+        self.assertEqual(cat4["calls"][-1]["result"], "19")
+        # int str_from(const char *, str **out): the unit comes back in out
+        from_len = by_calls[(("str_from", ('"a"', "&target")),
+                             ("str_len", ("#0",)))]
+        self.assertEqual([c["result"] for c in from_len["calls"]], ["0", "1"])
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
+
     def test_init_constructor_out_parameter_and_globals_reset(self):
         lines = jsonl("counter.bc", "counter", "protocol", 2)
         reads = [s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==

@@ -157,6 +157,33 @@ static void test_analyzer__parameter_kinds(void **state)
     bcw_model_free(m);
 }
 
+static void test_analyzer__unit_shapes(void **state)
+{
+    (void)state;
+    const char *files[] = {"str.bc", "str-nodebug.bc"};
+    for (int i = 0; i < 2; i++) {
+        bcw_model *m = analyze(files[i]);
+        const bcw_unit *u = &m->units[0];
+        /* int str_from(const char *init, str **out) */
+        const bcw_func *from = func(u, "str_from");
+        assert_int_equal(from->role, BCW_ROLE_CONSTRUCTOR);
+        assert_int_equal(from->self, -1);
+        assert_int_equal(from->params[1].kind, BCW_PK_UNIT_OUT);
+        assert_int_equal(from->params[0].kind, BCW_PK_STRING);
+        /* s = str_cat(s, t): reallocates, returns the new handle */
+        const bcw_func *cat = func(u, "str_cat");
+        assert_int_equal(cat->role, BCW_ROLE_MUTATOR);
+        assert_true(cat->rebinds);
+        assert_false(func(u, "str_len")->rebinds);
+        /* int str_compare_to(const char *t, const str *s) */
+        const bcw_func *cmp = func(u, "str_compare_to");
+        assert_int_equal(cmp->self, 1);
+        assert_int_equal(cmp->role, BCW_ROLE_OBSERVER);
+        assert_int_equal(cmp->params[1].kind, BCW_PK_UNIT);
+        bcw_model_free(m);
+    }
+}
+
 static void test_analyzer__two_files_linked(void **state)
 {
     (void)state;
@@ -322,7 +349,7 @@ static void test_analyzer__model_file_round_trip(void **state)
 {
     (void)state;
     const char *files[] = {"bstack.bc", "account.bc", "ringq.bc",
-                           "counter.bc", "iset.bc", "sbuf.bc"};
+                           "counter.bc", "iset.bc", "sbuf.bc", "str.bc"};
     char path[] = "/tmp/bcwalk-model-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -471,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bstack_roles_with_opaque_pointers),
         cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
         cmocka_unit_test(test_analyzer__parameter_kinds),
+        cmocka_unit_test(test_analyzer__unit_shapes),
         cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),

@@ -67,10 +67,14 @@ typedef struct bcw_wire_func {
     uint32_t sym;    /* index into the worker's bcw_unit_symtab */
     uint8_t role;    /* enum bcw_role */
     uint8_t nparams;
-    uint8_t pad[2];
+    uint8_t flags;   /* BCW_WIRE_REBINDS */
+    uint8_t pad;
     bcw_wire_param ret;
     bcw_wire_param params[BCW_MAX_PARAMS];
 } bcw_wire_func;
+
+/* The call returns the unit's new handle: target becomes the result. */
+#define BCW_WIRE_REBINDS 1u
 
 /* A call's observation: the last call of each sequence is reported. */
 typedef struct bcw_wire_result {

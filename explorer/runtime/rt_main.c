@@ -260,6 +260,7 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         case BCW_PK_OUT:
         case BCW_PK_SCRATCH:
         case BCW_PK_UNIT_REF:
+        case BCW_PK_UNIT_OUT:
             outs[k] = arena_alloc(p->size ? p->size : 8);
             raw = (uint64_t)(uintptr_t)outs[k];
             break;
@@ -285,7 +286,14 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         raw = call_ffi(fi, f, avalues);
     else
         bcw_unit_stubs[f->sym](vals, &raw);
-    if (f->role == BCW_ROLE_CONSTRUCTOR)
+    if (f->role == BCW_ROLE_CONSTRUCTOR) {
+        target = (void *)(uintptr_t)raw;
+        /* int t_open(..., T **out): the unit comes back in the cell */
+        for (unsigned k = 0; k < f->nparams; k++)
+            if (f->params[k].kind == BCW_PK_UNIT_OUT)
+                target = *(void **)outs[k];
+    }
+    if ((f->flags & BCW_WIRE_REBINDS) && raw != 0)
         target = (void *)(uintptr_t)raw;
     if (!last)
         return;

@@ -157,6 +157,9 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
     case BCW_PK_BUFFER:
         snprintf(buf, n, "bytes[%d]", BCW_BUFFER_BYTES);
         break;
+    case BCW_PK_UNIT_OUT:
+        snprintf(buf, n, "&target");
+        break;
     case BCW_PK_CALLBACK:
         snprintf(buf, n, "NULL");
         break;
