@@ -738,6 +738,14 @@ static int role_of(const finder *f, const sig *s, enum bcw_role *role,
         *role = BCW_ROLE_CONSTRUCTOR;
         return unit;
     }
+    /* t_with_capacity(int): returns a fresh block of the unit's size */
+    if (weak_pointer(s, 0) && s->pt[0].alloc_bytes > 0 &&
+        !(s->n > 0 && (first != NULL || weak_pointer(s, 1))) &&
+        (unit = unit_by_prefix(f, s->name)) >= 0 &&
+        f->model->units[unit].size == s->pt[0].alloc_bytes) {
+        *role = BCW_ROLE_CONSTRUCTOR;
+        return unit;
+    }
     /* int t_open(..., T **out) */
     if (last_word_in(s->name, ctor_words)) {
         for (unsigned i = 1; i <= s->n; i++) {

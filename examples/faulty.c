@@ -39,11 +39,12 @@ void faulty_crash(faulty *f)
 }
 
 /* Never returns. */
-void faulty_hang(faulty *f)
+int faulty_hang(const faulty *f)
 {
     volatile int spin = 1;
     while (spin)
-        f->n = f->n;
+        continue;
+    return f->n;
 }
 
 /* Fails an assertion unless something was added. */

@@ -184,6 +184,57 @@ static void test_analyzer__unit_shapes(void **state)
     }
 }
 
+/* Every example, in every build (examples/CMakeLists.txt), has the same
+ * units with the same functions in the same roles as its -O0 -g build. */
+static void test_analyzer__same_units_in_every_build(void **state)
+{
+    (void)state;
+    const char *examples[] = {"bstack", "ringq", "counter", "account",
+                              "sbuf",   "str",   "faulty"};
+    const char *variants[] = {"O0-g-opaque",   "O2-g-typed",
+                              "O2-g-opaque",   "O0-nog-typed",
+                              "O0-nog-opaque", "O2-nog-typed",
+                              "O2-nog-opaque"};
+    for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s-O0-g-typed.bc", examples[e]);
+        bcw_model *ref = analyze(name);
+        for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+            snprintf(name, sizeof name, "%s-%s.bc", examples[e], variants[v]);
+            bcw_model *m = analyze(name);
+            if (m->nunits != ref->nunits)
+                fail_msg("%s: %u units, not %u", name, m->nunits,
+                         ref->nunits);
+            for (unsigned i = 0; i < ref->nunits; i++) {
+                const bcw_unit *a = &ref->units[i], *b = &m->units[i];
+                if (strcmp(a->name, b->name) != 0)
+                    fail_msg("%s: unit %s, not %s", name, b->name, a->name);
+                for (unsigned k = 0; k < a->nfuncs; k++) {
+                    const bcw_func *fb = NULL;
+                    for (unsigned j = 0; j < b->nfuncs; j++)
+                        if (strcmp(b->funcs[j].name, a->funcs[k].name) == 0)
+                            fb = &b->funcs[j];
+                    /* -O2 drops static inline functions nobody calls;
+                     * without -g nothing tells a header's static inline
+                     * from a .c file's helper, and helpers are not API */
+                    if (fb == NULL && a->funcs[k].is_static &&
+                        (strstr(variants[v], "O2") != NULL ||
+                         strstr(variants[v], "nog") != NULL))
+                        continue;
+                    if (fb == NULL)
+                        fail_msg("%s: no function %s", name, a->funcs[k].name);
+                    if (fb->role != a->funcs[k].role)
+                        fail_msg("%s: %s is a %s, not a %s", name, fb->name,
+                                 bcw__role_name(fb->role),
+                                 bcw__role_name(a->funcs[k].role));
+                }
+            }
+            bcw_model_free(m);
+        }
+        bcw_model_free(ref);
+    }
+}
+
 static void test_analyzer__two_files_linked(void **state)
 {
     (void)state;
@@ -499,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__init_constructor_and_static_inline),
         cmocka_unit_test(test_analyzer__parameter_kinds),
         cmocka_unit_test(test_analyzer__unit_shapes),
+        cmocka_unit_test(test_analyzer__same_units_in_every_build),
         cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),
