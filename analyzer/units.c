@@ -539,12 +539,18 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role,
                 why = "constructor taking its own unit";
     if (why == NULL)
         pair_buffers(&fun);
-    for (unsigned i = 0; why == NULL && i < s->n; i++)
-        if (fun.params[i].kind == BCW_PK_CALLBACK && fun.unwalkable == NULL &&
-            (fun.unwalkable = bcw__sprintf(
-                 "%s is a callback; callbacks are not generated yet",
-                 fun.params[i].name)) == NULL)
+    for (unsigned i = 0; why == NULL && i < s->n; i++) {
+        const bcw_param *p = &fun.params[i];
+        const char *what = NULL;
+        if (p->kind == BCW_PK_CALLBACK)
+            what = "is a callback; callbacks are not generated yet";
+        else if (strstr(p->ctype, "va_list") != NULL ||
+                 strcmp(s->pt[i + 1].name, "__va_list_tag") == 0)
+            what = "is a va_list; bcwalk cannot make one";
+        if (what != NULL && fun.unwalkable == NULL &&
+            (fun.unwalkable = bcw__sprintf("%s %s", p->name, what)) == NULL)
             why = out_of_memory;
+    }
     int err = 0;
     if (why == out_of_memory) {
         err = BCW_ENOMEM;

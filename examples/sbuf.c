@@ -2,6 +2,8 @@
  * them) with every parameter kind the analyzer tells apart: an enum, a
  * buffer with its length, a callback, a nullable pointer, pointers into
  * the unit, an out-parameter and a pointer to the other unit. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,16 @@ size_t sbuf_copy_to(const sbuf *b, char *dst)
     if (dst != NULL)
         memcpy(dst, b->data, b->len);
     return b->len;
+}
+
+/* printf-style append: a va_list cannot be made by a walk */
+int sbuf_vprintf(sbuf *b, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+    if (n < 0 || (size_t)n >= b->cap - b->len)
+        return -1;
+    b->len += (size_t)n;
+    return n;
 }
 
 const char *sbuf_data(const sbuf *b)

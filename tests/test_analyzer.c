@@ -144,6 +144,7 @@ static void test_analyzer__parameter_kinds(void **state)
     assert_int_equal(each->params[1].kind, BCW_PK_CALLBACK);
     assert_string_equal(each->params[1].detail, "void (*)(char, void *)");
     assert_non_null(each->unwalkable);
+    assert_non_null(strstr(func(u, "sbuf_vprintf")->unwalkable, "va_list"));
     assert_true(func(u, "sbuf_copy_to")->params[1].nullable);
     assert_false(func(u, "sbuf_last")->params[0].nullable);
     assert_true(func(u, "sbuf_data")->ret.into_unit);
