@@ -40,10 +40,12 @@ enum bcw_pkind {
     BCW_PK_LENGTH,  /* that length */
     BCW_PK_UNIT_REF,/* pointer to another unit: zeroed storage of its
                        size for now */
-    BCW_PK_UNIT_OUT /* T **out of a constructor int t_open(..., T **out):
+    BCW_PK_UNIT_OUT,/* T **out of a constructor int t_open(..., T **out):
                        a cell the unit comes back in */
+    BCW_PK_UNIT_DEREF /* of a unit living in a caller's cell (E **head):
+                       an E * argument, the cell's current value */
 };
-#define BCW_PK_LAST BCW_PK_UNIT_OUT
+#define BCW_PK_LAST BCW_PK_UNIT_DEREF
 #define BCW_BUFFER_BYTES 16
 
 /* Roles of a unit's functions. */
@@ -52,7 +54,8 @@ enum bcw_role {
     BCW_ROLE_INIT_CONSTRUCTOR, /* initialises caller storage: T_init(T *) */
     BCW_ROLE_DESTRUCTOR,
     BCW_ROLE_OBSERVER,
-    BCW_ROLE_MUTATOR
+    BCW_ROLE_MUTATOR,
+    BCW_ROLE_EMPTY             /* no call: a caller's cell set to NULL */
 };
 
 #define BCW_MAX_PARAMS 8

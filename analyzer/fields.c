@@ -516,7 +516,10 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
     for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
         bcw_func *f = &u->funcs[i];
         LLVMValueRef fn = LLVMGetNamedFunction(mod, f->name);
-        if (fn == NULL || f->self < 0)
+        /* a cell unit's E ** methods reach its fields through the cell:
+         * not followed yet */
+        if (fn == NULL || f->self < 0 ||
+            (u->cell && f->params[f->self].kind == BCW_PK_UNIT))
             continue;
         LLVMValueRef unit = LLVMGetParam(fn, (unsigned)f->self);
         c.nreads = c.nwrites = 0;

@@ -151,6 +151,8 @@ const char *bcw__role_name(enum bcw_role role)
         return "observer";
     case BCW_ROLE_MUTATOR:
         return "mutator";
+    case BCW_ROLE_EMPTY:
+        return "empty cell";
     }
     return "?";
 }
@@ -160,13 +162,14 @@ const char *bcw__kind_name(enum bcw_pkind kind)
     static const char *const names[] = {
         "unit",   "int",      "bool",   "char",   "float",   "string",
         "element", "out",     "scratch", "void",  "enum",    "callback",
-        "buffer", "length",   "unit_ref", "unit_out"};
+        "buffer", "length",   "unit_ref", "unit_out", "unit_value"};
     return names[kind];
 }
 
 static bool is_ctor(enum bcw_role r)
 {
-    return r == BCW_ROLE_CONSTRUCTOR || r == BCW_ROLE_INIT_CONSTRUCTOR;
+    return r == BCW_ROLE_CONSTRUCTOR || r == BCW_ROLE_INIT_CONSTRUCTOR ||
+           r == BCW_ROLE_EMPTY;
 }
 
 static void json_params(FILE *f, const bcw_func *fn)
@@ -379,6 +382,8 @@ static void write_json(const bcw_model *m, int only, FILE *f)
         fputs(", \"type\": ", f);
         bcw__json_str(f, u->ctype);
         fprintf(f, ", \"size\": %llu", (unsigned long long)u->size);
+        if (u->cell)
+            fputs(", \"in_caller_cell\": true", f);
         json_funcs(f, u, "constructors", want_ctor, true);
         json_funcs(f, u, "destructors", want_dtor, false);
         json_funcs(f, u, "methods", want_method, true);
@@ -434,6 +439,12 @@ static void write_text(const bcw_model *m, int only, FILE *f)
                 (unsigned long long)u->size);
         for (unsigned j = 0; j < u->nfuncs; j++) {
             const bcw_func *fn = &u->funcs[j];
+            if (fn->role == BCW_ROLE_EMPTY) {
+                fprintf(f, "  %-16s %scell = NULL   [the unit lives in its "
+                           "caller's cell]\n",
+                        "constructor", u->ctype);
+                continue;
+            }
             fprintf(f, "  %-16s ", bcw__role_name(fn->role));
             write_signature(fn, f);
             fputc('\n', f);

@@ -100,6 +100,9 @@ typedef struct bcw_unit {
     unsigned npreds;
     bcw_pred *preds;
     int invariant;          /* index of T_invariant/T_check/T_ok, or -1 */
+    bool cell;              /* the unit lives in a caller's cell, NULL
+                               meaning empty: list_push(entry **head, v);
+                               its constructor is the empty cell */
 } bcw_unit;
 
 struct bcw_model {

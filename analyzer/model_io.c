@@ -85,11 +85,12 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
 
 static void punit(msgpack_packer *pk, const bcw_unit *u)
 {
-    msgpack_pack_array(pk, 7);
+    msgpack_pack_array(pk, 8);
     pstr(pk, u->name);
     pstr(pk, u->ctype);
     msgpack_pack_uint64(pk, u->size);
     msgpack_pack_int32(pk, u->invariant);
+    u->cell ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_array(pk, u->nfields);
     for (unsigned i = 0; i < u->nfields; i++) {
         msgpack_pack_array(pk, 3);
@@ -269,8 +270,11 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
     if (a == NULL)
         return;
     f->name = str(r, &a[0], false, "function name");
-    f->role = (enum bcw_role)u64(r, &a[1], BCW_ROLE_MUTATOR, "role");
-    f->sym = (unsigned)u64(r, &a[2], nsyms ? nsyms - 1 : 0, "symbol");
+    f->role = (enum bcw_role)u64(r, &a[1], BCW_ROLE_EMPTY, "role");
+    f->sym = (unsigned)u64(r, &a[2], f->role == BCW_ROLE_EMPTY ? UINT32_MAX
+                                     : nsyms                  ? nsyms - 1
+                                                              : 0,
+                           "symbol");
     f->is_static = boolean(r, &a[3], "static");
     f->why = str(r, &a[4], true, "why");
     f->unwalkable = str(r, &a[5], true, "not walked");
@@ -309,15 +313,16 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
 
 static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
 {
-    const msgpack_object *a = arr(r, o, 7, "unit");
+    const msgpack_object *a = arr(r, o, 8, "unit");
     if (a == NULL)
         return;
     u->name = str(r, &a[0], false, "unit name");
     u->ctype = str(r, &a[1], false, "unit type");
     u->size = u64(r, &a[2], UINT32_MAX, "unit size");
     u->invariant = (int)i64(r, &a[3], "invariant");
-    const msgpack_object *fs = arr(r, &a[4], 0, "fields");
-    uint32_t n = fs ? a[4].via.array.size : 0;
+    u->cell = boolean(r, &a[4], "cell");
+    const msgpack_object *fs = arr(r, &a[5], 0, "fields");
+    uint32_t n = fs ? a[5].via.array.size : 0;
     if (n && (u->fields = bcw__calloc(n, sizeof *u->fields)) == NULL)
         r->err = r->err ? r->err : BCW_ENOMEM;
     for (uint32_t i = 0; u->fields && r->err == 0 && i < n; i++) {
@@ -329,8 +334,8 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         u->fields[i].bits = (uint32_t)u64(r, &f[2], UINT32_MAX, "bits");
         u->nfields = i + 1;
     }
-    const msgpack_object *fn = arr(r, &a[5], 0, "functions");
-    n = fn ? a[5].via.array.size : 0;
+    const msgpack_object *fn = arr(r, &a[6], 0, "functions");
+    n = fn ? a[6].via.array.size : 0;
     if (n && (u->funcs = bcw__calloc(n, sizeof *u->funcs)) == NULL)
         r->err = r->err ? r->err : BCW_ENOMEM;
     for (uint32_t i = 0; u->funcs && r->err == 0 && i < n; i++) {
@@ -339,8 +344,8 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
     }
     if (u->invariant < -1 || u->invariant >= (int)u->nfuncs)
         bad(r, "invariant");
-    const msgpack_object *ps = arr(r, &a[6], 0, "predicates");
-    n = ps ? a[6].via.array.size : 0;
+    const msgpack_object *ps = arr(r, &a[7], 0, "predicates");
+    n = ps ? a[7].via.array.size : 0;
     if (n && (u->preds = bcw__calloc(n, sizeof *u->preds)) == NULL)
         r->err = r->err ? r->err : BCW_ENOMEM;
     for (uint32_t i = 0; u->preds && r->err == 0 && i < n; i++) {

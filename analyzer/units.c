@@ -60,6 +60,15 @@ static const char *slot_struct(const sig *s, unsigned i)
                                                               : NULL;
 }
 
+/* The struct E of a cell slot E ** (debug info names it), or NULL. */
+static const char *slot_cell(const sig *s, unsigned i)
+{
+    return is_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER &&
+                   s->pt[i].name[0]
+               ? s->pt[i].name
+               : NULL;
+}
+
 /* A pointer whose target neither debug info nor uses could name. */
 static bool weak_pointer(const sig *s, unsigned i)
 {
@@ -517,8 +526,13 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role,
     for (unsigned i = 1; why == NULL && i <= s->n; i++) {
         bool is_unit = (int)i - 1 == self ||
                        (slot_struct(s, i) &&
-                        strcmp(slot_struct(s, i), u->name) == 0);
+                        strcmp(slot_struct(s, i), u->name) == 0) ||
+                       (u->cell && slot_cell(s, i) &&
+                        strcmp(slot_cell(s, i), u->name) == 0);
         why = classify(f, s, i, u->name, is_unit, &fun.params[i - 1]);
+        /* a cell unit's E * argument is the cell's current value */
+        if (why == NULL && u->cell && is_unit && slot_struct(s, i) != NULL)
+            fun.params[i - 1].kind = BCW_PK_UNIT_DEREF;
         if (why == NULL && (int)i - 1 == out) {
             bcw_param *p = &fun.params[i - 1];
             p->kind = BCW_PK_UNIT_OUT;
@@ -633,6 +647,40 @@ static int new_unit(finder *f, const char *name, const sig *s, unsigned slot)
         bcw__index_put(&f->unit_ix, bcw__hash_str(name), m->nunits - 1) < 0)
         return BCW_ENOMEM;
     return (int)m->nunits - 1;
+}
+
+/* A unit living in its callers' cells, seen first in `s` (whose first
+ * parameter is the cell): its constructor is the empty cell. */
+static int new_cell_unit(finder *f, const char *name, const sig *s)
+{
+    int unit = new_unit(f, name, s, 1);
+    if (unit < 0)
+        return unit;
+    bcw_unit *u = &f->model->units[unit];
+    u->cell = true;
+    u->size = sizeof(void *); /* the cell */
+    free(u->ctype);
+    const bcw_di_type *t = &s->di[1];
+    size_t len = t->known ? strlen(t->spelling) : 0;
+    u->ctype = len > 3 ? bcw__strndup(t->spelling, len - 1)
+                       : bcw__sprintf("struct %s *", name);
+    u->funcs = bcw__calloc(1, sizeof *u->funcs);
+    if (u->ctype == NULL || u->funcs == NULL)
+        return BCW_ENOMEM;
+    bcw_func *e = &u->funcs[0];
+    e->role = BCW_ROLE_EMPTY;
+    e->self = -1;
+    e->sym = UINT32_MAX;
+    e->ret.kind = BCW_PK_UNIT;
+    e->ret.abi = BCW_ABI_PTR;
+    e->ret.pair = -1;
+    e->name = bcw__strdup("(empty)");
+    e->ret.name = bcw__strdup("result");
+    e->ret.ctype = bcw__strdup(u->ctype);
+    if (e->name == NULL || e->ret.name == NULL || e->ret.ctype == NULL)
+        return BCW_ENOMEM;
+    u->nfuncs = 1;
+    return unit;
 }
 
 static int no_unit_error(finder *f)
@@ -767,9 +815,11 @@ static int role_of(const finder *f, const sig *s, enum bcw_role *role,
             }
         }
     }
-    /* the unit is the first parameter, or failing that the first one of
-     * a unit's type: void map_put(int key, map *m) */
+    /* the unit is the first parameter (or the cell holding it), or
+     * failing that the first one of a unit's type: map_put(int k, map *m) */
     unit = find_unit(f, first);
+    if (unit < 0 && s->n > 0)
+        unit = find_unit(f, slot_cell(s, 1));
     *self = 0;
     for (unsigned i = 2; unit < 0 && i <= s->n; i++) {
         unit = find_unit(f, slot_struct(s, i));
@@ -814,6 +864,15 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
             (name = constructs(s, &slot, buf, sizeof buf)) != NULL &&
             find_unit(&f, name) < 0)
             err = new_unit(&f, name, s, slot);
+    }
+    /* Pass 1b: structs with no constructor whose functions take a cell
+     * E ** first live in their callers' cells: list_push(&head, v). */
+    for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
+         fn = LLVMGetNextFunction(fn)) {
+        const char *cell;
+        if (load_sig(bc->mod, fn, s) && s->n > 0 &&
+            (cell = slot_cell(s, 1)) != NULL && find_unit(&f, cell) < 0)
+            err = new_cell_unit(&f, cell, s);
     }
     /* Pass 2: every API function of a unit gets its role. */
     for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;

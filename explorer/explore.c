@@ -115,7 +115,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         if (f->unwalkable != NULL)
             continue;
         if (f->role == BCW_ROLE_CONSTRUCTOR ||
-            f->role == BCW_ROLE_INIT_CONSTRUCTOR)
+            f->role == BCW_ROLE_INIT_CONSTRUCTOR || f->role == BCW_ROLE_EMPTY)
             ctors[cfg.nctors++] = (uint16_t)i;
         else if (f->role != BCW_ROLE_DESTRUCTOR)
             methods[cfg.nmethods++] = (uint16_t)i;

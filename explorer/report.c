@@ -52,8 +52,12 @@ void bcw__report_call(const bcw_unit *u, const bcw_seq *seq, unsigned k,
     for (unsigned p = 0; p < f->nparams; p++) {
         const bcw_param *pa = &f->params[p];
         uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
-        if (pa->kind == BCW_PK_UNIT && json)
-            snprintf(args[p], 64, "#0");
+        if ((pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_DEREF) &&
+            (json || u->cell))
+            /* a cell unit's cell is &target; its value, target */
+            snprintf(args[p], 64, "%s%s",
+                     u->cell && pa->kind == BCW_PK_UNIT ? "&" : "",
+                     json ? "#0" : "target");
         else
             bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
     }
@@ -154,7 +158,11 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
         bcw__report_call(u, s, k, &gen, args, result, sizeof result, false);
         const bcw_func *fn = &u->funcs[s->steps[k]];
         unsigned first = 0;
-        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR) {
+        if (k == 0 && fn->role == BCW_ROLE_EMPTY) {
+            fprintf(f, "%starget = NULL;\n", u->ctype);
+            memcpy(last, "NULL", 5);
+            continue;
+        } else if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR) {
             fprintf(f, "%s *target = %s(", u->ctype, fn->name);
         } else if (k == 0) {
             fprintf(f, "%s storage, *target = &storage;\n%s(target", u->ctype,
@@ -289,7 +297,8 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
     bool first = true;
     for (unsigned i = 0; i < u->nfuncs; i++) {
         if (u->funcs[i].role != BCW_ROLE_CONSTRUCTOR &&
-            u->funcs[i].role != BCW_ROLE_INIT_CONSTRUCTOR)
+            u->funcs[i].role != BCW_ROLE_INIT_CONSTRUCTOR &&
+            u->funcs[i].role != BCW_ROLE_EMPTY)
             continue;
         char call[200];
         snprintf(call, sizeof call, "%s()", u->funcs[i].name);

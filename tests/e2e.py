@@ -296,6 +296,19 @@ class Outcomes(unittest.TestCase):
         self.assertEqual([c["result"] for c in from_len["calls"]], ["0", "1"])
         self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
 
+    def test_unit_in_the_callers_cell(self):
+        lines = jsonl("slist.bc", "entry", "protocol", 3)
+        by = {tuple(c["fn"] for c in s["calls"]): s["calls"]
+              for s in lines[:-1]}
+        calls = by[("(empty)", "list_push", "list_push", "list_length")]
+        self.assertEqual(calls[1]["args"], ["&#0", "1"])
+        self.assertEqual(calls[3]["args"], ["#0"])
+        self.assertEqual(calls[3]["result"], "2")
+        pop = by[("(empty)", "list_push", "list_push", "list_pop")][-1]
+        self.assertEqual((pop["result"], pop["out"]), ("0", {"out": "2"}))
+        # the walk's destructor frees what is left: no leak between runs
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
+
     def test_init_constructor_out_parameter_and_globals_reset(self):
         lines = jsonl("counter.bc", "counter", "protocol", 2)
         reads = [s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==

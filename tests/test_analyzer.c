@@ -236,6 +236,26 @@ static void test_analyzer__same_units_in_every_build(void **state)
     }
 }
 
+static void test_analyzer__unit_in_callers_cell(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("slist.bc");
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_string_equal(u->name, "entry");
+    assert_true(u->cell);
+    assert_int_equal(u->size, sizeof(void *));
+    assert_int_equal(u->funcs[0].role, BCW_ROLE_EMPTY);
+    const bcw_func *push = func(u, "list_push");
+    assert_int_equal(push->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(push->params[0].kind, BCW_PK_UNIT);
+    const bcw_func *len = func(u, "list_length");
+    assert_int_equal(len->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(len->params[0].kind, BCW_PK_UNIT_DEREF);
+    assert_int_equal(func(u, "list_free")->role, BCW_ROLE_DESTRUCTOR);
+    bcw_model_free(m);
+}
+
 static void test_analyzer__two_files_linked(void **state)
 {
     (void)state;
@@ -401,7 +421,8 @@ static void test_analyzer__model_file_round_trip(void **state)
 {
     (void)state;
     const char *files[] = {"bstack.bc", "account.bc", "ringq.bc",
-                           "counter.bc", "iset.bc", "sbuf.bc", "str.bc"};
+                           "counter.bc", "iset.bc", "sbuf.bc", "str.bc",
+                           "slist.bc"};
     char path[] = "/tmp/bcwalk-model-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -552,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__parameter_kinds),
         cmocka_unit_test(test_analyzer__unit_shapes),
         cmocka_unit_test(test_analyzer__same_units_in_every_build),
+        cmocka_unit_test(test_analyzer__unit_in_callers_cell),
         cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),

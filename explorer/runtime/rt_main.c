@@ -245,6 +245,9 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
             break;
+        case BCW_PK_UNIT_DEREF:
+            raw = (uint64_t)(uintptr_t) * (void **)target;
+            break;
         case BCW_PK_STRING: {
             const char *s = bcw_gen_strings[raw];
             size_t len = strlen(s) + 1;
@@ -334,11 +337,14 @@ static void run_seq(uint32_t i)
     }
     in_seq = 1;
     unsigned ctor = w[1];
-    if (shm->funcs[ctor].role == BCW_ROLE_INIT_CONSTRUCTOR) {
+    if (shm->funcs[ctor].role == BCW_ROLE_INIT_CONSTRUCTOR ||
+        shm->funcs[ctor].role == BCW_ROLE_EMPTY) {
         memset(unit_storage, 0, shm->unit_size);
         target = unit_storage;
     }
-    run_call(ctor, &g, r, len == 0);
+    /* an empty cell is made by no call: it is NULL */
+    if (shm->funcs[ctor].role != BCW_ROLE_EMPTY)
+        run_call(ctor, &g, r, len == 0);
     if (target == NULL) {
         /* a constructor that gives no object rejects its arguments */
         in_seq = 0;
@@ -368,7 +374,8 @@ static int setup(void)
         return -1;
     for (uint32_t i = 0; i < shm->nfuncs; i++) {
         const bcw_wire_func *f = &shm->funcs[i];
-        if (f->sym >= bcw_unit_nsyms || f->nparams > BCW_MAX_PARAMS)
+        if ((f->role != BCW_ROLE_EMPTY && f->sym >= bcw_unit_nsyms) ||
+            f->nparams > BCW_MAX_PARAMS)
             return -1;
         for (unsigned k = 0; k < f->nparams; k++)
             argtypes[i][k] = ffi_of((enum bcw_abi)f->params[k].abi);

@@ -160,6 +160,9 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
     case BCW_PK_UNIT_OUT:
         snprintf(buf, n, "&target");
         break;
+    case BCW_PK_UNIT_DEREF:
+        snprintf(buf, n, "target");
+        break;
     case BCW_PK_CALLBACK:
         snprintf(buf, n, "NULL");
         break;
