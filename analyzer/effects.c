@@ -26,6 +26,7 @@ typedef struct fx_func {
     bool writes[BCW_MAX_PARAMS];
     bool frees[BCW_MAX_PARAMS];
     bool moves[BCW_MAX_PARAMS]; /* reallocates the parameter itself */
+    bool releases[BCW_MAX_PARAMS]; /* frees memory the parameter reaches */
     const char *why[BCW_MAX_PARAMS];
     bool globals;        /* writes a module global */
     const char *gwhy;
@@ -169,7 +170,7 @@ static int push(walk *w, LLVMValueRef v)
  * says why.  `arg` is the tainted argument position. */
 static void call_effect(const bcw_effects *fx, LLVMValueRef call,
                         unsigned arg, bool *writes, bool *frees, bool *moves,
-                        const char **why)
+                        bool *releases, const char **why)
 {
     LLVMValueRef callee = bcw__called_function(call);
     if (callee == NULL) {
@@ -198,6 +199,8 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call,
             *frees = true;
         if (arg < f->nparams && f->moves[arg])
             *moves = true;
+        if (arg < f->nparams && f->releases[arg])
+            *releases = true;
         return;
     }
     if (strcmp(name, "free") == 0 || strcmp(name, "realloc") == 0) {
@@ -226,13 +229,14 @@ static bool same_pointer(LLVMValueRef v, LLVMValueRef param)
 
 /* Follows everything reachable from parameter `p` of `f`. */
 static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
-                       bool *writes, bool *frees, bool *moves,
+                       bool *writes, bool *frees, bool *moves, bool *releases,
                        const char **why)
 {
     walk w = {0};
     int err = push(&w, LLVMGetParam(f->fn, p));
     LLVMValueRef param = LLVMGetParam(f->fn, p);
-    while (err == 0 && w.nwork > 0 && !(*writes && *frees && *moves)) {
+    while (err == 0 && w.nwork > 0 &&
+           !(*writes && *frees && *moves && *releases)) {
         LLVMValueRef v = w.work[--w.nwork];
         for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
              u = LLVMGetNextUse(u)) {
@@ -283,12 +287,14 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
                         continue;
                     any = true;
                     bool fr = false, mv = false;
-                    call_effect(fx, user, a, writes, &fr, &mv, why);
+                    call_effect(fx, user, a, writes, &fr, &mv, releases, why);
                     /* freeing the parameter itself makes a destructor,
                      * reallocating it a new handle; doing either to a
                      * field pointer is only a write */
                     if (fr && same_pointer(v, param))
                         *frees = true;
+                    else if (fr)
+                        *releases = true;
                     if (mv && same_pointer(v, param))
                         *moves = true;
                 }
@@ -370,19 +376,21 @@ int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc)
                 if (LLVMGetTypeKind(LLVMTypeOf(param)) != LLVMPointerTypeKind)
                     continue;
                 bool w = f->writes[p], fr = f->frees[p], mv = f->moves[p];
+                bool rl = f->releases[p];
                 const char *why = f->why[p];
-                if (w && fr && mv)
+                if (w && fr && mv && rl)
                     continue;
-                int err = solve_param(fx, f, p, &w, &fr, &mv, &why);
+                int err = solve_param(fx, f, p, &w, &fr, &mv, &rl, &why);
                 if (err < 0) {
                     bcw__effects_free(fx);
                     return err;
                 }
                 if (w != f->writes[p] || fr != f->frees[p] ||
-                    mv != f->moves[p]) {
+                    mv != f->moves[p] || rl != f->releases[p]) {
                     f->writes[p] = w;
                     f->frees[p] = fr;
                     f->moves[p] = mv;
+                    f->releases[p] = rl;
                     f->why[p] = why;
                     changed = true;
                 }
@@ -427,6 +435,13 @@ bool bcw__effects_frees(const bcw_effects *fx, const char *fn, unsigned param)
 {
     const fx_func *f = by_name(fx, fn);
     return f != NULL && param < f->nparams && f->frees[param];
+}
+
+bool bcw__effects_releases(const bcw_effects *fx, const char *fn,
+                           unsigned param)
+{
+    const fx_func *f = by_name(fx, fn);
+    return f != NULL && param < f->nparams && f->releases[param];
 }
 
 bool bcw__effects_moves(const bcw_effects *fx, const char *fn, unsigned param)

@@ -92,6 +92,14 @@ void bcw_model_free(bcw_model *m)
             bcw__strv_free(u->preds[j].users, u->preds[j].nusers);
         }
         free(u->preds);
+        for (unsigned j = 0; j < u->nhandles; j++) {
+            bcw_handle *h = &u->handles[j];
+            free(h->type);
+            bcw__strv_free(h->from, h->nfrom);
+            bcw__strv_free(h->users, h->nusers);
+            bcw__strv_free(h->invalidators, h->ninvalidators);
+        }
+        free(u->handles);
         free(u->name);
         free(u->ctype);
     }
@@ -390,6 +398,17 @@ static void write_json(const bcw_model *m, int only, FILE *f)
         json_fields(f, u);
         json_preds(f, u);
         json_contracts(f, u);
+        fputs(",\n      \"handles\": [", f);
+        for (unsigned j = 0; j < u->nhandles; j++) {
+            const bcw_handle *h = &u->handles[j];
+            fputs(j ? ", {\"type\": " : "{\"type\": ", f);
+            bcw__json_str(f, h->type);
+            json_strv(f, "from", h->from, h->nfrom);
+            json_strv(f, "used_by", h->users, h->nusers);
+            json_strv(f, "invalidated_by", h->invalidators, h->ninvalidators);
+            fputs("}", f);
+        }
+        fputs("]", f);
         fputs("}", f);
     }
     fputs(first ? "],\n  \"skipped\": [" : "\n  ],\n  \"skipped\": [", f);
@@ -459,6 +478,13 @@ static void write_text(const bcw_model *m, int only, FILE *f)
         }
         if (u->invariant >= 0)
             fprintf(f, "  %-16s %s\n", "invariant", u->funcs[u->invariant].name);
+        for (unsigned j = 0; j < u->nhandles; j++) {
+            const bcw_handle *h = &u->handles[j];
+            fprintf(f, "  %-16s %s\n", "handle", h->type);
+            text_strv(f, "from", h->from, h->nfrom);
+            text_strv(f, "used by", h->users, h->nusers);
+            text_strv(f, "invalidated by", h->invalidators, h->ninvalidators);
+        }
         for (unsigned j = 0; j < u->npreds; j++) {
             const bcw_pred *p = &u->preds[j];
             fprintf(f, "  %-16s %s", "predicate", p->name);

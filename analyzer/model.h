@@ -103,7 +103,17 @@ typedef struct bcw_unit {
     bool cell;              /* the unit lives in a caller's cell, NULL
                                meaning empty: list_push(entry **head, v);
                                its constructor is the empty cell */
+    unsigned nhandles;
+    struct bcw_handle *handles;
 } bcw_unit;
+
+/* A derived handle: a pointer to another struct that the unit's methods
+ * hand out (nodes, iterators) and other functions take back. */
+typedef struct bcw_handle {
+    char *type;             /* the struct: "node" */
+    char **from, **users, **invalidators;
+    unsigned nfrom, nusers, ninvalidators;
+} bcw_handle;
 
 struct bcw_model {
     char *path;
@@ -125,6 +135,9 @@ BCW_INTERNAL bool bcw__effects_writes(const bcw_effects *fx, const char *fn,
                                       unsigned param, const char **why);
 BCW_INTERNAL bool bcw__effects_frees(const bcw_effects *fx, const char *fn,
                                      unsigned param);
+/* Does `fn` free memory its parameter reaches (not the parameter)? */
+BCW_INTERNAL bool bcw__effects_releases(const bcw_effects *fx, const char *fn,
+                                        unsigned param);
 BCW_INTERNAL bool bcw__effects_moves(const bcw_effects *fx, const char *fn,
                                      unsigned param);
 BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);

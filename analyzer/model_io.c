@@ -85,7 +85,7 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
 
 static void punit(msgpack_packer *pk, const bcw_unit *u)
 {
-    msgpack_pack_array(pk, 8);
+    msgpack_pack_array(pk, 9);
     pstr(pk, u->name);
     pstr(pk, u->ctype);
     msgpack_pack_uint64(pk, u->size);
@@ -112,6 +112,15 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
         pterm(pk, &p->l);
         pterm(pk, &p->r);
         pstrv(pk, p->users, p->nusers);
+    }
+    msgpack_pack_array(pk, u->nhandles);
+    for (unsigned i = 0; i < u->nhandles; i++) {
+        const bcw_handle *h = &u->handles[i];
+        msgpack_pack_array(pk, 4);
+        pstr(pk, h->type);
+        pstrv(pk, h->from, h->nfrom);
+        pstrv(pk, h->users, h->nusers);
+        pstrv(pk, h->invalidators, h->ninvalidators);
     }
 }
 
@@ -313,7 +322,7 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
 
 static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
 {
-    const msgpack_object *a = arr(r, o, 8, "unit");
+    const msgpack_object *a = arr(r, o, 9, "unit");
     if (a == NULL)
         return;
     u->name = str(r, &a[0], false, "unit name");
@@ -363,6 +372,21 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         q->users = strv(r, &p[6], &q->nusers, "users");
         if (q->interface && (q->func < 0 || q->func >= (int)u->nfuncs))
             bad(r, "predicate function");
+    }
+    const msgpack_object *hs = arr(r, &a[8], 0, "handles");
+    n = hs ? a[8].via.array.size : 0;
+    if (n && (u->handles = bcw__calloc(n, sizeof *u->handles)) == NULL)
+        r->err = r->err ? r->err : BCW_ENOMEM;
+    for (uint32_t i = 0; u->handles && r->err == 0 && i < n; i++) {
+        const msgpack_object *h = arr(r, &hs[i], 4, "handle");
+        if (h == NULL)
+            break;
+        bcw_handle *d = &u->handles[i];
+        u->nhandles = i + 1;
+        d->type = str(r, &h[0], false, "handle type");
+        d->from = strv(r, &h[1], &d->nfrom, "handle from");
+        d->users = strv(r, &h[2], &d->nusers, "handle users");
+        d->invalidators = strv(r, &h[3], &d->ninvalidators, "invalidators");
     }
 }
 

@@ -734,6 +734,15 @@ static unsigned out_slot(const sig *s)
     return 0;
 }
 
+/* Does `s` take a pointer to a struct (other than a T **out)? */
+static int takes_struct(const sig *s)
+{
+    for (unsigned i = 1; i <= s->n; i++)
+        if (slot_struct(s, i) != NULL)
+            return 1;
+    return 0;
+}
+
 /* Pass 1: does `s` construct a unit?  Returns its name and the slot that
  * holds it, or NULL. */
 static const char *constructs(const sig *s, unsigned *slot, char *buf,
@@ -842,6 +851,87 @@ static int role_of(const finder *f, const sig *s, enum bcw_role *role,
     return unit;
 }
 
+/* Appends a copy of `name` to a string array unless it is there. */
+static int strv_add(char ***v, unsigned *n, const char *name)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (strcmp((*v)[i], name) == 0)
+            return 0;
+    size_t cap = *n;
+    if (bcw__grow(v, &cap, *n + 1, sizeof **v) < 0 ||
+        ((*v)[*n] = bcw__strdup(name)) == NULL)
+        return BCW_ENOMEM;
+    (*n)++;
+    return 0;
+}
+
+static bcw_handle *handle_of(bcw_unit *u, const char *type, int *err)
+{
+    for (unsigned i = 0; i < u->nhandles; i++)
+        if (strcmp(u->handles[i].type, type) == 0)
+            return &u->handles[i];
+    size_t cap = u->nhandles;
+    if (bcw__grow(&u->handles, &cap, u->nhandles + 1, sizeof *u->handles) <
+        0) {
+        *err = BCW_ENOMEM;
+        return NULL;
+    }
+    bcw_handle *h = &u->handles[u->nhandles];
+    memset(h, 0, sizeof *h);
+    if ((h->type = bcw__strdup(type)) == NULL) {
+        *err = BCW_ENOMEM;
+        return NULL;
+    }
+    u->nhandles++;
+    return h;
+}
+
+/* Derived handles: structs (not units) that a unit's methods return and
+ * other functions take, like list_first's node for node_next and
+ * node_value; the unit's mutators that free memory it reaches may leave
+ * them dangling. */
+static int find_handles(finder *f, sig *s)
+{
+    int err = 0;
+    for (unsigned k = 0; k < f->model->nunits && err == 0; k++) {
+        bcw_unit *u = &f->model->units[k];
+        for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+            const bcw_func *fn = &u->funcs[i];
+            LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
+            const char *d;
+            bcw_handle *h;
+            if (fn->self < 0 || v == NULL || !load_sig(f->mod, v, s) ||
+                (d = slot_struct(s, 0)) == NULL || find_unit(f, d) >= 0 ||
+                (h = handle_of(u, d, &err)) == NULL)
+                continue;
+            err = strv_add(&h->from, &h->nfrom, fn->name);
+        }
+        for (unsigned j = 0; j < u->nhandles && err == 0; j++) {
+            bcw_handle *h = &u->handles[j];
+            for (LLVMValueRef v = LLVMGetFirstFunction(f->mod); v && !err;
+                 v = LLVMGetNextFunction(v)) {
+                if (!load_sig(f->mod, v, s) || s->n == 0 ||
+                    !slot_struct(s, 1) || strcmp(slot_struct(s, 1), h->type))
+                    continue;
+                err = strv_add(&h->users, &h->nusers, s->name);
+                if (err == 0 && slot_struct(s, 0) &&
+                    strcmp(slot_struct(s, 0), h->type) == 0)
+                    err = strv_add(&h->from, &h->nfrom, s->name);
+            }
+            for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+                const bcw_func *fn = &u->funcs[i];
+                if ((fn->role == BCW_ROLE_MUTATOR ||
+                     fn->role == BCW_ROLE_DESTRUCTOR) &&
+                    fn->self >= 0 &&
+                    bcw__effects_releases(f->fx, fn->name, (unsigned)fn->self))
+                    err = strv_add(&h->invalidators, &h->ninvalidators,
+                                   fn->name);
+            }
+        }
+    }
+    return err;
+}
+
 int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
                     const bcw_effects *fx)
 {
@@ -854,16 +944,26 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     sig *s = bcw__malloc(sizeof *s);
     if (s == NULL)
         err = BCW_ENOMEM;
-    /* Pass 1: constructors make units, in definition order. */
-    for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
-         fn = LLVMGetNextFunction(fn)) {
-        char buf[64];
-        unsigned slot;
-        const char *name;
-        if (load_sig(bc->mod, fn, s) &&
-            (name = constructs(s, &slot, buf, sizeof buf)) != NULL &&
-            find_unit(&f, name) < 0)
-            err = new_unit(&f, name, s, slot);
+    /* Pass 1: constructors make units, in definition order: first those
+     * that take no unit-like pointer, then the rest, unless they take an
+     * existing unit — list_first(list *) gives a derived handle, not a
+     * new unit. */
+    for (int round = 0; round < 2 && err >= 0; round++) {
+        for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
+             fn = LLVMGetNextFunction(fn)) {
+            char buf[64];
+            unsigned slot;
+            const char *name;
+            if (!load_sig(bc->mod, fn, s) ||
+                (name = constructs(s, &slot, buf, sizeof buf)) == NULL ||
+                find_unit(&f, name) >= 0)
+                continue;
+            int takes = takes_struct(s), takes_unit = 0;
+            for (unsigned i = 1; i <= s->n; i++)
+                takes_unit |= find_unit(&f, slot_struct(s, i)) >= 0;
+            if ((round == 0 && !takes) || (round == 1 && !takes_unit))
+                err = new_unit(&f, name, s, slot);
+        }
     }
     /* Pass 1b: structs with no constructor whose functions take a cell
      * E ** first live in their callers' cells: list_push(&head, v). */
@@ -883,6 +983,8 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
             (unit = role_of(&f, s, &role, &self, &out)) >= 0)
             err = add_func(&f, unit, s, role, self, out);
     }
+    if (err >= 0)
+        err = find_handles(&f, s);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++)
         if ((err = bcw__fields_analyze(&model->units[i], bc->mod,
                                        f.origin_fn[i], f.origin_slot[i])) ==

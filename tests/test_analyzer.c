@@ -36,6 +36,14 @@ static const bcw_func *func(const bcw_unit *u, const char *name)
     return NULL;
 }
 
+static bool has(char **v, unsigned n, const char *s)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(v[i], s) == 0)
+            return true;
+    return false;
+}
+
 static void check_bstack(const char *file)
 {
     bcw_model *m = analyze(file);
@@ -256,6 +264,25 @@ static void test_analyzer__unit_in_callers_cell(void **state)
     bcw_model_free(m);
 }
 
+static void test_analyzer__derived_handles(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("dlist.bc");
+    /* list_first(list *) hands out a node: not a constructor of a unit */
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_int_equal(u->nhandles, 1);
+    const bcw_handle *h = &u->handles[0];
+    assert_string_equal(h->type, "node");
+    assert_true(has(h->from, h->nfrom, "dlist_first"));
+    assert_true(has(h->from, h->nfrom, "node_next"));
+    assert_true(has(h->users, h->nusers, "node_value"));
+    assert_true(has(h->invalidators, h->ninvalidators, "dlist_remove_first"));
+    assert_false(has(h->invalidators, h->ninvalidators, "dlist_append"));
+    assert_true(func(u, "dlist_first")->ret.into_unit);
+    bcw_model_free(m);
+}
+
 static void test_analyzer__two_files_linked(void **state)
 {
     (void)state;
@@ -293,14 +320,6 @@ static const bcw_pred *pred(const bcw_unit *u, const char *name)
             return &u->preds[i];
     fail_msg("no predicate '%s' in unit %s", name, u->name);
     return NULL;
-}
-
-static bool has(char **v, unsigned n, const char *s)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (strcmp(v[i], s) == 0)
-            return true;
-    return false;
 }
 
 static void test_analyzer__interface_and_bitcode_predicates(void **state)
@@ -422,7 +441,7 @@ static void test_analyzer__model_file_round_trip(void **state)
     (void)state;
     const char *files[] = {"bstack.bc", "account.bc", "ringq.bc",
                            "counter.bc", "iset.bc", "sbuf.bc", "str.bc",
-                           "slist.bc"};
+                           "slist.bc", "dlist.bc"};
     char path[] = "/tmp/bcwalk-model-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -574,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__unit_shapes),
         cmocka_unit_test(test_analyzer__same_units_in_every_build),
         cmocka_unit_test(test_analyzer__unit_in_callers_cell),
+        cmocka_unit_test(test_analyzer__derived_handles),
         cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),
