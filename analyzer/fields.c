@@ -38,6 +38,9 @@ typedef struct ctx {
     /* accesses found for the function being analysed, as keys */
     uint64_t *reads, *writes;
     size_t nreads, nwrites, capreads, capwrites;
+    /* module globals read and written, as their variables */
+    LLVMValueRef *greads, *gwrites;
+    size_t ngreads, ngwrites, capgreads, capgwrites;
     LLVMValueRef stack[MAX_DEPTH]; /* recursion guard */
     unsigned depth;
 } ctx;
@@ -156,11 +159,44 @@ static char *field_text(const bcw_unit *u, addr a)
     return bcw__sprintf("%s->@%u", name, a.off);
 }
 
+/* The module global `ptr` points into, or NULL. */
+static LLVMValueRef global_of(LLVMValueRef ptr)
+{
+    for (int hops = 0; ptr != NULL && hops < 8; hops++) {
+        if (LLVMIsAGlobalVariable(ptr))
+            return LLVMIsDeclaration(ptr) || LLVMIsGlobalConstant(ptr)
+                       ? NULL
+                       : ptr;
+        if (!(LLVMIsAGetElementPtrInst(ptr) || LLVMIsABitCastInst(ptr) ||
+              LLVMIsAConstantExpr(ptr)))
+            return NULL;
+        ptr = LLVMGetOperand(ptr, 0);
+    }
+    return NULL;
+}
+
+static int add_global(LLVMValueRef **v, size_t *n, size_t *cap,
+                      LLVMValueRef g)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i] == g)
+            return 0;
+    if (bcw__grow(v, cap, *n + 1, sizeof **v) < 0)
+        return BCW_ENOMEM;
+    (*v)[(*n)++] = g;
+    return 0;
+}
+
 static int access(ctx *c, LLVMValueRef unit, LLVMValueRef ptr, int write)
 {
     addr a = addr_of(c, ptr, unit, 0);
-    if (!a.ok)
-        return 0;
+    if (!a.ok) {
+        LLVMValueRef g = global_of(ptr);
+        if (g == NULL)
+            return 0;
+        return write ? add_global(&c->gwrites, &c->ngwrites, &c->capgwrites, g)
+                     : add_global(&c->greads, &c->ngreads, &c->capgreads, g);
+    }
     if (a.via >= 0)
         a.off = UNKNOWN_OFF; /* the block as a whole */
     return write ? add_key(&c->writes, &c->nwrites, &c->capwrites, key(a))
@@ -246,22 +282,29 @@ static int cmp_keys(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Keys to names, in layout order. */
+/* Keys to names, in layout order, then the globals ("global calls"). */
 static int name_keys(const bcw_unit *u, uint64_t *keys, size_t n,
-                     char ***out, unsigned *nout)
+                     LLVMValueRef *globals, size_t ng, char ***out,
+                     unsigned *nout)
 {
     qsort(keys, n, sizeof *keys, cmp_keys);
     *out = NULL;
     *nout = 0;
-    if (n == 0)
+    if (n + ng == 0)
         return 0;
-    char **v = bcw__calloc(n, sizeof *v);
+    char **v = bcw__calloc(n + ng, sizeof *v);
     if (v == NULL)
         return BCW_ENOMEM;
     *out = v;
     for (size_t i = 0; i < n; i++) {
         addr a = {1, (int32_t)(keys[i] >> 32) - 1, (uint32_t)keys[i], 0};
         if ((v[i] = field_text(u, a)) == NULL)
+            return BCW_ENOMEM;
+        (*nout)++;
+    }
+    for (size_t i = 0; i < ng; i++) {
+        if ((v[n + i] = bcw__sprintf("global %s",
+                                     bcw__value_name(globals[i]))) == NULL)
             return BCW_ENOMEM;
         (*nout)++;
     }
@@ -522,18 +565,22 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
             (u->cell && f->params[f->self].kind == BCW_PK_UNIT))
             continue;
         LLVMValueRef unit = LLVMGetParam(fn, (unsigned)f->self);
-        c.nreads = c.nwrites = 0;
+        c.nreads = c.nwrites = c.ngreads = c.ngwrites = 0;
         err = walk_function(&c, fn, unit);
         if (err == 0)
-            err = name_keys(u, c.reads, c.nreads, &f->reads, &f->nreads);
+            err = name_keys(u, c.reads, c.nreads, c.greads, c.ngreads,
+                            &f->reads, &f->nreads);
         if (err == 0)
-            err = name_keys(u, c.writes, c.nwrites, &f->wrote, &f->nwrote);
+            err = name_keys(u, c.writes, c.nwrites, c.gwrites, c.ngwrites,
+                            &f->wrote, &f->nwrote);
         if (err == 0 && (f->role == BCW_ROLE_OBSERVER ||
                          f->role == BCW_ROLE_MUTATOR))
             err = find_preds(&c, fn, unit, f->name, &cap);
     }
     free(c.reads);
     free(c.writes);
+    free(c.greads);
+    free(c.gwrites);
     LLVMDisposeTargetData(c.td);
     return err;
 }

@@ -113,6 +113,11 @@ static void check_counter(const char *file)
                      BCW_ROLE_INIT_CONSTRUCTOR);
     /* writes a module global: a mutator even without touching c */
     assert_int_equal(func(u, "counter_step")->role, BCW_ROLE_MUTATOR);
+    const bcw_func *step = func(u, "counter_step");
+    assert_true(has(step->wrote, step->nwrote, "global calls"));
+    const bcw_func *rd = func(u, "counter_read");
+    assert_true(has(rd->reads, rd->nreads, "global calls"));
+    assert_false(has(rd->wrote, rd->nwrote, "global calls"));
     assert_int_equal(func(u, "counter_reset")->role, BCW_ROLE_MUTATOR);
     /* writes only its out-parameter */
     const bcw_func *read = func(u, "counter_read");
