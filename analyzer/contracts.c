@@ -110,6 +110,47 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
     return err;
 }
 
+/* An invariant holds in every state, so it splits none: it is not a
+ * state predicate. */
+static void drop_invariant_predicate(bcw_unit *u)
+{
+    for (unsigned i = 0; u->invariant >= 0 && i < u->npreds; i++) {
+        if (u->preds[i].interface && u->preds[i].func == u->invariant) {
+            free(u->preds[i].name);
+            memmove(&u->preds[i], &u->preds[i + 1],
+                    (u->npreds - i - 1) * sizeof *u->preds);
+            u->npreds--;
+            return;
+        }
+    }
+}
+
+int bcw_model_set_invariant(bcw_model *m, const char *function)
+{
+    for (unsigned k = 0; k < m->nunits; k++) {
+        bcw_unit *u = &m->units[k];
+        for (unsigned i = 0; i < u->nfuncs; i++) {
+            const bcw_func *f = &u->funcs[i];
+            if (strcmp(f->name, function) != 0)
+                continue;
+            if (f->role != BCW_ROLE_OBSERVER || f->nparams != 1 ||
+                f->ret.kind == BCW_PK_NONE)
+                return bcw__error(BCW_EINPUT,
+                                  "%s cannot be %s's invariant: it must be an "
+                                  "observer taking only the unit and "
+                                  "returning a value (it is a %s with %u "
+                                  "parameters)",
+                                  function, u->name, bcw__role_name(f->role),
+                                  f->nparams);
+            u->invariant = (int)i;
+            drop_invariant_predicate(u);
+            return 0;
+        }
+    }
+    return bcw__error(BCW_ENOTFOUND, "%s: no function %s in any unit",
+                      m->path, function);
+}
+
 int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
 {
     size_t prefix = strlen(u->name);
@@ -131,15 +172,6 @@ int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
                     u->invariant = (int)i;
         }
     }
-    /* an invariant holds in every state: it splits none */
-    for (unsigned i = 0; u->invariant >= 0 && i < u->npreds; i++) {
-        if (u->preds[i].interface && u->preds[i].func == u->invariant) {
-            free(u->preds[i].name);
-            memmove(&u->preds[i], &u->preds[i + 1],
-                    (u->npreds - i - 1) * sizeof *u->preds);
-            u->npreds--;
-            break;
-        }
-    }
+    drop_invariant_predicate(u);
     return 0;
 }

@@ -81,6 +81,17 @@ class Analyze(unittest.TestCase):
                          [("is_empty", "bstack_is_empty(target)"),
                           ("is_full", "bstack_is_full(target)")])
 
+    def test_invariant_named_by_the_user(self):
+        m = json.loads(bcwalk("analyze", example("ringq.bc"), "--invariant",
+                              "ringq_length", "--format", "json",
+                              check=0).stdout)
+        self.assertIn({"kind": "invariant_function",
+                       "function": "ringq_length"},
+                      m["units"][0]["contracts"])
+        p = bcwalk("analyze", example("ringq.bc"), "--invariant", "ringq_put",
+                   check=2)
+        self.assertIn("ringq_put cannot be ringq's invariant", p.stderr)
+
     def test_text_shows_signatures(self):
         p = bcwalk("analyze", example("bstack.bc"), check=0)
         self.assertIn("mutator          void bstack_push(bstack *s, int x)\n"

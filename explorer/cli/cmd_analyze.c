@@ -11,8 +11,8 @@
 
 static void help(void)
 {
-    puts("usage: bcwalk analyze LIB.bc [--unit NAME] [--format text|json] "
-         "[-o MODEL]\n"
+    puts("usage: bcwalk analyze LIB.bc [--unit NAME] [--format text|json]\n"
+         "                      [--invariant FN] [-o MODEL]\n"
          "\n"
          "Finds the units (a struct with its constructors, methods and\n"
          "destructors) in LLVM bitcode and classifies each method as an\n"
@@ -21,6 +21,9 @@ static void help(void)
          "options:\n"
          "  --unit NAME       show only this unit\n"
          "  --format FORMAT   text (default) or json\n"
+         "  --invariant FN    FN is its unit's invariant function (besides\n"
+         "                    the T_invariant, T_check, T_ok, T_valid found\n"
+         "                    by name)\n"
          "  -o MODEL          save the model file (msgpack, docs/model.md);\n"
          "                    nothing is printed unless --format is given\n"
          "\n"
@@ -37,9 +40,10 @@ int cmd_analyze(int argc, char **argv)
         {"unit", required_argument, NULL, 'u'},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
+        {"invariant", required_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *unit = NULL, *output = NULL;
+    const char *unit = NULL, *output = NULL, *invariant = NULL;
     enum bcw_model_format format = BCW_MODEL_TEXT;
     bool print = true, format_given = false;
     int c;
@@ -51,6 +55,9 @@ int cmd_analyze(int argc, char **argv)
             break;
         case 'o':
             output = optarg;
+            break;
+        case 'i':
+            invariant = optarg;
             break;
         case 'f':
             format_given = true;
@@ -78,7 +85,8 @@ int cmd_analyze(int argc, char **argv)
     if (bcw_model_analyze(&model, argv[optind]) < 0)
         return cli_fail("%s", bcw_error_last());
     int index = -1;
-    if (unit != NULL && (index = bcw_model_find_unit(model, unit)) < 0) {
+    if ((invariant != NULL && bcw_model_set_invariant(model, invariant) < 0) ||
+        (unit != NULL && (index = bcw_model_find_unit(model, unit)) < 0)) {
         bcw_model_free(model);
         return cli_fail("%s", bcw_error_last());
     }

@@ -45,6 +45,12 @@ const char *bcw_model_unit_name(const bcw_model *model, unsigned i);
  * the units there are). */
 int bcw_model_find_unit(const bcw_model *model, const char *name);
 
+/* Makes `function` the invariant function of the unit it belongs to (for
+ * invariants not named T_invariant, T_check, T_ok or T_valid): an
+ * observer taking only the unit.  Returns 0, or BCW_ENOTFOUND / BCW_EINPUT
+ * with a message saying why it cannot be one. */
+int bcw_model_set_invariant(bcw_model *model, const char *function);
+
 /* Writes the model (all units, or only unit `unit` if >= 0) to `f`.
  * Returns 0, or BCW_ERROR if writing failed. */
 int bcw_model_write(const bcw_model *model, int unit,
