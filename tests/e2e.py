@@ -81,6 +81,38 @@ class Analyze(unittest.TestCase):
                          [("is_empty", "bstack_is_empty(target)"),
                           ("is_full", "bstack_is_full(target)")])
 
+    def test_parameter_kinds_and_contracts_in_json(self):
+        m = json.loads(bcwalk("analyze", example("sbuf.bc"), "--format",
+                              "json", check=0).stdout)
+        sbuf, pool = m["units"]
+        methods = {f["name"]: f for f in sbuf["methods"]}
+        params = {f: {p["name"]: p for p in methods[f]["params"]}
+                  for f in methods}
+        self.assertEqual(params["sbuf_set_case"]["mode"],
+                         {"name": "mode", "type": "enum sbuf_case",
+                          "kind": "enum", "enumerators":
+                          "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4"})
+        self.assertEqual(params["sbuf_append"]["data"]["kind"], "buffer")
+        self.assertEqual(params["sbuf_append"]["data"]["length"], "len")
+        self.assertEqual(params["sbuf_append"]["len"]["buffer"], "data")
+        self.assertEqual(params["sbuf_each"]["visit"]["signature"],
+                         "void (*)(char, void *)")
+        self.assertIn("callback", methods["sbuf_each"]["not_walked"])
+        self.assertTrue(params["sbuf_copy_to"]["dst"]["nullable"])
+        self.assertEqual(params["sbuf_last"]["out"]["kind"], "out")
+        self.assertTrue(methods["sbuf_data"]["returns_into_unit"])
+        put = next(f for f in pool["methods"] if f["name"] == "sbuf_pool_put")
+        self.assertEqual(put["params"][1]["kind"], "unit_ref")
+        self.assertEqual(put["params"][1]["unit"], "sbuf")
+        a = json.loads(bcwalk("analyze", example("account.bc"), "--format",
+                              "json", check=0).stdout)["units"][0]
+        self.assertIn({"function": "account_withdraw", "kind": "requires",
+                       "expr": "amount > 0"}, a["contracts"])
+        self.assertIn({"function": "account_deposit", "kind": "abort",
+                       "expr": "frozen != 0"}, a["contracts"])
+        self.assertIn({"kind": "invariant_function",
+                       "function": "account_invariant"}, a["contracts"])
+
     def test_invariant_named_by_the_user(self):
         m = json.loads(bcwalk("analyze", example("ringq.bc"), "--invariant",
                               "ringq_length", "--format", "json",
