@@ -241,6 +241,26 @@ static char **strv(rd *r, const msgpack_object *o, unsigned *n,
     return v;
 }
 
+/* The elements of array `o` and *out, a zeroed array of as many
+ * `size`-byte items (NULL for none); 0 elements on error. */
+static const msgpack_object *items(rd *r, const msgpack_object *o,
+                                   size_t size, void *out, uint32_t *n,
+                                   const char *what)
+{
+    void **p = out;
+    *p = NULL;
+    *n = 0;
+    const msgpack_object *a = arr(r, o, 0, what);
+    if (a == NULL || o->via.array.size == 0)
+        return NULL;
+    if ((*p = bcw__calloc(o->via.array.size, size)) == NULL) {
+        r->err = r->err ? r->err : BCW_ENOMEM;
+        return NULL;
+    }
+    *n = o->via.array.size;
+    return a;
+}
+
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
     const msgpack_object *a = arr(r, o, 10, "parameter");
@@ -304,12 +324,10 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
         bad(r, "self");
     f->reads = strv(r, &a[10], &f->nreads, "reads");
     f->wrote = strv(r, &a[11], &f->nwrote, "writes");
-    const msgpack_object *cs = arr(r, &a[12], 0, "contracts");
-    uint32_t nc = cs ? a[12].via.array.size : 0;
-    if (nc > 0 && (f->contracts = bcw__calloc(nc, sizeof *f->contracts)) ==
-                      NULL)
-        r->err = r->err ? r->err : BCW_ENOMEM;
-    for (uint32_t i = 0; f->contracts && r->err == 0 && i < nc; i++) {
+    uint32_t nc;
+    const msgpack_object *cs = items(r, &a[12], sizeof *f->contracts,
+                                     &f->contracts, &nc, "contracts");
+    for (uint32_t i = 0; cs && r->err == 0 && i < nc; i++) {
         const msgpack_object *c = arr(r, &cs[i], 2, "contract");
         if (c == NULL)
             break;
@@ -330,11 +348,10 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
     u->size = u64(r, &a[2], UINT32_MAX, "unit size");
     u->invariant = (int)i64(r, &a[3], "invariant");
     u->cell = boolean(r, &a[4], "cell");
-    const msgpack_object *fs = arr(r, &a[5], 0, "fields");
-    uint32_t n = fs ? a[5].via.array.size : 0;
-    if (n && (u->fields = bcw__calloc(n, sizeof *u->fields)) == NULL)
-        r->err = r->err ? r->err : BCW_ENOMEM;
-    for (uint32_t i = 0; u->fields && r->err == 0 && i < n; i++) {
+    uint32_t n;
+    const msgpack_object *fs = items(r, &a[5], sizeof *u->fields, &u->fields,
+                                     &n, "fields");
+    for (uint32_t i = 0; fs && r->err == 0 && i < n; i++) {
         const msgpack_object *f = arr(r, &fs[i], 3, "field");
         if (f == NULL)
             break;
@@ -343,21 +360,17 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         u->fields[i].bits = (uint32_t)u64(r, &f[2], UINT32_MAX, "bits");
         u->nfields = i + 1;
     }
-    const msgpack_object *fn = arr(r, &a[6], 0, "functions");
-    n = fn ? a[6].via.array.size : 0;
-    if (n && (u->funcs = bcw__calloc(n, sizeof *u->funcs)) == NULL)
-        r->err = r->err ? r->err : BCW_ENOMEM;
-    for (uint32_t i = 0; u->funcs && r->err == 0 && i < n; i++) {
+    const msgpack_object *fn = items(r, &a[6], sizeof *u->funcs, &u->funcs,
+                                     &n, "functions");
+    for (uint32_t i = 0; fn && r->err == 0 && i < n; i++) {
         rfunc(r, &fn[i], &u->funcs[i], nsyms);
         u->nfuncs = i + 1;
     }
     if (u->invariant < -1 || u->invariant >= (int)u->nfuncs)
         bad(r, "invariant");
-    const msgpack_object *ps = arr(r, &a[7], 0, "predicates");
-    n = ps ? a[7].via.array.size : 0;
-    if (n && (u->preds = bcw__calloc(n, sizeof *u->preds)) == NULL)
-        r->err = r->err ? r->err : BCW_ENOMEM;
-    for (uint32_t i = 0; u->preds && r->err == 0 && i < n; i++) {
+    const msgpack_object *ps = items(r, &a[7], sizeof *u->preds, &u->preds,
+                                     &n, "predicates");
+    for (uint32_t i = 0; ps && r->err == 0 && i < n; i++) {
         const msgpack_object *p = arr(r, &ps[i], 7, "predicate");
         if (p == NULL)
             break;
@@ -373,11 +386,9 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         if (q->interface && (q->func < 0 || q->func >= (int)u->nfuncs))
             bad(r, "predicate function");
     }
-    const msgpack_object *hs = arr(r, &a[8], 0, "handles");
-    n = hs ? a[8].via.array.size : 0;
-    if (n && (u->handles = bcw__calloc(n, sizeof *u->handles)) == NULL)
-        r->err = r->err ? r->err : BCW_ENOMEM;
-    for (uint32_t i = 0; u->handles && r->err == 0 && i < n; i++) {
+    const msgpack_object *hs = items(r, &a[8], sizeof *u->handles,
+                                     &u->handles, &n, "handles");
+    for (uint32_t i = 0; hs && r->err == 0 && i < n; i++) {
         const msgpack_object *h = arr(r, &hs[i], 4, "handle");
         if (h == NULL)
             break;
@@ -458,11 +469,10 @@ int bcw_model_load(bcw_model **out, const char *path)
     m->path = str(&r, file, false, "file");
     m->syms = strv(&r, syms, &m->nsyms, "symbols");
     m->skipped = strv(&r, skipped, &m->nskipped, "skipped");
-    const msgpack_object *us = arr(&r, units, 0, "units");
-    uint32_t n = us ? units->via.array.size : 0;
-    if (n && (m->units = bcw__calloc(n, sizeof *m->units)) == NULL)
-        r.err = r.err ? r.err : BCW_ENOMEM;
-    for (uint32_t i = 0; m->units && r.err == 0 && i < n; i++) {
+    uint32_t n;
+    const msgpack_object *us = items(&r, units, sizeof *m->units, &m->units,
+                                     &n, "units");
+    for (uint32_t i = 0; us && r.err == 0 && i < n; i++) {
         m->units[i].invariant = -1;
         runit(&r, &us[i], &m->units[i], m->nsyms);
         m->nunits = i + 1;

@@ -73,14 +73,11 @@ int cmd_analyze(int argc, char **argv)
             help();
             return EXIT_OK;
         default:
-            return cli_fail("analyze: unknown or incomplete option '%s' (see "
-                            "bcwalk analyze --help)",
-                            argv[optind - 1]);
+            return cli_bad_option("analyze", argv, optind);
         }
     }
     if (optind + 1 != argc)
-        return cli_fail("analyze: expected one bitcode file (see bcwalk "
-                        "analyze --help)");
+        return cli_need_one_file("analyze");
     bcw_model *model = NULL;
     if (bcw_model_analyze(&model, argv[optind]) < 0)
         return cli_fail("%s", bcw_error_last());

@@ -136,15 +136,12 @@ int cmd_explore(int argc, char **argv)
             help();
             return EXIT_OK;
         default:
-            return cli_fail("explore: unknown or incomplete option '%s' (see "
-                            "bcwalk explore --help)",
-                            argv[optind - 1]);
+            return cli_bad_option("explore", argv, optind);
         }
     }
     /* verify, then run */
     if (optind + 1 != argc)
-        return cli_fail("explore: expected one bitcode file (see bcwalk "
-                        "explore --help)");
+        return cli_need_one_file("explore");
     if (unit == NULL)
         return cli_fail("explore: --unit NAME is required (bcwalk analyze "
                         "lists the units)");
