@@ -161,6 +161,8 @@ int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
         if (fn == NULL)
             continue;
         int err = scan(u, f, fn);
+        if (err == 0)
+            err = bcw__conditions_find(u, f, fn);
         if (err < 0)
             return err;
         bool named = strncmp(f->name, u->name, prefix) == 0 &&

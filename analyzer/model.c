@@ -56,11 +56,21 @@ int bcw__model_analyze_module(bcw_model **out, LLVMModuleRef mod)
     return err;
 }
 
-static void param_free(bcw_param *p)
+void bcw__param_free(bcw_param *p)
 {
     free(p->name);
     free(p->ctype);
     free(p->detail);
+    for (unsigned i = 0; i < p->nconds; i++) {
+        free(p->conds[i].text);
+        free(p->conds[i].negated);
+    }
+    free(p->conds);
+    free(p->nodes);
+    for (unsigned i = 0; i < p->nparts; i++)
+        free(p->parts[i].label);
+    free(p->parts);
+    free(p->parts_note);
 }
 
 void bcw_model_free(bcw_model *m)
@@ -79,9 +89,9 @@ void bcw_model_free(bcw_model *m)
             for (unsigned k = 0; k < f->ncontracts; k++)
                 free(f->contracts[k].expr);
             free(f->contracts);
-            param_free(&f->ret);
+            bcw__param_free(&f->ret);
             for (unsigned k = 0; k < f->nparams; k++)
-                param_free(&f->params[k]);
+                bcw__param_free(&f->params[k]);
         }
         free(u->funcs);
         for (unsigned j = 0; j < u->nfields; j++)
@@ -204,6 +214,23 @@ static void json_params(FILE *f, const bcw_func *fn)
         }
         if (p->nullable)
             fputs(", \"nullable\": true", f);
+        if (p->nparts > 0) {
+            fputs(", \"partitions\": [", f);
+            for (unsigned c = 0; c < p->nparts; c++) {
+                fputs(c ? ", {\"label\": " : "{\"label\": ", f);
+                bcw__json_str(f, p->parts[c].label);
+                fputs(", \"values\": [", f);
+                for (unsigned v = 0; v < p->parts[c].nvalues; v++)
+                    fprintf(f, "%s\"%lld\"", v ? ", " : "",
+                            (long long)p->parts[c].values[v]);
+                fputs("]}", f);
+            }
+            fputs("]", f);
+        }
+        if (p->parts_note != NULL) {
+            fputs(", \"partitions_note\": ", f);
+            bcw__json_str(f, p->parts_note);
+        }
         fputs("}", f);
     }
     fputs("]", f);
@@ -448,6 +475,20 @@ static void text_strv(FILE *f, const char *what, char **v, unsigned n)
     fputc('\n', f);
 }
 
+static void text_parts(FILE *f, const bcw_param *p)
+{
+    for (unsigned c = 0; c < p->nparts; c++) {
+        fprintf(f, "  %-16s %s in [%s]:", "", p->name, p->parts[c].label);
+        for (unsigned v = 0; v < p->parts[c].nvalues; v++)
+            fprintf(f, "%s %lld", v ? "," : "",
+                    (long long)p->parts[c].values[v]);
+        fputc('\n', f);
+    }
+    if (p->parts_note != NULL)
+        fprintf(f, "  %-16s %s: no categories (%s)\n", "", p->name,
+                p->parts_note);
+}
+
 static void write_text(const bcw_model *m, int only, FILE *f)
 {
     for (unsigned i = 0; i < m->nunits; i++) {
@@ -471,6 +512,8 @@ static void write_text(const bcw_model *m, int only, FILE *f)
                 fprintf(f, "  %-16s not walked: %s\n", "", fn->unwalkable);
             text_strv(f, "reads", fn->reads, fn->nreads);
             text_strv(f, "writes", fn->wrote, fn->nwrote);
+            for (unsigned k = 0; k < fn->nparams; k++)
+                text_parts(f, &fn->params[k]);
             for (unsigned k = 0; k < fn->ncontracts; k++)
                 fprintf(f, "  %-16s %s %s\n", "",
                         bcw__contract_name(fn->contracts[k].kind),

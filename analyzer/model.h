@@ -10,6 +10,39 @@
 #include "common.h"
 #include "abi.h"
 
+/* A condition's expression tree, nodes in one array, children by index:
+ * what the solver turns into Z3 terms. */
+enum bcw_cop {
+    BCW_C_PARAM, /* value: the parameter's index */
+    BCW_C_CONST, /* value */
+    BCW_C_FIELD, /* value: byte offset in the unit; a field of the object */
+    BCW_C_ADD, BCW_C_SUB, BCW_C_MUL, BCW_C_SDIV, BCW_C_UDIV, BCW_C_SREM,
+    BCW_C_UREM, BCW_C_AND, BCW_C_OR, BCW_C_XOR, BCW_C_SHL, BCW_C_LSHR,
+    BCW_C_ASHR,
+    BCW_C_ZEXT, BCW_C_SEXT, BCW_C_TRUNC, /* a to `bits` */
+    BCW_C_ICMP   /* pred: LLVMIntPredicate; a pred b */
+};
+typedef struct bcw_cnode {
+    uint8_t op;     /* enum bcw_cop */
+    uint8_t bits;   /* width of the result (1 for ICMP) */
+    uint8_t pred;
+    int64_t value;
+    uint32_t a, b;
+} bcw_cnode;
+
+/* A branch condition a parameter decides, and its C text both ways. */
+typedef struct bcw_cond {
+    char *text, *negated;   /* "amount > 0", "amount <= 0" */
+    uint32_t root;          /* the ICMP node */
+} bcw_cond;
+
+/* A category of a parameter's values (category-partition testing). */
+typedef struct bcw_part {
+    char *label;            /* "amount > 0 && amount <= 100" */
+    unsigned nvalues;
+    int64_t values[3];      /* representative, then the boundaries */
+} bcw_part;
+
 typedef struct bcw_param {
     char *name;             /* from debug info, else "pN" */
     char *ctype;            /* C spelling: "int", "const bstack *" */
@@ -22,6 +55,12 @@ typedef struct bcw_param {
     int pair;               /* BUFFER <-> LENGTH: the other's index, -1 */
     bool nullable;          /* the function compares it with NULL */
     bool into_unit;         /* a result pointing into the unit */
+    unsigned nconds, nnodes, nparts;
+    bcw_cond *conds;        /* analyzer: the branches it decides */
+    bcw_cnode *nodes;       /* their expression trees */
+    bcw_part *parts;        /* solver: its categories, or none */
+    char *parts_note;       /* solver: why it has none although it has
+                               conditions (relative to fields, too many) */
 } bcw_param;
 
 typedef struct bcw_func {
@@ -151,6 +190,15 @@ BCW_INTERNAL int bcw__model_analyze_module(bcw_model **out,
 /* Unit discovery (units.c) fills model->units from the loaded module. */
 BCW_INTERNAL int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
                                  const bcw_effects *fx);
+
+/* Collects the branch conditions each integer parameter of `f` decides
+ * (conditions.c), from function `fn` of the simplified module. */
+struct LLVMOpaqueValue;
+BCW_INTERNAL int bcw__conditions_find(const bcw_unit *u, bcw_func *f,
+                                      struct LLVMOpaqueValue *fn);
+
+/* Frees a parameter's strings and arrays; NULL fields are fine. */
+BCW_INTERNAL void bcw__param_free(bcw_param *p);
 
 /* Frees an array of n strings; NULL is accepted. */
 BCW_INTERNAL void bcw__strv_free(char **v, unsigned n);

@@ -35,7 +35,7 @@ static void pstrv(msgpack_packer *pk, char **v, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 10);
+    msgpack_pack_array(pk, 12);
     pstr(pk, p->name);
     pstr(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -46,6 +46,15 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     msgpack_pack_int32(pk, p->pair);
     p->nullable ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     p->into_unit ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    msgpack_pack_array(pk, p->nparts);
+    for (unsigned i = 0; i < p->nparts; i++) {
+        msgpack_pack_array(pk, 2);
+        pstr(pk, p->parts[i].label);
+        msgpack_pack_array(pk, p->parts[i].nvalues);
+        for (unsigned v = 0; v < p->parts[i].nvalues; v++)
+            msgpack_pack_int64(pk, p->parts[i].values[v]);
+    }
+    pstr(pk, p->parts_note);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -263,7 +272,7 @@ static const msgpack_object *items(rd *r, const msgpack_object *o,
 
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = arr(r, o, 10, "parameter");
+    const msgpack_object *a = arr(r, o, 12, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -279,6 +288,23 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
     p->into_unit = boolean(r, &a[9], "into unit");
     if (p->pair < -1 || p->pair >= BCW_MAX_PARAMS)
         bad(r, "parameter pair");
+    uint32_t n;
+    const msgpack_object *cs = items(r, &a[10], sizeof *p->parts, &p->parts,
+                                     &n, "partitions");
+    for (uint32_t i = 0; cs && r->err == 0 && i < n; i++) {
+        const msgpack_object *c = arr(r, &cs[i], 2, "partition");
+        const msgpack_object *vs = c ? arr(r, &c[1], 0, "values") : NULL;
+        if (vs == NULL || c[1].via.array.size > 3) {
+            bad(r, "partition");
+            break;
+        }
+        bcw_part *d = &p->parts[i];
+        p->nparts = i + 1;
+        d->label = str(r, &c[0], false, "partition label");
+        for (uint32_t v = 0; v < c[1].via.array.size; v++)
+            d->values[d->nvalues++] = i64(r, &vs[v], "partition value");
+    }
+    p->parts_note = str(r, &a[11], true, "partition note");
 }
 
 static void rterm(rd *r, const msgpack_object *o, bcw_term *t)
@@ -486,43 +512,4 @@ done:
     }
     *out = m;
     return 0;
-}
-
-int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache)
-{
-    *out = NULL;
-    uint64_t key = 0;
-    int err = bcw__hash_file(&key, bitcode);
-    /* a new bcwalk may analyse differently: its own bytes are in the key */
-    if (err == 0)
-        err = bcw__hash_file(&key, "/proc/self/exe");
-    char *root = err == 0 ? bcw__cache_root(cache) : NULL;
-    char *dir = root ? bcw__sprintf("%s/models", root) : NULL;
-    char *path = dir ? bcw__sprintf("%s/%016llx.model.msgpack", dir,
-                                    (unsigned long long)key)
-                     : NULL;
-    if (err == 0 && path == NULL)
-        err = BCW_ENOMEM;
-    if (err == 0 && access(path, R_OK) == 0 && bcw_model_load(out, path) == 0) {
-        char *p = bcw__strdup(bitcode); /* reports name the file given */
-        if (p == NULL) {
-            bcw_model_free(*out);
-            *out = NULL;
-            err = BCW_ENOMEM;
-        } else {
-            free((*out)->path);
-            (*out)->path = p;
-        }
-        goto done;
-    }
-    /* not cached, or unreadable (then replaced): analyse */
-    if (err == 0)
-        err = bcw_model_analyze(out, bitcode);
-    if (err == 0 && bcw__mkdir_p(dir) == 0)
-        bcw_model_save(*out, path); /* a cache: failing to fill it is fine */
-done:
-    free(root);
-    free(dir);
-    free(path);
-    return err;
 }

@@ -224,13 +224,6 @@ static const char *abi_spelling(enum bcw_abi abi)
     return names[abi];
 }
 
-static void param_free(bcw_param *p)
-{
-    free(p->name);
-    free(p->ctype);
-    free(p->detail);
-}
-
 /* classify's answer when an allocation failed: an error, not a skip */
 static const char out_of_memory[] = "out of memory";
 
@@ -598,9 +591,9 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role,
     u->funcs[u->nfuncs++] = fun;
     return 0;
 done:
-    param_free(&fun.ret);
+    bcw__param_free(&fun.ret);
     for (unsigned i = 0; i < s->n; i++)
-        param_free(&fun.params[i]);
+        bcw__param_free(&fun.params[i]);
     free(fun.name);
     free(fun.why);
     free(fun.unwalkable);

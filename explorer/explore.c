@@ -40,29 +40,81 @@ static void wire_param(bcw_wire_param *w, const bcw_param *p)
     w->size = p->pointee_size;
 }
 
-/* The plan: plan index i is unit->funcs[i]. */
-static int make_plan(bcw_plan *plan, const bcw_unit *u)
+#define MAX_STEPS_PER_FUNC 64
+
+static bool partitioned(const bcw_param *p)
 {
-    memset(plan, 0, sizeof *plan);
-    if (u->nfuncs > BCW_MAX_FUNCS)
-        return bcw__error(BCW_EINPUT, "unit %s has %u functions; at most %d "
-                                      "can be walked",
-                          u->name, u->nfuncs, BCW_MAX_FUNCS);
-    plan->nfuncs = u->nfuncs;
-    plan->unit_size = (uint32_t)u->size;
-    plan->destructor = bcw__unit_destructor(u);
+    return p->nparts > 0 && (p->kind == BCW_PK_INT || p->kind == BCW_PK_ENUM ||
+                             p->kind == BCW_PK_CHAR);
+}
+
+/* The walk's alphabet: each function once per combination of its
+ * parameters' categories (all combinations, in order, at most
+ * MAX_STEPS_PER_FUNC), each category by its representative value; a
+ * function without categories is one step.  *out is the caller's. */
+static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *nout = 0;
     for (unsigned i = 0; i < u->nfuncs; i++) {
         const bcw_func *f = &u->funcs[i];
+        unsigned combos = 1;
+        for (unsigned k = 0; k < f->nparams; k++)
+            if (partitioned(&f->params[k]) &&
+                (combos *= f->params[k].nparts) > MAX_STEPS_PER_FUNC)
+                combos = MAX_STEPS_PER_FUNC;
+        for (unsigned c = 0; c < combos; c++) {
+            if (bcw__grow(out, &cap, *nout + 1, sizeof **out) < 0)
+                return BCW_ENOMEM;
+            bcw_step *st = &(*out)[(*nout)++];
+            memset(st, 0, sizeof *st);
+            st->func = i;
+            /* combination c in mixed radix over the partitioned params */
+            for (unsigned k = 0, rest = c; k < f->nparams; k++) {
+                const bcw_param *p = &f->params[k];
+                if (!partitioned(p))
+                    continue;
+                const bcw_part *part = &p->parts[rest % p->nparts];
+                rest /= p->nparts;
+                st->fixed[k] = true;
+                st->value[k] = part->values[0];
+                st->label[k] = part->label;
+            }
+        }
+    }
+    if (*nout > BCW_MAX_FUNCS)
+        return bcw__error(BCW_EINPUT, "unit %s has %u steps (functions times "
+                                      "categories); at most %d can be walked",
+                          u->name, *nout, BCW_MAX_FUNCS);
+    return 0;
+}
+
+/* The plan: plan index i is step i. */
+static void make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
+                      unsigned nsteps)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->nfuncs = nsteps;
+    plan->unit_size = (uint32_t)u->size;
+    plan->destructor = -1;
+    int dtor = bcw__unit_destructor(u);
+    for (unsigned i = 0; i < nsteps; i++) {
+        const bcw_func *f = &u->funcs[steps[i].func];
         bcw_wire_func *w = &plan->funcs[i];
+        if ((int)steps[i].func == dtor && plan->destructor < 0)
+            plan->destructor = (int32_t)i;
         w->sym = f->sym;
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;
         w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
         wire_param(&w->ret, &f->ret);
-        for (unsigned k = 0; k < f->nparams; k++)
+        for (unsigned k = 0; k < f->nparams; k++) {
             wire_param(&w->params[k], &f->params[k]);
+            w->params[k].fixed = steps[i].fixed[k];
+            w->params[k].value = steps[i].value[k];
+        }
     }
-    return 0;
 }
 
 static double now_s(void)
@@ -83,22 +135,25 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         return bcw__error(BCW_EINPUT, "depth %u is above the limit of %d",
                           o->depth, MAX_DEPTH);
     const bcw_unit *u = &model->units[o->unit];
+    bcw_step *steps = NULL;
+    unsigned nsteps = 0;
+    int err = make_steps(&steps, &nsteps, u);
     bcw_plan *plan = bcw__calloc(1, sizeof *plan);
-    uint16_t *ctors = bcw__calloc(u->nfuncs, sizeof *ctors);
-    uint16_t *methods = bcw__calloc(u->nfuncs, sizeof *methods);
-    bool *mutator = bcw__calloc(u->nfuncs, sizeof *mutator);
-    bool *is_void = bcw__calloc(u->nfuncs, sizeof *is_void);
-    uint8_t *nout = bcw__calloc(u->nfuncs, sizeof *nout);
+    uint16_t *ctors = bcw__calloc(nsteps, sizeof *ctors);
+    uint16_t *methods = bcw__calloc(nsteps, sizeof *methods);
+    bool *mutator = bcw__calloc(nsteps, sizeof *mutator);
+    bool *is_void = bcw__calloc(nsteps, sizeof *is_void);
+    uint8_t *nout = bcw__calloc(nsteps, sizeof *nout);
     char *worker = NULL;
     bcw_pool *pool = NULL;
     sinks sk = {0};
-    int err = 0;
+    if (err < 0)
+        goto done;
     if (!plan || !ctors || !methods || !mutator || !is_void || !nout) {
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = make_plan(plan, u)) < 0)
-        goto done;
+    make_plan(plan, u, steps, nsteps);
     plan->use_ffi = o->use_ffi != 0;
     bcw_walk_cfg cfg = {.kind = o->walk, .depth = o->depth,
                         .ctors = ctors, .methods = methods,
@@ -106,8 +161,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .nout = nout, .exec = exec, .emit = emit,
                         .emit_payload = &sk, .progress = o->progress,
                         .progress_payload = o->payload};
-    for (unsigned i = 0; i < u->nfuncs; i++) {
-        const bcw_func *f = &u->funcs[i];
+    for (unsigned i = 0; i < nsteps; i++) {
+        const bcw_func *f = &u->funcs[steps[i].func];
         mutator[i] = f->role == BCW_ROLE_MUTATOR;
         is_void[i] = f->ret.kind == BCW_PK_NONE;
         for (unsigned k = 0; k < f->nparams; k++)
@@ -133,12 +188,13 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if ((err = bcw__pool_new(&pool, worker, plan, o->jobs, o->timeout_ms)) <
         0)
         goto done;
-    sk.report = (bcw_reporter){.unit = u, .walk = o->walk, .depth = o->depth,
+    sk.report = (bcw_reporter){.unit = u, .steps = steps,
+                               .walk = o->walk, .depth = o->depth,
                                .timeout_ms = o->timeout_ms,
                                .format = o->format, .f = o->report};
     if (o->results_path != NULL &&
-        (err = bcw__results_open(&sk.results, o->results_path, u, o->walk,
-                                 o->depth)) < 0)
+        (err = bcw__results_open(&sk.results, o->results_path, u, steps,
+                                 nsteps, o->walk, o->depth)) < 0)
         goto done;
     cfg.exec_payload = pool;
     /* the walk's clock starts when workers are up: build time is not
@@ -157,6 +213,7 @@ done:
     }
     bcw__pool_free(pool);
     free(worker);
+    free(steps);
     free(plan);
     free(ctors);
     free(methods);

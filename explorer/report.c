@@ -44,13 +44,22 @@ static const char *signal_name(int signo)
     }
 }
 
-void bcw__report_call(const bcw_unit *u, const bcw_seq *seq, unsigned k,
-                      bcw_gen *gen, char (*args)[64], char *result, size_t n,
-                      bool json)
+const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
+                                 unsigned k, bcw_gen *gen, char (*args)[64],
+                                 const char **labels, char *result, size_t n,
+                                 bool json)
 {
-    const bcw_func *f = &u->funcs[seq->steps[k]];
+    const bcw_unit *u = r->unit;
+    const bcw_step *st = &r->steps[seq->steps[k]];
+    const bcw_func *f = &u->funcs[st->func];
     for (unsigned p = 0; p < f->nparams; p++) {
         const bcw_param *pa = &f->params[p];
+        labels[p] = st->label[p];
+        if (st->fixed[p]) {
+            bcw_value_format(args[p], 64, BCW_PK_INT, pa->abi,
+                             (uint64_t)st->value[p], 0);
+            continue;
+        }
         uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
         if ((pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_DEREF) &&
             (json || u->cell))
@@ -64,6 +73,7 @@ void bcw__report_call(const bcw_unit *u, const bcw_seq *seq, unsigned k,
     result[0] = '\0';
     if (f->ret.kind != BCW_PK_NONE)
         bcw_value_format(result, n, f->ret.kind, f->ret.abi, seq->rets[k], 1);
+    return f;
 }
 
 /* "REQUIRES(amount > 0)": the failed contract of the call that halted,
@@ -79,7 +89,8 @@ static const char *contract_text(const bcw_reporter *r, const bcw_seq *s)
     const char *kind = kinds[s->signo <= 3 ? s->signo : 0];
     const char *expr = NULL;
     if (s->halted_at <= s->len) {
-        const bcw_func *f = &r->unit->funcs[s->steps[s->halted_at]];
+        const bcw_func *f =
+            &r->unit->funcs[r->steps[s->steps[s->halted_at]].func];
         for (unsigned k = 0; k < f->ncontracts; k++) {
             if (f->contracts[k].kind != ck)
                 continue;
@@ -147,6 +158,7 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     }
     bcw_gen gen = {0};
     char args[BCW_MAX_PARAMS][64], result[96] = "", last[96] = "";
+    const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
     int dtor = bcw__unit_destructor(u);
     for (unsigned k = 0; k < ncalls; k++) {
@@ -155,8 +167,8 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
             fprintf(f, "%s(target);\n", u->funcs[dtor].name);
             continue;
         }
-        bcw__report_call(u, s, k, &gen, args, result, sizeof result, false);
-        const bcw_func *fn = &u->funcs[s->steps[k]];
+        const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
+                                              result, sizeof result, false);
         unsigned first = 0;
         if (k == 0 && fn->role == BCW_ROLE_EMPTY) {
             fprintf(f, "%starget = NULL;\n", u->ctype);
@@ -172,7 +184,8 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
             fprintf(f, "%s(", fn->name);
         }
         for (unsigned p = first; p < fn->nparams; p++)
-            fprintf(f, "%s%s", p ? ", " : "", args[p]);
+            fprintf(f, labels[p] ? "%s%s /* %s */" : "%s%s", p ? ", " : "",
+                    args[p], labels[p]);
         fputs(");\n", f);
         memcpy(last, result, sizeof last);
         if (k == s->len && fn->nparams > 0 && s->outcome == BCW_RUN_NORMAL) {
@@ -203,6 +216,7 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             s->len, s->predicted ? "predicted" : "pending");
     bcw_gen gen = {0};
     char args[BCW_MAX_PARAMS][64], result[96];
+    const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
     int dtor = bcw__unit_destructor(u);
     for (unsigned k = 0; k < ncalls; k++) {
@@ -214,8 +228,8 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
                     u->funcs[dtor].name, outcome);
             continue;
         }
-        bcw__report_call(u, s, k, &gen, args, result, sizeof result, true);
-        const bcw_func *fn = &u->funcs[s->steps[k]];
+        const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
+                                              result, sizeof result, true);
         fputs(k ? ", {\"fn\": " : "{\"fn\": ", f);
         bcw__json_str(f, fn->name);
         fputs(", \"args\": [", f);
@@ -224,8 +238,13 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             bcw__json_str(f, args[p]);
         }
         fputs("], \"labels\": [", f);
-        for (unsigned p = 0; p < fn->nparams; p++)
-            fputs(p ? ", null" : "null", f);
+        for (unsigned p = 0; p < fn->nparams; p++) {
+            fputs(p ? ", " : "", f);
+            if (labels[p] != NULL)
+                bcw__json_str(f, labels[p]);
+            else
+                fputs("null", f);
+        }
         fputs("]", f);
         if (result[0] && !(halted && s->outcome != BCW_RUN_REJECTED)) {
             fputs(", \"result\": ", f);

@@ -7,8 +7,18 @@
 #include "explorer/runtime/values.h"
 #include "explorer/walk.h"
 
+/* A step of the walk's alphabet: a function of the unit, with the
+ * category values some of its parameters get (others are generated). */
+typedef struct bcw_step {
+    unsigned func;                      /* index in unit->funcs */
+    bool fixed[BCW_MAX_PARAMS];
+    int64_t value[BCW_MAX_PARAMS];
+    const char *label[BCW_MAX_PARAMS];  /* the category, or NULL */
+} bcw_step;
+
 typedef struct bcw_reporter {
-    const bcw_unit *unit;         /* plan index i is unit->funcs[i] */
+    const bcw_unit *unit;
+    const bcw_step *steps;        /* by plan index */
     enum bcw_walk_kind walk;
     unsigned depth;
     unsigned timeout_ms;
@@ -30,12 +40,15 @@ BCW_INTERNAL const char *bcw__walk_name(enum bcw_walk_kind kind);
 BCW_INTERNAL const char *bcw__outcome_name(unsigned outcome);
 
 /* The strings of call `k` of `seq`: arguments replayed from the master
- * generator into args[] (each `width` bytes), the result into `result`
+ * generator or the step's categories into args[] (their category labels
+ * into labels[], NULL for generated ones), the result into `result`
  * (empty for void).  `gen` carries the draws from call to call; `json`
- * names the unit "#0" instead of C's "target". */
-BCW_INTERNAL void bcw__report_call(const bcw_unit *u, const bcw_seq *seq,
-                                   unsigned k, bcw_gen *gen,
-                                   char (*args)[64], char *result, size_t n,
-                                   bool json);
+ * names the unit "#0" instead of C's "target".  Returns the function. */
+BCW_INTERNAL const bcw_func *bcw__report_call(const bcw_reporter *r,
+                                              const bcw_seq *seq, unsigned k,
+                                              bcw_gen *gen, char (*args)[64],
+                                              const char **labels,
+                                              char *result, size_t n,
+                                              bool json);
 
 #endif

@@ -51,8 +51,8 @@ static void flush(bcw_results *r)
 }
 
 int bcw__results_open(bcw_results **out, const char *path,
-                      const bcw_unit *u, enum bcw_walk_kind walk,
-                      unsigned depth)
+                      const bcw_unit *u, const bcw_step *steps,
+                      unsigned nsteps, enum bcw_walk_kind walk, unsigned depth)
 {
     *out = NULL;
     bcw_results *r = bcw__calloc(1, sizeof *r);
@@ -80,12 +80,21 @@ int bcw__results_open(bcw_results **out, const char *path,
     pack_kv_str(pk, "unit", u->name);
     pack_kv_str(pk, "walk", bcw__walk_name(walk));
     pack_kv_u64(pk, "depth", depth);
-    pack_str(pk, "functions");
-    msgpack_pack_array(pk, u->nfuncs);
-    for (unsigned i = 0; i < u->nfuncs; i++) {
-        msgpack_pack_map(pk, 2);
-        pack_kv_str(pk, "name", u->funcs[i].name);
-        pack_kv_str(pk, "role", bcw__role_name(u->funcs[i].role));
+    pack_str(pk, "functions"); /* the steps, by plan index */
+    msgpack_pack_array(pk, nsteps);
+    for (unsigned i = 0; i < nsteps; i++) {
+        const bcw_func *f = &u->funcs[steps[i].func];
+        msgpack_pack_map(pk, 3);
+        pack_kv_str(pk, "name", f->name);
+        pack_kv_str(pk, "role", bcw__role_name(f->role));
+        pack_str(pk, "labels");
+        msgpack_pack_array(pk, f->nparams);
+        for (unsigned k = 0; k < f->nparams; k++) {
+            if (steps[i].label[k] != NULL)
+                pack_str(pk, steps[i].label[k]);
+            else
+                msgpack_pack_nil(pk);
+        }
     }
     *out = r;
     return 0;

@@ -5,6 +5,7 @@
 #define BCW_RESULTS_H
 
 #include "analyzer/model.h"
+#include "explorer/report.h"
 #include "explorer/walk.h"
 
 typedef struct bcw_results bcw_results;
@@ -12,8 +13,9 @@ typedef struct bcw_results bcw_results;
 /* Starts writing `path` (into a temporary beside it) and writes the
  * header.  *out is the caller's, ended with bcw__results_close(). */
 BCW_INTERNAL int bcw__results_open(bcw_results **out, const char *path,
-                                   const bcw_unit *unit,
-                                   enum bcw_walk_kind walk, unsigned depth);
+                                   const bcw_unit *unit, const bcw_step *steps,
+                                   unsigned nsteps, enum bcw_walk_kind walk,
+                                   unsigned depth);
 
 /* Appends one sequence (a bcw_walk_cfg emit callback).  Errors are
  * sticky: after the first, writes do nothing and close reports it. */

@@ -88,10 +88,15 @@ class Analyze(unittest.TestCase):
         methods = {f["name"]: f for f in sbuf["methods"]}
         params = {f: {p["name"]: p for p in methods[f]["params"]}
                   for f in methods}
-        self.assertEqual(params["sbuf_set_case"]["mode"],
-                         {"name": "mode", "type": "enum sbuf_case",
-                          "kind": "enum", "enumerators":
-                          "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4"})
+        mode = params["sbuf_set_case"]["mode"]
+        self.assertEqual((mode["kind"], mode["enumerators"]),
+                         ("enum", "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4"))
+        # the switch's cases are the enum's categories, and the rest
+        self.assertEqual([(c["label"], c["values"][0])
+                          for c in mode["partitions"]],
+                         [("mode != 0 && mode != 1 && mode != 4", "2"),
+                          ("mode == 0", "0"), ("mode == 1", "1"),
+                          ("mode == 4", "4")])
         self.assertEqual(params["sbuf_append"]["data"]["kind"], "buffer")
         self.assertEqual(params["sbuf_append"]["data"]["length"], "len")
         self.assertEqual(params["sbuf_append"]["len"]["buffer"], "data")
@@ -275,23 +280,29 @@ class Outcomes(unittest.TestCase):
                          "crash")
         self.assertGreaterEqual(summary["worker_restarts"], 4)
         seq = summary["sequences"]
-        # two constructors, four methods, depth 2
+        # three constructor steps (faulty_with_capacity's cap >= 100 and
+        # cap < 100 categories), four methods, depth 2
         self.assertEqual(seq["normal"] + seq["terminated"] + seq["discarded"],
-                         2 * (1 + 4 + 16))
+                         3 * (1 + 4 + 16))
 
     def test_constructor_returning_null_ends_its_sequence(self):
         lines = jsonl("faulty.bc", "faulty", "protocol", 2,
                       "--timeout", "200")
         rejected = [s for s in lines[:-1]
-                    if s["calls"][0]["fn"] == "faulty_with_capacity"]
+                    if s["calls"][0]["fn"] == "faulty_with_capacity" and
+                    s["calls"][0]["args"] == ["1"]]
         self.assertEqual(len(rejected), 1)  # no extension is run
         call = rejected[0]["calls"][0]
-        self.assertEqual((call["args"], call["result"], call["outcome"]),
-                         (["1"], "NULL", "rejected"))
+        self.assertEqual((call["args"], call["labels"], call["result"],
+                          call["outcome"]),
+                         (["1"], ["cap < 100"], "NULL", "rejected"))
         text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
                       "--depth", "1", "--timeout", "200", check=0).stdout
-        self.assertIn("faulty *target = faulty_with_capacity(1);\n"
-                      "==> NULL  *rejected*", text)
+        self.assertIn("faulty *target = faulty_with_capacity(1 /* cap < 100 "
+                      "*/);\n==> NULL  *rejected*", text)
+        # the other category makes an object: its sequences go on
+        self.assertIn("faulty *target = faulty_with_capacity(100 /* cap >= "
+                      "100 */);\nfaulty_add(target, 1);\n==> void", text)
 
     def test_contract_failures_and_rejections(self):
         lines = jsonl("account.bc", "account", "protocol", 2)

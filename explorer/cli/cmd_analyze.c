@@ -7,6 +7,7 @@
 
 #include "bcwalk/error.h"
 #include "bcwalk/model.h"
+#include "bcwalk/solver.h"
 #include "cli.h"
 
 static void help(void)
@@ -81,6 +82,10 @@ int cmd_analyze(int argc, char **argv)
     bcw_model *model = NULL;
     if (bcw_model_analyze(&model, argv[optind]) < 0)
         return cli_fail("%s", bcw_error_last());
+    if (bcw_model_partition(model) < 0) {
+        bcw_model_free(model);
+        return cli_fail("%s", bcw_error_last());
+    }
     int index = -1;
     if ((invariant != NULL && bcw_model_set_invariant(model, invariant) < 0) ||
         (unit != NULL && (index = bcw_model_find_unit(model, unit)) < 0)) {

@@ -9,6 +9,7 @@
 
 #include "bcwalk/error.h"
 #include "bcwalk/explore.h"
+#include "bcwalk/solver.h"
 #include "cli.h"
 
 static void help(void)

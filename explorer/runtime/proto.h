@@ -59,8 +59,9 @@ typedef struct bcw_wire_param {
     uint8_t kind;    /* enum bcw_pkind */
     uint8_t abi;     /* enum bcw_abi */
     uint8_t pointee; /* enum bcw_abi of an out-parameter's target */
-    uint8_t pad;
+    uint8_t fixed;   /* 1: pass `value` (a category's), not a generated one */
     uint32_t size;   /* bytes of scratch for OUT and SCRATCH */
+    int64_t value;
 } bcw_wire_param;
 
 typedef struct bcw_wire_func {

@@ -240,7 +240,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     void *outs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
-        uint64_t raw = bcw_gen_next(g, p->kind, p->abi);
+        uint64_t raw = p->fixed ? (uint64_t)p->value
+                                : bcw_gen_next(g, p->kind, p->abi);
         switch (p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;

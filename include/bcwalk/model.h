@@ -25,13 +25,6 @@ int bcw_model_save(const bcw_model *model, const char *path);
  * BCW_EINPUT with a one-line message; *out is NULL then. */
 int bcw_model_load(bcw_model **out, const char *path);
 
-/* The model of `bitcode`: loaded from the model cache (`cache_dir`, or
- * $XDG_CACHE_HOME/bcwalk, keyed by the bitcode's content and bcwalk's
- * own) or analysed and cached, so unchanged bitcode is analysed once.
- * Fails as bcw_model_analyze does. */
-int bcw_model_open(bcw_model **out, const char *bitcode,
-                   const char *cache_dir);
-
 /* Frees a model; NULL is accepted. */
 void bcw_model_free(bcw_model *model);
 

@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model.h"
+#include "analyzer/model.h"
+#include "bcwalk/solver.h"
 
 int bcw__plugin_run(LLVMModuleRef mod)
 {
     bcw_model *model = NULL;
-    if (bcw__model_analyze_module(&model, mod) < 0) {
+    /* the command's model: analysed, then partitioned */
+    if (bcw__model_analyze_module(&model, mod) < 0 ||
+        bcw_model_partition(model) < 0) {
         fprintf(stderr, "bcwalk-analyze: %s\n", bcw_error_last());
         return -1;
     }

@@ -8,7 +8,8 @@
 extern "C" {
 #endif
 
-/* Analyses `mod` (left unchanged) and writes the model as `bcwalk analyze
+/* Analyses and partitions `mod` (left unchanged) and writes the model as
+ * `bcwalk analyze
  * --format json` does: to the file named by $BCWALK_MODEL (atomically),
  * or to stdout.  Failures are reported on stderr; returns 0 or -1. */
 int bcw__plugin_run(LLVMModuleRef mod);

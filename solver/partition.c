@@ -1,0 +1,324 @@
+/* partition.c - category-partition with Z3: the feasible combinations of
+ * the branch conditions a parameter decides are its categories; each gets
+ * a representative and its boundary values, found with Z3's optimizer.
+ *
+ * One Z3 context for the whole model (creating one costs ~10 ms); its
+ * errors are recorded, never fatal.  Conditions over the unit's fields
+ * (amount > balance + limit) are relative to the live object: they are
+ * not partitioned here, and the parameter says so. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <z3.h>
+
+#include "analyzer/model.h"
+#include "bcwalk/solver.h"
+
+#define MAX_COMBO_CONDS 6 /* 64 combinations */
+#define TIMEOUT_MS "2000"
+
+typedef struct solver {
+    Z3_context z;
+    int failed;
+    Z3_ast *kept; /* every AST made for the parameter in hand */
+    size_t nkept, capkept;
+} solver;
+
+/* Holds `a` until release(): in a reference-counted context an AST with
+ * no reference may be freed at the next call. */
+static Z3_ast keep(solver *s, Z3_ast a)
+{
+    if (a == NULL || s->failed)
+        return NULL;
+    if (bcw__grow(&s->kept, &s->capkept, s->nkept + 1, sizeof *s->kept) < 0) {
+        s->failed = 1;
+        return NULL;
+    }
+    Z3_inc_ref(s->z, a);
+    s->kept[s->nkept++] = a;
+    return a;
+}
+
+static void release(solver *s)
+{
+    while (s->nkept > 0)
+        Z3_dec_ref(s->z, s->kept[--s->nkept]);
+}
+
+static Z3_sort bv_sort(solver *s, unsigned bits)
+{
+    Z3_sort t = Z3_mk_bv_sort(s->z, bits);
+    keep(s, Z3_sort_to_ast(s->z, t));
+    return t;
+}
+
+static void on_z3_error(Z3_context z, Z3_error_code code)
+{
+    (void)z;
+    (void)code; /* checked after each group of calls */
+}
+
+/* Z3 term of node `i` of p's conditions; NULL if it refers to a field. */
+static Z3_ast term(solver *s, const bcw_param *p, uint32_t i, Z3_ast x)
+{
+    const bcw_cnode *n = &p->nodes[i];
+    Z3_context z = s->z;
+    Z3_ast a = NULL, b = NULL;
+    if (n->op == BCW_C_PARAM)
+        return x;
+    if (n->op == BCW_C_CONST)
+        return keep(s, Z3_mk_int64(z, n->value, bv_sort(s, n->bits)));
+    if (n->op == BCW_C_FIELD)
+        return NULL;
+    if ((a = term(s, p, n->a, x)) == NULL)
+        return NULL;
+    if (n->op != BCW_C_ZEXT && n->op != BCW_C_SEXT && n->op != BCW_C_TRUNC &&
+        (b = term(s, p, n->b, x)) == NULL)
+        return NULL;
+    unsigned aw = Z3_get_bv_sort_size(z, Z3_get_sort(z, a));
+    switch ((enum bcw_cop)n->op) {
+    case BCW_C_ADD: return keep(s, Z3_mk_bvadd(z, a, b));
+    case BCW_C_SUB: return keep(s, Z3_mk_bvsub(z, a, b));
+    case BCW_C_MUL: return keep(s, Z3_mk_bvmul(z, a, b));
+    case BCW_C_SDIV: return keep(s, Z3_mk_bvsdiv(z, a, b));
+    case BCW_C_UDIV: return keep(s, Z3_mk_bvudiv(z, a, b));
+    case BCW_C_SREM: return keep(s, Z3_mk_bvsrem(z, a, b));
+    case BCW_C_UREM: return keep(s, Z3_mk_bvurem(z, a, b));
+    case BCW_C_AND: return keep(s, Z3_mk_bvand(z, a, b));
+    case BCW_C_OR: return keep(s, Z3_mk_bvor(z, a, b));
+    case BCW_C_XOR: return keep(s, Z3_mk_bvxor(z, a, b));
+    case BCW_C_SHL: return keep(s, Z3_mk_bvshl(z, a, b));
+    case BCW_C_LSHR: return keep(s, Z3_mk_bvlshr(z, a, b));
+    case BCW_C_ASHR: return keep(s, Z3_mk_bvashr(z, a, b));
+    case BCW_C_ZEXT: return keep(s, Z3_mk_zero_ext(z, n->bits - aw, a));
+    case BCW_C_SEXT: return keep(s, Z3_mk_sign_ext(z, n->bits - aw, a));
+    case BCW_C_TRUNC: return keep(s, Z3_mk_extract(z, n->bits - 1, 0, a));
+    case BCW_C_ICMP:
+        switch (n->pred) { /* LLVMIntPredicate's values */
+        case 32: return keep(s, Z3_mk_eq(z, a, b));                 /* eq */
+        case 33: return keep(s, Z3_mk_not(z, keep(s, Z3_mk_eq(z, a, b))));
+        case 34: return keep(s, Z3_mk_bvugt(z, a, b));
+        case 35: return keep(s, Z3_mk_bvuge(z, a, b));
+        case 36: return keep(s, Z3_mk_bvult(z, a, b));
+        case 37: return keep(s, Z3_mk_bvule(z, a, b));
+        case 38: return keep(s, Z3_mk_bvsgt(z, a, b));
+        case 39: return keep(s, Z3_mk_bvsge(z, a, b));
+        case 40: return keep(s, Z3_mk_bvslt(z, a, b));
+        case 41: return keep(s, Z3_mk_bvsle(z, a, b));
+        default: return NULL;
+        }
+    default:
+        return NULL;
+    }
+}
+
+enum goal { GOAL_MIN, GOAL_MAX, GOAL_NEAR_ONE };
+
+/* The minimum, the maximum, or the value nearest to 1 (a category's
+ * representative) of x as a signed or unsigned number under `f`. */
+static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
+                   enum goal goal, int64_t *out)
+{
+    Z3_context z = s->z;
+    Z3_optimize o = Z3_mk_optimize(z);
+    Z3_optimize_inc_ref(z, o);
+    Z3_params prm = Z3_mk_params(z);
+    Z3_params_inc_ref(z, prm);
+    Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "timeout"),
+                       (unsigned)atoi(TIMEOUT_MS));
+    Z3_optimize_set_params(z, o, prm);
+    Z3_optimize_assert(z, o, f);
+    /* over Int: bit-vector optimisation is slower and orders unsigned */
+    Z3_ast v = keep(s, Z3_mk_bv2int(z, x, is_signed));
+    if (v == NULL) {
+        Z3_params_dec_ref(z, prm);
+        Z3_optimize_dec_ref(z, o);
+        return -1;
+    }
+    if (goal == GOAL_MAX) {
+        Z3_optimize_maximize(z, o, v);
+    } else if (goal == GOAL_MIN) {
+        Z3_optimize_minimize(z, o, v);
+    } else {
+        /* |v - 1| */
+        Z3_ast one = keep(s, Z3_mk_int(z, 1, Z3_mk_int_sort(z)));
+        Z3_ast d[2] = {v, one}, e[2] = {one, v};
+        Z3_ast dist = keep(
+            s, Z3_mk_ite(z, keep(s, Z3_mk_ge(z, v, one)),
+                         keep(s, Z3_mk_sub(z, 2, d)),
+                         keep(s, Z3_mk_sub(z, 2, e))));
+        if (dist != NULL)
+            Z3_optimize_minimize(z, o, dist);
+    }
+    int ok = Z3_optimize_check(z, o, 0, NULL) == Z3_L_TRUE;
+    if (ok) {
+        Z3_model m = Z3_optimize_get_model(z, o);
+        Z3_model_inc_ref(z, m);
+        Z3_ast val = NULL;
+        ok = Z3_model_eval(z, m, v, true, &val) &&
+             Z3_get_numeral_int64(z, val, out);
+        Z3_model_dec_ref(z, m);
+    }
+    Z3_params_dec_ref(z, prm);
+    Z3_optimize_dec_ref(z, o);
+    if (Z3_get_error_code(z) != Z3_OK)
+        s->failed = 1;
+    return ok ? 0 : -1;
+}
+
+static bool is_signed_param(const bcw_param *p)
+{
+    return p->abi == BCW_ABI_S8 || p->abi == BCW_ABI_S16 ||
+           p->abi == BCW_ABI_S32 || p->abi == BCW_ABI_S64;
+}
+
+static unsigned param_bits(const bcw_param *p)
+{
+    switch (p->abi) {
+    case BCW_ABI_BOOL:
+    case BCW_ABI_S8:
+    case BCW_ABI_U8:
+        return 8;
+    case BCW_ABI_S16:
+    case BCW_ABI_U16:
+        return 16;
+    case BCW_ABI_S32:
+    case BCW_ABI_U32:
+        return 32;
+    default:
+        return 64;
+    }
+}
+
+/* Is `lit` implied by the other literals still in the label? */
+static bool implied(solver *s, Z3_ast *lits, const bool *in, unsigned n,
+                    unsigned lit)
+{
+    Z3_context z = s->z;
+    Z3_solver v = Z3_mk_solver(z);
+    Z3_solver_inc_ref(z, v);
+    for (unsigned i = 0; i < n; i++)
+        if (i != lit && in[i])
+            Z3_solver_assert(z, v, lits[i]);
+    Z3_ast no = keep(s, Z3_mk_not(z, lits[lit]));
+    bool yes = no != NULL && (Z3_solver_assert(z, v, no),
+                              Z3_solver_check(z, v) == Z3_L_FALSE);
+    Z3_solver_dec_ref(z, v);
+    return yes;
+}
+
+/* The label of one combination: the conditions' texts, each as it holds,
+ * leaving out those the others imply (mode == 4 implies mode != 1). */
+static char *label_of(solver *s, const bcw_param *p, Z3_ast *lits,
+                      unsigned n, unsigned combo)
+{
+    bool in[MAX_COMBO_CONDS];
+    for (unsigned i = 0; i < n; i++)
+        in[i] = true;
+    for (unsigned i = 0; i < n; i++)
+        in[i] = !implied(s, lits, in, n, i);
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    for (unsigned i = 0, k = 0; i < n; i++)
+        if (in[i])
+            bcw__buf_printf(&b, "%s%s", k++ ? " && " : "",
+                            combo & (1u << i) ? p->conds[i].text
+                                              : p->conds[i].negated);
+    return b.data ? b.data : bcw__strdup("any");
+}
+
+static int add_part(bcw_param *p, size_t *cap, char *label, int64_t rep,
+                    int64_t lo, int64_t hi)
+{
+    if (label == NULL ||
+        bcw__grow(&p->parts, cap, p->nparts + 1, sizeof *p->parts) < 0) {
+        free(label);
+        return BCW_ENOMEM;
+    }
+    bcw_part *c = &p->parts[p->nparts++];
+    memset(c, 0, sizeof *c);
+    c->label = label;
+    int64_t cand[3] = {rep, lo, hi};
+    for (int i = 0; i < 3; i++) {
+        bool seen = false;
+        for (unsigned j = 0; j < c->nvalues; j++)
+            seen = seen || c->values[j] == cand[i];
+        if (!seen)
+            c->values[c->nvalues++] = cand[i];
+    }
+    return 0;
+}
+
+static int partition_param(solver *s, bcw_param *p)
+{
+    Z3_context z = s->z;
+    unsigned n = p->nconds;
+    if (n > MAX_COMBO_CONDS) {
+        p->parts_note = bcw__sprintf("%u conditions: only the first %d are "
+                                     "combined",
+                                     n, MAX_COMBO_CONDS);
+        if (p->parts_note == NULL)
+            return BCW_ENOMEM;
+        n = MAX_COMBO_CONDS;
+    }
+    unsigned bits = param_bits(p);
+    Z3_ast x = keep(s, Z3_mk_const(z, Z3_mk_string_symbol(z, p->name),
+                                   bv_sort(s, bits)));
+    Z3_ast conds[MAX_COMBO_CONDS];
+    for (unsigned i = 0; i < n; i++) {
+        if ((conds[i] = term(s, p, p->conds[i].root, x)) == NULL) {
+            free(p->parts_note);
+            p->parts_note = bcw__strdup(
+                "its conditions involve the unit's fields: bounds relative "
+                "to the live object are not partitioned yet");
+            return p->parts_note ? 0 : BCW_ENOMEM;
+        }
+    }
+    size_t cap = 0;
+    bool sgn = is_signed_param(p);
+    for (unsigned combo = 0; combo < (1u << n); combo++) {
+        Z3_ast lits[MAX_COMBO_CONDS];
+        for (unsigned i = 0; i < n; i++)
+            lits[i] = combo & (1u << i) ? conds[i]
+                                        : keep(s, Z3_mk_not(z, conds[i]));
+        Z3_ast f = keep(s, n ? Z3_mk_and(z, n, lits) : Z3_mk_true(z));
+        if (f == NULL)
+            break;
+        int64_t lo, hi, rep;
+        if (extreme(s, f, x, sgn, GOAL_MIN, &lo) < 0 ||
+            extreme(s, f, x, sgn, GOAL_MAX, &hi) < 0 ||
+            extreme(s, f, x, sgn, GOAL_NEAR_ONE, &rep) < 0)
+            continue; /* infeasible combination */
+        int err = add_part(p, &cap, label_of(s, p, lits, n, combo), rep, lo,
+                           hi);
+        if (err < 0)
+            return err;
+    }
+    return s->failed ? bcw__error(BCW_ERROR, "Z3 failed on %s", p->name) : 0;
+}
+
+int bcw_model_partition(bcw_model *m)
+{
+    solver s = {0};
+    Z3_config cfg = Z3_mk_config();
+    s.z = Z3_mk_context_rc(cfg);
+    Z3_del_config(cfg);
+    Z3_set_error_handler(s.z, on_z3_error);
+    int err = 0;
+    for (unsigned k = 0; k < m->nunits && err == 0; k++) {
+        bcw_unit *u = &m->units[k];
+        for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+            bcw_func *f = &u->funcs[i];
+            for (unsigned j = 0; j < f->nparams && err == 0; j++) {
+                bcw_param *p = &f->params[j];
+                if (p->nconds > 0 && p->nparts == 0 && p->parts_note == NULL)
+                    err = partition_param(&s, p);
+                release(&s);
+            }
+        }
+    }
+    Z3_del_context(s.z);
+    free(s.kept);
+    return err;
+}
