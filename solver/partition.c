@@ -16,7 +16,7 @@
 #include "bcwalk/solver.h"
 
 #define MAX_COMBO_CONDS 6 /* 64 combinations */
-#define TIMEOUT_MS "2000"
+#define TIMEOUT_MS 2000u
 
 typedef struct solver {
     Z3_context z;
@@ -126,7 +126,7 @@ static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
     Z3_params prm = Z3_mk_params(z);
     Z3_params_inc_ref(z, prm);
     Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "timeout"),
-                       (unsigned)atoi(TIMEOUT_MS));
+                       TIMEOUT_MS);
     Z3_optimize_set_params(z, o, prm);
     Z3_optimize_assert(z, o, f);
     /* over Int: bit-vector optimisation is slower and orders unsigned */

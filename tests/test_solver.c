@@ -1,0 +1,99 @@
+/* test_solver.c - Z3 categories of parameters, on the examples. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyzer/model.h"
+#include "bcwalk/error.h"
+#include "bcwalk/solver.h"
+
+static bcw_model *partitioned(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", BCW_EXAMPLES, name);
+    bcw_model *m = NULL;
+    if (bcw_model_analyze(&m, path) < 0 || bcw_model_partition(m) < 0)
+        fail_msg("%s: %s", path, bcw_error_last());
+    return m;
+}
+
+static const bcw_param *param(const bcw_model *m, const char *fn,
+                              unsigned k)
+{
+    for (unsigned i = 0; i < m->nunits; i++)
+        for (unsigned j = 0; j < m->units[i].nfuncs; j++)
+            if (strcmp(m->units[i].funcs[j].name, fn) == 0)
+                return &m->units[i].funcs[j].params[k];
+    fail_msg("no function %s", fn);
+    return NULL;
+}
+
+static void expect(const bcw_param *p, unsigned c, const char *label,
+                   unsigned n, const int64_t *values)
+{
+    assert_true(c < p->nparts);
+    assert_string_equal(p->parts[c].label, label);
+    assert_int_equal(p->parts[c].nvalues, n);
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(p->parts[c].values[i], values[i]);
+}
+
+static void test_solver__range_categories_with_boundaries(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("faulty.bc");
+    const bcw_param *cap = param(m, "faulty_with_capacity", 0);
+    assert_int_equal(cap->nparts, 2);
+    /* representative first (nearest 1), then minimum and maximum */
+    expect(cap, 0, "cap >= 100", 2, (int64_t[]){100, INT32_MAX});
+    expect(cap, 1, "cap < 100", 3, (int64_t[]){1, INT32_MIN, 99});
+    bcw_model_free(m);
+}
+
+static void test_solver__switch_cases_are_categories(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("sbuf.bc");
+    const bcw_param *mode = param(m, "sbuf_set_case", 1);
+    assert_int_equal(mode->nparts, 4);
+    /* implied conditions are left out of labels */
+    expect(mode, 0, "mode != 0 && mode != 1 && mode != 4", 3,
+           (int64_t[]){2, INT32_MIN, INT32_MAX});
+    expect(mode, 1, "mode == 0", 1, (int64_t[]){0});
+    expect(mode, 3, "mode == 4", 1, (int64_t[]){4});
+    bcw_model_free(m);
+}
+
+static void test_solver__unconstrained_and_field_relative(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("account.bc");
+    const bcw_param *dep = param(m, "account_deposit", 1);
+    assert_int_equal(dep->nparts, 2);
+    expect(dep, 1, "amount > 0", 2, (int64_t[]){1, INT64_MAX});
+    /* withdraw compares amount with the balance: left for the live object */
+    const bcw_param *wd = param(m, "account_withdraw", 1);
+    assert_int_equal(wd->nparts, 0);
+    assert_non_null(strstr(wd->parts_note, "fields"));
+    bcw_model_free(m);
+    m = partitioned("bstack.bc");
+    /* push's value decides nothing: the master generator stays */
+    assert_int_equal(param(m, "bstack_push", 1)->nparts, 0);
+    assert_null(param(m, "bstack_push", 1)->parts_note);
+    bcw_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solver__range_categories_with_boundaries),
+        cmocka_unit_test(test_solver__switch_cases_are_categories),
+        cmocka_unit_test(test_solver__unconstrained_and_field_relative),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
