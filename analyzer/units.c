@@ -833,7 +833,7 @@ static int role_of(const finder *f, const sig *s, enum bcw_role *role,
     }
     if (unit < 0)
         return -1;
-    if (last_word_in(s->name, init_words) && *self == 0)
+    if (last_word_in(s->name, init_words) && *self == 0 && ret == NULL)
         *role = BCW_ROLE_INIT_CONSTRUCTOR;
     else if ((last_word_in(s->name, dtor_words) ||
               bcw__effects_frees(f->fx, s->name, (unsigned)*self)) &&
@@ -951,10 +951,12 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
                 (name = constructs(s, &slot, buf, sizeof buf)) == NULL ||
                 find_unit(&f, name) >= 0)
                 continue;
-            int takes = takes_struct(s), takes_unit = 0;
+            /* a pointer into a unit it takes is a derived handle */
+            int takes = takes_struct(s), derived = 0;
             for (unsigned i = 1; i <= s->n; i++)
-                takes_unit |= find_unit(&f, slot_struct(s, i)) >= 0;
-            if ((round == 0 && !takes) || (round == 1 && !takes_unit))
+                derived |= find_unit(&f, slot_struct(s, i)) >= 0 &&
+                           points_into(s->fn, LLVMGetParam(s->fn, i - 1));
+            if ((round == 0 && !takes) || (round == 1 && !derived))
                 err = new_unit(&f, name, s, slot);
         }
     }
