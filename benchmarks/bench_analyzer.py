@@ -40,8 +40,7 @@ def analyze(bcwalk, bc, repeat):
     return best, peak, units, funcs, preds
 
 
-def count_defined(clang, bc):
-    dis = clang.replace("clang", "llvm-dis")
+def count_defined(dis, bc):
     try:
         p = subprocess.run([dis, bc, "-o", "-"], capture_output=True,
                            text=True)
@@ -73,6 +72,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bcwalk", required=True)
     ap.add_argument("--clang", required=True)
+    ap.add_argument("--llvm-dis", required=True)
     ap.add_argument("--units", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
@@ -95,7 +95,7 @@ def main():
                             "-o", bc], check=True, capture_output=True)
             secs, peak, units, funcs, preds = analyze(args.bcwalk, bc,
                                                       args.repeat)
-            rows.append((name, lines, count_defined(args.clang, bc),
+            rows.append((name, lines, count_defined(args.llvm_dis, bc),
                          os.path.getsize(bc), units, funcs, preds, secs, peak))
     print(f"Analyzer: bcwalk analyze --format json, -O0 -g bitcode, best of "
           f"{args.repeat}\n")

@@ -16,10 +16,12 @@
 #include "bcwalk/solver.h"
 
 #define MAX_COMBO_CONDS 6 /* 64 combinations */
-#define TIMEOUT_MS 2000u
+#define TIMEOUT_MS 300u
 
 typedef struct solver {
     Z3_context z;
+    Z3_solver sv; /* one solver for the checks, scoped by push/pop: a
+                     fresh one per query costs ~50x more (PITFALLS.md) */
     int failed;
     Z3_ast *kept; /* every AST made for the parameter in hand */
     size_t nkept, capkept;
@@ -113,10 +115,10 @@ static Z3_ast term(solver *s, const bcw_param *p, uint32_t i, Z3_ast x)
     }
 }
 
-enum goal { GOAL_MIN, GOAL_MAX, GOAL_NEAR_ONE };
+enum goal { GOAL_MIN, GOAL_MAX };
 
-/* The minimum, the maximum, or the value nearest to 1 (a category's
- * representative) of x as a signed or unsigned number under `f`. */
+/* The minimum or the maximum of x as a signed or unsigned number under
+ * `f`. */
 static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
                    enum goal goal, int64_t *out)
 {
@@ -129,35 +131,37 @@ static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
                        TIMEOUT_MS);
     Z3_optimize_set_params(z, o, prm);
     Z3_optimize_assert(z, o, f);
-    /* over Int: bit-vector optimisation is slower and orders unsigned */
-    Z3_ast v = keep(s, Z3_mk_bv2int(z, x, is_signed));
+    /* over bit-vectors, which Z3 orders unsigned: a signed value is
+     * ordered by flipping its sign bit (PITFALLS.md).  Over Int (bv2int)
+     * the branches' arithmetic becomes non-linear and optimisation can
+     * run into its time limit on real code. */
+    unsigned bits = Z3_get_bv_sort_size(z, Z3_get_sort(z, x));
+    Z3_sort sort = bv_sort(s, bits);
+    Z3_ast sign = keep(s, Z3_mk_bvshl(z, keep(s, Z3_mk_int(z, 1, sort)),
+                                      keep(s, Z3_mk_int(z, (int)bits - 1,
+                                                        sort))));
+    Z3_ast v = is_signed ? keep(s, Z3_mk_bvxor(z, x, sign)) : x;
     if (v == NULL) {
         Z3_params_dec_ref(z, prm);
         Z3_optimize_dec_ref(z, o);
         return -1;
     }
-    if (goal == GOAL_MAX) {
+    if (goal == GOAL_MAX)
         Z3_optimize_maximize(z, o, v);
-    } else if (goal == GOAL_MIN) {
+    else
         Z3_optimize_minimize(z, o, v);
-    } else {
-        /* |v - 1| */
-        Z3_ast one = keep(s, Z3_mk_int(z, 1, Z3_mk_int_sort(z)));
-        Z3_ast d[2] = {v, one}, e[2] = {one, v};
-        Z3_ast dist = keep(
-            s, Z3_mk_ite(z, keep(s, Z3_mk_ge(z, v, one)),
-                         keep(s, Z3_mk_sub(z, 2, d)),
-                         keep(s, Z3_mk_sub(z, 2, e))));
-        if (dist != NULL)
-            Z3_optimize_minimize(z, o, dist);
-    }
     int ok = Z3_optimize_check(z, o, 0, NULL) == Z3_L_TRUE;
     if (ok) {
         Z3_model m = Z3_optimize_get_model(z, o);
         Z3_model_inc_ref(z, m);
         Z3_ast val = NULL;
-        ok = Z3_model_eval(z, m, v, true, &val) &&
-             Z3_get_numeral_int64(z, val, out);
+        uint64_t raw = 0;
+        ok = Z3_model_eval(z, m, x, true, &val) &&
+             Z3_get_numeral_uint64(z, val, &raw);
+        /* sign-extend the bits-wide value */
+        if (ok && is_signed && bits < 64 && (raw >> (bits - 1)) & 1)
+            raw |= ~0ull << bits;
+        *out = (int64_t)raw;
         Z3_model_dec_ref(z, m);
     }
     Z3_params_dec_ref(z, prm);
@@ -191,20 +195,53 @@ static unsigned param_bits(const bcw_param *p)
     }
 }
 
+/* Is f satisfiable (unknown counts as yes)? */
+static bool feasible(solver *s, Z3_ast f)
+{
+    Z3_context z = s->z;
+    Z3_solver_push(z, s->sv);
+    Z3_solver_assert(z, s->sv, f);
+    bool sat = Z3_solver_check(z, s->sv) != Z3_L_FALSE;
+    Z3_solver_pop(z, s->sv, 1);
+    return sat;
+}
+
+/* The category's representative: 1 if it holds there, else the nearest
+ * small value that does (2, 0, 3, -1 ...), else its minimum. */
+static int64_t representative(solver *s, Z3_ast f, Z3_ast x, int64_t lo,
+                              int64_t hi)
+{
+    Z3_context z = s->z;
+    Z3_sort sort = Z3_get_sort(z, x);
+    for (int64_t d = 0; d <= 8; d++) {
+        int64_t tries[2] = {1 + d, 1 - d};
+        for (int t = 0; t < (d ? 2 : 1); t++) {
+            int64_t v = tries[t];
+            if (v < lo || v > hi)
+                continue;
+            Z3_ast eq = keep(s, Z3_mk_eq(z, x, keep(s, Z3_mk_int64(z, v,
+                                                                  sort))));
+            Z3_ast both[2] = {f, eq};
+            if (eq != NULL && feasible(s, keep(s, Z3_mk_and(z, 2, both))))
+                return v;
+        }
+    }
+    return lo;
+}
+
 /* Is `lit` implied by the other literals still in the label? */
 static bool implied(solver *s, Z3_ast *lits, const bool *in, unsigned n,
                     unsigned lit)
 {
     Z3_context z = s->z;
-    Z3_solver v = Z3_mk_solver(z);
-    Z3_solver_inc_ref(z, v);
+    Z3_solver_push(z, s->sv);
     for (unsigned i = 0; i < n; i++)
         if (i != lit && in[i])
-            Z3_solver_assert(z, v, lits[i]);
+            Z3_solver_assert(z, s->sv, lits[i]);
     Z3_ast no = keep(s, Z3_mk_not(z, lits[lit]));
-    bool yes = no != NULL && (Z3_solver_assert(z, v, no),
-                              Z3_solver_check(z, v) == Z3_L_FALSE);
-    Z3_solver_dec_ref(z, v);
+    bool yes = no != NULL && (Z3_solver_assert(z, s->sv, no),
+                              Z3_solver_check(z, s->sv) == Z3_L_FALSE);
+    Z3_solver_pop(z, s->sv, 1);
     return yes;
 }
 
@@ -286,10 +323,14 @@ static int partition_param(solver *s, bcw_param *p)
         if (f == NULL)
             break;
         int64_t lo, hi, rep;
+        /* a plain check is ~50x cheaper than optimising: most
+         * combinations of several conditions are infeasible */
+        if (!feasible(s, f))
+            continue;
         if (extreme(s, f, x, sgn, GOAL_MIN, &lo) < 0 ||
-            extreme(s, f, x, sgn, GOAL_MAX, &hi) < 0 ||
-            extreme(s, f, x, sgn, GOAL_NEAR_ONE, &rep) < 0)
-            continue; /* infeasible combination */
+            extreme(s, f, x, sgn, GOAL_MAX, &hi) < 0)
+            continue; /* infeasible after all */
+        rep = representative(s, f, x, lo, hi);
         int err = add_part(p, &cap, label_of(s, p, lits, n, combo), rep, lo,
                            hi);
         if (err < 0)
@@ -305,6 +346,14 @@ int bcw_model_partition(bcw_model *m)
     s.z = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(s.z, on_z3_error);
+    s.sv = Z3_mk_solver(s.z);
+    Z3_solver_inc_ref(s.z, s.sv);
+    Z3_params sp = Z3_mk_params(s.z);
+    Z3_params_inc_ref(s.z, sp);
+    Z3_params_set_uint(s.z, sp, Z3_mk_string_symbol(s.z, "timeout"),
+                       TIMEOUT_MS);
+    Z3_solver_set_params(s.z, s.sv, sp);
+    Z3_params_dec_ref(s.z, sp);
     int err = 0;
     for (unsigned k = 0; k < m->nunits && err == 0; k++) {
         bcw_unit *u = &m->units[k];
@@ -318,6 +367,7 @@ int bcw_model_partition(bcw_model *m)
             }
         }
     }
+    Z3_solver_dec_ref(s.z, s.sv);
     Z3_del_context(s.z);
     free(s.kept);
     return err;
