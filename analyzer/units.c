@@ -133,17 +133,57 @@ typedef struct finder {
     LLVMValueRef *origin_fn;
     unsigned *origin_slot;
     bcw_index unit_ix, sym_ix; /* names of units and symbols */
+    sig *sigs;                 /* every API function's, read once */
+    unsigned nsigs;
+    bcw_index sig_ix;          /* by function */
 } finder;
 
 typedef struct probe {
     const bcw_model *m;
     const char *name;
+    const finder *f;
+    LLVMValueRef fn;
 } probe;
 
 static int unit_named(uint32_t i, const void *payload)
 {
     const probe *p = payload;
     return strcmp(p->m->units[i].name, p->name) == 0;
+}
+
+static int sig_of_fn(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return p->f->sigs[i].fn == p->fn;
+}
+
+/* The signature of API function `fn`, or NULL. */
+static const sig *sig_of(const finder *f, LLVMValueRef fn)
+{
+    probe p = {NULL, NULL, f, fn};
+    uint32_t i = fn ? bcw__index_get(&f->sig_ix, bcw__hash_ptr(fn), sig_of_fn,
+                                     &p)
+                    : UINT32_MAX;
+    return i == UINT32_MAX ? NULL : &f->sigs[i];
+}
+
+/* Reads every API function's signature once: the passes below go over
+ * them several times, and reading debug info and pointees is the
+ * analysis's dearest part. */
+static int load_sigs(finder *f)
+{
+    size_t cap = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn;
+         fn = LLVMGetNextFunction(fn)) {
+        if (bcw__grow(&f->sigs, &cap, f->nsigs + 1, sizeof *f->sigs) < 0)
+            return BCW_ENOMEM;
+        if (!load_sig(f->mod, fn, &f->sigs[f->nsigs]))
+            continue;
+        if (bcw__index_put(&f->sig_ix, bcw__hash_ptr(fn), f->nsigs) < 0)
+            return BCW_ENOMEM;
+        f->nsigs++;
+    }
+    return 0;
 }
 
 static int sym_named(uint32_t i, const void *payload)
@@ -156,7 +196,7 @@ static int find_unit(const finder *f, const char *name)
 {
     if (name == NULL)
         return -1;
-    probe p = {f->model, name};
+    probe p = {f->model, name, NULL, NULL};
     uint32_t i = bcw__index_get(&f->unit_ix, bcw__hash_str(name), unit_named,
                                 &p);
     return i == UINT32_MAX ? -1 : (int)i;
@@ -449,7 +489,7 @@ static int skip(finder *f, const char *fn, const char *why)
 static int add_sym(finder *f, const char *name, unsigned *out)
 {
     bcw_model *m = f->model;
-    probe p = {m, name};
+    probe p = {m, name, NULL, NULL};
     uint64_t h = bcw__hash_str(name);
     uint32_t i = bcw__index_get(&f->sym_ix, h, sym_named, &p);
     if (i != UINT32_MAX) {
@@ -883,17 +923,17 @@ static bcw_handle *handle_of(bcw_unit *u, const char *type, int *err)
  * other functions take, like list_first's node for node_next and
  * node_value; the unit's mutators that free memory it reaches may leave
  * them dangling. */
-static int find_handles(finder *f, sig *s)
+static int find_handles(finder *f)
 {
     int err = 0;
     for (unsigned k = 0; k < f->model->nunits && err == 0; k++) {
         bcw_unit *u = &f->model->units[k];
         for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
             const bcw_func *fn = &u->funcs[i];
-            LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
+            const sig *s = sig_of(f, LLVMGetNamedFunction(f->mod, fn->name));
             const char *d;
             bcw_handle *h;
-            if (fn->self < 0 || v == NULL || !load_sig(f->mod, v, s) ||
+            if (fn->self < 0 || s == NULL ||
                 (d = slot_struct(s, 0)) == NULL || find_unit(f, d) >= 0 ||
                 (h = handle_of(u, d, &err)) == NULL)
                 continue;
@@ -901,10 +941,10 @@ static int find_handles(finder *f, sig *s)
         }
         for (unsigned j = 0; j < u->nhandles && err == 0; j++) {
             bcw_handle *h = &u->handles[j];
-            for (LLVMValueRef v = LLVMGetFirstFunction(f->mod); v && !err;
-                 v = LLVMGetNextFunction(v)) {
-                if (!load_sig(f->mod, v, s) || s->n == 0 ||
-                    !slot_struct(s, 1) || strcmp(slot_struct(s, 1), h->type))
+            for (unsigned g = 0; g < f->nsigs && !err; g++) {
+                const sig *s = &f->sigs[g];
+                if (s->n == 0 || !slot_struct(s, 1) ||
+                    strcmp(slot_struct(s, 1), h->type))
                     continue;
                 err = strv_add(&h->users, &h->nusers, s->name);
                 if (err == 0 && slot_struct(s, 0) &&
@@ -933,22 +973,18 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     f.mod = bc->mod;
     f.fx = fx;
     f.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(bc->mod));
-    int err = 0;
-    sig *s = bcw__malloc(sizeof *s);
-    if (s == NULL)
-        err = BCW_ENOMEM;
+    int err = load_sigs(&f);
     /* Pass 1: constructors make units, in definition order: first those
      * that take no unit-like pointer, then the rest, unless they take an
      * existing unit — list_first(list *) gives a derived handle, not a
      * new unit. */
     for (int round = 0; round < 2 && err >= 0; round++) {
-        for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
-             fn = LLVMGetNextFunction(fn)) {
+        for (unsigned g = 0; g < f.nsigs && err >= 0; g++) {
+            const sig *s = &f.sigs[g];
             char buf[64];
             unsigned slot;
             const char *name;
-            if (!load_sig(bc->mod, fn, s) ||
-                (name = constructs(s, &slot, buf, sizeof buf)) == NULL ||
+            if ((name = constructs(s, &slot, buf, sizeof buf)) == NULL ||
                 find_unit(&f, name) >= 0)
                 continue;
             /* a pointer into a unit it takes is a derived handle */
@@ -962,24 +998,23 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     }
     /* Pass 1b: structs with no constructor whose functions take a cell
      * E ** first live in their callers' cells: list_push(&head, v). */
-    for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
-         fn = LLVMGetNextFunction(fn)) {
+    for (unsigned g = 0; g < f.nsigs && err >= 0; g++) {
+        const sig *s = &f.sigs[g];
         const char *cell;
-        if (load_sig(bc->mod, fn, s) && s->n > 0 &&
-            (cell = slot_cell(s, 1)) != NULL && find_unit(&f, cell) < 0)
+        if (s->n > 0 && (cell = slot_cell(s, 1)) != NULL &&
+            find_unit(&f, cell) < 0)
             err = new_cell_unit(&f, cell, s);
     }
     /* Pass 2: every API function of a unit gets its role. */
-    for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn && err >= 0;
-         fn = LLVMGetNextFunction(fn)) {
+    for (unsigned g = 0; g < f.nsigs && err >= 0; g++) {
+        const sig *s = &f.sigs[g];
         enum bcw_role role;
         int unit, self, out;
-        if (load_sig(bc->mod, fn, s) &&
-            (unit = role_of(&f, s, &role, &self, &out)) >= 0)
+        if ((unit = role_of(&f, s, &role, &self, &out)) >= 0)
             err = add_func(&f, unit, s, role, self, out);
     }
     if (err >= 0)
-        err = find_handles(&f, s);
+        err = find_handles(&f);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++)
         if ((err = bcw__fields_analyze(&model->units[i], bc->mod,
                                        f.origin_fn[i], f.origin_slot[i])) ==
@@ -987,7 +1022,8 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
             err = bcw__contracts_analyze(&model->units[i], bc->mod);
     if (err >= 0 && model->nunits == 0)
         err = no_unit_error(&f);
-    free(s);
+    free(f.sigs);
+    bcw__index_free(&f.sig_ix);
     free(f.origin_fn);
     free(f.origin_slot);
     bcw__index_free(&f.unit_ix);
