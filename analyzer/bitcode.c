@@ -153,6 +153,28 @@ LLVMValueRef bcw__called_function(LLVMValueRef call)
     return callee != NULL && LLVMIsAFunction(callee) ? callee : NULL;
 }
 
+static LLVMValueRef first_from(LLVMBasicBlockRef bb)
+{
+    for (; bb != NULL; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef in = LLVMGetFirstInstruction(bb);
+        if (in != NULL)
+            return in;
+    }
+    return NULL;
+}
+
+LLVMValueRef bcw__first_instruction(LLVMValueRef fn)
+{
+    return first_from(LLVMGetFirstBasicBlock(fn));
+}
+
+LLVMValueRef bcw__next_instruction(LLVMValueRef in)
+{
+    LLVMValueRef next = LLVMGetNextInstruction(in);
+    return next ? next
+                : first_from(LLVMGetNextBasicBlock(LLVMGetInstructionParent(in)));
+}
+
 const char *bcw__value_name(LLVMValueRef v)
 {
     size_t len;

@@ -30,6 +30,11 @@ BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
  * NULL for an indirect call. */
 BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
 
+/* A function's instructions in order, across its blocks:
+ * for (in = bcw__first_instruction(fn); in; in = bcw__next_instruction(in)) */
+BCW_INTERNAL LLVMValueRef bcw__first_instruction(LLVMValueRef fn);
+BCW_INTERNAL LLVMValueRef bcw__next_instruction(LLVMValueRef in);
+
 /* Name of a value, borrowed from LLVM. */
 BCW_INTERNAL const char *bcw__value_name(LLVMValueRef v);
 

@@ -124,56 +124,53 @@ static int find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn, unsigned k)
                  0};
     size_t cap = 0;
     int err = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !err;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !err;
-             in = LLVMGetNextInstruction(in)) {
-            if (LLVMIsAICmpInst(in)) {
-                b.uses_param = 0;
-                unsigned mark = b.p->nnodes;
-                int64_t l = build(&b, LLVMGetOperand(in, 0), 0);
-                int64_t r = l < 0 ? -1 : build(&b, LLVMGetOperand(in, 1), 0);
-                if (r < 0 || !b.uses_param) {
-                    b.p->nnodes = mark; /* not this parameter's branch */
+    for (LLVMValueRef in = bcw__first_instruction(fn); in && !err;
+         in = bcw__next_instruction(in)) {
+        if (LLVMIsAICmpInst(in)) {
+            b.uses_param = 0;
+            unsigned mark = b.p->nnodes;
+            int64_t l = build(&b, LLVMGetOperand(in, 0), 0);
+            int64_t r = l < 0 ? -1 : build(&b, LLVMGetOperand(in, 1), 0);
+            if (r < 0 || !b.uses_param) {
+                b.p->nnodes = mark; /* not this parameter's branch */
+                continue;
+            }
+            int64_t root = node(&b, (bcw_cnode){BCW_C_ICMP, 1,
+                                                (uint8_t)
+                                                    LLVMGetICmpPredicate(in),
+                                                0, (uint32_t)l,
+                                                (uint32_t)r});
+            err = add_cond(&b, &cap, root,
+                           bcw__cond_text(u, f, fn, in, false),
+                           bcw__cond_text(u, f, fn, in, true));
+        } else if (LLVMIsASwitchInst(in) &&
+                   LLVMGetOperand(in, 0) == b.arg) {
+            /* switch (x): case k is the condition x == k */
+            unsigned bits = width(b.arg);
+            for (unsigned s = 1; s < LLVMGetNumSuccessors(in) && !err;
+                 s++) {
+                LLVMValueRef cv = LLVMGetOperand(in, 2 * s);
+                if (!LLVMIsAConstantInt(cv))
                     continue;
-                }
-                int64_t root = node(&b, (bcw_cnode){BCW_C_ICMP, 1,
-                                                    (uint8_t)
-                                                        LLVMGetICmpPredicate(in),
-                                                    0, (uint32_t)l,
-                                                    (uint32_t)r});
+                int64_t v = LLVMConstIntGetSExtValue(cv);
+                int64_t x = node(&b, (bcw_cnode){BCW_C_PARAM,
+                                                 (uint8_t)bits, 0, k, 0,
+                                                 0});
+                int64_t c = node(&b, (bcw_cnode){BCW_C_CONST,
+                                                 (uint8_t)bits, 0, v, 0,
+                                                 0});
+                int64_t root =
+                    x < 0 || c < 0
+                        ? -1
+                        : node(&b, (bcw_cnode){BCW_C_ICMP, 1, LLVMIntEQ,
+                                               0, (uint32_t)x,
+                                               (uint32_t)c});
+                const char *name = b.p->name;
                 err = add_cond(&b, &cap, root,
-                               bcw__cond_text(u, f, fn, in, false),
-                               bcw__cond_text(u, f, fn, in, true));
-            } else if (LLVMIsASwitchInst(in) &&
-                       LLVMGetOperand(in, 0) == b.arg) {
-                /* switch (x): case k is the condition x == k */
-                unsigned bits = width(b.arg);
-                for (unsigned s = 1; s < LLVMGetNumSuccessors(in) && !err;
-                     s++) {
-                    LLVMValueRef cv = LLVMGetOperand(in, 2 * s);
-                    if (!LLVMIsAConstantInt(cv))
-                        continue;
-                    int64_t v = LLVMConstIntGetSExtValue(cv);
-                    int64_t x = node(&b, (bcw_cnode){BCW_C_PARAM,
-                                                     (uint8_t)bits, 0, k, 0,
-                                                     0});
-                    int64_t c = node(&b, (bcw_cnode){BCW_C_CONST,
-                                                     (uint8_t)bits, 0, v, 0,
-                                                     0});
-                    int64_t root =
-                        x < 0 || c < 0
-                            ? -1
-                            : node(&b, (bcw_cnode){BCW_C_ICMP, 1, LLVMIntEQ,
-                                                   0, (uint32_t)x,
-                                                   (uint32_t)c});
-                    const char *name = b.p->name;
-                    err = add_cond(&b, &cap, root,
-                                   bcw__sprintf("%s == %lld", name,
-                                                (long long)v),
-                                   bcw__sprintf("%s != %lld", name,
-                                                (long long)v));
-                }
+                               bcw__sprintf("%s == %lld", name,
+                                            (long long)v),
+                               bcw__sprintf("%s != %lld", name,
+                                            (long long)v));
             }
         }
     }

@@ -76,35 +76,32 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
 {
     size_t cap = 0;
     int err = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !err;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !err;
-             in = LLVMGetNextInstruction(in)) {
-            if (!LLVMIsACallInst(in))
-                continue;
-            LLVMValueRef callee = bcw__called_function(in);
-            const char *name = callee ? bcw__value_name(callee) : "";
-            const char *text;
-            if (strcmp(name, "__assert_fail") == 0) {
-                text = const_string(LLVMGetOperand(in, 0));
-                err = add(f, &cap, BCW_CK_ASSERT,
-                          bcw__strdup(text ? text : "?"));
-            } else if (strcmp(name, "bcw_contract_fail") == 0) {
-                LLVMValueRef k = LLVMGetOperand(in, 0);
-                long kind = LLVMIsAConstantInt(k)
-                                ? (long)LLVMConstIntGetZExtValue(k)
-                                : 0;
-                text = const_string(LLVMGetOperand(in, 1));
-                enum bcw_contract_kind ck = kind == 1   ? BCW_CK_REQUIRES
-                                            : kind == 2 ? BCW_CK_ENSURES
-                                                        : BCW_CK_INVARIANT;
-                err = add(f, &cap, ck, bcw__strdup(text ? text : "?"));
-            } else if (strcmp(name, "abort") == 0 ||
-                       strcmp(name, "exit") == 0) {
-                char *guard = guard_of(u, f, fn, bb);
-                err = add(f, &cap, BCW_CK_ABORT,
-                          guard ? guard : bcw__strdup("always"));
-            }
+    for (LLVMValueRef in = bcw__first_instruction(fn); in && !err;
+         in = bcw__next_instruction(in)) {
+        if (!LLVMIsACallInst(in))
+            continue;
+        LLVMValueRef callee = bcw__called_function(in);
+        const char *name = callee ? bcw__value_name(callee) : "";
+        const char *text;
+        if (strcmp(name, "__assert_fail") == 0) {
+            text = const_string(LLVMGetOperand(in, 0));
+            err = add(f, &cap, BCW_CK_ASSERT,
+                      bcw__strdup(text ? text : "?"));
+        } else if (strcmp(name, "bcw_contract_fail") == 0) {
+            LLVMValueRef k = LLVMGetOperand(in, 0);
+            long kind = LLVMIsAConstantInt(k)
+                            ? (long)LLVMConstIntGetZExtValue(k)
+                            : 0;
+            text = const_string(LLVMGetOperand(in, 1));
+            enum bcw_contract_kind ck = kind == 1   ? BCW_CK_REQUIRES
+                                        : kind == 2 ? BCW_CK_ENSURES
+                                                    : BCW_CK_INVARIANT;
+            err = add(f, &cap, ck, bcw__strdup(text ? text : "?"));
+        } else if (strcmp(name, "abort") == 0 ||
+                   strcmp(name, "exit") == 0) {
+            char *guard = guard_of(u, f, fn, LLVMGetInstructionParent(in));
+            err = add(f, &cap, BCW_CK_ABORT,
+                      guard ? guard : bcw__strdup("always"));
         }
     }
     return err;

@@ -315,24 +315,21 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
 
 static void solve_globals(const bcw_effects *fx, fx_func *f)
 {
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f->fn); bb != NULL;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != NULL;
-             in = LLVMGetNextInstruction(in)) {
-            LLVMOpcode op = LLVMGetInstructionOpcode(in);
-            if (op == LLVMStore && is_global_address(LLVMGetOperand(in, 1))) {
-                f->globals = true;
-                f->gwhy = "writes a module global";
-                return;
-            }
-            if (op != LLVMCall && op != LLVMInvoke)
-                continue;
-            fx_func *g = lookup(fx, bcw__called_function(in));
-            if (g != NULL && g->globals) {
-                f->globals = true;
-                f->gwhy = g->name;
-                return;
-            }
+    for (LLVMValueRef in = bcw__first_instruction(f->fn); in != NULL;
+         in = bcw__next_instruction(in)) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(in);
+        if (op == LLVMStore && is_global_address(LLVMGetOperand(in, 1))) {
+            f->globals = true;
+            f->gwhy = "writes a module global";
+            return;
+        }
+        if (op != LLVMCall && op != LLVMInvoke)
+            continue;
+        fx_func *g = lookup(fx, bcw__called_function(in));
+        if (g != NULL && g->globals) {
+            f->globals = true;
+            f->gwhy = g->name;
+            return;
         }
     }
 }

@@ -248,28 +248,25 @@ static int walk_function(ctx *c, LLVMValueRef fn, LLVMValueRef unit)
         return 0;
     c->stack[c->depth++] = fn;
     int err = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !err;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !err;
-             in = LLVMGetNextInstruction(in)) {
-            switch (LLVMGetInstructionOpcode(in)) {
-            case LLVMLoad:
-                err = access(c, unit, LLVMGetOperand(in, 0), 0);
-                break;
-            case LLVMStore:
-                err = access(c, unit, LLVMGetOperand(in, 1), 1);
-                break;
-            case LLVMAtomicRMW:
-            case LLVMAtomicCmpXchg:
-                err = access(c, unit, LLVMGetOperand(in, 0), 1);
-                break;
-            case LLVMCall:
-            case LLVMInvoke:
-                err = walk_call(c, in, unit);
-                break;
-            default:
-                break;
-            }
+    for (LLVMValueRef in = bcw__first_instruction(fn); in && !err;
+         in = bcw__next_instruction(in)) {
+        switch (LLVMGetInstructionOpcode(in)) {
+        case LLVMLoad:
+            err = access(c, unit, LLVMGetOperand(in, 0), 0);
+            break;
+        case LLVMStore:
+            err = access(c, unit, LLVMGetOperand(in, 1), 1);
+            break;
+        case LLVMAtomicRMW:
+        case LLVMAtomicCmpXchg:
+            err = access(c, unit, LLVMGetOperand(in, 0), 1);
+            break;
+        case LLVMCall:
+        case LLVMInvoke:
+            err = walk_call(c, in, unit);
+            break;
+        default:
+            break;
         }
     }
     c->depth--;
@@ -456,21 +453,18 @@ static int find_preds(ctx *c, LLVMValueRef fn, LLVMValueRef unit,
                       const char *user, size_t *cap)
 {
     int err = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !err;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !err;
-             in = LLVMGetNextInstruction(in)) {
-            if (!LLVMIsAICmpInst(in) || !decides(in))
-                continue;
-            bcw_pred p = {0};
-            p.func = -1;
-            if (!term_of(c, LLVMGetOperand(in, 0), unit, &p.l) ||
-                !term_of(c, LLVMGetOperand(in, 1), unit, &p.r) ||
-                (p.l.kind != BCW_TERM_FIELD && p.r.kind != BCW_TERM_FIELD) ||
-                !normalise(LLVMGetICmpPredicate(in), &p.l, &p.r, &p.op))
-                continue;
-            err = add_pred(c->u, cap, &p, user);
-        }
+    for (LLVMValueRef in = bcw__first_instruction(fn); in && !err;
+         in = bcw__next_instruction(in)) {
+        if (!LLVMIsAICmpInst(in) || !decides(in))
+            continue;
+        bcw_pred p = {0};
+        p.func = -1;
+        if (!term_of(c, LLVMGetOperand(in, 0), unit, &p.l) ||
+            !term_of(c, LLVMGetOperand(in, 1), unit, &p.r) ||
+            (p.l.kind != BCW_TERM_FIELD && p.r.kind != BCW_TERM_FIELD) ||
+            !normalise(LLVMGetICmpPredicate(in), &p.l, &p.r, &p.op))
+            continue;
+        err = add_pred(c->u, cap, &p, user);
     }
     return err;
 }
