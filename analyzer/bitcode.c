@@ -5,8 +5,8 @@
 #include "bitcode.h"
 
 #include <llvm-c/BitReader.h>
-#include <llvm-c/Support.h>
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,16 +89,17 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
     if (LLVMParseBitcodeInContext2(ctx, buf, &mod)) {
         int major = producer_major(msg);
         if (major > BCW_LLVM_MAJOR)
-            err = bcw__error(BCW_EINPUT,
-                             "%s: bitcode from LLVM %d cannot be read by "
-                             "bcwalk built with LLVM %d: build bcwalk with "
-                             "cmake -DBCW_LLVM_VERSION=%d, or compile the "
-                             "library with clang-%d",
-                             path, major, BCW_LLVM_MAJOR, major,
-                             BCW_LLVM_MAJOR);
+            err =
+                bcw__error(BCW_EINPUT,
+                           "%s: bitcode from LLVM %d cannot be read by "
+                           "bcwalk built with LLVM %d: build bcwalk with "
+                           "cmake -DBCW_LLVM_VERSION=%d, or compile the "
+                           "library with clang-%d",
+                           path, major, BCW_LLVM_MAJOR, major, BCW_LLVM_MAJOR);
         else
-            err = bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
-                             path, msg[0] ? msg : "parse failed");
+            err =
+                bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
+                           path, msg[0] ? msg : "parse failed");
         LLVMDisposeMemoryBuffer(buf);
         LLVMContextDispose(ctx);
         free(data);
@@ -127,8 +128,7 @@ int bcw__bitcode_simplify(bcw_bitcode *bc)
     unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
     for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn != NULL;
          fn = LLVMGetNextFunction(fn)) {
-        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                                       optnone);
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone);
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                                        noinline);
     }
@@ -172,7 +172,8 @@ LLVMValueRef bcw__next_instruction(LLVMValueRef in)
 {
     LLVMValueRef next = LLVMGetNextInstruction(in);
     return next ? next
-                : first_from(LLVMGetNextBasicBlock(LLVMGetInstructionParent(in)));
+                : first_from(
+                      LLVMGetNextBasicBlock(LLVMGetInstructionParent(in)));
 }
 
 const char *bcw__value_name(LLVMValueRef v)

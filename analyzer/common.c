@@ -430,4 +430,3 @@ int bcw__hash_file(uint64_t *h, const char *path)
     free(data);
     return 0;
 }
-

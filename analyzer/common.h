@@ -24,10 +24,9 @@ BCW_INTERNAL int bcw__error(int code, const char *fmt, ...) BCW_PRINTF(2, 3);
 BCW_INTERNAL void bcw__error_clear(void);
 
 /* Broken invariants abort with the expression and where it failed. */
-#define BCW_ASSERT(e)                                                          \
-    ((e) ? (void)0 : bcw__assert_fail(#e, __FILE__, __LINE__))
-BCW_INTERNAL void bcw__assert_fail(const char *expr, const char *file,
-                                   int line) __attribute__((noreturn));
+#define BCW_ASSERT(e) ((e) ? (void)0 : bcw__assert_fail(#e, __FILE__, __LINE__))
+BCW_INTERNAL void bcw__assert_fail(const char *expr, const char *file, int line)
+    __attribute__((noreturn));
 
 /* The one allocation wrapper: tests can make the Nth call fail.  NULL
  * returns record an out-of-memory error. */

@@ -47,8 +47,8 @@ static int64_t build(builder *b, LLVMValueRef v, int depth)
         return -1;
     if (v == b->arg) {
         b->uses_param = 1;
-        return node(b, (bcw_cnode){BCW_C_PARAM, (uint8_t)bits, 0, b->param,
-                                   0, 0});
+        return node(b,
+                    (bcw_cnode){BCW_C_PARAM, (uint8_t)bits, 0, b->param, 0, 0});
     }
     if (LLVMIsAConstantInt(v))
         return node(b, (bcw_cnode){BCW_C_CONST, (uint8_t)bits, 0,
@@ -67,14 +67,13 @@ static int64_t build(builder *b, LLVMValueRef v, int depth)
     static const struct {
         LLVMOpcode op;
         enum bcw_cop c;
-    } ops[] = {{LLVMAdd, BCW_C_ADD},   {LLVMSub, BCW_C_SUB},
-               {LLVMMul, BCW_C_MUL},   {LLVMSDiv, BCW_C_SDIV},
-               {LLVMUDiv, BCW_C_UDIV}, {LLVMSRem, BCW_C_SREM},
-               {LLVMURem, BCW_C_UREM}, {LLVMAnd, BCW_C_AND},
-               {LLVMOr, BCW_C_OR},     {LLVMXor, BCW_C_XOR},
-               {LLVMShl, BCW_C_SHL},   {LLVMLShr, BCW_C_LSHR},
-               {LLVMAShr, BCW_C_ASHR}, {LLVMZExt, BCW_C_ZEXT},
-               {LLVMSExt, BCW_C_SEXT}, {LLVMTrunc, BCW_C_TRUNC}};
+    } ops[] = {
+        {LLVMAdd, BCW_C_ADD},    {LLVMSub, BCW_C_SUB},   {LLVMMul, BCW_C_MUL},
+        {LLVMSDiv, BCW_C_SDIV},  {LLVMUDiv, BCW_C_UDIV}, {LLVMSRem, BCW_C_SREM},
+        {LLVMURem, BCW_C_UREM},  {LLVMAnd, BCW_C_AND},   {LLVMOr, BCW_C_OR},
+        {LLVMXor, BCW_C_XOR},    {LLVMShl, BCW_C_SHL},   {LLVMLShr, BCW_C_LSHR},
+        {LLVMAShr, BCW_C_ASHR},  {LLVMZExt, BCW_C_ZEXT}, {LLVMSExt, BCW_C_SEXT},
+        {LLVMTrunc, BCW_C_TRUNC}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (ops[i].op != op)
             continue;
@@ -105,8 +104,7 @@ static int add_cond(builder *b, size_t *cap, int64_t root, char *text,
             strcmp(p->conds[i].negated, text) == 0)
             goto drop; /* the same branch, seen again */
     if (p->nconds >= MAX_CONDS ||
-        (err = bcw__grow(&p->conds, cap, p->nconds + 1, sizeof *p->conds)) <
-            0)
+        (err = bcw__grow(&p->conds, cap, p->nconds + 1, sizeof *p->conds)) < 0)
         goto drop;
     p->conds[p->nconds++] = (bcw_cond){text, negated, (uint32_t)root};
     return 0;
@@ -119,8 +117,11 @@ drop:
 /* One parameter: every decided comparison and switch that depends on it. */
 static int find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn, unsigned k)
 {
-    builder b = {&f->params[k], k, LLVMGetParam(fn, k),
-                 f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self) : NULL, 0,
+    builder b = {&f->params[k],
+                 k,
+                 LLVMGetParam(fn, k),
+                 f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self) : NULL,
+                 0,
                  0};
     size_t cap = 0;
     int err = 0;
@@ -135,42 +136,33 @@ static int find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn, unsigned k)
                 b.p->nnodes = mark; /* not this parameter's branch */
                 continue;
             }
-            int64_t root = node(&b, (bcw_cnode){BCW_C_ICMP, 1,
-                                                (uint8_t)
-                                                    LLVMGetICmpPredicate(in),
-                                                0, (uint32_t)l,
-                                                (uint32_t)r});
-            err = add_cond(&b, &cap, root,
-                           bcw__cond_text(u, f, fn, in, false),
+            int64_t root =
+                node(&b, (bcw_cnode){BCW_C_ICMP, 1,
+                                     (uint8_t)LLVMGetICmpPredicate(in), 0,
+                                     (uint32_t)l, (uint32_t)r});
+            err = add_cond(&b, &cap, root, bcw__cond_text(u, f, fn, in, false),
                            bcw__cond_text(u, f, fn, in, true));
-        } else if (LLVMIsASwitchInst(in) &&
-                   LLVMGetOperand(in, 0) == b.arg) {
+        } else if (LLVMIsASwitchInst(in) && LLVMGetOperand(in, 0) == b.arg) {
             /* switch (x): case k is the condition x == k */
             unsigned bits = width(b.arg);
-            for (unsigned s = 1; s < LLVMGetNumSuccessors(in) && !err;
-                 s++) {
+            for (unsigned s = 1; s < LLVMGetNumSuccessors(in) && !err; s++) {
                 LLVMValueRef cv = LLVMGetOperand(in, 2 * s);
                 if (!LLVMIsAConstantInt(cv))
                     continue;
                 int64_t v = LLVMConstIntGetSExtValue(cv);
-                int64_t x = node(&b, (bcw_cnode){BCW_C_PARAM,
-                                                 (uint8_t)bits, 0, k, 0,
-                                                 0});
-                int64_t c = node(&b, (bcw_cnode){BCW_C_CONST,
-                                                 (uint8_t)bits, 0, v, 0,
-                                                 0});
+                int64_t x = node(
+                    &b, (bcw_cnode){BCW_C_PARAM, (uint8_t)bits, 0, k, 0, 0});
+                int64_t c = node(
+                    &b, (bcw_cnode){BCW_C_CONST, (uint8_t)bits, 0, v, 0, 0});
                 int64_t root =
                     x < 0 || c < 0
                         ? -1
-                        : node(&b, (bcw_cnode){BCW_C_ICMP, 1, LLVMIntEQ,
-                                               0, (uint32_t)x,
-                                               (uint32_t)c});
+                        : node(&b, (bcw_cnode){BCW_C_ICMP, 1, LLVMIntEQ, 0,
+                                               (uint32_t)x, (uint32_t)c});
                 const char *name = b.p->name;
                 err = add_cond(&b, &cap, root,
-                               bcw__sprintf("%s == %lld", name,
-                                            (long long)v),
-                               bcw__sprintf("%s != %lld", name,
-                                            (long long)v));
+                               bcw__sprintf("%s == %lld", name, (long long)v),
+                               bcw__sprintf("%s != %lld", name, (long long)v));
             }
         }
     }

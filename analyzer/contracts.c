@@ -10,8 +10,8 @@
 #include "bitcode.h"
 #include "fields.h"
 
-static const char *const invariant_words[] = {"invariant", "check", "ok",
-                                              "valid", "is_valid", NULL};
+static const char *const invariant_words[] = {"invariant", "check",    "ok",
+                                              "valid",     "is_valid", NULL};
 
 const char *bcw__contract_name(enum bcw_contract_kind kind)
 {
@@ -63,8 +63,8 @@ static int add(bcw_func *f, size_t *cap, enum bcw_contract_kind kind,
 {
     if (expr == NULL)
         return BCW_ENOMEM;
-    if (bcw__grow(&f->contracts, cap, f->ncontracts + 1,
-                  sizeof *f->contracts) < 0) {
+    if (bcw__grow(&f->contracts, cap, f->ncontracts + 1, sizeof *f->contracts) <
+        0) {
         free(expr);
         return BCW_ENOMEM;
     }
@@ -85,20 +85,17 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
         const char *text;
         if (strcmp(name, "__assert_fail") == 0) {
             text = const_string(LLVMGetOperand(in, 0));
-            err = add(f, &cap, BCW_CK_ASSERT,
-                      bcw__strdup(text ? text : "?"));
+            err = add(f, &cap, BCW_CK_ASSERT, bcw__strdup(text ? text : "?"));
         } else if (strcmp(name, "bcw_contract_fail") == 0) {
             LLVMValueRef k = LLVMGetOperand(in, 0);
-            long kind = LLVMIsAConstantInt(k)
-                            ? (long)LLVMConstIntGetZExtValue(k)
-                            : 0;
+            long kind =
+                LLVMIsAConstantInt(k) ? (long)LLVMConstIntGetZExtValue(k) : 0;
             text = const_string(LLVMGetOperand(in, 1));
             enum bcw_contract_kind ck = kind == 1   ? BCW_CK_REQUIRES
                                         : kind == 2 ? BCW_CK_ENSURES
                                                     : BCW_CK_INVARIANT;
             err = add(f, &cap, ck, bcw__strdup(text ? text : "?"));
-        } else if (strcmp(name, "abort") == 0 ||
-                   strcmp(name, "exit") == 0) {
+        } else if (strcmp(name, "abort") == 0 || strcmp(name, "exit") == 0) {
             char *guard = guard_of(u, f, fn, LLVMGetInstructionParent(in));
             err = add(f, &cap, BCW_CK_ABORT,
                       guard ? guard : bcw__strdup("always"));
@@ -144,8 +141,8 @@ int bcw_model_set_invariant(bcw_model *m, const char *function)
             return 0;
         }
     }
-    return bcw__error(BCW_ENOTFOUND, "%s: no function %s in any unit",
-                      m->path, function);
+    return bcw__error(BCW_ENOTFOUND, "%s: no function %s in any unit", m->path,
+                      function);
 }
 
 int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
@@ -162,8 +159,8 @@ int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
             err = bcw__conditions_find(u, f, fn);
         if (err < 0)
             return err;
-        bool named = strncmp(f->name, u->name, prefix) == 0 &&
-                     f->name[prefix] == '_';
+        bool named =
+            strncmp(f->name, u->name, prefix) == 0 && f->name[prefix] == '_';
         if (u->invariant < 0 && named && f->role == BCW_ROLE_OBSERVER &&
             f->nparams == 1 && f->ret.kind != BCW_PK_NONE) {
             for (const char *const *w = invariant_words; *w; w++)

@@ -4,10 +4,10 @@
 #include "diinfo.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/IntrinsicInst.h>
 #if LLVM_VERSION_MAJOR >= 19
 #include <llvm/IR/DebugProgramInstruction.h>
@@ -110,8 +110,8 @@ static void classify(const DIType *t, bcw_di_type *out)
     if (auto *b = dyn_cast_or_null<DIBasicType>(t)) {
         unsigned e = b->getEncoding();
         out->is_bool = e == dwarf::DW_ATE_boolean;
-        out->is_char = e == dwarf::DW_ATE_signed_char ||
-                       e == dwarf::DW_ATE_unsigned_char;
+        out->is_char =
+            e == dwarf::DW_ATE_signed_char || e == dwarf::DW_ATE_unsigned_char;
         out->is_unsigned = e == dwarf::DW_ATE_unsigned ||
                            e == dwarf::DW_ATE_unsigned_char ||
                            e == dwarf::DW_ATE_boolean;
@@ -123,8 +123,8 @@ static void classify(const DIType *t, bcw_di_type *out)
         std::string list;
         for (const DINode *e : c->getElements())
             if (auto *en = dyn_cast<DIEnumerator>(e))
-                list += (list.empty() ? "" : ", ") + en->getName().str() +
-                        "=" + std::to_string(en->getValue().getSExtValue());
+                list += (list.empty() ? "" : ", ") + en->getName().str() + "=" +
+                        std::to_string(en->getValue().getSExtValue());
         copy(out->detail, sizeof out->detail, list);
         return;
     }
@@ -146,8 +146,8 @@ static void classify(const DIType *t, bcw_di_type *out)
         copy(out->detail, sizeof out->detail, signature(st));
     } else if (auto *b = dyn_cast<DIBasicType>(p)) {
         unsigned e = b->getEncoding();
-        out->pointee_char = e == dwarf::DW_ATE_signed_char ||
-                            e == dwarf::DW_ATE_unsigned_char;
+        out->pointee_char =
+            e == dwarf::DW_ATE_signed_char || e == dwarf::DW_ATE_unsigned_char;
         out->pointee_bool = e == dwarf::DW_ATE_boolean;
         out->pointee_float = e == dwarf::DW_ATE_float;
         out->pointee_unsigned = e == dwarf::DW_ATE_unsigned ||
@@ -160,8 +160,8 @@ static void classify(const DIType *t, bcw_di_type *out)
     } else if (auto *pd = dyn_cast<DIDerivedType>(p)) {
         out->pointee_pointer = pd->getTag() == dwarf::DW_TAG_pointer_type;
         const DIType *inner_named = pd->getBaseType();
-        auto *inner = dyn_cast_or_null<DICompositeType>(
-            strip(inner_named, nullptr));
+        auto *inner =
+            dyn_cast_or_null<DICompositeType>(strip(inner_named, nullptr));
         if (out->pointee_pointer && inner != nullptr &&
             inner->getTag() == dwarf::DW_TAG_structure_type)
             copy(out->pointee_name, sizeof out->pointee_name,
@@ -183,8 +183,7 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
         classify(types[i], &out[i]);
     auto name_arg = [&](const DILocalVariable *v) {
         if (v && v->getArg() > 0 && v->getArg() < max)
-            copy(out[v->getArg()].name, sizeof out[0].name,
-                 v->getName().str());
+            copy(out[v->getArg()].name, sizeof out[0].name, v->getName().str());
     };
     for (const DINode *node : sp->getRetainedNodes())
         name_arg(dyn_cast<DILocalVariable>(node));
@@ -214,8 +213,8 @@ extern "C" int bcw__di_fields(LLVMValueRef fnref, unsigned slot,
     auto *ptr = dyn_cast_or_null<DIDerivedType>(strip(types[slot], nullptr));
     if (ptr == nullptr || ptr->getTag() != dwarf::DW_TAG_pointer_type)
         return 0;
-    auto *st = dyn_cast_or_null<DICompositeType>(
-        strip(ptr->getBaseType(), nullptr));
+    auto *st =
+        dyn_cast_or_null<DICompositeType>(strip(ptr->getBaseType(), nullptr));
     if (st == nullptr || st->getTag() != dwarf::DW_TAG_structure_type)
         return 0;
     unsigned n = 0;

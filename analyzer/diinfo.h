@@ -11,20 +11,20 @@ extern "C" {
 
 /* What debug info says of one C type. */
 typedef struct bcw_di_type {
-    char spelling[128];  /* "const bstack *", "int", "unsigned long" */
-    char name[64];       /* the parameter's name, "" if unknown */
-    int known;           /* 0: no debug info for this slot */
+    char spelling[128]; /* "const bstack *", "int", "unsigned long" */
+    char name[64];      /* the parameter's name, "" if unknown */
+    int known;          /* 0: no debug info for this slot */
     int is_pointer;
     int is_bool, is_char, is_unsigned, is_enum, is_float;
     int is_funcptr;
     int pointee_void, pointee_char, pointee_const, pointee_struct;
     int pointee_pointer, pointee_float, pointee_unsigned, pointee_bool;
-    unsigned pointee_bits;   /* size of the pointed-to type, 0 unknown */
-    char detail[256];        /* enums: "RED=0, GREEN=1"; callbacks: their
-                                signature "int (*)(const void *, int)" */
-    char pointee_name[64];   /* struct name, or its typedef's name; for a
-                                pointer to a pointer to a struct (T **),
-                                that struct's */
+    unsigned pointee_bits; /* size of the pointed-to type, 0 unknown */
+    char detail[256];      /* enums: "RED=0, GREEN=1"; callbacks: their
+                              signature "int (*)(const void *, int)" */
+    char pointee_name[64]; /* struct name, or its typedef's name; for a
+                              pointer to a pointer to a struct (T **),
+                              that struct's */
 } bcw_di_type;
 
 /* Describes the return type (out[0]) and parameters (out[1..]) of `fn`

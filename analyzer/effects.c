@@ -25,10 +25,10 @@ typedef struct fx_func {
     unsigned nparams;
     bool writes[BCW_MAX_PARAMS];
     bool frees[BCW_MAX_PARAMS];
-    bool moves[BCW_MAX_PARAMS]; /* reallocates the parameter itself */
+    bool moves[BCW_MAX_PARAMS];    /* reallocates the parameter itself */
     bool releases[BCW_MAX_PARAMS]; /* frees memory the parameter reaches */
     const char *why[BCW_MAX_PARAMS];
-    bool globals;        /* writes a module global */
+    bool globals; /* writes a module global */
     const char *gwhy;
 } fx_func;
 
@@ -41,19 +41,20 @@ struct bcw_effects {
 /* External functions known not to write through their pointer
  * arguments; anything else unknown is assumed to write what it gets. */
 static const char *const readonly_externs[] = {
-    "strlen", "strnlen", "strcmp", "strncmp", "strcasecmp", "strncasecmp",
-    "memcmp", "memchr", "strchr", "strrchr", "strstr", "strspn", "strcspn",
-    "strpbrk", "printf", "puts", "putchar", "fputs", "fprintf", "vprintf",
-    "vfprintf", "fwrite", "abort", "__assert_fail", "exit", "_exit",
-    "atoi", "atol", "strtol", "strtoul", "strtod", "isalpha", "isdigit",
-    "isspace", "isupper", "islower", "isalnum", "toupper", "tolower",
-    "malloc", "calloc", "bcmp", "perror", "fflush", NULL};
+    "strlen",  "strnlen", "strcmp",   "strncmp", "strcasecmp", "strncasecmp",
+    "memcmp",  "memchr",  "strchr",   "strrchr", "strstr",     "strspn",
+    "strcspn", "strpbrk", "printf",   "puts",    "putchar",    "fputs",
+    "fprintf", "vprintf", "vfprintf", "fwrite",  "abort",      "__assert_fail",
+    "exit",    "_exit",   "atoi",     "atol",    "strtol",     "strtoul",
+    "strtod",  "isalpha", "isdigit",  "isspace", "isupper",    "islower",
+    "isalnum", "toupper", "tolower",  "malloc",  "calloc",     "bcmp",
+    "perror",  "fflush",  NULL};
 
 /* Externals that write their first argument (and nothing else). */
 static const char *const dest_writers[] = {
-    "memcpy", "memmove", "memset", "strcpy", "strncpy", "strcat", "strncat",
-    "sprintf", "snprintf", "vsnprintf", "vsprintf", "qsort", "bzero",
-    "explicit_bzero", "fgets", "fread", NULL};
+    "memcpy",  "memmove",        "memset",   "strcpy",    "strncpy",  "strcat",
+    "strncat", "sprintf",        "snprintf", "vsnprintf", "vsprintf", "qsort",
+    "bzero",   "explicit_bzero", "fgets",    "fread",     NULL};
 
 static bool in_list(const char *const *list, const char *name)
 {
@@ -168,9 +169,9 @@ static int push(walk *w, LLVMValueRef v)
 
 /* Effect of one call on the reachable values: sets *writes and *frees, and
  * says why.  `arg` is the tainted argument position. */
-static void call_effect(const bcw_effects *fx, LLVMValueRef call,
-                        unsigned arg, bool *writes, bool *frees, bool *moves,
-                        bool *releases, const char **why)
+static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
+                        bool *writes, bool *frees, bool *moves, bool *releases,
+                        const char **why)
 {
     LLVMValueRef callee = bcw__called_function(call);
     if (callee == NULL) {
@@ -405,13 +406,13 @@ int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc)
 static const fx_func *by_name(const bcw_effects *fx, const char *name)
 {
     probe p = {fx, NULL, name};
-    uint32_t i = bcw__index_get(&fx->by_name, bcw__hash_str(name), same_name,
-                                &p);
+    uint32_t i =
+        bcw__index_get(&fx->by_name, bcw__hash_str(name), same_name, &p);
     return i == UINT32_MAX ? NULL : &fx->funcs[i];
 }
 
-bool bcw__effects_writes(const bcw_effects *fx, const char *fn,
-                         unsigned param, const char **why)
+bool bcw__effects_writes(const bcw_effects *fx, const char *fn, unsigned param,
+                         const char **why)
 {
     const fx_func *f = by_name(fx, fn);
     *why = NULL;

@@ -164,9 +164,8 @@ static LLVMValueRef global_of(LLVMValueRef ptr)
 {
     for (int hops = 0; ptr != NULL && hops < 8; hops++) {
         if (LLVMIsAGlobalVariable(ptr))
-            return LLVMIsDeclaration(ptr) || LLVMIsGlobalConstant(ptr)
-                       ? NULL
-                       : ptr;
+            return LLVMIsDeclaration(ptr) || LLVMIsGlobalConstant(ptr) ? NULL
+                                                                       : ptr;
         if (!(LLVMIsAGetElementPtrInst(ptr) || LLVMIsABitCastInst(ptr) ||
               LLVMIsAConstantExpr(ptr)))
             return NULL;
@@ -175,8 +174,7 @@ static LLVMValueRef global_of(LLVMValueRef ptr)
     return NULL;
 }
 
-static int add_global(LLVMValueRef **v, size_t *n, size_t *cap,
-                      LLVMValueRef g)
+static int add_global(LLVMValueRef **v, size_t *n, size_t *cap, LLVMValueRef g)
 {
     for (size_t i = 0; i < *n; i++)
         if ((*v)[i] == g)
@@ -225,12 +223,11 @@ static int walk_call(ctx *c, LLVMValueRef call, LLVMValueRef unit)
         /* memset/memcpy/free of a field or its block writes it */
         if (is_unit && strcmp(name, "free") == 0)
             continue; /* freeing the unit itself: the destructor role */
-        bool dest = a == 0 && (strncmp(name, "llvm.mem", 8) == 0 ||
-                               strcmp(name, "memset") == 0 ||
-                               strcmp(name, "memcpy") == 0 ||
-                               strcmp(name, "memmove") == 0 ||
-                               strcmp(name, "free") == 0 ||
-                               strcmp(name, "realloc") == 0);
+        bool dest =
+            a == 0 &&
+            (strncmp(name, "llvm.mem", 8) == 0 || strcmp(name, "memset") == 0 ||
+             strcmp(name, "memcpy") == 0 || strcmp(name, "memmove") == 0 ||
+             strcmp(name, "free") == 0 || strcmp(name, "realloc") == 0);
         if (dest)
             err = access(c, unit, arg, 1);
         else if (strncmp(name, "llvm.", 5) != 0)
@@ -310,8 +307,7 @@ static int name_keys(const bcw_unit *u, uint64_t *keys, size_t n,
 
 /* --- predicates ---------------------------------------------------- */
 
-static int term_of(const ctx *c, LLVMValueRef v, LLVMValueRef unit,
-                   bcw_term *t)
+static int term_of(const ctx *c, LLVMValueRef v, LLVMValueRef unit, bcw_term *t)
 {
     memset(t, 0, sizeof *t);
     while (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v) || LLVMIsATruncInst(v))
@@ -506,8 +502,8 @@ static int interface_preds(bcw_unit *u, LLVMModuleRef mod, size_t *cap)
             return BCW_ENOMEM;
         bcw_pred *p = &u->preds[u->npreds];
         memset(p, 0, sizeof *p);
-        bool prefixed = strncmp(f->name, u->name, prefix) == 0 &&
-                        f->name[prefix] == '_';
+        bool prefixed =
+            strncmp(f->name, u->name, prefix) == 0 && f->name[prefix] == '_';
         p->name = bcw__strdup(prefixed ? f->name + prefix + 1 : f->name);
         if (p->name == NULL)
             return BCW_ENOMEM;
@@ -525,8 +521,8 @@ static int layout(bcw_unit *u, LLVMValueRef ctor, unsigned slot)
         return BCW_ENOMEM;
     int n = bcw__di_fields(ctor, slot, di, MAX_FIELDS);
     int err = 0;
-    if (n > 0 && (u->fields = bcw__calloc((size_t)n, sizeof *u->fields)) ==
-                     NULL)
+    if (n > 0 &&
+        (u->fields = bcw__calloc((size_t)n, sizeof *u->fields)) == NULL)
         err = BCW_ENOMEM;
     for (int i = 0; i < n && err == 0; i++) {
         bcw_field *f = &u->fields[u->nfields];
@@ -567,8 +563,8 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
         if (err == 0)
             err = name_keys(u, c.writes, c.nwrites, c.gwrites, c.ngwrites,
                             &f->wrote, &f->nwrote);
-        if (err == 0 && (f->role == BCW_ROLE_OBSERVER ||
-                         f->role == BCW_ROLE_MUTATOR))
+        if (err == 0 &&
+            (f->role == BCW_ROLE_OBSERVER || f->role == BCW_ROLE_MUTATOR))
             err = find_preds(&c, fn, unit, f->name, &cap);
     }
     free(c.reads);
@@ -584,19 +580,19 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
 static const char *icmp_text(LLVMIntPredicate p, bool negate)
 {
     static const struct {
-        LLVMIntPredicate p, not;
+        LLVMIntPredicate p, not ;
         const char *text;
-    } ops[] = {{LLVMIntEQ, LLVMIntNE, "=="},   {LLVMIntNE, LLVMIntEQ, "!="},
-               {LLVMIntSLT, LLVMIntSGE, "<"},  {LLVMIntSGE, LLVMIntSLT, ">="},
-               {LLVMIntSGT, LLVMIntSLE, ">"},  {LLVMIntSLE, LLVMIntSGT, "<="},
-               {LLVMIntULT, LLVMIntUGE, "<"},  {LLVMIntUGE, LLVMIntULT, ">="},
-               {LLVMIntUGT, LLVMIntULE, ">"},  {LLVMIntULE, LLVMIntUGT, "<="}};
+    } ops[] = {{LLVMIntEQ, LLVMIntNE, "=="},  {LLVMIntNE, LLVMIntEQ, "!="},
+               {LLVMIntSLT, LLVMIntSGE, "<"}, {LLVMIntSGE, LLVMIntSLT, ">="},
+               {LLVMIntSGT, LLVMIntSLE, ">"}, {LLVMIntSLE, LLVMIntSGT, "<="},
+               {LLVMIntULT, LLVMIntUGE, "<"}, {LLVMIntUGE, LLVMIntULT, ">="},
+               {LLVMIntUGT, LLVMIntULE, ">"}, {LLVMIntULE, LLVMIntUGT, "<="}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (ops[i].p == p) {
             if (!negate)
                 return ops[i].text;
             for (size_t j = 0; j < sizeof ops / sizeof ops[0]; j++)
-                if (ops[j].p == ops[i].not)
+                if (ops[j].p == ops[i].not )
                     return ops[j].text;
         }
     return NULL;
@@ -633,9 +629,9 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
 
 static char *join(char *l, const char *op, char *r, bool parens)
 {
-    char *s = l && r ? bcw__sprintf(parens ? "(%s %s %s)" : "%s %s %s", l, op,
-                                    r)
-                     : NULL;
+    char *s = l && r
+                  ? bcw__sprintf(parens ? "(%s %s %s)" : "%s %s %s", l, op, r)
+                  : NULL;
     free(l);
     free(r);
     return s;
@@ -646,8 +642,8 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
 {
     if (hops > 12)
         return NULL;
-    LLVMValueRef unit = f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self)
-                                     : NULL;
+    LLVMValueRef unit =
+        f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self) : NULL;
     bool is_bool = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMIntegerTypeKind &&
                    LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1;
     if (LLVMIsAICmpInst(v)) {
@@ -728,8 +724,7 @@ char *bcw__cond_text(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
 {
     ctx c = {0};
     c.u = (bcw_unit *)u;
-    c.td = LLVMCreateTargetData(
-        LLVMGetDataLayoutStr(LLVMGetGlobalParent(fn)));
+    c.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(LLVMGetGlobalParent(fn)));
     char *s = expr_text(&c, f, fn, cond, negate, 0);
     LLVMDisposeTargetData(c.td);
     return s;

@@ -178,9 +178,9 @@ const char *bcw__role_name(enum bcw_role role)
 const char *bcw__kind_name(enum bcw_pkind kind)
 {
     static const char *const names[] = {
-        "unit",   "int",      "bool",   "char",   "float",   "string",
-        "element", "out",     "scratch", "void",  "enum",    "callback",
-        "buffer", "length",   "unit_ref", "unit_out", "unit_value"};
+        "unit",    "int",    "bool",     "char",     "float",     "string",
+        "element", "out",    "scratch",  "void",     "enum",      "callback",
+        "buffer",  "length", "unit_ref", "unit_out", "unit_value"};
     return names[kind];
 }
 
@@ -208,7 +208,8 @@ static void json_params(FILE *f, const bcw_func *fn)
             bcw__json_str(f, p->detail);
         }
         if (p->pair >= 0) {
-            fputs(p->kind == BCW_PK_BUFFER ? ", \"length\": " : ", \"buffer\": ",
+            fputs(p->kind == BCW_PK_BUFFER ? ", \"length\": "
+                                           : ", \"buffer\": ",
                   f);
             bcw__json_str(f, fn->params[p->pair].name);
         }
@@ -316,8 +317,7 @@ static void json_contracts(FILE *f, const bcw_unit *u)
     fputs(",\n      \"contracts\": [", f);
     bool first = true;
     if (u->invariant >= 0) {
-        fputs("\n        {\"kind\": \"invariant_function\", \"function\": ",
-              f);
+        fputs("\n        {\"kind\": \"invariant_function\", \"function\": ", f);
         bcw__json_str(f, u->funcs[u->invariant].name);
         fputs("}", f);
         first = false;
@@ -325,7 +325,9 @@ static void json_contracts(FILE *f, const bcw_unit *u)
     for (unsigned i = 0; i < u->nfuncs; i++) {
         const bcw_func *fn = &u->funcs[i];
         for (unsigned k = 0; k < fn->ncontracts; k++) {
-            fputs(first ? "\n        {\"function\": " : ",\n        {\"function\": ", f);
+            fputs(first ? "\n        {\"function\": "
+                        : ",\n        {\"function\": ",
+                  f);
             first = false;
             bcw__json_str(f, fn->name);
             fprintf(f, ", \"kind\": \"%s\", \"expr\": ",
@@ -500,8 +502,9 @@ static void write_text(const bcw_model *m, int only, FILE *f)
         for (unsigned j = 0; j < u->nfuncs; j++) {
             const bcw_func *fn = &u->funcs[j];
             if (fn->role == BCW_ROLE_EMPTY) {
-                fprintf(f, "  %-16s %scell = NULL   [the unit lives in its "
-                           "caller's cell]\n",
+                fprintf(f,
+                        "  %-16s %scell = NULL   [the unit lives in its "
+                        "caller's cell]\n",
                         "constructor", u->ctype);
                 continue;
             }
@@ -520,7 +523,8 @@ static void write_text(const bcw_model *m, int only, FILE *f)
                         fn->contracts[k].expr);
         }
         if (u->invariant >= 0)
-            fprintf(f, "  %-16s %s\n", "invariant", u->funcs[u->invariant].name);
+            fprintf(f, "  %-16s %s\n", "invariant",
+                    u->funcs[u->invariant].name);
         for (unsigned j = 0; j < u->nhandles; j++) {
             const bcw_handle *h = &u->handles[j];
             fprintf(f, "  %-16s %s\n", "handle", h->type);

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "abi.h"
 #include "bcwalk/model.h"
 #include "common.h"
-#include "abi.h"
 
 /* A condition's expression tree, nodes in one array, children by index:
  * what the solver turns into Z3 terms. */
@@ -16,15 +16,27 @@ enum bcw_cop {
     BCW_C_PARAM, /* value: the parameter's index */
     BCW_C_CONST, /* value */
     BCW_C_FIELD, /* value: byte offset in the unit; a field of the object */
-    BCW_C_ADD, BCW_C_SUB, BCW_C_MUL, BCW_C_SDIV, BCW_C_UDIV, BCW_C_SREM,
-    BCW_C_UREM, BCW_C_AND, BCW_C_OR, BCW_C_XOR, BCW_C_SHL, BCW_C_LSHR,
+    BCW_C_ADD,
+    BCW_C_SUB,
+    BCW_C_MUL,
+    BCW_C_SDIV,
+    BCW_C_UDIV,
+    BCW_C_SREM,
+    BCW_C_UREM,
+    BCW_C_AND,
+    BCW_C_OR,
+    BCW_C_XOR,
+    BCW_C_SHL,
+    BCW_C_LSHR,
     BCW_C_ASHR,
-    BCW_C_ZEXT, BCW_C_SEXT, BCW_C_TRUNC, /* a to `bits` */
+    BCW_C_ZEXT,
+    BCW_C_SEXT,
+    BCW_C_TRUNC, /* a to `bits` */
     BCW_C_ICMP   /* pred: LLVMIntPredicate; a pred b */
 };
 typedef struct bcw_cnode {
-    uint8_t op;     /* enum bcw_cop */
-    uint8_t bits;   /* width of the result (1 for ICMP) */
+    uint8_t op;   /* enum bcw_cop */
+    uint8_t bits; /* width of the result (1 for ICMP) */
     uint8_t pred;
     int64_t value;
     uint32_t a, b;
@@ -32,86 +44,86 @@ typedef struct bcw_cnode {
 
 /* A branch condition a parameter decides, and its C text both ways. */
 typedef struct bcw_cond {
-    char *text, *negated;   /* "amount > 0", "amount <= 0" */
-    uint32_t root;          /* the ICMP node */
+    char *text, *negated; /* "amount > 0", "amount <= 0" */
+    uint32_t root;        /* the ICMP node */
 } bcw_cond;
 
 /* A category of a parameter's values (category-partition testing). */
 typedef struct bcw_part {
-    char *label;            /* "amount > 0 && amount <= 100" */
+    char *label; /* "amount > 0 && amount <= 100" */
     unsigned nvalues;
-    int64_t values[3];      /* representative, then the boundaries */
+    int64_t values[3]; /* representative, then the boundaries */
 } bcw_part;
 
 typedef struct bcw_param {
-    char *name;             /* from debug info, else "pN" */
-    char *ctype;            /* C spelling: "int", "const bstack *" */
+    char *name;  /* from debug info, else "pN" */
+    char *ctype; /* C spelling: "int", "const bstack *" */
     enum bcw_pkind kind;
     enum bcw_abi abi;
-    enum bcw_abi pointee;   /* BCW_PK_OUT: the pointed-to scalar */
-    uint32_t pointee_size;  /* BCW_PK_OUT / BCW_PK_SCRATCH: bytes */
-    char *detail;           /* ENUM: "RED=0, GREEN=1"; CALLBACK: its
-                               signature; UNIT_REF: the unit; or NULL */
-    int pair;               /* BUFFER <-> LENGTH: the other's index, -1 */
-    bool nullable;          /* the function compares it with NULL */
-    bool into_unit;         /* a result pointing into the unit */
+    enum bcw_abi pointee;  /* BCW_PK_OUT: the pointed-to scalar */
+    uint32_t pointee_size; /* BCW_PK_OUT / BCW_PK_SCRATCH: bytes */
+    char *detail;          /* ENUM: "RED=0, GREEN=1"; CALLBACK: its
+                              signature; UNIT_REF: the unit; or NULL */
+    int pair;              /* BUFFER <-> LENGTH: the other's index, -1 */
+    bool nullable;         /* the function compares it with NULL */
+    bool into_unit;        /* a result pointing into the unit */
     unsigned nconds, nnodes, nparts;
-    bcw_cond *conds;        /* analyzer: the branches it decides */
-    bcw_cnode *nodes;       /* their expression trees */
-    bcw_part *parts;        /* solver: its categories, or none */
-    char *parts_note;       /* solver: why it has none although it has
-                               conditions (relative to fields, too many) */
+    bcw_cond *conds;  /* analyzer: the branches it decides */
+    bcw_cnode *nodes; /* their expression trees */
+    bcw_part *parts;  /* solver: its categories, or none */
+    char *parts_note; /* solver: why it has none although it has
+                         conditions (relative to fields, too many) */
 } bcw_param;
 
 typedef struct bcw_func {
     char *name;
     enum bcw_role role;
-    bcw_param ret;          /* kind BCW_PK_NONE for void */
+    bcw_param ret; /* kind BCW_PK_NONE for void */
     unsigned nparams;
     bcw_param params[BCW_MAX_PARAMS];
-    unsigned sym;           /* index into the model's symbol table */
-    int self;               /* the parameter that is the unit; -1 for
-                               constructors (result or T **out) */
-    bool rebinds;           /* returns the unit's new handle and frees or
-                               reallocates the old: s = str_cat(s, t) */
-    bool is_static;         /* internal linkage in the bitcode */
-    char *why;              /* why it is a mutator, NULL for observers */
-    char *unwalkable;       /* why walks leave it out, or NULL */
+    unsigned sym;     /* index into the model's symbol table */
+    int self;         /* the parameter that is the unit; -1 for
+                         constructors (result or T **out) */
+    bool rebinds;     /* returns the unit's new handle and frees or
+                         reallocates the old: s = str_cat(s, t) */
+    bool is_static;   /* internal linkage in the bitcode */
+    char *why;        /* why it is a mutator, NULL for observers */
+    char *unwalkable; /* why walks leave it out, or NULL */
     unsigned nreads, nwrote;
-    char **reads, **wrote;  /* fields it reads and writes: "size", "*data"
-                               (the block a pointer field points to) */
+    char **reads, **wrote; /* fields it reads and writes: "size", "*data"
+                              (the block a pointer field points to) */
     unsigned ncontracts;
     struct bcw_contract *contracts;
 } bcw_func;
 
 /* A contract found in a function's bitcode. */
 enum bcw_contract_kind {
-    BCW_CK_ASSERT,    /* assert(expr) */
-    BCW_CK_ABORT,     /* abort() when expr: a guarded path */
-    BCW_CK_REQUIRES,  /* contract.h */
+    BCW_CK_ASSERT,   /* assert(expr) */
+    BCW_CK_ABORT,    /* abort() when expr: a guarded path */
+    BCW_CK_REQUIRES, /* contract.h */
     BCW_CK_ENSURES,
     BCW_CK_INVARIANT
 };
 typedef struct bcw_contract {
     enum bcw_contract_kind kind;
-    char *expr;             /* the condition that must hold, as written
-                               (assert, contract.h) or as decompiled from
-                               the branch (abort: the condition to abort) */
+    char *expr; /* the condition that must hold, as written
+                   (assert, contract.h) or as decompiled from
+                   the branch (abort: the condition to abort) */
 } bcw_contract;
 
 typedef struct bcw_field {
     char *name;
-    uint32_t offset, bits;  /* byte offset in the unit, width */
+    uint32_t offset, bits; /* byte offset in the unit, width */
 } bcw_field;
 
 /* One side of a bitcode predicate, evaluated on a live object. */
 enum bcw_term_kind { BCW_TERM_FIELD, BCW_TERM_CONST, BCW_TERM_NULL };
 typedef struct bcw_term {
     enum bcw_term_kind kind;
-    uint32_t offset, bits;  /* FIELD: a bits-wide load at offset ... */
-    int32_t via;            /* ... of the unit (-1), or of the block the
-                               pointer field at unit+via points to */
-    int64_t value;          /* CONST */
+    uint32_t offset, bits; /* FIELD: a bits-wide load at offset ... */
+    int32_t via;           /* ... of the unit (-1), or of the block the
+                              pointer field at unit+via points to */
+    int64_t value;         /* CONST */
 } bcw_term;
 
 /* Comparisons, one per Boolean variable: != is == negated, >= is <
@@ -119,29 +131,29 @@ typedef struct bcw_term {
 enum bcw_cmp { BCW_CMP_EQ, BCW_CMP_SLT, BCW_CMP_SLE, BCW_CMP_ULT, BCW_CMP_ULE };
 
 typedef struct bcw_pred {
-    char *name;             /* "is_empty", "size == capacity" */
-    bool interface;         /* a Boolean observer, else a branch condition */
-    int func;               /* interface: the observer's index in funcs */
-    enum bcw_cmp op;        /* bitcode: l op r */
+    char *name;      /* "is_empty", "size == capacity" */
+    bool interface;  /* a Boolean observer, else a branch condition */
+    int func;        /* interface: the observer's index in funcs */
+    enum bcw_cmp op; /* bitcode: l op r */
     bcw_term l, r;
-    char **users;           /* bitcode: the methods that branch on it */
+    char **users; /* bitcode: the methods that branch on it */
     unsigned nusers;
 } bcw_pred;
 
 typedef struct bcw_unit {
-    char *name;             /* "bstack" */
-    char *ctype;            /* how C code names it: "bstack", "struct x" */
-    uint64_t size;          /* sizeof, for init-style constructors */
+    char *name;    /* "bstack" */
+    char *ctype;   /* how C code names it: "bstack", "struct x" */
+    uint64_t size; /* sizeof, for init-style constructors */
     unsigned nfuncs;
-    bcw_func *funcs;        /* constructors, methods, destructors */
+    bcw_func *funcs; /* constructors, methods, destructors */
     unsigned nfields;
-    bcw_field *fields;      /* from debug info; empty without */
+    bcw_field *fields; /* from debug info; empty without */
     unsigned npreds;
     bcw_pred *preds;
-    int invariant;          /* index of T_invariant/T_check/T_ok, or -1 */
-    bool cell;              /* the unit lives in a caller's cell, NULL
-                               meaning empty: list_push(entry **head, v);
-                               its constructor is the empty cell */
+    int invariant; /* index of T_invariant/T_check/T_ok, or -1 */
+    bool cell;     /* the unit lives in a caller's cell, NULL
+                      meaning empty: list_push(entry **head, v);
+                      its constructor is the empty cell */
     unsigned nhandles;
     struct bcw_handle *handles;
 } bcw_unit;
@@ -149,7 +161,7 @@ typedef struct bcw_unit {
 /* A derived handle: a pointer to another struct that the unit's methods
  * hand out (nodes, iterators) and other functions take back. */
 typedef struct bcw_handle {
-    char *type;             /* the struct: "node" */
+    char *type; /* the struct: "node" */
     char **from, **users, **invalidators;
     unsigned nfrom, nusers, ninvalidators;
 } bcw_handle;
@@ -159,9 +171,9 @@ struct bcw_model {
     unsigned nunits;
     bcw_unit *units;
     unsigned nsyms;
-    char **syms;            /* every walked function, by symbol index */
+    char **syms; /* every walked function, by symbol index */
     unsigned nskipped;
-    char **skipped;         /* "name: reason" for API we cannot call */
+    char **skipped; /* "name: reason" for API we cannot call */
 };
 
 /* Static mod analysis (effects.c): for every defined function, whether

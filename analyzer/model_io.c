@@ -173,8 +173,8 @@ typedef struct rd {
 static int bad(rd *r, const char *what)
 {
     if (r->err == 0)
-        r->err = bcw__error(BCW_EINPUT, "%s: corrupt model file (%s)",
-                            r->path, what);
+        r->err = bcw__error(BCW_EINPUT, "%s: corrupt model file (%s)", r->path,
+                            what);
     return r->err;
 }
 
@@ -252,9 +252,8 @@ static char **strv(rd *r, const msgpack_object *o, unsigned *n,
 
 /* The elements of array `o` and *out, a zeroed array of as many
  * `size`-byte items (NULL for none); 0 elements on error. */
-static const msgpack_object *items(rd *r, const msgpack_object *o,
-                                   size_t size, void *out, uint32_t *n,
-                                   const char *what)
+static const msgpack_object *items(rd *r, const msgpack_object *o, size_t size,
+                                   void *out, uint32_t *n, const char *what)
 {
     void **p = out;
     *p = NULL;
@@ -289,8 +288,8 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
     if (p->pair < -1 || p->pair >= BCW_MAX_PARAMS)
         bad(r, "parameter pair");
     uint32_t n;
-    const msgpack_object *cs = items(r, &a[10], sizeof *p->parts, &p->parts,
-                                     &n, "partitions");
+    const msgpack_object *cs =
+        items(r, &a[10], sizeof *p->parts, &p->parts, &n, "partitions");
     for (uint32_t i = 0; cs && r->err == 0 && i < n; i++) {
         const msgpack_object *c = arr(r, &cs[i], 2, "partition");
         const msgpack_object *vs = c ? arr(r, &c[1], 0, "values") : NULL;
@@ -326,9 +325,10 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
         return;
     f->name = str(r, &a[0], false, "function name");
     f->role = (enum bcw_role)u64(r, &a[1], BCW_ROLE_EMPTY, "role");
-    f->sym = (unsigned)u64(r, &a[2], f->role == BCW_ROLE_EMPTY ? UINT32_MAX
-                                     : nsyms                  ? nsyms - 1
-                                                              : 0,
+    f->sym = (unsigned)u64(r, &a[2],
+                           f->role == BCW_ROLE_EMPTY ? UINT32_MAX
+                           : nsyms                   ? nsyms - 1
+                                                     : 0,
                            "symbol");
     f->is_static = boolean(r, &a[3], "static");
     f->why = str(r, &a[4], true, "why");
@@ -351,8 +351,8 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
     f->reads = strv(r, &a[10], &f->nreads, "reads");
     f->wrote = strv(r, &a[11], &f->nwrote, "writes");
     uint32_t nc;
-    const msgpack_object *cs = items(r, &a[12], sizeof *f->contracts,
-                                     &f->contracts, &nc, "contracts");
+    const msgpack_object *cs =
+        items(r, &a[12], sizeof *f->contracts, &f->contracts, &nc, "contracts");
     for (uint32_t i = 0; cs && r->err == 0 && i < nc; i++) {
         const msgpack_object *c = arr(r, &cs[i], 2, "contract");
         if (c == NULL)
@@ -375,8 +375,8 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
     u->invariant = (int)i64(r, &a[3], "invariant");
     u->cell = boolean(r, &a[4], "cell");
     uint32_t n;
-    const msgpack_object *fs = items(r, &a[5], sizeof *u->fields, &u->fields,
-                                     &n, "fields");
+    const msgpack_object *fs =
+        items(r, &a[5], sizeof *u->fields, &u->fields, &n, "fields");
     for (uint32_t i = 0; fs && r->err == 0 && i < n; i++) {
         const msgpack_object *f = arr(r, &fs[i], 3, "field");
         if (f == NULL)
@@ -386,16 +386,16 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         u->fields[i].bits = (uint32_t)u64(r, &f[2], UINT32_MAX, "bits");
         u->nfields = i + 1;
     }
-    const msgpack_object *fn = items(r, &a[6], sizeof *u->funcs, &u->funcs,
-                                     &n, "functions");
+    const msgpack_object *fn =
+        items(r, &a[6], sizeof *u->funcs, &u->funcs, &n, "functions");
     for (uint32_t i = 0; fn && r->err == 0 && i < n; i++) {
         rfunc(r, &fn[i], &u->funcs[i], nsyms);
         u->nfuncs = i + 1;
     }
     if (u->invariant < -1 || u->invariant >= (int)u->nfuncs)
         bad(r, "invariant");
-    const msgpack_object *ps = items(r, &a[7], sizeof *u->preds, &u->preds,
-                                     &n, "predicates");
+    const msgpack_object *ps =
+        items(r, &a[7], sizeof *u->preds, &u->preds, &n, "predicates");
     for (uint32_t i = 0; ps && r->err == 0 && i < n; i++) {
         const msgpack_object *p = arr(r, &ps[i], 7, "predicate");
         if (p == NULL)
@@ -412,8 +412,8 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         if (q->interface && (q->func < 0 || q->func >= (int)u->nfuncs))
             bad(r, "predicate function");
     }
-    const msgpack_object *hs = items(r, &a[8], sizeof *u->handles,
-                                     &u->handles, &n, "handles");
+    const msgpack_object *hs =
+        items(r, &a[8], sizeof *u->handles, &u->handles, &n, "handles");
     for (uint32_t i = 0; hs && r->err == 0 && i < n; i++) {
         const msgpack_object *h = arr(r, &hs[i], 4, "handle");
         if (h == NULL)
@@ -496,8 +496,8 @@ int bcw_model_load(bcw_model **out, const char *path)
     m->syms = strv(&r, syms, &m->nsyms, "symbols");
     m->skipped = strv(&r, skipped, &m->nskipped, "skipped");
     uint32_t n;
-    const msgpack_object *us = items(&r, units, sizeof *m->units, &m->units,
-                                     &n, "units");
+    const msgpack_object *us =
+        items(&r, units, sizeof *m->units, &m->units, &n, "units");
     for (uint32_t i = 0; us && r.err == 0 && i < n; i++) {
         m->units[i].invariant = -1;
         runit(&r, &us[i], &m->units[i], m->nsyms);

@@ -140,8 +140,8 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
     LLVMGetParamTypes(ft, types);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef idx = LLVMConstInt(i64, k, 0);
-        LLVMValueRef slot = LLVMBuildGEP2(b, i64, LLVMGetParam(stub, 0), &idx,
-                                          1, "");
+        LLVMValueRef slot =
+            LLVMBuildGEP2(b, i64, LLVMGetParam(stub, 0), &idx, 1, "");
         args[k] = from_word(b, LLVMBuildLoad2(b, i64, slot, ""), types[k], ctx);
     }
     LLVMValueRef call = LLVMBuildCall2(b, ft, fn, args, n, "");
@@ -149,11 +149,11 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
     static const char *const ext[] = {"zeroext", "signext"};
     for (unsigned k = 0; k < n; k++)
         for (size_t e = 0; e < 2; e++) {
-            unsigned kind = LLVMGetEnumAttributeKindForName(ext[e],
-                                                            strlen(ext[e]));
+            unsigned kind =
+                LLVMGetEnumAttributeKindForName(ext[e], strlen(ext[e]));
             if (LLVMGetEnumAttributeAtIndex(fn, k + 1, kind) != NULL)
-                LLVMAddCallSiteAttribute(
-                    call, k + 1, LLVMCreateEnumAttribute(ctx, kind, 0));
+                LLVMAddCallSiteAttribute(call, k + 1,
+                                         LLVMCreateEnumAttribute(ctx, kind, 0));
         }
     if (LLVMGetTypeKind(LLVMGetReturnType(ft)) != LLVMVoidTypeKind)
         LLVMBuildStore(b, to_word(b, call, i64, ctx), LLVMGetParam(stub, 1));
@@ -167,10 +167,10 @@ static int add_symtab(const bcw_model *model, LLVMModuleRef mod)
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     /* opaque pointers: one `ptr` type serves every entry */
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
-    LLVMValueRef *elems = bcw__calloc(model->nsyms ? model->nsyms : 1,
-                                      sizeof *elems);
-    LLVMValueRef *stubs = bcw__calloc(model->nsyms ? model->nsyms : 1,
-                                      sizeof *stubs);
+    LLVMValueRef *elems =
+        bcw__calloc(model->nsyms ? model->nsyms : 1, sizeof *elems);
+    LLVMValueRef *stubs =
+        bcw__calloc(model->nsyms ? model->nsyms : 1, sizeof *stubs);
     if (elems == NULL || stubs == NULL) {
         free(elems);
         free(stubs);
@@ -219,8 +219,8 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
         redirect_libc(bc.mod);
         redirect_contracts(bc.mod);
     }
-    char *tmp = err == 0 ? bcw__sprintf("%s.tmp.%ld", out, (long)getpid())
-                         : NULL;
+    char *tmp =
+        err == 0 ? bcw__sprintf("%s.tmp.%ld", out, (long)getpid()) : NULL;
     if (err == 0 && tmp == NULL)
         err = BCW_ENOMEM;
     if (err == 0 && LLVMWriteBitcodeToFile(bc.mod, tmp) != 0)

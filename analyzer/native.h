@@ -12,7 +12,7 @@
  * bcw_unit_symtab of the model's functions in symbol order, with
  * bcw_unit_stubs: a typed call stub for each.  The file
  * appears atomically. */
-BCW_INTERNAL int bcw__native_instrument(const bcw_model *model,
-                                        const char *in, const char *out);
+BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
+                                        const char *out);
 
 #endif

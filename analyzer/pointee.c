@@ -57,10 +57,10 @@ static void from_type(bcw_pointee *out, LLVMTypeRef t)
 static int takes_strings(const char *name)
 {
     static const char *const names[] = {
-        "strlen", "strnlen", "strcmp", "strncmp", "strcasecmp", "strcpy",
-        "strncpy", "strcat", "strncat", "strdup", "strndup", "strchr",
-        "strrchr", "strstr", "strspn", "strcspn", "strtol", "strtoul",
-        "strtod", "atoi", "atol", "puts", "fputs", NULL};
+        "strlen",  "strnlen", "strcmp",  "strncmp", "strcasecmp", "strcpy",
+        "strncpy", "strcat",  "strncat", "strdup",  "strndup",    "strchr",
+        "strrchr", "strstr",  "strspn",  "strcspn", "strtol",     "strtoul",
+        "strtod",  "atoi",    "atol",    "puts",    "fputs",      NULL};
     for (const char *const *n = names; *n; n++)
         if (strcmp(*n, name) == 0)
             return 1;
@@ -97,8 +97,8 @@ static void from_uses(LLVMValueRef v, bcw_pointee *out, int hops)
             if (callee != NULL && LLVMIsDeclaration(callee) &&
                 takes_strings(bcw__value_name(callee))) {
                 seen.kind = BCW_PT_CHAR;
-                seen.type = LLVMInt8TypeInContext(
-                    LLVMGetTypeContext(LLVMTypeOf(v)));
+                seen.type =
+                    LLVMInt8TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)));
                 seen.bits = 8;
                 break;
             }
@@ -221,8 +221,7 @@ void bcw__pointee(LLVMValueRef fn, unsigned index, const bcw_di_type *di,
         } else if (di->pointee_struct && di->pointee_name[0]) {
             char llname[80];
             snprintf(llname, sizeof llname, "struct.%s", di->pointee_name);
-            set_struct(out, LLVMGetTypeByName2(ctx, llname),
-                       di->pointee_name);
+            set_struct(out, LLVMGetTypeByName2(ctx, llname), di->pointee_name);
             out->bits = di->pointee_bits;
         } else if (di->pointee_pointer) {
             out->kind = BCW_PT_POINTER; /* name: T of a T ** */

@@ -12,22 +12,22 @@
 
 enum bcw_pointee_kind {
     BCW_PT_UNKNOWN,
-    BCW_PT_STRUCT,   /* name holds the struct's name */
-    BCW_PT_SCALAR,   /* type holds the integer or floating type */
-    BCW_PT_CHAR,     /* char: a string or a byte buffer */
+    BCW_PT_STRUCT, /* name holds the struct's name */
+    BCW_PT_SCALAR, /* type holds the integer or floating type */
+    BCW_PT_CHAR,   /* char: a string or a byte buffer */
     BCW_PT_VOID,
-    BCW_PT_POINTER,  /* name: the struct of a T ** when debug info says */
+    BCW_PT_POINTER, /* name: the struct of a T ** when debug info says */
     BCW_PT_FUNCTION
 };
 
 typedef struct bcw_pointee {
     enum bcw_pointee_kind kind;
     char name[64];
-    LLVMTypeRef type;       /* struct or scalar type; NULL if unknown */
-    unsigned bits;          /* size of the pointee, 0 if unknown */
+    LLVMTypeRef type; /* struct or scalar type; NULL if unknown */
+    unsigned bits;    /* size of the pointee, 0 if unknown */
     int is_unsigned;
     int from_debug_info;
-    uint64_t alloc_bytes;   /* a result from malloc(N)/calloc(1, N): N */
+    uint64_t alloc_bytes; /* a result from malloc(N)/calloc(1, N): N */
 } bcw_pointee;
 
 /* Fills *out for slot `index` of `fn`: 0 the result, i the i-th

@@ -19,13 +19,13 @@
 #include "pointee.h"
 
 /* Last '_'-separated word of a function name names its role. */
-static const char *const init_words[] = {"init", "initialize", "initialise",
-                                         "setup", "construct", NULL};
-static const char *const ctor_words[] = {"new", "create", "alloc", "make",
-                                         "open", "from", NULL};
+static const char *const init_words[] = {"init",  "initialize", "initialise",
+                                         "setup", "construct",  NULL};
+static const char *const ctor_words[] = {"new",  "create", "alloc", "make",
+                                         "open", "from",   NULL};
 static const char *const dtor_words[] = {
-    "free",  "destroy",  "delete",   "release", "dispose",
-    "fini",  "deinit",   "finalize", "finalise", "cleanup", NULL};
+    "free",   "destroy",  "delete",   "release", "dispose", "fini",
+    "deinit", "finalize", "finalise", "cleanup", NULL};
 
 static bool last_word_in(const char *name, const char *const *words)
 {
@@ -45,7 +45,7 @@ typedef struct sig {
     unsigned n;
     LLVMTypeRef types[BCW_MAX_PARAMS + 1]; /* [0] result, [i] param i */
     bcw_di_type di[BCW_MAX_PARAMS + 1];
-    bcw_pointee pt[BCW_MAX_PARAMS + 1];    /* for pointer slots */
+    bcw_pointee pt[BCW_MAX_PARAMS + 1]; /* for pointer slots */
 } sig;
 
 static bool is_pointer(const sig *s, unsigned i)
@@ -135,7 +135,7 @@ typedef struct finder {
     bcw_index unit_ix, sym_ix; /* names of units and symbols */
     sig *sigs;                 /* every API function's, read once */
     unsigned nsigs;
-    bcw_index sig_ix;          /* by function */
+    bcw_index sig_ix; /* by function */
 } finder;
 
 typedef struct probe {
@@ -161,9 +161,9 @@ static int sig_of_fn(uint32_t i, const void *payload)
 static const sig *sig_of(const finder *f, LLVMValueRef fn)
 {
     probe p = {NULL, NULL, f, fn};
-    uint32_t i = fn ? bcw__index_get(&f->sig_ix, bcw__hash_ptr(fn), sig_of_fn,
-                                     &p)
-                    : UINT32_MAX;
+    uint32_t i =
+        fn ? bcw__index_get(&f->sig_ix, bcw__hash_ptr(fn), sig_of_fn, &p)
+           : UINT32_MAX;
     return i == UINT32_MAX ? NULL : &f->sigs[i];
 }
 
@@ -197,8 +197,8 @@ static int find_unit(const finder *f, const char *name)
     if (name == NULL)
         return -1;
     probe p = {f->model, name, NULL, NULL};
-    uint32_t i = bcw__index_get(&f->unit_ix, bcw__hash_str(name), unit_named,
-                                &p);
+    uint32_t i =
+        bcw__index_get(&f->unit_ix, bcw__hash_str(name), unit_named, &p);
     return i == UINT32_MAX ? -1 : (int)i;
 }
 
@@ -320,7 +320,8 @@ static bool derived_from(LLVMValueRef v, LLVMValueRef base, int hops)
  * element, a node, an iterator)?  The argument itself does not count. */
 static bool points_into(LLVMValueRef fn, LLVMValueRef base)
 {
-    if (base == NULL || LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMPointerTypeKind)
+    if (base == NULL ||
+        LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMPointerTypeKind)
         return false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
          bb = LLVMGetNextBasicBlock(bb)) {
@@ -335,8 +336,8 @@ static bool points_into(LLVMValueRef fn, LLVMValueRef base)
 }
 
 /* Classifies a pointer slot that is not the unit itself. */
-static const char *classify_pointer(const finder *f, const sig *s,
-                                    unsigned i, bcw_param *out)
+static const char *classify_pointer(const finder *f, const sig *s, unsigned i,
+                                    bcw_param *out)
 {
     const bcw_pointee *pt = &s->pt[i];
     out->abi = BCW_ABI_PTR;
@@ -355,9 +356,9 @@ static const char *classify_pointer(const finder *f, const sig *s,
     switch (pt->kind) {
     case BCW_PT_FUNCTION:
         out->kind = BCW_PK_CALLBACK;
-        out->detail = bcw__strdup(s->di[i].known && s->di[i].detail[0]
-                                      ? s->di[i].detail
-                                      : "void (*)()");
+        out->detail =
+            bcw__strdup(s->di[i].known && s->di[i].detail[0] ? s->di[i].detail
+                                                             : "void (*)()");
         return out->detail ? NULL : out_of_memory;
     case BCW_PT_CHAR:
         out->kind = BCW_PK_STRING;
@@ -387,7 +388,7 @@ static const char *classify_pointer(const finder *f, const sig *s,
             if ((out->detail = bcw__strdup(pt->name)) == NULL)
                 return out_of_memory;
         }
-        out->pointee_size = (uint32_t)(size == 0 ? 64
+        out->pointee_size = (uint32_t)(size == 0     ? 64
                                        : size > 4096 ? 4096
                                                      : size);
         break;
@@ -508,16 +509,16 @@ static int add_sym(finder *f, const char *name, unsigned *out)
  * nbytes, or a size_t. */
 static bool is_length(const bcw_param *p)
 {
-    static const char *const words[] = {"len",   "length", "size",
-                                        "n",     "count",  "cap",
+    static const char *const words[] = {"len",    "length",   "size",
+                                        "n",      "count",    "cap",
                                         "nbytes", "capacity", NULL};
     if (p->kind != BCW_PK_INT || p->abi == BCW_ABI_BOOL)
         return false;
     if (strstr(p->ctype, "size_t") != NULL)
         return true;
     for (const char *const *w = words; *w; w++)
-        if (strcmp(p->name, *w) == 0 || (strlen(*w) > 2 &&
-                                         strstr(p->name, *w) != NULL))
+        if (strcmp(p->name, *w) == 0 ||
+            (strlen(*w) > 2 && strstr(p->name, *w) != NULL))
             return true;
     return false;
 }
@@ -551,17 +552,17 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role,
     /* the unit is a heap constructor's result, a method's `self`, or any
      * parameter of the unit's type */
     const char *ret_struct = slot_struct(s, 0);
-    const char *why = classify(
-        f, s, 0, u->name,
-        (role == BCW_ROLE_CONSTRUCTOR && out < 0) ||
-            (ret_struct && strcmp(ret_struct, u->name) == 0),
-        &fun.ret);
+    const char *why =
+        classify(f, s, 0, u->name,
+                 (role == BCW_ROLE_CONSTRUCTOR && out < 0) ||
+                     (ret_struct && strcmp(ret_struct, u->name) == 0),
+                 &fun.ret);
     for (unsigned i = 1; why == NULL && i <= s->n; i++) {
-        bool is_unit = (int)i - 1 == self ||
-                       (slot_struct(s, i) &&
-                        strcmp(slot_struct(s, i), u->name) == 0) ||
-                       (u->cell && slot_cell(s, i) &&
-                        strcmp(slot_cell(s, i), u->name) == 0);
+        bool is_unit =
+            (int)i - 1 == self ||
+            (slot_struct(s, i) && strcmp(slot_struct(s, i), u->name) == 0) ||
+            (u->cell && slot_cell(s, i) &&
+             strcmp(slot_cell(s, i), u->name) == 0);
         why = classify(f, s, i, u->name, is_unit, &fun.params[i - 1]);
         /* a cell unit's E * argument is the cell's current value */
         if (why == NULL && u->cell && is_unit && slot_struct(s, i) != NULL)
@@ -720,9 +721,10 @@ static int no_unit_error(finder *f)
 {
     bcw_buf b;
     bcw__buf_init(&b, 4096);
-    bcw__buf_printf(&b, "%s: no unit found (a unit is a struct with a "
-                        "constructor returning T * or an init function "
-                        "T_init(T *)); structs:",
+    bcw__buf_printf(&b,
+                    "%s: no unit found (a unit is a struct with a "
+                    "constructor returning T * or an init function "
+                    "T_init(T *)); structs:",
                     f->model->path);
     bcw_buf funcs;
     bcw__buf_init(&funcs, 4096);
@@ -778,8 +780,7 @@ static int takes_struct(const sig *s)
 
 /* Pass 1: does `s` construct a unit?  Returns its name and the slot that
  * holds it, or NULL. */
-static const char *constructs(const sig *s, unsigned *slot, char *buf,
-                              size_t n)
+static const char *constructs(const sig *s, unsigned *slot, char *buf, size_t n)
 {
     const char *ret = slot_struct(s, 0);
     const char *first = s->n > 0 ? slot_struct(s, 1) : NULL;
@@ -802,8 +803,8 @@ static const char *constructs(const sig *s, unsigned *slot, char *buf,
     if (us == NULL || us == s->name || (size_t)(us - s->name) >= n)
         return NULL;
     bool by_result = weak_pointer(s, 0) && last_word_in(s->name, ctor_words);
-    bool by_init = s->n > 0 && weak_pointer(s, 1) &&
-                   last_word_in(s->name, init_words);
+    bool by_init =
+        s->n > 0 && weak_pointer(s, 1) && last_word_in(s->name, init_words);
     unsigned by_out = by_result || by_init ? 0 : out_slot(s);
     if (!by_result && !by_init && !by_out)
         return NULL;
@@ -847,7 +848,7 @@ static int role_of(const finder *f, const sig *s, enum bcw_role *role,
         for (unsigned i = 1; i <= s->n; i++) {
             unit = -1;
             if (is_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER)
-                unit = s->pt[i].name[0] ? find_unit(f, s->pt[i].name)
+                unit = s->pt[i].name[0]     ? find_unit(f, s->pt[i].name)
                        : weak_pointer(s, i) ? unit_by_prefix(f, s->name)
                                             : -1;
             if (unit >= 0) {
@@ -904,8 +905,7 @@ static bcw_handle *handle_of(bcw_unit *u, const char *type, int *err)
         if (strcmp(u->handles[i].type, type) == 0)
             return &u->handles[i];
     size_t cap = u->nhandles;
-    if (bcw__grow(&u->handles, &cap, u->nhandles + 1, sizeof *u->handles) <
-        0) {
+    if (bcw__grow(&u->handles, &cap, u->nhandles + 1, sizeof *u->handles) < 0) {
         *err = BCW_ENOMEM;
         return NULL;
     }
@@ -933,9 +933,8 @@ static int find_handles(finder *f)
             const sig *s = sig_of(f, LLVMGetNamedFunction(f->mod, fn->name));
             const char *d;
             bcw_handle *h;
-            if (fn->self < 0 || s == NULL ||
-                (d = slot_struct(s, 0)) == NULL || find_unit(f, d) >= 0 ||
-                (h = handle_of(u, d, &err)) == NULL)
+            if (fn->self < 0 || s == NULL || (d = slot_struct(s, 0)) == NULL ||
+                find_unit(f, d) >= 0 || (h = handle_of(u, d, &err)) == NULL)
                 continue;
             err = strv_add(&h->from, &h->nfrom, fn->name);
         }
@@ -957,8 +956,8 @@ static int find_handles(finder *f)
                      fn->role == BCW_ROLE_DESTRUCTOR) &&
                     fn->self >= 0 &&
                     bcw__effects_releases(f->fx, fn->name, (unsigned)fn->self))
-                    err = strv_add(&h->invalidators, &h->ninvalidators,
-                                   fn->name);
+                    err =
+                        strv_add(&h->invalidators, &h->ninvalidators, fn->name);
             }
         }
     }
@@ -1017,8 +1016,7 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
         err = find_handles(&f);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++)
         if ((err = bcw__fields_analyze(&model->units[i], bc->mod,
-                                       f.origin_fn[i], f.origin_slot[i])) ==
-            0)
+                                       f.origin_fn[i], f.origin_slot[i])) == 0)
             err = bcw__contracts_analyze(&model->units[i], bc->mod);
     if (err >= 0 && model->nunits == 0)
         err = no_unit_error(&f);

@@ -27,8 +27,8 @@ static int run_clang(const char *const argv[], const char *log)
                                      0644);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
-                         environ);
+    int rc =
+        posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return bcw__error(BCW_ERROR, "cannot run %s: %s", argv[0],
@@ -51,8 +51,9 @@ static int clang_failed(const char *bitcode, const char *log)
         fclose(f);
     }
     line[strcspn(line, "\n")] = '\0';
-    return bcw__error(BCW_ERROR, "%s: building its native code failed: %s "
-                                 "(full log: %s)",
+    return bcw__error(BCW_ERROR,
+                      "%s: building its native code failed: %s "
+                      "(full log: %s)",
                       bitcode, line[0] ? line : "clang failed", log);
 }
 
@@ -60,8 +61,8 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
                       const char *cache_dir)
 {
     *out = NULL;
-    uint64_t key = bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
-                             0);
+    uint64_t key =
+        bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG, 0);
     int err = bcw__hash_file(&key, bitcode);
     if (err == 0)
         err = bcw__hash_file(&key, BCW_RUNTIME_LIB);
@@ -71,8 +72,8 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
     if (err < 0)
         return err;
     char *root = bcw__cache_root(cache_dir);
-    char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL,
-         *log = NULL, *built = NULL;
+    char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL, *log = NULL,
+         *built = NULL;
     if (root == NULL ||
         (dir = bcw__sprintf("%s/%016llx", root, (unsigned long long)key)) ==
             NULL ||
@@ -98,13 +99,24 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         goto done;
     /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
      * link into a position-dependent executable as they are */
-    const char *argv[] = {BCW_CLANG, "-O1", "-no-pie", "-w",
+    const char *argv[] = {
+        BCW_CLANG,
+        "-O1",
+        "-no-pie",
+        "-w",
 #if BCW_LLVM_MAJOR < 15
-                          /* bcwalk writes opaque pointers (bitcode.c) */
-                          "-mllvm", "-opaque-pointers",
+        /* bcwalk writes opaque pointers (bitcode.c) */
+        "-mllvm",
+        "-opaque-pointers",
 #endif
-                          unit, BCW_RUNTIME_LIB, "-lffi", "-lm", "-o", built,
-                          NULL};
+        unit,
+        BCW_RUNTIME_LIB,
+        "-lffi",
+        "-lm",
+        "-o",
+        built,
+        NULL
+    };
     int rc = run_clang(argv, log);
     if (rc < 0) {
         err = rc;

@@ -8,11 +8,10 @@
 /* Finds or builds the worker executable for `bitcode` (analysed as
  * `model`).  The cache lives in `cache_dir`, or $XDG_CACHE_HOME/bcwalk,
  * or ~/.cache/bcwalk, keyed by a hash of the bitcode, the runtime,
- * bcwalk itself and the compiler, so an unchanged unit is never rebuilt.  *out is a new
- * path, the caller's (free()).  A failed compile or link gives BCW_ERROR
- * naming clang's first error line and the log file. */
+ * bcwalk itself and the compiler, so an unchanged unit is never rebuilt.  *out
+ * is a new path, the caller's (free()).  A failed compile or link gives
+ * BCW_ERROR naming clang's first error line and the log file. */
 BCW_INTERNAL int bcw__build_worker(char **out, const bcw_model *model,
-                                   const char *bitcode,
-                                   const char *cache_dir);
+                                   const char *bitcode, const char *cache_dir);
 
 #endif

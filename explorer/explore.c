@@ -84,8 +84,9 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
         }
     }
     if (*nout > BCW_MAX_FUNCS)
-        return bcw__error(BCW_EINPUT, "unit %s has %u steps (functions times "
-                                      "categories); at most %d can be walked",
+        return bcw__error(BCW_EINPUT,
+                          "unit %s has %u steps (functions times "
+                          "categories); at most %d can be walked",
                           u->name, *nout, BCW_MAX_FUNCS);
     return 0;
 }
@@ -155,11 +156,17 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     }
     make_plan(plan, u, steps, nsteps);
     plan->use_ffi = o->use_ffi != 0;
-    bcw_walk_cfg cfg = {.kind = o->walk, .depth = o->depth,
-                        .ctors = ctors, .methods = methods,
-                        .mutator = mutator, .returns_void = is_void,
-                        .nout = nout, .exec = exec, .emit = emit,
-                        .emit_payload = &sk, .progress = o->progress,
+    bcw_walk_cfg cfg = {.kind = o->walk,
+                        .depth = o->depth,
+                        .ctors = ctors,
+                        .methods = methods,
+                        .mutator = mutator,
+                        .returns_void = is_void,
+                        .nout = nout,
+                        .exec = exec,
+                        .emit = emit,
+                        .emit_payload = &sk,
+                        .progress = o->progress,
                         .progress_payload = o->payload};
     for (unsigned i = 0; i < nsteps; i++) {
         const bcw_func *f = &u->funcs[steps[i].func];
@@ -176,25 +183,27 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
             methods[cfg.nmethods++] = (uint16_t)i;
     }
     if (cfg.nctors == 0) {
-        err = bcw__error(BCW_EINPUT, "unit %s has no constructor bcwalk can "
-                                     "call",
+        err = bcw__error(BCW_EINPUT,
+                         "unit %s has no constructor bcwalk can "
+                         "call",
                          u->name);
         goto done;
     }
     double t0 = now_s();
-    if ((err = bcw__build_worker(&worker, model, o->bitcode, o->cache_dir)) <
-        0)
+    if ((err = bcw__build_worker(&worker, model, o->bitcode, o->cache_dir)) < 0)
         goto done;
-    if ((err = bcw__pool_new(&pool, worker, plan, o->jobs, o->timeout_ms)) <
-        0)
+    if ((err = bcw__pool_new(&pool, worker, plan, o->jobs, o->timeout_ms)) < 0)
         goto done;
-    sk.report = (bcw_reporter){.unit = u, .steps = steps,
-                               .walk = o->walk, .depth = o->depth,
+    sk.report = (bcw_reporter){.unit = u,
+                               .steps = steps,
+                               .walk = o->walk,
+                               .depth = o->depth,
                                .timeout_ms = o->timeout_ms,
-                               .format = o->format, .f = o->report};
+                               .format = o->format,
+                               .f = o->report};
     if (o->results_path != NULL &&
-        (err = bcw__results_open(&sk.results, o->results_path, u, steps,
-                                 nsteps, o->walk, o->depth)) < 0)
+        (err = bcw__results_open(&sk.results, o->results_path, u, steps, nsteps,
+                                 o->walk, o->depth)) < 0)
         goto done;
     cfg.exec_payload = pool;
     /* the walk's clock starts when workers are up: build time is not

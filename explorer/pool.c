@@ -30,8 +30,8 @@ typedef struct worker {
     pid_t pid;
     int shm_fd, cmd_fd, status_fd;
     bcw_shm *shm;
-    bcw_job *job;           /* the job in flight when busy */
-    uint64_t last_beat;     /* heartbeat seen at last_progress */
+    bcw_job *job;       /* the job in flight when busy */
+    uint64_t last_beat; /* heartbeat seen at last_progress */
     double last_progress;
 } worker;
 
@@ -177,8 +177,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         if (w->shm_fd < 0 || ftruncate(w->shm_fd, sizeof(bcw_shm)) < 0 ||
             (w->shm = mmap(NULL, sizeof(bcw_shm), PROT_READ | PROT_WRITE,
                            MAP_SHARED, w->shm_fd, 0)) == MAP_FAILED) {
-            int err = bcw__error(BCW_ERROR, "shared memory: %s",
-                                 strerror(errno));
+            int err =
+                bcw__error(BCW_ERROR, "shared memory: %s", strerror(errno));
             bcw__pool_free(pool);
             return err;
         }
@@ -257,10 +257,9 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung)
         r->outcome = BCW_RUN_CRASH;
         r->signo = (uint8_t)WTERMSIG(status);
     } else {
-        return bcw__error(BCW_ERROR,
-                          "worker %s exited unexpectedly with status %d",
-                          pool->path,
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return bcw__error(
+            BCW_ERROR, "worker %s exited unexpectedly with status %d",
+            pool->path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
     pool->restarts++;
     collect(w, first, cur + 1);
@@ -293,8 +292,8 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
         for (unsigned i = 0; i < pool->n; i++) {
             if (pool->w[i].state != W_BUSY)
                 continue;
-            pfd[np] = (struct pollfd){.fd = pool->w[i].status_fd,
-                                      .events = POLLIN};
+            pfd[np] =
+                (struct pollfd){.fd = pool->w[i].status_fd, .events = POLLIN};
             idx[np++] = i;
         }
         int r;

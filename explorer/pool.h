@@ -2,8 +2,8 @@
 #ifndef BCW_POOL_H
 #define BCW_POOL_H
 
-#include "explorer/runtime/proto.h"
 #include "analyzer/common.h"
+#include "explorer/runtime/proto.h"
 
 typedef struct bcw_pool bcw_pool;
 

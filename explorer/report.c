@@ -197,8 +197,8 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
                 bcw_value_format(out, sizeof out, BCW_PK_OUT, pa->pointee,
                                  s->outs[k][p], 1);
                 size_t n = strlen(last);
-                snprintf(last + n, sizeof last - n, "%s*%s = %s",
-                         n ? ", " : "", pa->name, out);
+                snprintf(last + n, sizeof last - n, "%s*%s = %s", n ? ", " : "",
+                         pa->name, out);
             }
         }
     }
@@ -211,8 +211,9 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
 {
     const bcw_unit *u = r->unit;
     FILE *f = r->f;
-    fprintf(f, "{\"length\": %u, \"state\": \"default\", \"verdict\": \"%s\", "
-               "\"calls\": [",
+    fprintf(f,
+            "{\"length\": %u, \"state\": \"default\", \"verdict\": \"%s\", "
+            "\"calls\": [",
             s->len, s->predicted ? "predicted" : "pending");
     bcw_gen gen = {0};
     char args[BCW_MAX_PARAMS][64], result[96];
@@ -223,8 +224,9 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
         bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
         const char *outcome = bcw__outcome_name(halted ? s->outcome : 0);
         if (k == s->len + 1u) {
-            fprintf(f, ", {\"fn\": \"%s\", \"args\": [\"#0\"], \"labels\": "
-                       "[null], \"outcome\": \"%s\"}",
+            fprintf(f,
+                    ", {\"fn\": \"%s\", \"args\": [\"#0\"], \"labels\": "
+                    "[null], \"outcome\": \"%s\"}",
                     u->funcs[dtor].name, outcome);
             continue;
         }
@@ -343,14 +345,16 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
     case BCW_REPORT_TEXT:
         fprintf(f, "%sTest summary for unit: %s\n\n", r->started ? "\n" : "",
                 r->unit->name);
-        fprintf(f, "Test unit: %s\nTest mode: %s exploration\nTest depth: %u"
-                   "\n\n",
+        fprintf(f,
+                "Test unit: %s\nTest mode: %s exploration\nTest depth: %u"
+                "\n\n",
                 r->unit->name,
                 r->walk == BCW_WALK_ALGEBRA ? "Algebraic" : "Protocol",
                 r->depth);
         if (r->walk == BCW_WALK_ALGEBRA)
-            fprintf(f, "Withheld %llu void results predicted from "
-                       "signatures\n",
+            fprintf(f,
+                    "Withheld %llu void results predicted from "
+                    "signatures\n",
                     (unsigned long long)s->predicted_void);
         fprintf(f,
                 "Exercised %llu test sequences that executed normally\n"

@@ -10,21 +10,21 @@
 /* A step of the walk's alphabet: a function of the unit, with the
  * category values some of its parameters get (others are generated). */
 typedef struct bcw_step {
-    unsigned func;                      /* index in unit->funcs */
+    unsigned func; /* index in unit->funcs */
     bool fixed[BCW_MAX_PARAMS];
     int64_t value[BCW_MAX_PARAMS];
-    const char *label[BCW_MAX_PARAMS];  /* the category, or NULL */
+    const char *label[BCW_MAX_PARAMS]; /* the category, or NULL */
 } bcw_step;
 
 typedef struct bcw_reporter {
     const bcw_unit *unit;
-    const bcw_step *steps;        /* by plan index */
+    const bcw_step *steps; /* by plan index */
     enum bcw_walk_kind walk;
     unsigned depth;
     unsigned timeout_ms;
     enum bcw_report_format format;
     FILE *f;
-    unsigned last_len;            /* length group being printed */
+    unsigned last_len; /* length group being printed */
     bool started;
 } bcw_reporter;
 
@@ -47,8 +47,7 @@ BCW_INTERNAL const char *bcw__outcome_name(unsigned outcome);
 BCW_INTERNAL const bcw_func *bcw__report_call(const bcw_reporter *r,
                                               const bcw_seq *seq, unsigned k,
                                               bcw_gen *gen, char (*args)[64],
-                                              const char **labels,
-                                              char *result, size_t n,
-                                              bool json);
+                                              const char **labels, char *result,
+                                              size_t n, bool json);
 
 #endif

@@ -45,14 +45,13 @@ static void flush(bcw_results *r)
 {
     if (r->err == 0 && r->sbuf.size > 0 &&
         fwrite(r->sbuf.data, 1, r->sbuf.size, r->f) != r->sbuf.size)
-        r->err = bcw__error(BCW_ERROR, "write %s: %s", r->tmp,
-                            strerror(errno));
+        r->err = bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
     msgpack_sbuffer_clear(&r->sbuf);
 }
 
-int bcw__results_open(bcw_results **out, const char *path,
-                      const bcw_unit *u, const bcw_step *steps,
-                      unsigned nsteps, enum bcw_walk_kind walk, unsigned depth)
+int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
+                      const bcw_step *steps, unsigned nsteps,
+                      enum bcw_walk_kind walk, unsigned depth)
 {
     *out = NULL;
     bcw_results *r = bcw__calloc(1, sizeof *r);
@@ -151,8 +150,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         flush(r);
         err = r->err;
         if (err == 0 && (fflush(r->f) != 0 || fsync(fileno(r->f)) != 0))
-            err = bcw__error(BCW_ERROR, "sync %s: %s", r->tmp,
-                             strerror(errno));
+            err = bcw__error(BCW_ERROR, "sync %s: %s", r->tmp, strerror(errno));
     }
     if (r->f != NULL && fclose(r->f) != 0 && err == 0)
         err = bcw__error(BCW_ERROR, "close %s: %s", r->tmp, strerror(errno));

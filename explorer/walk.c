@@ -183,8 +183,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     return cfg->emit ? cfg->emit(cfg->emit_payload, &s) : 0;
 }
 
-static bool extendable(const bcw_walk_cfg *cfg, const node *nd,
-                       unsigned level)
+static bool extendable(const bcw_walk_cfg *cfg, const node *nd, unsigned level)
 {
     if (nd->outcome != BCW_RUN_NORMAL)
         return false;

@@ -15,25 +15,25 @@
  * how the sequence ended. */
 typedef struct bcw_seq {
     unsigned len;
-    const uint16_t *steps;        /* len + 1 entries */
-    const uint64_t *rets;         /* len + 1 entries */
-    const uint64_t *const *outs;  /* len + 1 entries, NULL: none */
-    uint8_t outcome;              /* enum bcw_outcome */
+    const uint16_t *steps;       /* len + 1 entries */
+    const uint64_t *rets;        /* len + 1 entries */
+    const uint64_t *const *outs; /* len + 1 entries, NULL: none */
+    uint8_t outcome;             /* enum bcw_outcome */
     uint8_t signo;
     uint16_t halted_at;
-    bool predicted;               /* void result withheld (algebra) */
+    bool predicted; /* void result withheld (algebra) */
 } bcw_seq;
 
 typedef struct bcw_walk_cfg {
     enum bcw_walk_kind kind;
     unsigned depth;
     unsigned nctors;
-    const uint16_t *ctors;        /* plan indices of constructors */
+    const uint16_t *ctors; /* plan indices of constructors */
     unsigned nmethods;
-    const uint16_t *methods;      /* plan indices of walked methods */
-    const bool *mutator;          /* by plan index */
-    const bool *returns_void;     /* by plan index */
-    const uint8_t *nout;          /* out-parameters, by plan index */
+    const uint16_t *methods;  /* plan indices of walked methods */
+    const bool *mutator;      /* by plan index */
+    const bool *returns_void; /* by plan index */
+    const uint8_t *nout;      /* out-parameters, by plan index */
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order. */

@@ -80,35 +80,62 @@ static Z3_ast term(solver *s, const bcw_param *p, uint32_t i, Z3_ast x)
         return NULL;
     unsigned aw = Z3_get_bv_sort_size(z, Z3_get_sort(z, a));
     switch ((enum bcw_cop)n->op) {
-    case BCW_C_ADD: return keep(s, Z3_mk_bvadd(z, a, b));
-    case BCW_C_SUB: return keep(s, Z3_mk_bvsub(z, a, b));
-    case BCW_C_MUL: return keep(s, Z3_mk_bvmul(z, a, b));
-    case BCW_C_SDIV: return keep(s, Z3_mk_bvsdiv(z, a, b));
-    case BCW_C_UDIV: return keep(s, Z3_mk_bvudiv(z, a, b));
-    case BCW_C_SREM: return keep(s, Z3_mk_bvsrem(z, a, b));
-    case BCW_C_UREM: return keep(s, Z3_mk_bvurem(z, a, b));
-    case BCW_C_AND: return keep(s, Z3_mk_bvand(z, a, b));
-    case BCW_C_OR: return keep(s, Z3_mk_bvor(z, a, b));
-    case BCW_C_XOR: return keep(s, Z3_mk_bvxor(z, a, b));
-    case BCW_C_SHL: return keep(s, Z3_mk_bvshl(z, a, b));
-    case BCW_C_LSHR: return keep(s, Z3_mk_bvlshr(z, a, b));
-    case BCW_C_ASHR: return keep(s, Z3_mk_bvashr(z, a, b));
-    case BCW_C_ZEXT: return keep(s, Z3_mk_zero_ext(z, n->bits - aw, a));
-    case BCW_C_SEXT: return keep(s, Z3_mk_sign_ext(z, n->bits - aw, a));
-    case BCW_C_TRUNC: return keep(s, Z3_mk_extract(z, n->bits - 1, 0, a));
+    case BCW_C_ADD:
+        return keep(s, Z3_mk_bvadd(z, a, b));
+    case BCW_C_SUB:
+        return keep(s, Z3_mk_bvsub(z, a, b));
+    case BCW_C_MUL:
+        return keep(s, Z3_mk_bvmul(z, a, b));
+    case BCW_C_SDIV:
+        return keep(s, Z3_mk_bvsdiv(z, a, b));
+    case BCW_C_UDIV:
+        return keep(s, Z3_mk_bvudiv(z, a, b));
+    case BCW_C_SREM:
+        return keep(s, Z3_mk_bvsrem(z, a, b));
+    case BCW_C_UREM:
+        return keep(s, Z3_mk_bvurem(z, a, b));
+    case BCW_C_AND:
+        return keep(s, Z3_mk_bvand(z, a, b));
+    case BCW_C_OR:
+        return keep(s, Z3_mk_bvor(z, a, b));
+    case BCW_C_XOR:
+        return keep(s, Z3_mk_bvxor(z, a, b));
+    case BCW_C_SHL:
+        return keep(s, Z3_mk_bvshl(z, a, b));
+    case BCW_C_LSHR:
+        return keep(s, Z3_mk_bvlshr(z, a, b));
+    case BCW_C_ASHR:
+        return keep(s, Z3_mk_bvashr(z, a, b));
+    case BCW_C_ZEXT:
+        return keep(s, Z3_mk_zero_ext(z, n->bits - aw, a));
+    case BCW_C_SEXT:
+        return keep(s, Z3_mk_sign_ext(z, n->bits - aw, a));
+    case BCW_C_TRUNC:
+        return keep(s, Z3_mk_extract(z, n->bits - 1, 0, a));
     case BCW_C_ICMP:
         switch (n->pred) { /* LLVMIntPredicate's values */
-        case 32: return keep(s, Z3_mk_eq(z, a, b));                 /* eq */
-        case 33: return keep(s, Z3_mk_not(z, keep(s, Z3_mk_eq(z, a, b))));
-        case 34: return keep(s, Z3_mk_bvugt(z, a, b));
-        case 35: return keep(s, Z3_mk_bvuge(z, a, b));
-        case 36: return keep(s, Z3_mk_bvult(z, a, b));
-        case 37: return keep(s, Z3_mk_bvule(z, a, b));
-        case 38: return keep(s, Z3_mk_bvsgt(z, a, b));
-        case 39: return keep(s, Z3_mk_bvsge(z, a, b));
-        case 40: return keep(s, Z3_mk_bvslt(z, a, b));
-        case 41: return keep(s, Z3_mk_bvsle(z, a, b));
-        default: return NULL;
+        case 32:
+            return keep(s, Z3_mk_eq(z, a, b)); /* eq */
+        case 33:
+            return keep(s, Z3_mk_not(z, keep(s, Z3_mk_eq(z, a, b))));
+        case 34:
+            return keep(s, Z3_mk_bvugt(z, a, b));
+        case 35:
+            return keep(s, Z3_mk_bvuge(z, a, b));
+        case 36:
+            return keep(s, Z3_mk_bvult(z, a, b));
+        case 37:
+            return keep(s, Z3_mk_bvule(z, a, b));
+        case 38:
+            return keep(s, Z3_mk_bvsgt(z, a, b));
+        case 39:
+            return keep(s, Z3_mk_bvsge(z, a, b));
+        case 40:
+            return keep(s, Z3_mk_bvslt(z, a, b));
+        case 41:
+            return keep(s, Z3_mk_bvsle(z, a, b));
+        default:
+            return NULL;
         }
     default:
         return NULL;
@@ -127,8 +154,7 @@ static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
     Z3_optimize_inc_ref(z, o);
     Z3_params prm = Z3_mk_params(z);
     Z3_params_inc_ref(z, prm);
-    Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "timeout"),
-                       TIMEOUT_MS);
+    Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "timeout"), TIMEOUT_MS);
     Z3_optimize_set_params(z, o, prm);
     Z3_optimize_assert(z, o, f);
     /* over bit-vectors, which Z3 orders unsigned: a signed value is
@@ -137,9 +163,9 @@ static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
      * run into its time limit on real code. */
     unsigned bits = Z3_get_bv_sort_size(z, Z3_get_sort(z, x));
     Z3_sort sort = bv_sort(s, bits);
-    Z3_ast sign = keep(s, Z3_mk_bvshl(z, keep(s, Z3_mk_int(z, 1, sort)),
-                                      keep(s, Z3_mk_int(z, (int)bits - 1,
-                                                        sort))));
+    Z3_ast sign =
+        keep(s, Z3_mk_bvshl(z, keep(s, Z3_mk_int(z, 1, sort)),
+                            keep(s, Z3_mk_int(z, (int)bits - 1, sort))));
     Z3_ast v = is_signed ? keep(s, Z3_mk_bvxor(z, x, sign)) : x;
     if (v == NULL) {
         Z3_params_dec_ref(z, prm);
@@ -219,8 +245,8 @@ static int64_t representative(solver *s, Z3_ast f, Z3_ast x, int64_t lo,
             int64_t v = tries[t];
             if (v < lo || v > hi)
                 continue;
-            Z3_ast eq = keep(s, Z3_mk_eq(z, x, keep(s, Z3_mk_int64(z, v,
-                                                                  sort))));
+            Z3_ast eq =
+                keep(s, Z3_mk_eq(z, x, keep(s, Z3_mk_int64(z, v, sort))));
             Z3_ast both[2] = {f, eq};
             if (eq != NULL && feasible(s, keep(s, Z3_mk_and(z, 2, both))))
                 return v;
@@ -247,8 +273,8 @@ static bool implied(solver *s, Z3_ast *lits, const bool *in, unsigned n,
 
 /* The label of one combination: the conditions' texts, each as it holds,
  * leaving out those the others imply (mode == 4 implies mode != 1). */
-static char *label_of(solver *s, const bcw_param *p, Z3_ast *lits,
-                      unsigned n, unsigned combo)
+static char *label_of(solver *s, const bcw_param *p, Z3_ast *lits, unsigned n,
+                      unsigned combo)
 {
     bool in[MAX_COMBO_CONDS];
     for (unsigned i = 0; i < n; i++)
@@ -300,8 +326,8 @@ static int partition_param(solver *s, bcw_param *p)
         n = MAX_COMBO_CONDS;
     }
     unsigned bits = param_bits(p);
-    Z3_ast x = keep(s, Z3_mk_const(z, Z3_mk_string_symbol(z, p->name),
-                                   bv_sort(s, bits)));
+    Z3_ast x = keep(
+        s, Z3_mk_const(z, Z3_mk_string_symbol(z, p->name), bv_sort(s, bits)));
     Z3_ast conds[MAX_COMBO_CONDS];
     for (unsigned i = 0; i < n; i++) {
         if ((conds[i] = term(s, p, p->conds[i].root, x)) == NULL) {
@@ -317,8 +343,8 @@ static int partition_param(solver *s, bcw_param *p)
     for (unsigned combo = 0; combo < (1u << n); combo++) {
         Z3_ast lits[MAX_COMBO_CONDS];
         for (unsigned i = 0; i < n; i++)
-            lits[i] = combo & (1u << i) ? conds[i]
-                                        : keep(s, Z3_mk_not(z, conds[i]));
+            lits[i] =
+                combo & (1u << i) ? conds[i] : keep(s, Z3_mk_not(z, conds[i]));
         Z3_ast f = keep(s, n ? Z3_mk_and(z, n, lits) : Z3_mk_true(z));
         if (f == NULL)
             break;
@@ -331,8 +357,8 @@ static int partition_param(solver *s, bcw_param *p)
             extreme(s, f, x, sgn, GOAL_MAX, &hi) < 0)
             continue; /* infeasible after all */
         rep = representative(s, f, x, lo, hi);
-        int err = add_part(p, &cap, label_of(s, p, lits, n, combo), rep, lo,
-                           hi);
+        int err =
+            add_part(p, &cap, label_of(s, p, lits, n, combo), rep, lo, hi);
         if (err < 0)
             return err;
     }

@@ -10,7 +10,8 @@
 
 using namespace llvm;
 
-namespace {
+namespace
+{
 struct BcwalkAnalyze : PassInfoMixin<BcwalkAnalyze> {
     PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
     {

@@ -109,8 +109,7 @@ static void check_counter(const char *file)
     assert_int_equal(bcw_model_unit_count(m), 1);
     const bcw_unit *u = &m->units[0];
     assert_string_equal(u->name, "counter");
-    assert_int_equal(func(u, "counter_init")->role,
-                     BCW_ROLE_INIT_CONSTRUCTOR);
+    assert_int_equal(func(u, "counter_init")->role, BCW_ROLE_INIT_CONSTRUCTOR);
     /* writes a module global: a mutator even without touching c */
     assert_int_equal(func(u, "counter_step")->role, BCW_ROLE_MUTATOR);
     const bcw_func *step = func(u, "counter_step");
@@ -148,7 +147,8 @@ static void test_analyzer__parameter_kinds(void **state)
     const bcw_unit *u = &m->units[0];
     const bcw_param *mode = &func(u, "sbuf_set_case")->params[1];
     assert_int_equal(mode->kind, BCW_PK_ENUM);
-    assert_string_equal(mode->detail, "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4");
+    assert_string_equal(mode->detail,
+                        "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4");
     const bcw_func *app = func(u, "sbuf_append");
     assert_int_equal(app->params[1].kind, BCW_PK_BUFFER);
     assert_int_equal(app->params[2].kind, BCW_PK_LENGTH);
@@ -205,9 +205,8 @@ static void test_analyzer__same_units_in_every_build(void **state)
     (void)state;
     const char *examples[] = {"bstack", "ringq", "counter", "account",
                               "sbuf",   "str",   "faulty"};
-    const char *variants[] = {"O0-g-opaque",   "O2-g-typed",
-                              "O2-g-opaque",   "O0-nog-typed",
-                              "O0-nog-opaque", "O2-nog-typed",
+    const char *variants[] = {"O0-g-opaque",  "O2-g-typed",    "O2-g-opaque",
+                              "O0-nog-typed", "O0-nog-opaque", "O2-nog-typed",
                               "O2-nog-opaque"};
     for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++) {
         char name[128];
@@ -217,8 +216,7 @@ static void test_analyzer__same_units_in_every_build(void **state)
             snprintf(name, sizeof name, "%s-%s.bc", examples[e], variants[v]);
             bcw_model *m = analyze(name);
             if (m->nunits != ref->nunits)
-                fail_msg("%s: %u units, not %u", name, m->nunits,
-                         ref->nunits);
+                fail_msg("%s: %u units, not %u", name, m->nunits, ref->nunits);
             for (unsigned i = 0; i < ref->nunits; i++) {
                 const bcw_unit *a = &ref->units[i], *b = &m->units[i];
                 if (strcmp(a->name, b->name) != 0)
@@ -408,9 +406,9 @@ static void test_analyzer__contracts(void **state)
         assert_string_equal(contract(w, BCW_CK_REQUIRES)->expr, "amount > 0");
         assert_string_equal(contract(w, BCW_CK_ENSURES)->expr,
                             "a->balance >= -a->limit");
-        assert_string_equal(contract(func(u, "account_freeze"),
-                                     BCW_CK_ASSERT)->expr,
-                            "!a->frozen");
+        assert_string_equal(
+            contract(func(u, "account_freeze"), BCW_CK_ASSERT)->expr,
+            "!a->frozen");
         assert_string_equal(u->funcs[u->invariant].name, "account_invariant");
         for (unsigned k = 0; k < u->npreds; k++)
             assert_string_not_equal(u->preds[k].name, "invariant");
@@ -444,9 +442,9 @@ static char *json_of(const bcw_model *m)
 static void test_analyzer__model_file_round_trip(void **state)
 {
     (void)state;
-    const char *files[] = {"bstack.bc", "account.bc", "ringq.bc",
-                           "counter.bc", "iset.bc", "sbuf.bc", "str.bc",
-                           "slist.bc", "dlist.bc"};
+    const char *files[] = {"bstack.bc",  "account.bc", "ringq.bc",
+                           "counter.bc", "iset.bc",    "sbuf.bc",
+                           "str.bc",     "slist.bc",   "dlist.bc"};
     char path[] = "/tmp/bcwalk-model-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -504,7 +502,11 @@ static void test_analyzer__corrupt_model_files(void **state)
         bcw_model_free(back);
         back = NULL;
     }
-    write_bytes(path, "\x81\xa6" "format\xa3" "xyz", 12);
+    write_bytes(path,
+                "\x81\xa6"
+                "format\xa3"
+                "xyz",
+                12);
     assert_int_equal(bcw_model_load(&back, path), BCW_EINPUT);
     assert_non_null(strstr(bcw_error_last(), "not a bcwalk model file"));
     unlink(path);

@@ -22,8 +22,7 @@ static bcw_model *partitioned(const char *name)
     return m;
 }
 
-static const bcw_param *param(const bcw_model *m, const char *fn,
-                              unsigned k)
+static const bcw_param *param(const bcw_model *m, const char *fn, unsigned k)
 {
     for (unsigned i = 0; i < m->nunits; i++)
         for (unsigned j = 0; j < m->units[i].nfuncs; j++)

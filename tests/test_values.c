@@ -35,10 +35,9 @@ static void test_values__formats_results_as_c(void **state)
 {
     (void)state;
     char buf[64];
-    assert_string_equal(
-        bcw_value_format(buf, sizeof buf, BCW_PK_INT, BCW_ABI_S32,
-                         0xffffffffu, 1),
-        "-1");
+    assert_string_equal(bcw_value_format(buf, sizeof buf, BCW_PK_INT,
+                                         BCW_ABI_S32, 0xffffffffu, 1),
+                        "-1");
     assert_string_equal(bcw_value_format(buf, sizeof buf, BCW_PK_INT,
                                          BCW_ABI_U32, 0xffffffffu, 1),
                         "4294967295");
@@ -54,12 +53,12 @@ static void test_values__formats_results_as_c(void **state)
     assert_string_equal(bcw_value_format(buf, sizeof buf, BCW_PK_ELEMENT,
                                          BCW_ABI_PTR, BCW_PTR_CELL | 2, 1),
                         "Obj#2");
-    assert_string_equal(bcw_value_format(buf, sizeof buf, BCW_PK_STRING,
-                                         BCW_ABI_PTR, 2, 0),
-                        "\"hello\"");
-    assert_string_equal(bcw_value_format(buf, sizeof buf, BCW_PK_CHAR,
-                                         BCW_ABI_S8, 'q', 0),
-                        "'q'");
+    assert_string_equal(
+        bcw_value_format(buf, sizeof buf, BCW_PK_STRING, BCW_ABI_PTR, 2, 0),
+        "\"hello\"");
+    assert_string_equal(
+        bcw_value_format(buf, sizeof buf, BCW_PK_CHAR, BCW_ABI_S8, 'q', 0),
+        "'q'");
 }
 
 int main(void)

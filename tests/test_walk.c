@@ -92,11 +92,18 @@ static int record(void *payload, const bcw_seq *s)
 static bcw_summary walk(enum bcw_walk_kind kind, unsigned depth,
                         uint64_t *executed, seen *sn)
 {
-    bcw_walk_cfg cfg = {.kind = kind, .depth = depth, .nctors = 1,
-                        .ctors = ctors, .nmethods = 6, .methods = methods,
-                        .mutator = mutator, .returns_void = returns_void,
-                        .nout = nout, .exec = fake_exec,
-                        .exec_payload = executed, .emit = record,
+    bcw_walk_cfg cfg = {.kind = kind,
+                        .depth = depth,
+                        .nctors = 1,
+                        .ctors = ctors,
+                        .nmethods = 6,
+                        .methods = methods,
+                        .mutator = mutator,
+                        .returns_void = returns_void,
+                        .nout = nout,
+                        .exec = fake_exec,
+                        .exec_payload = executed,
+                        .emit = record,
                         .emit_payload = sn};
     bcw_summary s;
     assert_int_equal(bcw__walk_run(&s, &cfg), 0);
@@ -140,8 +147,8 @@ static void test_walk__counts_add_up_to_the_whole_set(void **state)
         for (int kind = 0; kind < 2; kind++) {
             uint64_t executed = 0;
             seen sn = {.ordered = true};
-            bcw_summary s = walk((enum bcw_walk_kind)kind, depth, &executed,
-                                 &sn);
+            bcw_summary s =
+                walk((enum bcw_walk_kind)kind, depth, &executed, &sn);
             assert_int_equal(s.normal + s.terminated + s.discarded,
                              bcw__walk_set_size(1, 6, depth));
             assert_int_equal(s.normal + s.terminated, executed);

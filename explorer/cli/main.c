@@ -8,7 +8,8 @@
 #include "cli.h"
 
 static const cli_cmd commands[] = {
-    {"analyze", cmd_analyze, "show the units of a bitcode file and their roles"},
+    {"analyze", cmd_analyze,
+     "show the units of a bitcode file and their roles"},
     {"explore", cmd_explore, "run a protocol or algebra walk of a unit"},
 };
 
@@ -32,8 +33,8 @@ int cli_bad_option(const char *cmd, char **argv, int optind)
 
 int cli_need_one_file(const char *cmd)
 {
-    return cli_fail("%s: expected one bitcode file (see bcwalk %s --help)",
-                    cmd, cmd);
+    return cli_fail("%s: expected one bitcode file (see bcwalk %s --help)", cmd,
+                    cmd);
 }
 
 long cli_positive(const char *s, long max)

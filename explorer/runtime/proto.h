@@ -11,12 +11,12 @@
  * the parent fills `seqs`, sets `nseq` and `first`, and sends BCW_CMD_RUN;
  * the worker runs sequences first..nseq-1, writing results[i] as each
  * ends, and replies BCW_MSG_DONE.  `cur` and `cur_call` name the sequence
- * and the call in flight and `heartbeat` grows with every call, so the parent can tell a hang (no
- * progress past its deadline: it kills the worker) from a slow batch.
- * A fatal signal in the code under test is recorded in results[cur] by
- * the worker, which then exits with BCW_EXIT_FAULT; if the worker dies
- * any other way the parent records the outcome itself.  Either way the
- * parent starts a fresh worker and resumes at cur + 1. */
+ * and the call in flight and `heartbeat` grows with every call, so the parent
+ * can tell a hang (no progress past its deadline: it kills the worker) from a
+ * slow batch. A fatal signal in the code under test is recorded in results[cur]
+ * by the worker, which then exits with BCW_EXIT_FAULT; if the worker dies any
+ * other way the parent records the outcome itself.  Either way the parent
+ * starts a fresh worker and resumes at cur + 1. */
 #ifndef BCW_PROTO_H
 #define BCW_PROTO_H
 
@@ -36,8 +36,8 @@
 #define BCW_MSG_HELLO 0x48490000u /* "HI" | version */
 #define BCW_MSG_DONE 0x444f4e45u  /* "DONE" */
 
-#define BCW_EXIT_FAULT 86   /* recorded a fatal signal in results[cur] */
-#define BCW_EXIT_SETUP 87   /* could not start: bad plan or shm */
+#define BCW_EXIT_FAULT 86 /* recorded a fatal signal in results[cur] */
+#define BCW_EXIT_SETUP 87 /* could not start: bad plan or shm */
 
 #define BCW_MAX_FUNCS 256
 #define BCW_MAX_BATCH 4096
@@ -65,10 +65,10 @@ typedef struct bcw_wire_param {
 } bcw_wire_param;
 
 typedef struct bcw_wire_func {
-    uint32_t sym;    /* index into the worker's bcw_unit_symtab */
-    uint8_t role;    /* enum bcw_role */
+    uint32_t sym; /* index into the worker's bcw_unit_symtab */
+    uint8_t role; /* enum bcw_role */
     uint8_t nparams;
-    uint8_t flags;   /* BCW_WIRE_REBINDS */
+    uint8_t flags; /* BCW_WIRE_REBINDS */
     uint8_t pad;
     bcw_wire_param ret;
     bcw_wire_param params[BCW_MAX_PARAMS];
@@ -79,23 +79,23 @@ typedef struct bcw_wire_func {
 
 /* A call's observation: the last call of each sequence is reported. */
 typedef struct bcw_wire_result {
-    uint8_t outcome;    /* enum bcw_outcome of the sequence */
-    uint8_t signo;      /* the signal for crashes and aborts; for
-                           rejected and failure the contract kind
-                           (contract.h), 0 for a NULL constructor */
-    uint16_t halted_at; /* call index that halted: 0 the constructor,
-                           i the i-th method, len + 1 the destructor */
-    uint32_t calls;     /* calls made, teardown included */
-    uint64_t ret;       /* the last call's result, raw (values.h) */
+    uint8_t outcome;              /* enum bcw_outcome of the sequence */
+    uint8_t signo;                /* the signal for crashes and aborts; for
+                                     rejected and failure the contract kind
+                                     (contract.h), 0 for a NULL constructor */
+    uint16_t halted_at;           /* call index that halted: 0 the constructor,
+                                     i the i-th method, len + 1 the destructor */
+    uint32_t calls;               /* calls made, teardown included */
+    uint64_t ret;                 /* the last call's result, raw (values.h) */
     uint64_t out[BCW_MAX_PARAMS]; /* its out-parameters after the call */
 } bcw_wire_result;
 
 typedef struct bcw_shm {
     uint32_t magic, version;
     uint32_t nfuncs;
-    uint32_t unit_size;  /* sizeof the unit, for init constructors */
-    int32_t destructor;  /* plan index, or -1 */
-    uint32_t use_ffi;    /* 1: call through libffi, 0: typed stubs */
+    uint32_t unit_size; /* sizeof the unit, for init constructors */
+    int32_t destructor; /* plan index, or -1 */
+    uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
     bcw_wire_func funcs[BCW_MAX_FUNCS];
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),

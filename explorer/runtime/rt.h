@@ -13,7 +13,6 @@ size_t bcw_rt_alloc_reset(void);
 /* Ends the sequence in flight with `outcome` (never returns).  Called by
  * the interposed abort, assert and exit, and by the allocator when the
  * code under test frees memory twice. */
-void bcw_rt_halt(enum bcw_outcome outcome, int signo)
-    __attribute__((noreturn));
+void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
 
 #endif

@@ -240,8 +240,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     void *outs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
-        uint64_t raw = p->fixed ? (uint64_t)p->value
-                                : bcw_gen_next(g, p->kind, p->abi);
+        uint64_t raw =
+            p->fixed ? (uint64_t)p->value : bcw_gen_next(g, p->kind, p->abi);
         switch (p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
@@ -301,8 +301,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         target = (void *)(uintptr_t)raw;
     if (!last)
         return;
-    r->ret = f->ret.abi == BCW_ABI_PTR ? canon_pointer((void *)(uintptr_t)raw)
-                                       : raw;
+    r->ret =
+        f->ret.abi == BCW_ABI_PTR ? canon_pointer((void *)(uintptr_t)raw) : raw;
     for (unsigned k = 0; k < f->nparams; k++)
         if (f->params[k].kind == BCW_PK_OUT)
             r->out[k] = f->params[k].pointee == BCW_ABI_PTR

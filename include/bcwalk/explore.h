@@ -13,17 +13,17 @@ enum bcw_walk_kind { BCW_WALK_PROTOCOL, BCW_WALK_ALGEBRA };
 
 /* How results are printed on the output stream. */
 enum bcw_report_format {
-    BCW_REPORT_TEXT,  /* JWalk-style report in C syntax */
-    BCW_REPORT_JSON,  /* one summary document */
-    BCW_REPORT_JSONL  /* one object per sequence, then the summary */
+    BCW_REPORT_TEXT, /* JWalk-style report in C syntax */
+    BCW_REPORT_JSON, /* one summary document */
+    BCW_REPORT_JSONL /* one object per sequence, then the summary */
 };
 
 /* Progress of a running walk, handed to the progress callback. */
 typedef struct bcw_progress {
-    unsigned length;       /* sequence length being explored */
-    unsigned depth;        /* the walk's depth */
-    uint64_t done;         /* sequences executed so far */
-    uint64_t calls;        /* calls made so far */
+    unsigned length; /* sequence length being explored */
+    unsigned depth;  /* the walk's depth */
+    uint64_t done;   /* sequences executed so far */
+    uint64_t calls;  /* calls made so far */
     double elapsed_s;
 } bcw_progress;
 
@@ -31,25 +31,25 @@ typedef void (*bcw_progress_cb)(const bcw_progress *progress, void *payload);
 
 /* What to walk and how.  Start from BCW_EXPLORE_OPTS_INIT. */
 typedef struct bcw_explore_opts {
-    const char *bitcode;          /* the .bc the model came from */
-    int unit;                     /* index of the unit in the model */
+    const char *bitcode; /* the .bc the model came from */
+    int unit;            /* index of the unit in the model */
     enum bcw_walk_kind walk;
-    unsigned depth;               /* k, the longest method sequence */
-    unsigned jobs;                /* worker processes */
-    unsigned timeout_ms;          /* per-call hang limit */
+    unsigned depth;      /* k, the longest method sequence */
+    unsigned jobs;       /* worker processes */
+    unsigned timeout_ms; /* per-call hang limit */
     enum bcw_report_format format;
-    FILE *report;                 /* where the report goes, or NULL */
-    const char *results_path;     /* msgpack results file, or NULL */
-    const char *cache_dir;        /* native build cache, NULL: default */
-    int use_ffi;                  /* 1: calls through libffi instead of
-                                     the generated typed stubs */
-    bcw_progress_cb progress;     /* optional */
+    FILE *report;             /* where the report goes, or NULL */
+    const char *results_path; /* msgpack results file, or NULL */
+    const char *cache_dir;    /* native build cache, NULL: default */
+    int use_ffi;              /* 1: calls through libffi instead of
+                                 the generated typed stubs */
+    bcw_progress_cb progress; /* optional */
     void *payload;
 } bcw_explore_opts;
 
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
-        NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,  \
+        NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
             NULL, 0, NULL, NULL                                                \
     }
 

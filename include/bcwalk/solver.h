@@ -13,9 +13,8 @@ int bcw_model_partition(bcw_model *model);
 
 /* The model of `bitcode`: loaded from the model cache (`cache_dir`, or
  * $XDG_CACHE_HOME/bcwalk, keyed by the bitcode's content and bcwalk's
- * own) or analysed, partitioned (bcw_model_partition) and cached, so unchanged bitcode is analysed once.
- * Fails as bcw_model_analyze does. */
-int bcw_model_open(bcw_model **out, const char *bitcode,
-                   const char *cache_dir);
+ * own) or analysed, partitioned (bcw_model_partition) and cached, so unchanged
+ * bitcode is analysed once. Fails as bcw_model_analyze does. */
+int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache_dir);
 
 #endif
