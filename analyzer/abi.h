@@ -3,6 +3,8 @@
 #ifndef BCW_ABI_H
 #define BCW_ABI_H
 
+#include <stdint.h>
+
 /* ABI class of a scalar argument or result; matches one ffi_type. */
 enum bcw_abi {
     BCW_ABI_VOID,
@@ -59,5 +61,47 @@ enum bcw_role {
 };
 
 #define BCW_MAX_PARAMS 8
+
+/* A condition's expression tree, nodes in one array, children by index:
+ * what the solver turns into Z3 terms. */
+enum bcw_cop {
+    BCW_C_PARAM, /* value: the parameter's index */
+    BCW_C_CONST, /* value */
+    BCW_C_FIELD, /* value: byte offset in the unit; a field of the object */
+    BCW_C_ADD,
+    BCW_C_SUB,
+    BCW_C_MUL,
+    BCW_C_SDIV,
+    BCW_C_UDIV,
+    BCW_C_SREM,
+    BCW_C_UREM,
+    BCW_C_AND,
+    BCW_C_OR,
+    BCW_C_XOR,
+    BCW_C_SHL,
+    BCW_C_LSHR,
+    BCW_C_ASHR,
+    BCW_C_ZEXT,
+    BCW_C_SEXT,
+    BCW_C_TRUNC, /* a to `bits` */
+    BCW_C_ICMP,  /* pred: LLVMIntPredicate; a pred b */
+    /* A category's bounds on a parameter x, relative to the object: node
+     * a (its value) plus `value` bounds x from below, above, or fixes it. */
+    BCW_C_LOWER,
+    BCW_C_UPPER,
+    BCW_C_EQUAL
+};
+typedef struct bcw_cnode {
+    uint8_t op;   /* enum bcw_cop */
+    uint8_t bits; /* width of the result (1 for ICMP) */
+    uint8_t pred;
+    int64_t value;
+    uint32_t a, b;
+} bcw_cnode;
+
+/* Most nodes a relative value (a category bound over the unit's fields)
+ * may have, and the plan's pool of them (explorer/runtime/proto.h). */
+#define BCW_MAX_TERM_NODES 16
+#define BCW_MAX_PLAN_NODES 1024
 
 #endif

@@ -13,6 +13,7 @@
 #define MAX_CONDS 16
 
 typedef struct builder {
+    LLVMTargetDataRef td;
     bcw_param *p;
     unsigned param;   /* index of the parameter */
     LLVMValueRef arg; /* the parameter's value */
@@ -58,11 +59,11 @@ static int64_t build(builder *b, LLVMValueRef v, int depth)
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMLoad) {
         /* a field of the unit: the solver keeps such bounds relative */
-        LLVMValueRef ptr = LLVMGetOperand(v, 0);
-        if (b->unit == NULL || !LLVMIsAGetElementPtrInst(ptr) ||
-            LLVMGetOperand(ptr, 0) != b->unit)
+        uint32_t off;
+        if (b->unit == NULL ||
+            !bcw__field_offset(b->td, LLVMGetOperand(v, 0), b->unit, &off))
             return -1;
-        return node(b, (bcw_cnode){BCW_C_FIELD, (uint8_t)bits, 0, 0, 0, 0});
+        return node(b, (bcw_cnode){BCW_C_FIELD, (uint8_t)bits, 0, off, 0, 0});
     }
     static const struct {
         LLVMOpcode op;
@@ -117,12 +118,12 @@ drop:
 /* One parameter: every decided comparison and switch that depends on it. */
 static int find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn, unsigned k)
 {
-    builder b = {&f->params[k],
-                 k,
-                 LLVMGetParam(fn, k),
-                 f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self) : NULL,
-                 0,
-                 0};
+    builder b = {0};
+    b.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(LLVMGetGlobalParent(fn)));
+    b.p = &f->params[k];
+    b.param = k;
+    b.arg = LLVMGetParam(fn, k);
+    b.unit = f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self) : NULL;
     size_t cap = 0;
     int err = 0;
     for (LLVMValueRef in = bcw__first_instruction(fn); in && !err;
@@ -166,6 +167,7 @@ static int find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn, unsigned k)
             }
         }
     }
+    LLVMDisposeTargetData(b.td);
     return err;
 }
 

@@ -575,6 +575,18 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
     return err;
 }
 
+bool bcw__field_offset(LLVMTargetDataRef td, LLVMValueRef ptr,
+                       LLVMValueRef unit, uint32_t *off)
+{
+    ctx c = {0};
+    c.td = td;
+    addr a = addr_of(&c, ptr, unit, 0);
+    if (!a.ok || a.via >= 0 || a.element || a.off == UNKNOWN_OFF)
+        return false;
+    *off = a.off;
+    return true;
+}
+
 /* --- conditions as C ----------------------------------------------- */
 
 static const char *icmp_text(LLVMIntPredicate p, bool negate)

@@ -4,6 +4,8 @@
 #define BCW_FIELDS_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdbool.h>
 
 #include "model.h"
 
@@ -22,6 +24,11 @@ BCW_INTERNAL int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod,
 BCW_INTERNAL char *bcw__cond_text(const bcw_unit *u, const bcw_func *f,
                                   LLVMValueRef fn, LLVMValueRef cond,
                                   bool negate);
+
+/* Is `ptr` the address of a field of the unit `unit` points to (a
+ * constant offset from it)?  Then *off is that offset. */
+BCW_INTERNAL bool bcw__field_offset(LLVMTargetDataRef td, LLVMValueRef ptr,
+                                    LLVMValueRef unit, uint32_t *off);
 
 /* Finds each method's contracts and the unit's invariant function. */
 BCW_INTERNAL int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod);

@@ -67,8 +67,10 @@ void bcw__param_free(bcw_param *p)
     }
     free(p->conds);
     free(p->nodes);
-    for (unsigned i = 0; i < p->nparts; i++)
+    for (unsigned i = 0; i < p->nparts; i++) {
         free(p->parts[i].label);
+        free(p->parts[i].rel_text);
+    }
     free(p->parts);
     free(p->parts_note);
 }
@@ -224,7 +226,12 @@ static void json_params(FILE *f, const bcw_func *fn)
                 for (unsigned v = 0; v < p->parts[c].nvalues; v++)
                     fprintf(f, "%s\"%lld\"", v ? ", " : "",
                             (long long)p->parts[c].values[v]);
-                fputs("]}", f);
+                fputs("]", f);
+                if (p->parts[c].rel_text != NULL) {
+                    fputs(", \"relative\": ", f);
+                    bcw__json_str(f, p->parts[c].rel_text);
+                }
+                fputs("}", f);
             }
             fputs("]", f);
         }
@@ -481,6 +488,8 @@ static void text_parts(FILE *f, const bcw_param *p)
 {
     for (unsigned c = 0; c < p->nparts; c++) {
         fprintf(f, "  %-16s %s in [%s]:", "", p->name, p->parts[c].label);
+        if (p->parts[c].rel_text != NULL)
+            fprintf(f, " %s (on the live object)", p->parts[c].rel_text);
         for (unsigned v = 0; v < p->parts[c].nvalues; v++)
             fprintf(f, "%s %lld", v ? "," : "",
                     (long long)p->parts[c].values[v]);

@@ -10,38 +10,6 @@
 #include "bcwalk/model.h"
 #include "common.h"
 
-/* A condition's expression tree, nodes in one array, children by index:
- * what the solver turns into Z3 terms. */
-enum bcw_cop {
-    BCW_C_PARAM, /* value: the parameter's index */
-    BCW_C_CONST, /* value */
-    BCW_C_FIELD, /* value: byte offset in the unit; a field of the object */
-    BCW_C_ADD,
-    BCW_C_SUB,
-    BCW_C_MUL,
-    BCW_C_SDIV,
-    BCW_C_UDIV,
-    BCW_C_SREM,
-    BCW_C_UREM,
-    BCW_C_AND,
-    BCW_C_OR,
-    BCW_C_XOR,
-    BCW_C_SHL,
-    BCW_C_LSHR,
-    BCW_C_ASHR,
-    BCW_C_ZEXT,
-    BCW_C_SEXT,
-    BCW_C_TRUNC, /* a to `bits` */
-    BCW_C_ICMP   /* pred: LLVMIntPredicate; a pred b */
-};
-typedef struct bcw_cnode {
-    uint8_t op;   /* enum bcw_cop */
-    uint8_t bits; /* width of the result (1 for ICMP) */
-    uint8_t pred;
-    int64_t value;
-    uint32_t a, b;
-} bcw_cnode;
-
 /* A branch condition a parameter decides, and its C text both ways. */
 typedef struct bcw_cond {
     char *text, *negated; /* "amount > 0", "amount <= 0" */
@@ -53,6 +21,16 @@ typedef struct bcw_part {
     char *label; /* "amount > 0 && amount <= 100" */
     unsigned nvalues;
     int64_t values[3]; /* representative, then the boundaries */
+    /* Bounds relative to the unit's fields (0 < amount <= balance +
+     * limit): nodes rel .. rel + nrel - 1 of the parameter's nodes are
+     * BCW_C_LOWER/UPPER/EQUAL nodes, evaluated on the live object at call
+     * time; the first is the relative bound whose boundary value (node +
+     * its delta) the walk passes.
+     * `rel_text` shows the bound ("balance + limit + 1"); rel is -1 for
+     * constant categories. */
+    int32_t rel;
+    uint32_t nrel;
+    char *rel_text;
 } bcw_part;
 
 typedef struct bcw_param {

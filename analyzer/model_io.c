@@ -35,7 +35,7 @@ static void pstrv(msgpack_packer *pk, char **v, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 12);
+    msgpack_pack_array(pk, 13);
     pstr(pk, p->name);
     pstr(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -47,14 +47,32 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     p->nullable ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     p->into_unit ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_array(pk, p->nparts);
+    bool relative = false;
     for (unsigned i = 0; i < p->nparts; i++) {
-        msgpack_pack_array(pk, 2);
-        pstr(pk, p->parts[i].label);
-        msgpack_pack_array(pk, p->parts[i].nvalues);
-        for (unsigned v = 0; v < p->parts[i].nvalues; v++)
-            msgpack_pack_int64(pk, p->parts[i].values[v]);
+        const bcw_part *c = &p->parts[i];
+        msgpack_pack_array(pk, 5);
+        pstr(pk, c->label);
+        msgpack_pack_array(pk, c->nvalues);
+        for (unsigned v = 0; v < c->nvalues; v++)
+            msgpack_pack_int64(pk, c->values[v]);
+        msgpack_pack_int32(pk, c->rel);
+        msgpack_pack_uint32(pk, c->nrel);
+        pstr(pk, c->rel_text);
+        relative = relative || c->rel >= 0;
     }
     pstr(pk, p->parts_note);
+    /* the expression nodes relative categories are evaluated from */
+    msgpack_pack_array(pk, relative ? p->nnodes : 0);
+    for (unsigned i = 0; relative && i < p->nnodes; i++) {
+        const bcw_cnode *n = &p->nodes[i];
+        msgpack_pack_array(pk, 6);
+        msgpack_pack_uint8(pk, n->op);
+        msgpack_pack_uint8(pk, n->bits);
+        msgpack_pack_uint8(pk, n->pred);
+        msgpack_pack_int64(pk, n->value);
+        msgpack_pack_uint32(pk, n->a);
+        msgpack_pack_uint32(pk, n->b);
+    }
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -271,7 +289,7 @@ static const msgpack_object *items(rd *r, const msgpack_object *o, size_t size,
 
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = arr(r, o, 12, "parameter");
+    const msgpack_object *a = arr(r, o, 13, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -291,9 +309,10 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
     const msgpack_object *cs =
         items(r, &a[10], sizeof *p->parts, &p->parts, &n, "partitions");
     for (uint32_t i = 0; cs && r->err == 0 && i < n; i++) {
-        const msgpack_object *c = arr(r, &cs[i], 2, "partition");
+        const msgpack_object *c = arr(r, &cs[i], 5, "partition");
         const msgpack_object *vs = c ? arr(r, &c[1], 0, "values") : NULL;
-        if (vs == NULL || c[1].via.array.size > 3) {
+        if (c == NULL || (vs == NULL && c[1].via.array.size > 0) ||
+            c[1].via.array.size > 3) {
             bad(r, "partition");
             break;
         }
@@ -302,8 +321,34 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
         d->label = str(r, &c[0], false, "partition label");
         for (uint32_t v = 0; v < c[1].via.array.size; v++)
             d->values[d->nvalues++] = i64(r, &vs[v], "partition value");
+        d->rel = (int32_t)i64(r, &c[2], "partition bounds");
+        d->nrel = (uint32_t)u64(r, &c[3], BCW_MAX_TERM_NODES, "bounds");
+        d->rel_text = str(r, &c[4], true, "partition bound text");
     }
     p->parts_note = str(r, &a[11], true, "partition note");
+    const msgpack_object *ns =
+        items(r, &a[12], sizeof *p->nodes, &p->nodes, &n, "nodes");
+    for (uint32_t i = 0; ns && r->err == 0 && i < n; i++) {
+        const msgpack_object *e = arr(r, &ns[i], 6, "node");
+        if (e == NULL)
+            break;
+        bcw_cnode *d = &p->nodes[i];
+        p->nnodes = i + 1;
+        d->op = (uint8_t)u64(r, &e[0], BCW_C_EQUAL, "node op");
+        d->bits = (uint8_t)u64(r, &e[1], 64, "node bits");
+        d->pred = (uint8_t)u64(r, &e[2], 255, "node predicate");
+        d->value = i64(r, &e[3], "node value");
+        d->a = (uint32_t)u64(r, &e[4], n - 1, "node operand");
+        d->b = (uint32_t)u64(r, &e[5], n - 1, "node operand");
+        /* operands come before their users: evaluation terminates */
+        if ((d->op > BCW_C_FIELD && d->a >= i) ||
+            (d->op >= BCW_C_ADD && d->op <= BCW_C_ASHR && d->b >= i))
+            bad(r, "node order");
+    }
+    for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
+        if (p->parts[i].rel >= 0 &&
+            (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)
+            bad(r, "partition bounds");
 }
 
 static void rterm(rd *r, const msgpack_object *o, bcw_term *t)

@@ -45,7 +45,7 @@ long account_deposit(account *a, long amount)
 int account_withdraw(account *a, long amount)
 {
     REQUIRES(amount > 0);
-    if (a->balance - amount < -a->limit - 1) /* the bug: - 1 */
+    if (amount > a->balance + a->limit + 1) /* the bug: + 1 */
         return -1;
     a->balance -= amount;
     ENSURES(a->balance >= -a->limit);

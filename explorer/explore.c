@@ -78,8 +78,9 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
                 const bcw_part *part = &p->parts[rest % p->nparts];
                 rest /= p->nparts;
                 st->fixed[k] = true;
-                st->value[k] = part->values[0];
+                st->value[k] = part->nvalues ? part->values[0] : 0;
                 st->label[k] = part->label;
+                st->relative[k] = part->rel >= 0 ? part : NULL;
             }
         }
     }
@@ -92,8 +93,31 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
 }
 
 /* The plan: plan index i is step i. */
-static void make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
-                      unsigned nsteps)
+/* Copies p's expression nodes into the plan's pool for a category with
+ * bounds on the object; operands are re-based on the pool. */
+static int pool_bounds(bcw_plan *plan, const bcw_param *p, const bcw_part *c,
+                       bcw_wire_param *w)
+{
+    if (plan->npool + p->nnodes > BCW_MAX_PLAN_NODES)
+        return bcw__error(BCW_EINPUT,
+                          "%s: its categories need more than %d expression "
+                          "nodes",
+                          p->name, BCW_MAX_PLAN_NODES);
+    uint32_t base = plan->npool;
+    for (unsigned i = 0; i < p->nnodes; i++) {
+        bcw_cnode n = p->nodes[i];
+        n.a += base;
+        n.b += base;
+        plan->pool[plan->npool++] = n;
+    }
+    w->fixed = BCW_FIXED_BOUNDS;
+    w->bounds = (uint16_t)(base + (uint32_t)c->rel);
+    w->nbounds = (uint16_t)c->nrel;
+    return 0;
+}
+
+static int make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
+                     unsigned nsteps)
 {
     memset(plan, 0, sizeof *plan);
     plan->nfuncs = nsteps;
@@ -112,10 +136,17 @@ static void make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
         wire_param(&w->ret, &f->ret);
         for (unsigned k = 0; k < f->nparams; k++) {
             wire_param(&w->params[k], &f->params[k]);
-            w->params[k].fixed = steps[i].fixed[k];
+            w->params[k].fixed = steps[i].fixed[k] ? BCW_FIXED_VALUE : 0;
             w->params[k].value = steps[i].value[k];
+            int err = steps[i].relative[k]
+                          ? pool_bounds(plan, &f->params[k],
+                                        steps[i].relative[k], &w->params[k])
+                          : 0;
+            if (err < 0)
+                return err;
         }
     }
+    return 0;
 }
 
 static double now_s(void)
@@ -154,7 +185,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    make_plan(plan, u, steps, nsteps);
+    if ((err = make_plan(plan, u, steps, nsteps)) < 0)
+        goto done;
     plan->use_ffi = o->use_ffi != 0;
     bcw_walk_cfg cfg = {.kind = o->walk,
                         .depth = o->depth,

@@ -189,6 +189,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         w->shm->destructor = plan->destructor;
         w->shm->use_ffi = plan->use_ffi;
         memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
+        w->shm->npool = plan->npool;
+        memcpy(w->shm->pool, plan->pool, sizeof plan->pool);
     }
     *out = pool;
     return 0;

@@ -55,6 +55,11 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
     for (unsigned p = 0; p < f->nparams; p++) {
         const bcw_param *pa = &f->params[p];
         labels[p] = st->label[p];
+        if (st->relative[p]) {
+            /* read from the object at call time: shown as the bound */
+            snprintf(args[p], 64, "%s", st->relative[p]->rel_text);
+            continue;
+        }
         if (st->fixed[p]) {
             bcw_value_format(args[p], 64, BCW_PK_INT, pa->abi,
                              (uint64_t)st->value[p], 0);

@@ -14,6 +14,9 @@ typedef struct bcw_step {
     bool fixed[BCW_MAX_PARAMS];
     int64_t value[BCW_MAX_PARAMS];
     const char *label[BCW_MAX_PARAMS]; /* the category, or NULL */
+    /* a category bounded by the object's fields: its bounds, read at call
+     * time, and how the value is shown ("balance + limit + 1") */
+    const bcw_part *relative[BCW_MAX_PARAMS];
 } bcw_step;
 
 typedef struct bcw_reporter {

@@ -16,6 +16,9 @@
 #include "bcwalk/solver.h"
 
 #define MAX_COMBO_CONDS 6 /* 64 combinations */
+/* Bounds relative to the object's fields make categories only while they
+ * are few; x == keys[0] ... x == keys[7] is a search, not a partition. */
+#define MAX_RELATIVE_CONDS 2
 #define TIMEOUT_MS 300u
 
 typedef struct solver {
@@ -71,8 +74,13 @@ static Z3_ast term(solver *s, const bcw_param *p, uint32_t i, Z3_ast x)
         return x;
     if (n->op == BCW_C_CONST)
         return keep(s, Z3_mk_int64(z, n->value, bv_sort(s, n->bits)));
-    if (n->op == BCW_C_FIELD)
-        return NULL;
+    if (n->op == BCW_C_FIELD) {
+        /* a field of the object: free here, read at call time */
+        char name[32];
+        snprintf(name, sizeof name, "field@%lld", (long long)n->value);
+        return keep(s, Z3_mk_const(z, Z3_mk_string_symbol(z, name),
+                                   bv_sort(s, n->bits)));
+    }
     if ((a = term(s, p, n->a, x)) == NULL)
         return NULL;
     if (n->op != BCW_C_ZEXT && n->op != BCW_C_SEXT && n->op != BCW_C_TRUNC &&
@@ -302,6 +310,8 @@ static int add_part(bcw_param *p, size_t *cap, char *label, int64_t rep,
     bcw_part *c = &p->parts[p->nparts++];
     memset(c, 0, sizeof *c);
     c->label = label;
+    c->rel = -1;
+    c->nrel = 0;
     int64_t cand[3] = {rep, lo, hi};
     for (int i = 0; i < 3; i++) {
         bool seen = false;
@@ -313,7 +323,183 @@ static int add_part(bcw_param *p, size_t *cap, char *label, int64_t rep,
     return 0;
 }
 
-static int partition_param(solver *s, bcw_param *p)
+static bool has_op(const bcw_param *p, uint32_t i, enum bcw_cop op, int depth)
+{
+    const bcw_cnode *n = &p->nodes[i];
+    if (n->op == op)
+        return true;
+    if (depth > 32 || n->op == BCW_C_PARAM || n->op == BCW_C_CONST ||
+        n->op == BCW_C_FIELD)
+        return false;
+    bool unary =
+        n->op == BCW_C_ZEXT || n->op == BCW_C_SEXT || n->op == BCW_C_TRUNC;
+    return has_op(p, n->a, op, depth + 1) ||
+           (!unary && has_op(p, n->b, op, depth + 1));
+}
+
+/* The parameter itself, maybe widened or narrowed: `x`, `(long)x`. */
+static bool just_param(const bcw_param *p, uint32_t i)
+{
+    const bcw_cnode *n = &p->nodes[i];
+    while (n->op == BCW_C_ZEXT || n->op == BCW_C_SEXT || n->op == BCW_C_TRUNC)
+        n = &p->nodes[n->a];
+    return n->op == BCW_C_PARAM;
+}
+
+/* A bound: condition i is `x pred t` (or `t pred x`) with t made of
+ * constants and the unit's fields.  Fills the node of t and the predicate
+ * seen from x. */
+static bool bound_shape(const bcw_param *p, unsigned i, uint32_t *t,
+                        unsigned *pred)
+{
+    const bcw_cnode *c = &p->nodes[p->conds[i].root];
+    /* LLVMIntPredicate with its operands swapped */
+    static const unsigned swapped[] = {
+        [32] = 32, [33] = 33, [34] = 36, [35] = 37, [36] = 34,
+        [37] = 35, [38] = 40, [39] = 41, [40] = 38, [41] = 39};
+    if (c->pred < 32 || c->pred > 41)
+        return false;
+    if (just_param(p, c->a) && !has_op(p, c->b, BCW_C_PARAM, 0)) {
+        *t = c->b;
+        *pred = c->pred;
+        return true;
+    }
+    if (just_param(p, c->b) && !has_op(p, c->a, BCW_C_PARAM, 0)) {
+        *t = c->a;
+        *pred = swapped[c->pred];
+        return true;
+    }
+    return false;
+}
+
+/* The offset from t of a value for which `x pred t` holds (or fails,
+ * when !holds): the boundary on the category's side. */
+static int64_t boundary_delta(unsigned pred, bool holds)
+{
+    /* negations: eq<->ne, ugt<->ule, uge<->ult, sgt<->sle, sge<->slt */
+    static const unsigned negated[] = {
+        [32] = 33, [33] = 32, [34] = 37, [35] = 36, [36] = 35,
+        [37] = 34, [38] = 41, [39] = 40, [40] = 39, [41] = 38};
+    if (!holds)
+        pred = negated[pred];
+    switch (pred) {
+    case 33: /* != */
+    case 34: /* > */
+    case 38:
+        return 1;
+    case 36: /* < */
+    case 40:
+        return -1;
+    default: /* ==, >=, <= */
+        return 0;
+    }
+}
+
+/* C text of node i: fields by name (unit `u`), constants, arithmetic. */
+static char *node_text(const bcw_unit *u, const bcw_param *p, uint32_t i,
+                       int depth)
+{
+    const bcw_cnode *n = &p->nodes[i];
+    static const char *const ops[] = {
+        [BCW_C_ADD] = "+",  [BCW_C_SUB] = "-",  [BCW_C_MUL] = "*",
+        [BCW_C_SDIV] = "/", [BCW_C_UDIV] = "/", [BCW_C_SREM] = "%",
+        [BCW_C_UREM] = "%", [BCW_C_AND] = "&",  [BCW_C_OR] = "|",
+        [BCW_C_XOR] = "^",  [BCW_C_SHL] = "<<", [BCW_C_LSHR] = ">>",
+        [BCW_C_ASHR] = ">>"};
+    if (depth > 32)
+        return NULL;
+    switch ((enum bcw_cop)n->op) {
+    case BCW_C_CONST:
+        return bcw__sprintf("%lld", (long long)n->value);
+    case BCW_C_FIELD:
+        for (unsigned k = 0; k < u->nfields; k++)
+            if (u->fields[k].offset == (uint32_t)n->value)
+                return bcw__strdup(u->fields[k].name);
+        return bcw__sprintf("@%lld", (long long)n->value);
+    case BCW_C_ZEXT:
+    case BCW_C_SEXT:
+    case BCW_C_TRUNC:
+        return node_text(u, p, n->a, depth + 1);
+    case BCW_C_PARAM:
+    case BCW_C_ICMP:
+        return NULL;
+    default: {
+        char *a = node_text(u, p, n->a, depth + 1);
+        char *b = node_text(u, p, n->b, depth + 1);
+        char *s = a && b ? bcw__sprintf(depth ? "(%s %s %s)" : "%s %s %s", a,
+                                        ops[n->op], b)
+                         : NULL;
+        free(a);
+        free(b);
+        return s;
+    }
+    }
+}
+
+/* Appends a node to p's nodes; its index or -1. */
+static int64_t add_node(bcw_param *p, bcw_cnode nd)
+{
+    size_t cap = p->nnodes;
+    if (bcw__grow(&p->nodes, &cap, p->nnodes + 1, sizeof *p->nodes) < 0)
+        return -1;
+    p->nodes[p->nnodes] = nd;
+    return p->nnodes++;
+}
+
+/* A category with bounds on the live object: one LOWER/UPPER/EQUAL node
+ * per bounding literal of `combo` (constant and relative alike), read by
+ * the worker at call time. */
+static int relative_part(solver *s, const bcw_unit *u, bcw_param *p,
+                         size_t *cap, char *label, const bool *rel,
+                         const uint32_t *t, const unsigned *pred, unsigned n,
+                         unsigned combo, int shown)
+{
+    (void)s;
+    (void)rel;
+    int err = add_part(p, cap, label, 0, 0, 0);
+    if (err < 0)
+        return err;
+    uint32_t first = p->nnodes, count = 0;
+    /* the shown (relative) bound first: the walk passes its boundary */
+    for (unsigned j = 0; j < n; j++) {
+        unsigned i = j == 0                 ? (unsigned)shown
+                     : j <= (unsigned)shown ? j - 1
+                                            : j;
+        bool holds = (combo >> i) & 1u;
+        unsigned pr = pred[i];
+        int64_t delta = boundary_delta(pr, holds);
+        /* which side of t: from the predicate as it holds */
+        static const unsigned negated[] = {
+            [32] = 33, [33] = 32, [34] = 37, [35] = 36, [36] = 35,
+            [37] = 34, [38] = 41, [39] = 40, [40] = 39, [41] = 38};
+        unsigned q = holds ? pr : negated[pr];
+        uint8_t op = q == 32                                    ? BCW_C_EQUAL
+                     : q == 34 || q == 35 || q == 38 || q == 39 ? BCW_C_LOWER
+                     : q == 33                                  ? 0
+                                                                : BCW_C_UPPER;
+        if (op == 0)
+            continue; /* x != t bounds nothing */
+        if (add_node(p, (bcw_cnode){op, 64, 0, delta, t[i], 0}) < 0)
+            return BCW_ENOMEM;
+        count++;
+    }
+    /* the bound nodes must be contiguous: they were appended last */
+    bcw_part *part = &p->parts[p->nparts - 1];
+    part->nvalues = 0;
+    part->rel = (int32_t)first;
+    part->nrel = count;
+    int64_t d = boundary_delta(pred[shown], (combo >> shown) & 1u);
+    char *text = node_text(u, p, t[shown], 0);
+    part->rel_text = text == NULL ? NULL
+                     : d == 0
+                         ? bcw__strdup(text)
+                         : bcw__sprintf("%s %c 1", text, d > 0 ? '+' : '-');
+    free(text);
+    return part->rel_text ? 0 : BCW_ENOMEM;
+}
+
+static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
+                           bcw_param *p)
 {
     Z3_context z = s->z;
     unsigned n = p->nconds;
@@ -329,14 +515,43 @@ static int partition_param(solver *s, bcw_param *p)
     Z3_ast x = keep(
         s, Z3_mk_const(z, Z3_mk_string_symbol(z, p->name), bv_sort(s, bits)));
     Z3_ast conds[MAX_COMBO_CONDS];
+    uint32_t rel_t[MAX_COMBO_CONDS];
+    unsigned rel_pred[MAX_COMBO_CONDS];
+    bool rel[MAX_COMBO_CONDS];
+    /* the object's fields are read from the unit the method gets */
+    bool object = fn->self >= 0 && fn->params[fn->self].kind == BCW_PK_UNIT;
+    bool any_fields = false, all_bounds = true;
     for (unsigned i = 0; i < n; i++) {
-        if ((conds[i] = term(s, p, p->conds[i].root, x)) == NULL) {
+        bool bound = bound_shape(p, i, &rel_t[i], &rel_pred[i]);
+        bool fields = has_op(p, p->conds[i].root, BCW_C_FIELD, 0);
+        rel[i] = bound && fields;
+        any_fields = any_fields || fields;
+        all_bounds = all_bounds && bound;
+        if ((conds[i] = term(s, p, p->conds[i].root, x)) == NULL ||
+            (fields && (!bound || !object))) {
             free(p->parts_note);
             p->parts_note = bcw__strdup(
-                "its conditions involve the unit's fields: bounds relative "
-                "to the live object are not partitioned yet");
+                "its conditions mix it with the unit's fields in a way not "
+                "partitioned yet");
             return p->parts_note ? 0 : BCW_ENOMEM;
         }
+    }
+    unsigned nrel = 0;
+    for (unsigned i = 0; i < n; i++)
+        nrel += rel[i];
+    if (nrel > MAX_RELATIVE_CONDS) {
+        free(p->parts_note);
+        p->parts_note = bcw__sprintf(
+            "%u conditions compare it with the unit's fields (a search over "
+            "them, like set membership): not partitioned",
+            nrel);
+        return p->parts_note ? 0 : BCW_ENOMEM;
+    }
+    if (any_fields && !all_bounds) {
+        free(p->parts_note);
+        p->parts_note = bcw__strdup("its conditions mix field bounds with "
+                                    "others in a way not partitioned yet");
+        return p->parts_note ? 0 : BCW_ENOMEM;
     }
     size_t cap = 0;
     bool sgn = is_signed_param(p);
@@ -353,6 +568,24 @@ static int partition_param(solver *s, bcw_param *p)
          * combinations of several conditions are infeasible */
         if (!feasible(s, f))
             continue;
+        /* a category bounded by the object's fields: its bounds are
+         * read from the live object at call time */
+        /* shown: the first relative bound that holds, else the first */
+        int r = -1;
+        for (unsigned i = 0; i < n && r < 0; i++)
+            if (rel[i] && ((combo >> i) & 1u))
+                r = (int)i;
+        for (unsigned i = 0; i < n && r < 0; i++)
+            if (rel[i])
+                r = (int)i;
+        if (r >= 0) {
+            int err =
+                relative_part(s, u, p, &cap, label_of(s, p, lits, n, combo),
+                              rel, rel_t, rel_pred, n, combo, r);
+            if (err < 0)
+                return err;
+            continue;
+        }
         if (extreme(s, f, x, sgn, GOAL_MIN, &lo) < 0 ||
             extreme(s, f, x, sgn, GOAL_MAX, &hi) < 0)
             continue; /* infeasible after all */
@@ -388,7 +621,7 @@ int bcw_model_partition(bcw_model *m)
             for (unsigned j = 0; j < f->nparams && err == 0; j++) {
                 bcw_param *p = &f->params[j];
                 if (p->nconds > 0 && p->nparts == 0 && p->parts_note == NULL)
-                    err = partition_param(&s, p);
+                    err = partition_param(&s, u, f, p);
                 release(&s);
             }
         }

@@ -308,17 +308,26 @@ class Outcomes(unittest.TestCase):
         lines = jsonl("account.bc", "account", "protocol", 2)
         last = {tuple(c["fn"] for c in s["calls"]): s["calls"][-1]["outcome"]
                 for s in lines[:-1]}
-        # the off-by-one in account_withdraw breaks its ENSURES
-        self.assertEqual(last[("account_new", "account_withdraw")],
-                         "failure")
+        # the off-by-one in account_withdraw breaks its ENSURES: the walk
+        # withdraws the category bound balance + limit + 1 read from the
+        # new account (1) and the balance goes below the limit
+        by_label = {s["calls"][1]["labels"][1]: s["calls"][1]
+                    for s in lines[:-1] if len(s["calls"]) == 2 and
+                    s["calls"][1]["fn"] == "account_withdraw"}
+        inside = by_label["amount > 0 && amount <= ((balance + limit) + 1)"]
+        self.assertEqual((inside["args"][1], inside["outcome"]),
+                         ("(balance + limit) + 1", "failure"))
+        above = by_label["amount > 0 && amount > ((balance + limit) + 1)"]
+        self.assertEqual((above["result"], above["outcome"]), ("-1", "normal"))
         # closing a non-empty account breaks account_close's REQUIRES
         self.assertEqual(last[("account_new", "account_deposit",
                                "account_close")], "rejected")
         self.assertEqual(last[("account_new", "account_close")], "normal")
         text = bcwalk("explore", example("account.bc"), "--unit", "account",
                       "--depth", "1", check=0).stdout
-        self.assertIn("account_withdraw(target, 1);\n==> *failure* "
-                      "ENSURES(a->balance >= -a->limit)", text)
+        self.assertIn("account_withdraw(target, (balance + limit) + 1 /* "
+                      "amount > 0 && amount <= ((balance + limit) + 1) */);\n"
+                      "==> *failure* ENSURES(a->balance >= -a->limit)", text)
 
     def test_buffers_enums_and_callbacks(self):
         lines = jsonl("sbuf.bc", "sbuf", "protocol", 2)

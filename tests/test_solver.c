@@ -75,10 +75,20 @@ static void test_solver__unconstrained_and_field_relative(void **state)
     const bcw_param *dep = param(m, "account_deposit", 1);
     assert_int_equal(dep->nparts, 2);
     expect(dep, 1, "amount > 0", 2, (int64_t[]){1, INT64_MAX});
-    /* withdraw compares amount with the balance: left for the live object */
+    /* withdraw compares amount with balance + limit: categories whose
+     * bound is read from the live object */
     const bcw_param *wd = param(m, "account_withdraw", 1);
-    assert_int_equal(wd->nparts, 0);
-    assert_non_null(strstr(wd->parts_note, "fields"));
+    assert_int_equal(wd->nparts, 4);
+    const bcw_part *in = &wd->parts[1];
+    assert_string_equal(in->label,
+                        "amount > 0 && amount <= ((balance + limit) + 1)");
+    assert_true(in->rel >= 0);
+    assert_int_equal(in->nrel, 2);
+    assert_string_equal(in->rel_text, "(balance + limit) + 1");
+    assert_int_equal(wd->nodes[in->rel].op, BCW_C_UPPER);
+    assert_int_equal(wd->nodes[in->rel].value, 0);
+    assert_string_equal(wd->parts[3].rel_text, "(balance + limit) + 1 + 1");
+    assert_null(wd->parts_note);
     bcw_model_free(m);
     m = partitioned("bstack.bc");
     /* push's value decides nothing: the master generator stays */

@@ -59,10 +59,18 @@ typedef struct bcw_wire_param {
     uint8_t kind;    /* enum bcw_pkind */
     uint8_t abi;     /* enum bcw_abi */
     uint8_t pointee; /* enum bcw_abi of an out-parameter's target */
-    uint8_t fixed;   /* 1: pass `value` (a category's), not a generated one */
+    uint8_t fixed;   /* BCW_FIXED_*: a category's value, not a generated one */
     uint32_t size;   /* bytes of scratch for OUT and SCRATCH */
-    int64_t value;
+    int64_t value;   /* BCW_FIXED_VALUE */
+    uint16_t bounds, nbounds; /* BCW_FIXED_BOUNDS: pool[bounds ...] */
+    uint32_t pad2;
 } bcw_wire_param;
+
+#define BCW_FIXED_VALUE 1u
+/* Bounds on the live object: LOWER/UPPER/EQUAL nodes of the plan's node
+ * pool, whose operands index the pool too; the value passed is the one
+ * nearest 1 within them. */
+#define BCW_FIXED_BOUNDS 2u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -97,6 +105,8 @@ typedef struct bcw_shm {
     int32_t destructor; /* plan index, or -1 */
     uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
     bcw_wire_func funcs[BCW_MAX_FUNCS];
+    uint32_t npool, pad3;
+    bcw_cnode pool[BCW_MAX_PLAN_NODES];
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),
      * then the constructor's plan index, then L method indices. */

@@ -231,6 +231,111 @@ static uint64_t call_ffi(unsigned fi, const bcw_wire_func *f, void **avalues)
     }
 }
 
+static uint64_t mask(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+    if (bits == 0 || bits >= 64)
+        return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    return (int64_t)((mask(v, bits) ^ m) - m);
+}
+
+/* The value of expression node i of the pool on the unit's object.
+ * Operands always come before their node (the model loader checks), and
+ * the depth is bounded besides. */
+static uint64_t eval(uint32_t i, int depth)
+{
+    if (depth > 64 || i >= shm->npool)
+        return 0;
+    const bcw_cnode *n = &shm->pool[i];
+    uint64_t a = 0, b = 0, v = 0;
+    if (n->op > BCW_C_FIELD)
+        a = eval(n->a, depth + 1);
+    if (n->op >= BCW_C_ADD && n->op <= BCW_C_ASHR)
+        b = eval(n->b, depth + 1);
+    unsigned abits =
+        n->op > BCW_C_FIELD && n->a < shm->npool ? shm->pool[n->a].bits : 64;
+    switch ((enum bcw_cop)n->op) {
+    case BCW_C_CONST:
+        v = (uint64_t)n->value;
+        break;
+    case BCW_C_FIELD:
+        /* a field of the object: target's memory, the unit's size */
+        if (target != NULL && n->value >= 0 &&
+            (uint64_t)n->value + (n->bits + 7) / 8 <= 4096)
+            memcpy(&v, (const char *)target + n->value, (n->bits + 7) / 8);
+        break;
+    case BCW_C_ADD:
+        v = a + b;
+        break;
+    case BCW_C_SUB:
+        v = a - b;
+        break;
+    case BCW_C_MUL:
+        v = a * b;
+        break;
+    case BCW_C_SDIV:
+        v = sext(b, n->bits) ? (uint64_t)(sext(a, n->bits) / sext(b, n->bits))
+                             : 0;
+        break;
+    case BCW_C_UDIV:
+        v = b ? a / b : 0;
+        break;
+    case BCW_C_SREM:
+        v = sext(b, n->bits) ? (uint64_t)(sext(a, n->bits) % sext(b, n->bits))
+                             : 0;
+        break;
+    case BCW_C_UREM:
+        v = b ? a % b : 0;
+        break;
+    case BCW_C_AND:
+        v = a & b;
+        break;
+    case BCW_C_OR:
+        v = a | b;
+        break;
+    case BCW_C_XOR:
+        v = a ^ b;
+        break;
+    case BCW_C_SHL:
+        v = b < 64 ? a << b : 0;
+        break;
+    case BCW_C_LSHR:
+        v = b < 64 ? a >> b : 0;
+        break;
+    case BCW_C_ASHR:
+        v = (uint64_t)(sext(a, n->bits) >> (b < 64 ? b : 63));
+        break;
+    case BCW_C_SEXT:
+        v = (uint64_t)sext(a, abits);
+        break;
+    case BCW_C_ZEXT:
+        v = mask(a, abits);
+        break;
+    default: /* TRUNC: the mask below */
+        v = a;
+        break;
+    }
+    return mask(v, n->bits);
+}
+
+/* A category bounded by the object's fields: the boundary value of its
+ * first bound (the relative one the report shows), read from the object
+ * as it is now. */
+static uint64_t within_bounds(const bcw_wire_param *p)
+{
+    uint32_t at = p->bounds;
+    if (p->nbounds == 0 || at >= shm->npool)
+        return 0;
+    const bcw_cnode *b = &shm->pool[at];
+    unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
+    return (uint64_t)(sext(eval(b->a, 0), bits) + b->value);
+}
+
 /* Makes one call of plan entry `fi`, recording into `r` if `last`. */
 static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
 {
@@ -240,8 +345,9 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     void *outs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
-        uint64_t raw =
-            p->fixed ? (uint64_t)p->value : bcw_gen_next(g, p->kind, p->abi);
+        uint64_t raw = p->fixed == BCW_FIXED_BOUNDS ? within_bounds(p)
+                       : p->fixed                   ? (uint64_t)p->value
+                                  : bcw_gen_next(g, p->kind, p->abi);
         switch (p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
@@ -371,7 +477,7 @@ static int setup(void)
                BCW_FD_SHM, 0);
     if (shm == MAP_FAILED || shm->magic != BCW_SHM_MAGIC ||
         shm->version != BCW_PROTO_VERSION || shm->nfuncs > BCW_MAX_FUNCS ||
-        shm->unit_size > sizeof unit_storage)
+        shm->unit_size > sizeof unit_storage || shm->npool > BCW_MAX_PLAN_NODES)
         return -1;
     for (uint32_t i = 0; i < shm->nfuncs; i++) {
         const bcw_wire_func *f = &shm->funcs[i];
