@@ -73,10 +73,13 @@ def main():
     ap.add_argument("--bcwalk", required=True)
     ap.add_argument("--clang", required=True)
     ap.add_argument("--llvm-dis", required=True)
+    ap.add_argument("--solver", default="",
+                    help="bench_solver binary: adds the solver's table")
     ap.add_argument("--units", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     rows = []
+    solver_inputs = []
     with tempfile.TemporaryDirectory() as tmp:
         gen_c = os.path.join(tmp, "generated.c")
         with open(gen_c, "w") as f:
@@ -93,10 +96,21 @@ def main():
             lines = sum(1 for _ in open(src, errors="replace"))
             subprocess.run([args.clang, "-g", "-c", "-emit-llvm", *flags, src,
                             "-o", bc], check=True, capture_output=True)
+            solver_inputs.append(bc)
             secs, peak, units, funcs, preds = analyze(args.bcwalk, bc,
                                                       args.repeat)
             rows.append((name, lines, count_defined(args.llvm_dis, bc),
                          os.path.getsize(bc), units, funcs, preds, secs, peak))
+        solver_table = ""
+        if args.solver:
+            ex = os.path.join(os.path.dirname(args.bcwalk), "examples")
+            extra = [os.path.join(ex, f) for f in
+                     ("account.bc", "sbuf.bc", "faulty.bc")]
+            p = subprocess.run([args.solver, *extra, *solver_inputs],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.exit(f"bench: bench_solver failed: {p.stderr.strip()}")
+            solver_table = p.stdout
     print(f"Analyzer: bcwalk analyze --format json, -O0 -g bitcode, best of "
           f"{args.repeat}\n")
     print("| input | C lines | defined functions | .bc bytes | units | "
@@ -105,6 +119,10 @@ def main():
     for name, lines, defined, size, units, funcs, preds, secs, peak in rows:
         print(f"| {name} | {lines:,} | {defined:,} | {size:,} | {units:,} | "
               f"{funcs:,} | {preds:,} | {secs:.2f} | {peak / 1024:.0f} MB |")
+    if solver_table:
+        print("\nSolver: Z3 categories against the analysis they follow "
+              "(one run)\n")
+        print(solver_table, end="")
 
 
 if __name__ == "__main__":
