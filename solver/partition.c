@@ -449,13 +449,10 @@ static int64_t add_node(bcw_param *p, bcw_cnode nd)
 /* A category with bounds on the live object: one LOWER/UPPER/EQUAL node
  * per bounding literal of `combo` (constant and relative alike), read by
  * the worker at call time. */
-static int relative_part(solver *s, const bcw_unit *u, bcw_param *p,
-                         size_t *cap, char *label, const bool *rel,
-                         const uint32_t *t, const unsigned *pred, unsigned n,
-                         unsigned combo, int shown)
+static int relative_part(const bcw_unit *u, bcw_param *p, size_t *cap,
+                         char *label, const uint32_t *t, const unsigned *pred,
+                         unsigned n, unsigned combo, int shown)
 {
-    (void)s;
-    (void)rel;
     int err = add_part(p, cap, label, 0, 0, 0);
     if (err < 0)
         return err;
@@ -579,9 +576,8 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
             if (rel[i])
                 r = (int)i;
         if (r >= 0) {
-            int err =
-                relative_part(s, u, p, &cap, label_of(s, p, lits, n, combo),
-                              rel, rel_t, rel_pred, n, combo, r);
+            int err = relative_part(u, p, &cap, label_of(s, p, lits, n, combo),
+                                    rel_t, rel_pred, n, combo, r);
             if (err < 0)
                 return err;
             continue;
