@@ -372,15 +372,17 @@ static bool bound_shape(const bcw_param *p, unsigned i, uint32_t *t,
     return false;
 }
 
+/* LLVMIntPredicate negated: eq<->ne, ugt<->ule, uge<->ult, sgt<->sle,
+ * sge<->slt. */
+static const unsigned negated[] = {
+    [32] = 33, [33] = 32, [34] = 37, [35] = 36, [36] = 35,
+    [37] = 34, [38] = 41, [39] = 40, [40] = 39, [41] = 38};
+
 /* The offset from t of a value for which `x pred t` holds (or fails,
  * when !holds): the boundary on the category's side. */
 static int64_t boundary_delta(unsigned pred, bool holds)
 {
     /* negations: eq<->ne, ugt<->ule, uge<->ult, sgt<->sle, sge<->slt */
-    static const unsigned negated[] = {
-        [32] = 33, [33] = 32, [34] = 37, [35] = 36, [36] = 35,
-        [37] = 34, [38] = 41, [39] = 40, [40] = 39, [41] = 38};
-    if (!holds)
         pred = negated[pred];
     switch (pred) {
     case 33: /* != */
@@ -466,9 +468,6 @@ static int relative_part(const bcw_unit *u, bcw_param *p, size_t *cap,
         unsigned pr = pred[i];
         int64_t delta = boundary_delta(pr, holds);
         /* which side of t: from the predicate as it holds */
-        static const unsigned negated[] = {
-            [32] = 33, [33] = 32, [34] = 37, [35] = 36, [36] = 35,
-            [37] = 34, [38] = 41, [39] = 40, [40] = 39, [41] = 38};
         unsigned q = holds ? pr : negated[pr];
         uint8_t op = q == 32                                    ? BCW_C_EQUAL
                      : q == 34 || q == 35 || q == 38 || q == 39 ? BCW_C_LOWER
