@@ -382,7 +382,7 @@ static const unsigned negated[] = {
  * when !holds): the boundary on the category's side. */
 static int64_t boundary_delta(unsigned pred, bool holds)
 {
-    /* negations: eq<->ne, ugt<->ule, uge<->ult, sgt<->sle, sge<->slt */
+    if (!holds)
         pred = negated[pred];
     switch (pred) {
     case 33: /* != */
