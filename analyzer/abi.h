@@ -62,6 +62,18 @@ enum bcw_role {
 
 #define BCW_MAX_PARAMS 8
 
+/* Built-in callbacks, libffi closures in the worker for a callback the
+ * module has no function for.  Element cells (Obj#k) hold k, which is
+ * what they compare, hash and match on. */
+enum bcw_callback {
+    BCW_CB_COMPARE = 1, /* int (a, b): -1, 0, 1 by cell number */
+    BCW_CB_EQUAL,       /* int/bool (a, b): a and b are the same cell */
+    BCW_CB_HASH,        /* integer (a): the cell number */
+    BCW_CB_VISIT,       /* void (...): counts its calls */
+    BCW_CB_ZERO         /* any other: returns 0, counts its calls */
+};
+#define BCW_CB_LAST BCW_CB_ZERO
+
 /* A condition's expression tree, nodes in one array, children by index:
  * what the solver turns into Z3 terms. */
 enum bcw_cop {

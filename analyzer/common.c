@@ -294,6 +294,32 @@ done:
     return err;
 }
 
+char *bcw__c_quote(const char *s, char quote)
+{
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    int err = bcw__buf_put(&b, &quote, 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p && !err; p++) {
+        if (*p == (unsigned char)quote || *p == '\\')
+            err = bcw__buf_printf(&b, "\\%c", *p);
+        else if (*p == '\n')
+            err = bcw__buf_put(&b, "\\n", 2);
+        else if (*p < 0x20 || *p >= 0x7f)
+            err = bcw__buf_printf(&b, "\\x%02x", *p);
+        else
+            err = bcw__buf_put(&b, p, 1);
+    }
+    if (err == 0)
+        err = bcw__buf_put(&b, &quote, 1);
+    if (err == 0)
+        err = bcw__buf_put(&b, "", 1);
+    if (err < 0) {
+        bcw__buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
 void bcw__json_str(FILE *f, const char *s)
 {
     fputc('"', f);

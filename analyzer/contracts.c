@@ -157,6 +157,8 @@ int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
         int err = scan(u, f, fn);
         if (err == 0)
             err = bcw__conditions_find(u, f, fn);
+        if (err == 0)
+            err = bcw__literals_find(f, fn);
         if (err < 0)
             return err;
         bool named =

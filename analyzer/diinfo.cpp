@@ -3,6 +3,8 @@
 // derived types.
 #include "diinfo.h"
 
+#include "abi.h"
+
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -102,6 +104,63 @@ static std::string signature(const DISubroutineType *st)
     return s + (types.size() <= 1 ? "void)" : ")");
 }
 
+/* The ABI class (abi.h) a value of type `t` is passed as; -1 if it is
+ * not a scalar bcwalk passes. */
+static int abi_of(const DIType *t)
+{
+    t = strip(t, nullptr);
+    if (t == nullptr)
+        return BCW_ABI_VOID;
+    uint64_t bits = t->getSizeInBits();
+    if (auto *b = dyn_cast<DIBasicType>(t)) {
+        unsigned e = b->getEncoding();
+        if (e == dwarf::DW_ATE_float)
+            return bits == 32   ? BCW_ABI_FLOAT
+                   : bits == 64 ? BCW_ABI_DOUBLE
+                                : -1;
+        if (e == dwarf::DW_ATE_boolean)
+            return BCW_ABI_BOOL;
+        bool u =
+            e == dwarf::DW_ATE_unsigned || e == dwarf::DW_ATE_unsigned_char;
+        switch (bits) {
+        case 8:
+            return u ? BCW_ABI_U8 : BCW_ABI_S8;
+        case 16:
+            return u ? BCW_ABI_U16 : BCW_ABI_S16;
+        case 32:
+            return u ? BCW_ABI_U32 : BCW_ABI_S32;
+        case 64:
+            return u ? BCW_ABI_U64 : BCW_ABI_S64;
+        default:
+            return -1;
+        }
+    }
+    if (auto *c = dyn_cast<DICompositeType>(t))
+        return c->getTag() == dwarf::DW_TAG_enumeration_type
+                   ? (bits == 64 ? BCW_ABI_S64 : BCW_ABI_S32)
+                   : -1;
+    if (auto *d = dyn_cast<DIDerivedType>(t))
+        return d->getTag() == dwarf::DW_TAG_pointer_type ? BCW_ABI_PTR : -1;
+    return -1;
+}
+
+/* A callback's ABI: result then parameters, into out->sig. */
+static void callback_abi(const DISubroutineType *st, bcw_di_type *out)
+{
+    DITypeRefArray types = st->getTypeArray();
+    out->nsig = 0;
+    if (types.size() == 0 || types.size() > sizeof out->sig)
+        return;
+    for (unsigned i = 0; i < types.size(); i++) {
+        int abi = abi_of(types[i]);
+        if ((i > 0 && types[i] == nullptr) || abi < 0 ||
+            (i > 0 && abi == BCW_ABI_VOID))
+            return; /* variadic, aggregate or unsupported */
+        out->sig[i] = (unsigned char)abi;
+    }
+    out->nsig = (unsigned)types.size();
+}
+
 static void classify(const DIType *t, bcw_di_type *out)
 {
     out->known = 1;
@@ -144,6 +203,7 @@ static void classify(const DIType *t, bcw_di_type *out)
     if (auto *st = dyn_cast<DISubroutineType>(p)) {
         out->is_funcptr = 1;
         copy(out->detail, sizeof out->detail, signature(st));
+        callback_abi(st, out);
     } else if (auto *b = dyn_cast<DIBasicType>(p)) {
         unsigned e = b->getEncoding();
         out->pointee_char =

@@ -22,6 +22,9 @@ typedef struct bcw_di_type {
     unsigned pointee_bits; /* size of the pointed-to type, 0 unknown */
     char detail[256];      /* enums: "RED=0, GREEN=1"; callbacks: their
                               signature "int (*)(const void *, int)" */
+    unsigned char sig[9];  /* callbacks: ABI classes (abi.h) of the result
+                              and the parameters, when all are scalars */
+    unsigned nsig;         /* 0: unknown or not passable */
     char pointee_name[64]; /* struct name, or its typedef's name; for a
                               pointer to a pointer to a struct (T **),
                               that struct's */

@@ -64,12 +64,14 @@ void bcw__param_free(bcw_param *p)
     for (unsigned i = 0; i < p->nconds; i++) {
         free(p->conds[i].text);
         free(p->conds[i].negated);
+        free(p->conds[i].value);
     }
     free(p->conds);
     free(p->nodes);
     for (unsigned i = 0; i < p->nparts; i++) {
         free(p->parts[i].label);
         free(p->parts[i].rel_text);
+        free(p->parts[i].str);
     }
     free(p->parts);
     free(p->parts_note);
@@ -227,6 +229,12 @@ static void json_params(FILE *f, const bcw_func *fn)
                     fprintf(f, "%s\"%lld\"", v ? ", " : "",
                             (long long)p->parts[c].values[v]);
                 fputs("]", f);
+                if (p->parts[c].str != NULL) {
+                    fputs(p->kind == BCW_PK_CALLBACK ? ", \"function\": "
+                                                     : ", \"string\": ",
+                          f);
+                    bcw__json_str(f, p->parts[c].str);
+                }
                 if (p->parts[c].rel_text != NULL) {
                     fputs(", \"relative\": ", f);
                     bcw__json_str(f, p->parts[c].rel_text);
@@ -490,6 +498,16 @@ static void text_parts(FILE *f, const bcw_param *p)
         fprintf(f, "  %-16s %s in [%s]:", "", p->name, p->parts[c].label);
         if (p->parts[c].rel_text != NULL)
             fprintf(f, " %s (on the live object)", p->parts[c].rel_text);
+        if (p->parts[c].str != NULL && p->kind == BCW_PK_CALLBACK) {
+            fprintf(f, " %s\n", p->parts[c].str);
+            continue;
+        }
+        if (p->parts[c].str != NULL) {
+            char *q = bcw__c_quote(p->parts[c].str, '"');
+            fprintf(f, " %s\n", q ? q : "?");
+            free(q);
+            continue;
+        }
         for (unsigned v = 0; v < p->parts[c].nvalues; v++)
             fprintf(f, "%s %lld", v ? "," : "",
                     (long long)p->parts[c].values[v]);

@@ -13,14 +13,19 @@
 /* A branch condition a parameter decides, and its C text both ways. */
 typedef struct bcw_cond {
     char *text, *negated; /* "amount > 0", "amount <= 0" */
-    uint32_t root;        /* the ICMP node */
+    uint32_t root;        /* the ICMP node; UINT32_MAX for strings */
+    char *value;          /* strings: a value that meets it ("push") */
 } bcw_cond;
 
 /* A category of a parameter's values (category-partition testing). */
 typedef struct bcw_part {
     char *label; /* "amount > 0 && amount <= 100" */
     unsigned nvalues;
-    int64_t values[3]; /* representative, then the boundaries */
+    int64_t values[3]; /* representative, then the boundaries; callbacks:
+                          the function's symbol index, or -BCW_CB_* for a
+                          built-in closure */
+    char *str;         /* strings: the value ("push"); callbacks: the
+                          function's name ("int_cmp", "bcw_compare") */
     /* Bounds relative to the unit's fields (0 < amount <= balance +
      * limit): nodes rel .. rel + nrel - 1 of the parameter's nodes are
      * BCW_C_LOWER/UPPER/EQUAL nodes, evaluated on the live object at call
@@ -43,8 +48,12 @@ typedef struct bcw_param {
     char *detail;          /* ENUM: "RED=0, GREEN=1"; CALLBACK: its
                               signature; UNIT_REF: the unit; or NULL */
     int pair;              /* BUFFER <-> LENGTH: the other's index, -1 */
-    bool nullable;         /* the function compares it with NULL */
-    bool into_unit;        /* a result pointing into the unit */
+    uint8_t sig[BCW_MAX_PARAMS + 1]; /* CALLBACK: ABI classes of its result
+                                        and parameters ... */
+    uint8_t nsig;                    /* ... of which 1 + its parameters;
+                                        0: unknown, no closure for it */
+    bool nullable;                   /* the function compares it with NULL */
+    bool into_unit;                  /* a result pointing into the unit */
     unsigned nconds, nnodes, nparts;
     bcw_cond *conds;  /* analyzer: the branches it decides */
     bcw_cnode *nodes; /* their expression trees */
@@ -186,6 +195,10 @@ BCW_INTERNAL int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
 struct LLVMOpaqueValue;
 BCW_INTERNAL int bcw__conditions_find(const bcw_unit *u, bcw_func *f,
                                       struct LLVMOpaqueValue *fn);
+
+/* Collects what each string parameter of `f` is compared against
+ * (literals.c): conditions with a `value`. */
+BCW_INTERNAL int bcw__literals_find(bcw_func *f, struct LLVMOpaqueValue *fn);
 
 /* Frees a parameter's strings and arrays; NULL fields are fine. */
 BCW_INTERNAL void bcw__param_free(bcw_param *p);

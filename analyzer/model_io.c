@@ -10,7 +10,7 @@
 #include "model.h"
 
 #define MODEL_FORMAT "bcwalk-model"
-#define MODEL_VERSION 1
+#define MODEL_VERSION 2
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */
@@ -35,7 +35,7 @@ static void pstrv(msgpack_packer *pk, char **v, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 13);
+    msgpack_pack_array(pk, 14);
     pstr(pk, p->name);
     pstr(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -50,7 +50,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     bool relative = false;
     for (unsigned i = 0; i < p->nparts; i++) {
         const bcw_part *c = &p->parts[i];
-        msgpack_pack_array(pk, 5);
+        msgpack_pack_array(pk, 6);
         pstr(pk, c->label);
         msgpack_pack_array(pk, c->nvalues);
         for (unsigned v = 0; v < c->nvalues; v++)
@@ -58,6 +58,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
         msgpack_pack_int32(pk, c->rel);
         msgpack_pack_uint32(pk, c->nrel);
         pstr(pk, c->rel_text);
+        pstr(pk, c->str);
         relative = relative || c->rel >= 0;
     }
     pstr(pk, p->parts_note);
@@ -73,6 +74,9 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
         msgpack_pack_uint32(pk, n->a);
         msgpack_pack_uint32(pk, n->b);
     }
+    msgpack_pack_array(pk, p->nsig);
+    for (unsigned i = 0; i < p->nsig; i++)
+        msgpack_pack_uint8(pk, p->sig[i]);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -289,7 +293,7 @@ static const msgpack_object *items(rd *r, const msgpack_object *o, size_t size,
 
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = arr(r, o, 13, "parameter");
+    const msgpack_object *a = arr(r, o, 14, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -309,7 +313,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
     const msgpack_object *cs =
         items(r, &a[10], sizeof *p->parts, &p->parts, &n, "partitions");
     for (uint32_t i = 0; cs && r->err == 0 && i < n; i++) {
-        const msgpack_object *c = arr(r, &cs[i], 5, "partition");
+        const msgpack_object *c = arr(r, &cs[i], 6, "partition");
         const msgpack_object *vs = c ? arr(r, &c[1], 0, "values") : NULL;
         if (c == NULL || (vs == NULL && c[1].via.array.size > 0) ||
             c[1].via.array.size > 3) {
@@ -324,6 +328,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
         d->rel = (int32_t)i64(r, &c[2], "partition bounds");
         d->nrel = (uint32_t)u64(r, &c[3], BCW_MAX_TERM_NODES, "bounds");
         d->rel_text = str(r, &c[4], true, "partition bound text");
+        d->str = str(r, &c[5], true, "partition string");
     }
     p->parts_note = str(r, &a[11], true, "partition note");
     const msgpack_object *ns =
@@ -345,6 +350,11 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
             (d->op >= BCW_C_ADD && d->op <= BCW_C_ASHR && d->b >= i))
             bad(r, "node order");
     }
+    const msgpack_object *sg = arr(r, &a[13], 0, "callback signature");
+    if (sg != NULL && a[13].via.array.size > BCW_MAX_PARAMS + 1)
+        bad(r, "callback signature");
+    for (uint32_t i = 0; sg && r->err == 0 && i < a[13].via.array.size; i++)
+        p->sig[p->nsig++] = (uint8_t)u64(r, &sg[i], BCW_ABI_PTR, "ABI");
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

@@ -359,6 +359,8 @@ static const char *classify_pointer(const finder *f, const sig *s, unsigned i,
         out->detail =
             bcw__strdup(s->di[i].known && s->di[i].detail[0] ? s->di[i].detail
                                                              : "void (*)()");
+        out->nsig = (uint8_t)s->di[i].nsig;
+        memcpy(out->sig, s->di[i].sig, s->di[i].nsig);
         return out->detail ? NULL : out_of_memory;
     case BCW_PT_CHAR:
         out->kind = BCW_PK_STRING;
@@ -590,8 +592,9 @@ static int add_func(finder *f, int unit, const sig *s, enum bcw_role role,
     for (unsigned i = 0; why == NULL && i < s->n; i++) {
         const bcw_param *p = &fun.params[i];
         const char *what = NULL;
-        if (p->kind == BCW_PK_CALLBACK)
-            what = "is a callback; callbacks are not generated yet";
+        if (p->kind == BCW_PK_CALLBACK && p->nsig == 0)
+            what = "is a callback whose signature bcwalk cannot call "
+                   "(no debug info, variadic or an aggregate)";
         else if (strstr(p->ctype, "va_list") != NULL ||
                  strcmp(s->pt[i + 1].name, "__va_list_tag") == 0)
             what = "is a va_list; bcwalk cannot make one";
@@ -923,6 +926,73 @@ static bcw_handle *handle_of(bcw_unit *u, const char *type, int *err)
  * other functions take, like list_first's node for node_next and
  * node_value; the unit's mutators that free memory it reaches may leave
  * them dangling. */
+#define MAX_CALLBACKS 4 /* module functions tried per callback */
+
+/* fn's type written as a callback's, "int (*)(const void *, const void
+ * *)", into buf; false without debug info. */
+static bool callback_spelling(LLVMValueRef fn, char *buf, size_t n)
+{
+    bcw_di_type di[BCW_MAX_PARAMS + 1];
+    unsigned nparams = LLVMCountParams(fn);
+    if (nparams > BCW_MAX_PARAMS ||
+        bcw__di_signature(fn, di, BCW_MAX_PARAMS + 1) == 0 || !di[0].known)
+        return false;
+    int len = snprintf(buf, n, "%s (*)(%s", di[0].spelling,
+                       nparams == 0 ? "void" : "");
+    for (unsigned i = 1; i <= nparams && len > 0 && (size_t)len < n; i++)
+        len += snprintf(buf + len, n - (size_t)len, "%s%s", i > 1 ? ", " : "",
+                        di[i].spelling);
+    if (len > 0 && (size_t)len + 1 < n) {
+        buf[len++] = ')';
+        buf[len] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* The module's functions that fit callback parameter p (same C type),
+ * in definition order: conditions whose value is the function's name,
+ * each added to the symbol table so workers can pass its address. */
+static int find_callbacks_of(finder *f, bcw_param *p)
+{
+    size_t cap = 0;
+    char buf[256];
+    for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod);
+         fn && p->nconds < MAX_CALLBACKS; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || !callback_spelling(fn, buf, sizeof buf) ||
+            strcmp(buf, p->detail) != 0)
+            continue;
+        const char *name = bcw__value_name(fn);
+        unsigned sym;
+        int err = add_sym(f, name, &sym);
+        if (err == 0)
+            err = bcw__grow(&p->conds, &cap, p->nconds + 1, sizeof *p->conds);
+        if (err < 0)
+            return err;
+        bcw_cond *c = &p->conds[p->nconds++];
+        *c = (bcw_cond){bcw__sprintf("%s == %s", p->name, name),
+                        bcw__sprintf("%s != %s", p->name, name), UINT32_MAX,
+                        bcw__strdup(name)};
+        if (c->text == NULL || c->negated == NULL || c->value == NULL)
+            return BCW_ENOMEM;
+    }
+    return 0;
+}
+
+static int find_callbacks(finder *f)
+{
+    int err = 0;
+    for (unsigned i = 0; i < f->model->nunits && err == 0; i++) {
+        bcw_unit *u = &f->model->units[i];
+        for (unsigned j = 0; j < u->nfuncs && err == 0; j++)
+            for (unsigned k = 0; k < u->funcs[j].nparams && err == 0; k++)
+                if (u->funcs[j].params[k].kind == BCW_PK_CALLBACK &&
+                    u->funcs[j].params[k].detail != NULL)
+                    err = find_callbacks_of(f, &u->funcs[j].params[k]);
+    }
+    return err;
+}
+
 static int find_handles(finder *f)
 {
     int err = 0;
@@ -1014,6 +1084,8 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     }
     if (err >= 0)
         err = find_handles(&f);
+    if (err >= 0)
+        err = find_callbacks(&f);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++)
         if ((err = bcw__fields_analyze(&model->units[i], bc->mod,
                                        f.origin_fn[i], f.origin_slot[i])) == 0)

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "explorer/build.h"
+#include "explorer/combine.h"
 #include "explorer/pool.h"
 #include "explorer/report.h"
 #include "explorer/results.h"
@@ -37,62 +38,112 @@ static void wire_param(bcw_wire_param *w, const bcw_param *p)
     w->kind = (uint8_t)p->kind;
     w->abi = (uint8_t)p->abi;
     w->pointee = (uint8_t)p->pointee;
-    w->size = p->pointee_size;
+    w->size = p->kind == BCW_PK_BUFFER ? BCW_BUFFER_BYTES : p->pointee_size;
+    w->pair = (int8_t)p->pair;
 }
 
-#define MAX_STEPS_PER_FUNC 64
-
+/* Parameters whose categories become steps: every kind the solver
+ * partitions; the others take the master generator's values. */
 static bool partitioned(const bcw_param *p)
 {
-    return p->nparts > 0 && (p->kind == BCW_PK_INT || p->kind == BCW_PK_ENUM ||
-                             p->kind == BCW_PK_CHAR);
+    return p->nparts > 0;
+}
+
+/* "account_withdraw: 3 x 2 = 6 combinations of its categories (amount 3,
+ * mode 2); the first 64 are walked" */
+static int cap_warning(bcw_reporter *r, const bcw_func *f, uint64_t total,
+                       unsigned walked, enum bcw_combine mode)
+{
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    int err = bcw__buf_printf(&b, "%s: %llu %s of its categories (", f->name,
+                              (unsigned long long)total,
+                              mode == BCW_COMBINE_PAIRS ? "all-pairs rows"
+                                                        : "combinations");
+    bool first = true;
+    for (unsigned k = 0; k < f->nparams && err == 0; k++)
+        if (partitioned(&f->params[k])) {
+            err = bcw__buf_printf(&b, "%s%s %u", first ? "" : ", ",
+                                  f->params[k].name, f->params[k].nparts);
+            first = false;
+        }
+    if (err == 0)
+        err = bcw__buf_printf(&b,
+                              "), above the cap of %u: only the first %u "
+                              "are walked%s",
+                              walked, walked,
+                              mode == BCW_COMBINE_ALL ? " (--combine pairs "
+                                                        "makes fewer)"
+                                                      : "");
+    if (err == 0)
+        err = bcw__buf_put(&b, "", 1);
+    if (err == 0 && bcw__grow(&r->warnings, &r->capwarnings, r->nwarnings + 1,
+                              sizeof *r->warnings) < 0)
+        err = BCW_ENOMEM;
+    if (err < 0) {
+        bcw__buf_free(&b);
+        return err;
+    }
+    r->warnings[r->nwarnings++] = b.data;
+    return 0;
 }
 
 /* The walk's alphabet: each function once per combination of its
- * parameters' categories (all combinations, in order, at most
- * MAX_STEPS_PER_FUNC), each category by its representative value; a
- * function without categories is one step.  *out is the caller's. */
-static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
+ * parameters' categories (opts->combine, at most opts->max_combos), each
+ * category by its representative; a function without categories is one
+ * step.  *out is the caller's; warnings about capped functions go to r. */
+static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
+                      const bcw_explore_opts *o, bcw_reporter *r)
 {
     size_t cap = 0;
     *out = NULL;
     *nout = 0;
     for (unsigned i = 0; i < u->nfuncs; i++) {
         const bcw_func *f = &u->funcs[i];
-        unsigned combos = 1;
+        unsigned counts[BCW_MAX_PARAMS] = {0};
         for (unsigned k = 0; k < f->nparams; k++)
-            if (partitioned(&f->params[k]) &&
-                (combos *= f->params[k].nparts) > MAX_STEPS_PER_FUNC)
-                combos = MAX_STEPS_PER_FUNC;
-        for (unsigned c = 0; c < combos; c++) {
-            if (bcw__grow(out, &cap, *nout + 1, sizeof **out) < 0)
-                return BCW_ENOMEM;
+            counts[k] = partitioned(&f->params[k]) ? f->params[k].nparts : 0;
+        bcw_combo *rows = NULL;
+        unsigned nrows = 0;
+        uint64_t total = 0;
+        int err = bcw__combine(&rows, &nrows, &total, counts, f->nparams,
+                               o->combine, o->max_combos ? o->max_combos : 1);
+        if (err == 0 && total > nrows && f->unwalkable == NULL)
+            err = cap_warning(r, f, total, nrows, o->combine);
+        for (unsigned c = 0; c < nrows && err == 0; c++) {
+            if (bcw__grow(out, &cap, *nout + 1, sizeof **out) < 0) {
+                err = BCW_ENOMEM;
+                break;
+            }
             bcw_step *st = &(*out)[(*nout)++];
             memset(st, 0, sizeof *st);
             st->func = i;
-            /* combination c in mixed radix over the partitioned params */
-            for (unsigned k = 0, rest = c; k < f->nparams; k++) {
+            for (unsigned k = 0; k < f->nparams; k++) {
                 const bcw_param *p = &f->params[k];
                 if (!partitioned(p))
                     continue;
-                const bcw_part *part = &p->parts[rest % p->nparts];
-                rest /= p->nparts;
-                st->fixed[k] = true;
+                const bcw_part *part = &p->parts[rows[c].cat[k]];
+                st->part[k] = part;
+                st->fixed[k] =
+                    part->nvalues > 0 || part->str != NULL || part->rel >= 0;
                 st->value[k] = part->nvalues ? part->values[0] : 0;
                 st->label[k] = part->label;
                 st->relative[k] = part->rel >= 0 ? part : NULL;
             }
         }
+        free(rows);
+        if (err < 0)
+            return err;
     }
     if (*nout > BCW_MAX_FUNCS)
         return bcw__error(BCW_EINPUT,
                           "unit %s has %u steps (functions times "
-                          "categories); at most %d can be walked",
+                          "categories); at most %d can be walked (try "
+                          "--combine pairs or a lower --max-combos)",
                           u->name, *nout, BCW_MAX_FUNCS);
     return 0;
 }
 
-/* The plan: plan index i is step i. */
 /* Copies p's expression nodes into the plan's pool for a category with
  * bounds on the object; operands are re-based on the pool. */
 static int pool_bounds(bcw_plan *plan, const bcw_param *p, const bcw_part *c,
@@ -116,6 +167,53 @@ static int pool_bounds(bcw_plan *plan, const bcw_param *p, const bcw_part *c,
     return 0;
 }
 
+/* Adds string s to the plan's string table; *off gets its offset. */
+static int plan_string(bcw_plan *plan, const char *s, int64_t *off)
+{
+    size_t n = strlen(s) + 1;
+    for (uint32_t i = 0; i < plan->nstrings;
+         i += (uint32_t)strlen(plan->strings + i) + 1)
+        if (strcmp(plan->strings + i, s) == 0) {
+            *off = i;
+            return 0;
+        }
+    if (plan->nstrings + n > BCW_MAX_PLAN_STRINGS)
+        return bcw__error(BCW_EINPUT,
+                          "the unit's string categories need "
+                          "more than %d bytes",
+                          BCW_MAX_PLAN_STRINGS);
+    memcpy(plan->strings + plan->nstrings, s, n);
+    *off = plan->nstrings;
+    plan->nstrings += (uint32_t)n;
+    return 0;
+}
+
+/* How step parameter k is passed: its category's value, string,
+ * function or closure, or the master generator's draw (fixed 0). */
+static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
+                      unsigned k, bcw_wire_param *w)
+{
+    const bcw_part *part = st->part[k];
+    if (part == NULL || !st->fixed[k])
+        return 0;
+    if (st->relative[k])
+        return pool_bounds(plan, p, part, w);
+    w->fixed = BCW_FIXED_VALUE;
+    w->value = st->value[k];
+    if (p->kind == BCW_PK_STRING && part->str != NULL) {
+        w->fixed = BCW_FIXED_STRING;
+        return plan_string(plan, part->str, &w->value);
+    }
+    if (p->kind == BCW_PK_CALLBACK) {
+        w->fixed = w->value >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
+        w->value = w->value >= 0 ? w->value : -w->value;
+        w->nsig = p->nsig;
+        memcpy(w->sig, p->sig, sizeof w->sig);
+    }
+    return 0;
+}
+
+/* The plan: plan index i is step i. */
 static int make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
                      unsigned nsteps)
 {
@@ -136,12 +234,8 @@ static int make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
         wire_param(&w->ret, &f->ret);
         for (unsigned k = 0; k < f->nparams; k++) {
             wire_param(&w->params[k], &f->params[k]);
-            w->params[k].fixed = steps[i].fixed[k] ? BCW_FIXED_VALUE : 0;
-            w->params[k].value = steps[i].value[k];
-            int err = steps[i].relative[k]
-                          ? pool_bounds(plan, &f->params[k],
-                                        steps[i].relative[k], &w->params[k])
-                          : 0;
+            int err =
+                wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
             if (err < 0)
                 return err;
         }
@@ -169,7 +263,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     const bcw_unit *u = &model->units[o->unit];
     bcw_step *steps = NULL;
     unsigned nsteps = 0;
-    int err = make_steps(&steps, &nsteps, u);
+    sinks sk = {0};
+    int err = make_steps(&steps, &nsteps, u, o, &sk.report);
     bcw_plan *plan = bcw__calloc(1, sizeof *plan);
     uint16_t *ctors = bcw__calloc(nsteps, sizeof *ctors);
     uint16_t *methods = bcw__calloc(nsteps, sizeof *methods);
@@ -178,7 +273,6 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     uint8_t *nout = bcw__calloc(nsteps, sizeof *nout);
     char *worker = NULL;
     bcw_pool *pool = NULL;
-    sinks sk = {0};
     if (err < 0)
         goto done;
     if (!plan || !ctors || !methods || !mutator || !is_void || !nout) {
@@ -205,7 +299,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         mutator[i] = f->role == BCW_ROLE_MUTATOR;
         is_void[i] = f->ret.kind == BCW_PK_NONE;
         for (unsigned k = 0; k < f->nparams; k++)
-            nout[i] = (uint8_t)(nout[i] + (f->params[k].kind == BCW_PK_OUT));
+            nout[i] = (uint8_t)(nout[i] + (f->params[k].kind == BCW_PK_OUT ||
+                                           plan->funcs[i].params[k].fixed ==
+                                               BCW_FIXED_CLOSURE));
         if (f->unwalkable != NULL)
             continue;
         if (f->role == BCW_ROLE_CONSTRUCTOR ||
@@ -226,13 +322,13 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         goto done;
     if ((err = bcw__pool_new(&pool, worker, plan, o->jobs, o->timeout_ms)) < 0)
         goto done;
-    sk.report = (bcw_reporter){.unit = u,
-                               .steps = steps,
-                               .walk = o->walk,
-                               .depth = o->depth,
-                               .timeout_ms = o->timeout_ms,
-                               .format = o->format,
-                               .f = o->report};
+    sk.report.unit = u;
+    sk.report.steps = steps;
+    sk.report.walk = o->walk;
+    sk.report.depth = o->depth;
+    sk.report.timeout_ms = o->timeout_ms;
+    sk.report.format = o->format;
+    sk.report.f = o->report;
     if (o->results_path != NULL &&
         (err = bcw__results_open(&sk.results, o->results_path, u, steps, nsteps,
                                  o->walk, o->depth)) < 0)
@@ -253,6 +349,7 @@ done:
             err = cerr;
     }
     bcw__pool_free(pool);
+    bcw__strv_free(sk.report.warnings, sk.report.nwarnings);
     free(worker);
     free(steps);
     free(plan);

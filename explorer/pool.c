@@ -191,6 +191,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
         w->shm->npool = plan->npool;
         memcpy(w->shm->pool, plan->pool, sizeof plan->pool);
+        w->shm->nstrings = plan->nstrings;
+        memcpy(w->shm->strings, plan->strings, plan->nstrings);
     }
     *out = pool;
     return 0;

@@ -14,8 +14,9 @@ typedef struct bcw_plan {
     int32_t destructor;
     uint32_t use_ffi;
     bcw_wire_func funcs[BCW_MAX_FUNCS];
-    uint32_t npool;
+    uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
+    char strings[BCW_MAX_PLAN_STRINGS];
 } bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:

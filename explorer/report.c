@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *bcw__walk_name(enum bcw_walk_kind kind)
@@ -44,6 +45,8 @@ static const char *signal_name(int signo)
     }
 }
 
+#define SHOWN_CHARS 24 /* of a string argument, then its length */
+
 const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                                  unsigned k, bcw_gen *gen, char (*args)[64],
                                  const char **labels, char *result, size_t n,
@@ -60,9 +63,27 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             snprintf(args[p], 64, "%s", st->relative[p]->rel_text);
             continue;
         }
+        if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
+            /* a string shown as a C literal, a long one by its start and
+             * length; a callback by name */
+            const char *str = st->part[p]->str;
+            size_t len = strlen(str);
+            char head[SHOWN_CHARS + 1];
+            snprintf(head, sizeof head, "%s", str);
+            char *q =
+                pa->kind == BCW_PK_STRING ? bcw__c_quote(head, '"') : NULL;
+            if (q != NULL && len > SHOWN_CHARS)
+                snprintf(args[p], 64, "%.26s... (%zu chars)", q, len);
+            else
+                snprintf(args[p], 64, "%s", q ? q : str);
+            free(q);
+            continue;
+        }
         if (st->fixed[p]) {
-            bcw_value_format(args[p], 64, BCW_PK_INT, pa->abi,
-                             (uint64_t)st->value[p], 0);
+            bcw_value_format(args[p], 64,
+                             pa->kind == BCW_PK_ELEMENT ? BCW_PK_ELEMENT
+                                                        : BCW_PK_INT,
+                             pa->abi, (uint64_t)st->value[p], 0);
             continue;
         }
         uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
@@ -79,6 +100,24 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
     if (f->ret.kind != BCW_PK_NONE)
         bcw_value_format(result, n, f->ret.kind, f->ret.abi, seq->rets[k], 1);
     return f;
+}
+
+/* What call parameter p left behind: an out-parameter's value, or how
+ * often a built-in callback was called ("2 calls").  False if nothing. */
+static bool out_text(const bcw_step *st, const bcw_param *pa, unsigned p,
+                     uint64_t raw, char *buf, size_t n)
+{
+    if (pa->kind == BCW_PK_OUT) {
+        bcw_value_format(buf, n, BCW_PK_OUT, pa->pointee, raw, 1);
+        return true;
+    }
+    if (pa->kind == BCW_PK_CALLBACK && st->part[p] != NULL &&
+        st->part[p]->nvalues > 0 && st->part[p]->values[0] < 0) {
+        snprintf(buf, n, "%llu call%s", (unsigned long long)raw,
+                 raw == 1 ? "" : "s");
+        return true;
+    }
+    return false;
 }
 
 /* "REQUIRES(amount > 0)": the failed contract of the call that halted,
@@ -195,15 +234,17 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
         memcpy(last, result, sizeof last);
         if (k == s->len && fn->nparams > 0 && s->outcome == BCW_RUN_NORMAL) {
             char out[64];
+            const bcw_step *st = &r->steps[s->steps[k]];
             for (unsigned p = 0; p < fn->nparams; p++) {
-                const bcw_param *pa = &fn->params[p];
-                if (pa->kind != BCW_PK_OUT || s->outs[k] == NULL)
+                if (s->outs[k] == NULL ||
+                    !out_text(st, &fn->params[p], p, s->outs[k][p], out,
+                              sizeof out))
                     continue;
-                bcw_value_format(out, sizeof out, BCW_PK_OUT, pa->pointee,
-                                 s->outs[k][p], 1);
                 size_t n = strlen(last);
-                snprintf(last + n, sizeof last - n, "%s*%s = %s", n ? ", " : "",
-                         pa->name, out);
+                snprintf(last + n, sizeof last - n, "%s%s%s = %s",
+                         n ? ", " : "",
+                         fn->params[p].kind == BCW_PK_OUT ? "*" : "",
+                         fn->params[p].name, out);
             }
         }
     }
@@ -260,13 +301,12 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
         if (s->outs[k] != NULL && !halted) {
             fputs(", \"out\": {", f);
             bool first = true;
+            const bcw_step *st = &r->steps[s->steps[k]];
             for (unsigned p = 0; p < fn->nparams; p++) {
                 const bcw_param *pa = &fn->params[p];
-                if (pa->kind != BCW_PK_OUT)
-                    continue;
                 char v[64];
-                bcw_value_format(v, sizeof v, BCW_PK_OUT, pa->pointee,
-                                 s->outs[k][p], 1);
+                if (!out_text(st, pa, p, s->outs[k][p], v, sizeof v))
+                    continue;
                 fputs(first ? "" : ", ", f);
                 first = false;
                 bcw__json_str(f, pa->name);
@@ -332,7 +372,12 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
         first = false;
         bcw__json_str(f, call);
     }
-    fprintf(f, "]}],%s\"warnings\": [],%s", nl, nl);
+    fprintf(f, "]}],%s\"warnings\": [", nl);
+    for (unsigned i = 0; i < r->nwarnings; i++) {
+        fputs(i ? ", " : "", f);
+        bcw__json_str(f, r->warnings[i]);
+    }
+    fprintf(f, "],%s", nl);
     fprintf(f,
             "\"elapsed_s\": %.6f, \"calls\": %llu, \"calls_per_s\": %.1f, "
             "\"worker_restarts\": %llu}\n",
@@ -370,6 +415,8 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                 (unsigned long long)s->terminated,
                 (unsigned long long)s->discarded,
                 r->walk == BCW_WALK_ALGEBRA ? "were pruned" : "had failed");
+        for (unsigned i = 0; i < r->nwarnings; i++)
+            fprintf(f, "Warning: %s\n", r->warnings[i]);
         break;
     case BCW_REPORT_JSON:
         print_json(r, s, false);

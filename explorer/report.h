@@ -17,6 +17,7 @@ typedef struct bcw_step {
     /* a category bounded by the object's fields: its bounds, read at call
      * time, and how the value is shown ("balance + limit + 1") */
     const bcw_part *relative[BCW_MAX_PARAMS];
+    const bcw_part *part[BCW_MAX_PARAMS]; /* the category, or NULL */
 } bcw_step;
 
 typedef struct bcw_reporter {
@@ -29,6 +30,9 @@ typedef struct bcw_reporter {
     FILE *f;
     unsigned last_len; /* length group being printed */
     bool started;
+    char **warnings; /* about the alphabet: capped combinations */
+    unsigned nwarnings;
+    size_t capwarnings;
 } bcw_reporter;
 
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */

@@ -14,6 +14,7 @@
 
 #include "analyzer/model.h"
 #include "bcwalk/solver.h"
+#include "solver/kinds.h"
 
 #define MAX_COMBO_CONDS 6 /* 64 combinations */
 /* Bounds relative to the object's fields make categories only while they
@@ -615,7 +616,11 @@ int bcw_model_partition(bcw_model *m)
             bcw_func *f = &u->funcs[i];
             for (unsigned j = 0; j < f->nparams && err == 0; j++) {
                 bcw_param *p = &f->params[j];
-                if (p->nconds > 0 && p->nparts == 0 && p->parts_note == NULL)
+                if (p->kind == BCW_PK_STRING || p->kind == BCW_PK_CALLBACK ||
+                    (p->kind == BCW_PK_ELEMENT && f->self >= 0))
+                    err = p->nparts == 0 ? bcw__partition_kind(m, p) : 0;
+                else if (p->nconds > 0 && p->nparts == 0 &&
+                         p->parts_note == NULL)
                     err = partition_param(&s, u, f, p);
                 release(&s);
             }

@@ -102,7 +102,10 @@ class Analyze(unittest.TestCase):
         self.assertEqual(params["sbuf_append"]["len"]["buffer"], "data")
         self.assertEqual(params["sbuf_each"]["visit"]["signature"],
                          "void (*)(char, void *)")
-        self.assertIn("callback", methods["sbuf_each"]["not_walked"])
+        self.assertNotIn("not_walked", methods["sbuf_each"])
+        self.assertEqual([(c["label"], c["function"]) for c in
+                          params["sbuf_each"]["visit"]["partitions"]],
+                         [("visit == bcw_visit", "bcw_visit")])
         self.assertTrue(params["sbuf_copy_to"]["dst"]["nullable"])
         self.assertEqual(params["sbuf_last"]["out"]["kind"], "out")
         self.assertTrue(methods["sbuf_data"]["returns_into_unit"])
@@ -332,7 +335,11 @@ class Outcomes(unittest.TestCase):
     def test_buffers_enums_and_callbacks(self):
         lines = jsonl("sbuf.bc", "sbuf", "protocol", 2)
         fns = {c["fn"] for s in lines[:-1] for c in s["calls"]}
-        self.assertNotIn("sbuf_each", fns)  # callbacks: not walked yet
+        # a built-in visitor closure counts its calls: one per byte
+        each = next(s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                    ["sbuf_new", "sbuf_append", "sbuf_each"])
+        self.assertEqual(each["calls"][2]["args"][1], "bcw_visit")
+        self.assertEqual(each["calls"][2]["out"], {"visit": "16 calls"})
         seq = next(s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
                    ["sbuf_new", "sbuf_append", "sbuf_last"])
         self.assertEqual(seq["calls"][1]["args"], ["#0", "bytes[16]", "16"])
@@ -354,10 +361,14 @@ class Outcomes(unittest.TestCase):
                          ("str_len", ("#0",)))]
         self.assertEqual(cat4["calls"][-1]["result"], "19")
         # int str_from(const char *, str **out): the unit comes back in out
-        from_len = by_calls[(("str_from", ('"a"', "&target")),
+        # strlen(init) > 64: its categories are 64 and 65 characters
+        long = '"' + "x" * 24 + '"... (%d chars)'
+        from_len = by_calls[(("str_from", (long % 64, "&target")),
                              ("str_len", ("#0",)))]
-        self.assertEqual([c["result"] for c in from_len["calls"]], ["0", "1"])
-        self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
+        self.assertEqual([c["result"] for c in from_len["calls"]], ["0", "64"])
+        too_long = by_calls[(("str_from", (long % 65, "&target")),)]
+        self.assertEqual((too_long["calls"][0]["result"],
+                          too_long["calls"][0]["outcome"]), ("-1", "rejected"))
 
     def test_unit_in_the_callers_cell(self):
         lines = jsonl("slist.bc", "entry", "protocol", 3)
@@ -390,6 +401,89 @@ class Outcomes(unittest.TestCase):
         # counter_value is static inline in counter.h: callable all the same
         self.assertIn("counter_init(target);\ncounter_value(target);\n==> 0",
                       text)
+
+
+class Categories(unittest.TestCase):
+    """Issue 4's examples: the categories of strings, callbacks, elements
+    and field-relative integers drive the walk to every return code."""
+
+    def returns(self, bc, unit, depth):
+        codes = {}
+        for s in jsonl(bc, unit, "algebra", depth)[:-1]:
+            last = s["calls"][-1]
+            if last["outcome"] == "normal":
+                codes.setdefault(last["fn"], set()).add(last.get("result"))
+        return codes
+
+    def test_every_return_code_at_depth_3(self):
+        want = {
+            "bank.bc": ("bank", {"bank_deposit": {"0", "-1", "-3"},
+                                 "bank_withdraw": {"0", "-1", "-2"}}),
+            "hset.bc": ("hset", {"hset_add": {"1", "0", "-1"},
+                                 "hset_has": {"1", "0"},
+                                 "hset_remove": {"1", "0"}}),
+            "cfg.bc": ("cfg", {"cfg_set": {"0", "-1", "-2"},
+                               "cfg_command": {"0", "1", "-1", "-3"},
+                               "cfg_set_mode": {"0", "1", "-1"}}),
+        }
+        for bc, (unit, methods) in want.items():
+            codes = self.returns(bc, unit, 3)
+            for fn, expected in methods.items():
+                with self.subTest(fn=fn):
+                    self.assertEqual(codes[fn], expected)
+
+    def test_string_literals_are_categories(self):
+        model = json.loads(bcwalk("analyze", example("cfg.bc"), "--format",
+                                  "json", check=0).stdout)
+        fns = {f["name"]: f for f in model["units"][0]["methods"]}
+        key = fns["cfg_set"]["params"][1]["partitions"]
+        self.assertEqual([(c["label"], c["string"]) for c in key],
+                         [('key == "width"', "width"),
+                          ('key == "height"', "height"),
+                          ('key == "verbose"', "verbose"),
+                          ('key == ""', ""),
+                          ("none of them", key[-1]["string"])])
+        line = [c["label"] for c in
+                fns["cfg_command"]["params"][1]["partitions"]]
+        self.assertEqual(line[:4], ["line[0] == '#'", "strlen(line) == 16",
+                                    "strlen(line) == 17", 'line == "reset"'])
+        lines = jsonl("cfg.bc", "cfg", "protocol", 1)
+        call = next(s["calls"][1] for s in lines[:-1]
+                    if len(s["calls"]) == 2 and
+                    s["calls"][1]["labels"][1:] == ['key == "height"',
+                                                    "value > 0"])
+        self.assertEqual((call["args"], call["result"]),
+                         (["#0", '"height"', "1"], "0"))
+
+    def test_module_functions_fill_callbacks(self):
+        lines = jsonl("hset.bc", "hset", "protocol", 2)
+        ctor = lines[0]["calls"][0]
+        self.assertEqual(ctor["args"], ["hset_ptr_hash", "hset_ptr_eq"])
+        # the same element twice: added, then already there
+        again = next(s for s in lines[:-1]
+                     if [(c["fn"], c["args"][1:]) for c in s["calls"][1:]] ==
+                     [("hset_add", ["Obj#0"]), ("hset_add", ["Obj#0"])])
+        self.assertEqual([c["result"] for c in again["calls"][1:]],
+                         ["1", "0"])
+        fresh = next(s for s in lines[:-1]
+                     if [(c["fn"], c["args"][1:]) for c in s["calls"][1:]] ==
+                     [("hset_add", ["Obj#0"]), ("hset_has", ["Obj#1"])])
+        self.assertEqual(fresh["calls"][-1]["result"], "0")
+
+    def test_all_pairs_and_the_cap(self):
+        full = explore_json("cfg.bc", "cfg", "protocol", 1)
+        capped = explore_json("cfg.bc", "cfg", "protocol", 1,
+                              "--max-combos", "4")
+        self.assertEqual(full["warnings"], [])
+        self.assertTrue(any(w.startswith("cfg_set: 15 combinations of its "
+                                          "categories (key 5, value 3), "
+                                          "above the cap of 4")
+                            for w in capped["warnings"]), capped["warnings"])
+        self.assertLess(capped["sequences"]["normal"],
+                        full["sequences"]["normal"])
+        p = bcwalk("explore", example("cfg.bc"), "--unit", "cfg",
+                   "--combine", "triples", check=2)
+        self.assertIn("unknown --combine 'triples'", p.stderr)
 
 
 class Files(unittest.TestCase):

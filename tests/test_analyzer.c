@@ -156,7 +156,11 @@ static void test_analyzer__parameter_kinds(void **state)
     const bcw_func *each = func(u, "sbuf_each");
     assert_int_equal(each->params[1].kind, BCW_PK_CALLBACK);
     assert_string_equal(each->params[1].detail, "void (*)(char, void *)");
-    assert_non_null(each->unwalkable);
+    /* no module function of its type: a built-in visitor closure */
+    assert_null(each->unwalkable);
+    assert_int_equal(each->params[1].nsig, 3);
+    assert_int_equal(each->params[1].sig[0], BCW_ABI_VOID);
+    assert_int_equal(each->params[1].sig[1], BCW_ABI_S8);
     assert_non_null(strstr(func(u, "sbuf_vprintf")->unwalkable, "va_list"));
     assert_true(func(u, "sbuf_copy_to")->params[1].nullable);
     assert_false(func(u, "sbuf_last")->params[0].nullable);

@@ -5,10 +5,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "explorer/combine.h"
 #include "explorer/walk.h"
 
 /* Plan indices of the model stack. */
@@ -165,6 +167,51 @@ static void test_walk__set_size_saturates(void **state)
     assert_true(bcw__walk_set_size(1, 200, 200) == UINT64_MAX);
 }
 
+/* All combinations in mixed radix; all pairs cover every pair of
+ * categories of any two parameters with fewer rows, the same each run. */
+static void test_walk__combinations_and_all_pairs(void **state)
+{
+    (void)state;
+    const unsigned counts[] = {3, 0, 4, 2, 3};
+    bcw_combo *rows = NULL;
+    unsigned n = 0;
+    uint64_t total = 0;
+    assert_int_equal(
+        bcw__combine(&rows, &n, &total, counts, 5, BCW_COMBINE_ALL, 256), 0);
+    assert_int_equal(total, 72);
+    assert_int_equal(n, 72);
+    assert_int_equal(rows[1].cat[0], 1);
+    assert_int_equal(rows[3].cat[2], 1);
+    free(rows);
+    assert_int_equal(
+        bcw__combine(&rows, &n, &total, counts, 5, BCW_COMBINE_ALL, 10), 0);
+    assert_int_equal(total, 72);
+    assert_int_equal(n, 10);
+    free(rows);
+
+    assert_int_equal(
+        bcw__combine(&rows, &n, &total, counts, 5, BCW_COMBINE_PAIRS, 256), 0);
+    assert_true(n >= 12 && n < 72); /* at least 3 x 4 rows */
+    for (unsigned i = 0; i < 5; i++)
+        for (unsigned j = i + 1; j < 5; j++)
+            for (unsigned a = 0; a < (counts[i] ? counts[i] : 1); a++)
+                for (unsigned b = 0; b < (counts[j] ? counts[j] : 1); b++) {
+                    bool found = false;
+                    for (unsigned r = 0; r < n && !found; r++)
+                        found = rows[r].cat[i] == a && rows[r].cat[j] == b;
+                    assert_true(found);
+                }
+    bcw_combo *again = NULL;
+    unsigned n2 = 0;
+    assert_int_equal(
+        bcw__combine(&again, &n2, &total, counts, 5, BCW_COMBINE_PAIRS, 256),
+        0);
+    assert_int_equal(n2, n);
+    assert_memory_equal(again, rows, n * sizeof *rows);
+    free(again);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_walk__algebra_depth3_matches_jwalk),
         cmocka_unit_test(test_walk__counts_add_up_to_the_whole_set),
         cmocka_unit_test(test_walk__set_size_saturates),
+        cmocka_unit_test(test_walk__combinations_and_all_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@ static void help(void)
         "                      [--depth K] [--format text|json|jsonl]\n"
         "                      [--jobs N] [--timeout MS] [--calls stub|ffi] "
         "[-o RESULTS]\n"
+        "                      [--combine all|pairs] [--max-combos N]\n"
         "\n"
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, or the algebra walk TA_k whose prefixes hold\n"
@@ -36,6 +37,11 @@ static void help(void)
         "  -o FILE           save the results as msgpack (written atomically)\n"
         "  --calls HOW       stub (default): generated typed call stubs;\n"
         "                    ffi: every call through libffi\n"
+        "  --combine HOW     how one call's parameter categories combine:\n"
+        "                    all (default) or pairs (every pair of categories\n"
+        "                    of any two parameters, fewer steps)\n"
+        "  --max-combos N    most combinations walked per function, 1..256\n"
+        "                    (default 64; the report warns when it cuts)\n"
         "\n"
         "The native code is built with clang from the same bitcode and\n"
         "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"
@@ -71,6 +77,8 @@ int cmd_explore(int argc, char **argv)
         {"timeout", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
         {"calls", required_argument, NULL, 'c'},
+        {"combine", required_argument, NULL, 'C'},
+        {"max-combos", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -134,6 +142,21 @@ int cmd_explore(int argc, char **argv)
                 return cli_fail("explore: unknown --calls '%s' (stub or ffi)",
                                 optarg);
             opts.use_ffi = strcmp(optarg, "ffi") == 0;
+            break;
+        case 'C':
+            if (strcmp(optarg, "all") != 0 && strcmp(optarg, "pairs") != 0)
+                return cli_fail("explore: unknown --combine '%s' (all or "
+                                "pairs)",
+                                optarg);
+            opts.combine = strcmp(optarg, "pairs") == 0 ? BCW_COMBINE_PAIRS
+                                                        : BCW_COMBINE_ALL;
+            break;
+        case 'M':
+            if ((v = cli_positive(optarg, 256)) < 0)
+                return cli_fail("explore: --max-combos must be an integer "
+                                "from 1 to 256, not '%s'",
+                                optarg);
+            opts.max_combos = (unsigned)v;
             break;
         case 'h':
             help();

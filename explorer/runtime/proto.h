@@ -25,7 +25,7 @@
 #include "analyzer/abi.h"
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
-#define BCW_PROTO_VERSION 1u
+#define BCW_PROTO_VERSION 2u
 
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198
@@ -41,6 +41,7 @@
 
 #define BCW_MAX_FUNCS 256
 #define BCW_MAX_BATCH 4096
+#define BCW_MAX_PLAN_STRINGS 16384
 #define BCW_MAX_SEQ_WORDS (BCW_MAX_BATCH * 18)
 
 /* How a call (and so a sequence) ended.  Classified in one place on each
@@ -60,10 +61,13 @@ typedef struct bcw_wire_param {
     uint8_t abi;     /* enum bcw_abi */
     uint8_t pointee; /* enum bcw_abi of an out-parameter's target */
     uint8_t fixed;   /* BCW_FIXED_*: a category's value, not a generated one */
-    uint32_t size;   /* bytes of scratch for OUT and SCRATCH */
-    int64_t value;   /* BCW_FIXED_VALUE */
-    uint16_t bounds, nbounds; /* BCW_FIXED_BOUNDS: pool[bounds ...] */
-    uint32_t pad2;
+    uint32_t size;   /* bytes of scratch for OUT, SCRATCH and BUFFER */
+    int64_t value;   /* the BCW_FIXED_* value */
+    uint16_t bounds, nbounds;        /* BCW_FIXED_BOUNDS: pool[bounds ...] */
+    int8_t pair;                     /* BUFFER: its LENGTH parameter, or -1 */
+    uint8_t nsig;                    /* BCW_FIXED_CLOSURE: the callback's ABI */
+    uint8_t sig[BCW_MAX_PARAMS + 1]; /* result, then parameters */
+    uint8_t pad[3];
 } bcw_wire_param;
 
 #define BCW_FIXED_VALUE 1u
@@ -71,6 +75,11 @@ typedef struct bcw_wire_param {
  * pool, whose operands index the pool too; the value passed is the one
  * nearest 1 within them. */
 #define BCW_FIXED_BOUNDS 2u
+#define BCW_FIXED_STRING 3u /* value: offset of a C string in `strings` */
+#define BCW_FIXED_SYMBOL 4u /* value: a symbol, passed as its address */
+#define BCW_FIXED_CLOSURE                                                      \
+    5u /* value: enum bcw_callback, a closure of                               \
+          signature `sig`; out[k] counts its calls */
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -105,8 +114,9 @@ typedef struct bcw_shm {
     int32_t destructor; /* plan index, or -1 */
     uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
     bcw_wire_func funcs[BCW_MAX_FUNCS];
-    uint32_t npool, pad3;
+    uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
+    char strings[BCW_MAX_PLAN_STRINGS]; /* NUL-terminated, nstrings bytes */
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),
      * then the constructor's plan index, then L method indices. */

@@ -38,9 +38,21 @@ extern char __stop_bcw_globals[] __attribute__((weak));
 #define CELLS 4096
 #define CELL_SIZE 16
 #define MAX_OTHER 64
+#define MAX_BUFFER (64u << 10)
 
 static bcw_shm *shm;
 static ffi_cif cifs[BCW_MAX_FUNCS];
+
+typedef struct closure {
+    ffi_closure *fc;
+    void *code; /* what the code under test calls */
+    ffi_cif cif;
+    ffi_type *args[BCW_MAX_PARAMS];
+    uint8_t kind; /* enum bcw_callback */
+    uint8_t sig[BCW_MAX_PARAMS + 1];
+    uint32_t calls; /* during the call in flight */
+} closure;
+static closure *closures[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
 static ffi_type *argtypes[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
 static char *globals_copy;
 static size_t globals_size;
@@ -325,15 +337,121 @@ static uint64_t eval(uint32_t i, int depth)
 
 /* A category bounded by the object's fields: the boundary value of its
  * first bound (the relative one the report shows), read from the object
- * as it is now. */
+ * as it is now, and kept within the category's other bounds (as signed
+ * 64-bit numbers) when the object allows. */
 static uint64_t within_bounds(const bcw_wire_param *p)
 {
-    uint32_t at = p->bounds;
-    if (p->nbounds == 0 || at >= shm->npool)
-        return 0;
-    const bcw_cnode *b = &shm->pool[at];
-    unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
-    return (uint64_t)(sext(eval(b->a, 0), bits) + b->value);
+    int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
+    for (uint32_t i = 0; i < p->nbounds; i++) {
+        uint32_t at = p->bounds + i;
+        if (at >= shm->npool)
+            break;
+        const bcw_cnode *b = &shm->pool[at];
+        unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
+        int64_t x =
+            (int64_t)((uint64_t)sext(eval(b->a, 0), bits) + (uint64_t)b->value);
+        if (i == 0)
+            v = x;
+        if (b->op == BCW_C_LOWER && x > lo)
+            lo = x;
+        else if (b->op == BCW_C_UPPER && x < hi)
+            hi = x;
+        else if (b->op == BCW_C_EQUAL)
+            lo = hi = x;
+    }
+    if (lo <= hi)
+        v = v < lo ? lo : v > hi ? hi : v;
+    return (uint64_t)v;
+}
+
+/* What an element argument stands for: cell k holds k (Obj#k); other
+ * pointers stand for themselves. */
+static uint64_t cell_key(const void *p)
+{
+    uintptr_t c = (uintptr_t)p, base = (uintptr_t)cells;
+    if (c >= base && c < base + sizeof cells)
+        return (c - base) / CELL_SIZE;
+    return (uint64_t)c;
+}
+
+/* A built-in callback (abi.h's bcw_callback): a libffi closure of the
+ * callback's signature that counts its calls. */
+static void on_closure(ffi_cif *cif, void *ret, void **args, void *data)
+{
+    closure *c = data;
+    c->calls++;
+    int64_t v = 0;
+    uint64_t a = cif->nargs > 0 && c->sig[1] == BCW_ABI_PTR
+                     ? cell_key(*(void **)args[0])
+                     : 0;
+    uint64_t b = cif->nargs > 1 && c->sig[2] == BCW_ABI_PTR
+                     ? cell_key(*(void **)args[1])
+                     : 0;
+    switch (c->kind) {
+    case BCW_CB_COMPARE:
+        v = a < b ? -1 : a > b;
+        break;
+    case BCW_CB_EQUAL:
+        v = a == b;
+        break;
+    case BCW_CB_HASH:
+        v = (int64_t)((a * 0x9e3779b97f4a7c15ull) >> 40);
+        break;
+    default:
+        break;
+    }
+    switch ((enum bcw_abi)c->sig[0]) {
+    case BCW_ABI_VOID:
+        break;
+    case BCW_ABI_FLOAT:
+        *(float *)ret = (float)v;
+        break;
+    case BCW_ABI_DOUBLE:
+        *(double *)ret = (double)v;
+        break;
+    case BCW_ABI_PTR:
+        *(void **)ret = NULL;
+        break;
+    default:
+        *(ffi_sarg *)ret = (ffi_sarg)v;
+        break;
+    }
+}
+
+/* The closure for parameter k of plan entry fi, made at setup. */
+static int make_closure(unsigned fi, unsigned k)
+{
+    const bcw_wire_param *p = &shm->funcs[fi].params[k];
+    if (p->nsig == 0 || p->nsig > BCW_MAX_PARAMS + 1 || p->value < 1 ||
+        p->value > BCW_CB_LAST)
+        return -1;
+    closure *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return -1;
+    c->kind = (uint8_t)p->value;
+    memcpy(c->sig, p->sig, sizeof c->sig);
+    for (unsigned i = 1; i < p->nsig; i++)
+        c->args[i - 1] = ffi_of((enum bcw_abi)p->sig[i]);
+    c->fc = ffi_closure_alloc(sizeof(ffi_closure), &c->code);
+    if (c->fc == NULL ||
+        ffi_prep_cif(&c->cif, FFI_DEFAULT_ABI, p->nsig - 1u,
+                     ffi_of((enum bcw_abi)p->sig[0]), c->args) != FFI_OK ||
+        ffi_prep_closure_loc(c->fc, &c->cif, on_closure, c, c->code) != FFI_OK)
+        return -1;
+    closures[fi][k] = c;
+    return 0;
+}
+
+/* A string category's value, copied so the code may write it. */
+static char *plan_string(int64_t off)
+{
+    if (off < 0 || (uint64_t)off >= shm->nstrings)
+        return arena_alloc(1);
+    const char *s = shm->strings + off;
+    size_t len = strnlen(s, shm->nstrings - (size_t)off) + 1;
+    char *d = arena_alloc(len);
+    memcpy(d, s, len - 1);
+    return d;
 }
 
 /* Makes one call of plan entry `fi`, recording into `r` if `last`. */
@@ -343,12 +461,31 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     uint64_t vals[BCW_MAX_PARAMS];
     void *avalues[BCW_MAX_PARAMS];
     void *outs[BCW_MAX_PARAMS] = {0};
+    /* values first: a buffer's size is its length parameter's value */
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
-        uint64_t raw = p->fixed == BCW_FIXED_BOUNDS ? within_bounds(p)
-                       : p->fixed                   ? (uint64_t)p->value
-                                  : bcw_gen_next(g, p->kind, p->abi);
-        switch (p->kind) {
+        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? within_bounds(p)
+                  : p->fixed                   ? (uint64_t)p->value
+                             : bcw_gen_next(g, p->kind, p->abi);
+    }
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        uint64_t raw = vals[k];
+        switch (p->fixed) {
+        case BCW_FIXED_STRING:
+            raw = (uint64_t)(uintptr_t)plan_string(p->value);
+            break;
+        case BCW_FIXED_SYMBOL:
+            raw = (uint64_t)(uintptr_t)bcw_unit_symtab[p->value];
+            break;
+        case BCW_FIXED_CLOSURE:
+            closures[fi][k]->calls = 0;
+            raw = (uint64_t)(uintptr_t)closures[fi][k]->code;
+            break;
+        default:
+            break;
+        }
+        switch (p->fixed >= BCW_FIXED_STRING ? BCW_PK_NONE : p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
             break;
@@ -375,9 +512,13 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
             raw = (uint64_t)(uintptr_t)outs[k];
             break;
         case BCW_PK_BUFFER: {
-            /* distinct printable bytes, so reads of them are observable */
-            char *b = arena_alloc(p->size);
-            for (uint32_t j = 0; j < p->size; j++)
+            /* as long as its length says, up to MAX_BUFFER; distinct
+             * printable bytes, so reads of them are observable */
+            uint64_t n = p->size;
+            if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
+                n = vals[p->pair] < MAX_BUFFER ? vals[p->pair] : MAX_BUFFER;
+            char *b = arena_alloc(n);
+            for (uint64_t j = 0; j < n; j++)
                 b[j] = (char)('a' + j % 26);
             raw = (uint64_t)(uintptr_t)b;
             break;
@@ -410,7 +551,9 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     r->ret =
         f->ret.abi == BCW_ABI_PTR ? canon_pointer((void *)(uintptr_t)raw) : raw;
     for (unsigned k = 0; k < f->nparams; k++)
-        if (f->params[k].kind == BCW_PK_OUT)
+        if (f->params[k].fixed == BCW_FIXED_CLOSURE)
+            r->out[k] = closures[fi][k]->calls;
+        else if (f->params[k].kind == BCW_PK_OUT)
             r->out[k] = f->params[k].pointee == BCW_ABI_PTR
                             ? canon_pointer(*(void **)outs[k])
                             : read_scalar(outs[k], f->params[k].pointee);
@@ -484,8 +627,14 @@ static int setup(void)
         if ((f->role != BCW_ROLE_EMPTY && f->sym >= bcw_unit_nsyms) ||
             f->nparams > BCW_MAX_PARAMS)
             return -1;
-        for (unsigned k = 0; k < f->nparams; k++)
-            argtypes[i][k] = ffi_of((enum bcw_abi)f->params[k].abi);
+        for (unsigned k = 0; k < f->nparams; k++) {
+            const bcw_wire_param *p = &f->params[k];
+            argtypes[i][k] = ffi_of((enum bcw_abi)p->abi);
+            if ((p->fixed == BCW_FIXED_SYMBOL &&
+                 (p->value < 0 || p->value >= bcw_unit_nsyms)) ||
+                (p->fixed == BCW_FIXED_CLOSURE && make_closure(i, k) < 0))
+                return -1;
+        }
         if (ffi_prep_cif(&cifs[i], FFI_DEFAULT_ABI, f->nparams,
                          ffi_of((enum bcw_abi)f->ret.abi),
                          argtypes[i]) != FFI_OK)

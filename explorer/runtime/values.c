@@ -34,7 +34,7 @@ uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_abi abi)
     case BCW_PK_STRING:
         return g->strings++ % BCW_STRINGS;
     case BCW_PK_ELEMENT:
-        return g->objs++;
+        return ++g->objs; /* Obj#0 is the element category's */
     default:
         return 0;
     }

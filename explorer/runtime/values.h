@@ -3,7 +3,8 @@
  * Values are quasi-unique within a sequence, as JWalk's: integers 1, 2,
  * 3 ... in call order; chars 'a', 'b' ...; bools true, false, ...;
  * floating values 1.5, 2.5 ...; strings from a fixed list; `void *`
- * element cells Obj#0, Obj#1 ....  The worker draws values with
+ * element cells Obj#1, Obj#2 ... (Obj#0 is the "same element again"
+ * category of kinds.c).  The worker draws values with
  * bcw_gen_next; the parent replays the same draws to print them.
  *
  * Raw results of pointer type are canonical, never addresses:

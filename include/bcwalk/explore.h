@@ -18,6 +18,11 @@ enum bcw_report_format {
     BCW_REPORT_JSONL /* one object per sequence, then the summary */
 };
 
+/* How the categories of one call's parameters are combined into the
+ * walk's steps: every combination, or a set covering every pair of
+ * categories of any two parameters (all-pairs). */
+enum bcw_combine { BCW_COMBINE_ALL, BCW_COMBINE_PAIRS };
+
 /* Progress of a running walk, handed to the progress callback. */
 typedef struct bcw_progress {
     unsigned length; /* sequence length being explored */
@@ -43,6 +48,9 @@ typedef struct bcw_explore_opts {
     const char *cache_dir;    /* native build cache, NULL: default */
     int use_ffi;              /* 1: calls through libffi instead of
                                  the generated typed stubs */
+    enum bcw_combine combine; /* categories of a call's parameters */
+    unsigned max_combos;      /* most steps per function: above it the
+                                 first are walked and the report warns */
     bcw_progress_cb progress; /* optional */
     void *payload;
 } bcw_explore_opts;
@@ -50,7 +58,7 @@ typedef struct bcw_explore_opts {
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
-            NULL, 0, NULL, NULL                                                \
+            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL                           \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +

@@ -1,0 +1,210 @@
+/* literals.c - what a string parameter is compared against: string
+ * literals given to strcmp and its kin, characters tested at a fixed
+ * position (s[0] == '-'), and lengths (strlen(s) > 8).  Each becomes a
+ * condition whose `value` is a string that meets it; the solver makes
+ * them the parameter's categories. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitcode.h"
+#include "model.h"
+
+#define MAX_LITERAL 64 /* longer literals are cut: a prefix still tells */
+#define MAX_LENGTH 4096 /* strlen(s) tests past it are left out */
+#define MAX_CONDS 16
+
+/* The value under pointer casts and zero-index GEPs. */
+static LLVMValueRef strip(LLVMValueRef v)
+{
+    for (int i = 0; i < 8 && v != NULL; i++) {
+        if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v))
+            v = LLVMGetOperand(v, 0);
+        else if (LLVMIsAConstantExpr(v) &&
+                 (LLVMGetConstOpcode(v) == LLVMBitCast ||
+                  LLVMGetConstOpcode(v) == LLVMGetElementPtr))
+            v = LLVMGetOperand(v, 0);
+        else
+            break;
+    }
+    return v;
+}
+
+/* The C string a constant pointer points to, or NULL. */
+static const char *literal(LLVMValueRef v, size_t *len)
+{
+    v = strip(v);
+    if (v == NULL || !LLVMIsAGlobalVariable(v) || !LLVMIsGlobalConstant(v))
+        return NULL;
+    LLVMValueRef init = LLVMGetInitializer(v);
+    if (init == NULL || !LLVMIsAConstantDataSequential(init) ||
+        !LLVMIsConstantString(init))
+        return NULL;
+    const char *s = LLVMGetAsString(init, len);
+    *len = strnlen(s, *len);
+    return s;
+}
+
+/* Is `v` the parameter, seen through casts? */
+static bool is_param(LLVMValueRef v, LLVMValueRef arg)
+{
+    return strip(v) == arg;
+}
+
+static int add(bcw_param *p, size_t *cap, char *text, char *negated,
+               char *value)
+{
+    int err = 0;
+    if (text == NULL || negated == NULL || value == NULL) {
+        err = BCW_ENOMEM;
+        goto drop;
+    }
+    for (unsigned i = 0; i < p->nconds; i++)
+        if (strcmp(p->conds[i].value, value) == 0)
+            goto drop; /* the same string, compared again */
+    if (p->nconds >= MAX_CONDS)
+        goto drop;
+    if ((err = bcw__grow(&p->conds, cap, p->nconds + 1, sizeof *p->conds)) < 0)
+        goto drop;
+    p->conds[p->nconds++] = (bcw_cond){text, negated, UINT32_MAX, value};
+    return 0;
+drop:
+    free(text);
+    free(negated);
+    free(value);
+    return err;
+}
+
+/* strcmp(s, "lit") and its kin, either operand order. */
+static int compared(bcw_param *p, size_t *cap, LLVMValueRef call,
+                    LLVMValueRef arg)
+{
+    static const char *const fns[] = {"strcmp",  "strncmp", "strcasecmp",
+                                      "strncasecmp", "memcmp",  "bcmp",
+                                      "strcoll", NULL};
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    size_t nlen = 0;
+    const char *name =
+        callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &nlen)
+                                          : "";
+    bool known = false;
+    for (const char *const *f = fns; *f && !known; f++)
+        known = strcmp(name, *f) == 0;
+    if (!known || LLVMGetNumArgOperands(call) < 2)
+        return 0;
+    LLVMValueRef a = LLVMGetOperand(call, 0), b = LLVMGetOperand(call, 1);
+    LLVMValueRef other = is_param(a, arg) ? b : is_param(b, arg) ? a : NULL;
+    size_t len = 0;
+    const char *lit = other ? literal(other, &len) : NULL;
+    if (lit == NULL)
+        return 0;
+    if (len > MAX_LITERAL)
+        len = MAX_LITERAL;
+    char *value = bcw__strndup(lit, len);
+    char *shown = value ? bcw__c_quote(value, '"') : NULL;
+    int err = add(p, cap, bcw__sprintf("%s == %s", p->name, shown),
+                  bcw__sprintf("%s != %s", p->name, shown), value);
+    free(shown);
+    return err;
+}
+
+/* s[i] compared with a character constant: a load of one byte at a
+ * constant offset from the parameter. */
+static int char_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
+                     LLVMValueRef arg)
+{
+    for (unsigned side = 0; side < 2; side++) {
+        LLVMValueRef v = LLVMGetOperand(cmp, side);
+        LLVMValueRef c = LLVMGetOperand(cmp, 1 - side);
+        if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v))
+            v = LLVMGetOperand(v, 0);
+        if (!LLVMIsAConstantInt(c) || !LLVMIsALoadInst(v) ||
+            LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
+            LLVMGetIntTypeWidth(LLVMTypeOf(v)) != 8)
+            continue;
+        LLVMValueRef ptr = LLVMGetOperand(v, 0);
+        long long at = 0;
+        if (LLVMIsAGetElementPtrInst(ptr) && LLVMGetNumOperands(ptr) == 2 &&
+            LLVMIsAConstantInt(LLVMGetOperand(ptr, 1))) {
+            at = LLVMConstIntGetSExtValue(LLVMGetOperand(ptr, 1));
+            ptr = LLVMGetOperand(ptr, 0);
+        }
+        long long ch = LLVMConstIntGetSExtValue(c) & 0xff;
+        if (!is_param(ptr, arg) || at < 0 || at >= MAX_LITERAL || ch == 0)
+            continue;
+        char *value = bcw__malloc((size_t)at + 2);
+        if (value == NULL)
+            return BCW_ENOMEM;
+        memset(value, 'a', (size_t)at);
+        value[at] = (char)ch;
+        value[at + 1] = '\0';
+        char *shown = bcw__c_quote(value + at, '\'');
+        int err =
+            add(p, cap,
+                shown ? bcw__sprintf("%s[%lld] == %s", p->name, at, shown)
+                      : NULL,
+                shown ? bcw__sprintf("%s[%lld] != %s", p->name, at, shown)
+                      : NULL,
+                value);
+        free(shown);
+        return err;
+    }
+    return 0;
+}
+
+/* strlen(s) compared with a constant n: strings of n and n + 1 chars,
+ * one on each side of the usual bounds. */
+static int length_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
+                       LLVMValueRef arg)
+{
+    for (unsigned side = 0; side < 2; side++) {
+        LLVMValueRef v = LLVMGetOperand(cmp, side);
+        LLVMValueRef c = LLVMGetOperand(cmp, 1 - side);
+        if (LLVMIsATruncInst(v))
+            v = LLVMGetOperand(v, 0);
+        if (!LLVMIsAConstantInt(c) || !LLVMIsACallInst(v))
+            continue;
+        LLVMValueRef callee = LLVMGetCalledValue(v);
+        size_t nlen = 0;
+        if (callee == NULL || !LLVMIsAFunction(callee) ||
+            strcmp(LLVMGetValueName2(callee, &nlen), "strlen") != 0 ||
+            !is_param(LLVMGetOperand(v, 0), arg))
+            continue;
+        long long n = LLVMConstIntGetSExtValue(c);
+        int err = 0;
+        for (long long len = n; len <= n + 1 && err == 0; len++) {
+            if (len < 0 || len > MAX_LENGTH)
+                continue;
+            char *value = bcw__malloc((size_t)len + 1);
+            if (value == NULL)
+                return BCW_ENOMEM;
+            memset(value, 'x', (size_t)len);
+            value[len] = '\0';
+            err = add(p, cap, bcw__sprintf("strlen(%s) == %lld", p->name, len),
+                      bcw__sprintf("strlen(%s) != %lld", p->name, len), value);
+        }
+        return err;
+    }
+    return 0;
+}
+
+int bcw__literals_find(bcw_func *f, LLVMValueRef fn)
+{
+    int err = 0;
+    for (unsigned k = 0; k < f->nparams && err == 0; k++) {
+        bcw_param *p = &f->params[k];
+        if (p->kind != BCW_PK_STRING)
+            continue;
+        LLVMValueRef arg = LLVMGetParam(fn, k);
+        size_t cap = 0;
+        for (LLVMValueRef in = bcw__first_instruction(fn); in && err == 0;
+             in = bcw__next_instruction(in)) {
+            if (LLVMIsACallInst(in))
+                err = compared(p, &cap, in, arg);
+            else if (LLVMIsAICmpInst(in) &&
+                     (err = char_test(p, &cap, in, arg)) == 0)
+                err = length_test(p, &cap, in, arg);
+        }
+    }
+    return err;
+}

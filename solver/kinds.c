@@ -1,0 +1,150 @@
+/* kinds.c - categories of the parameters that are not numbers: strings
+ * (each literal the code compares against, the empty string and a long
+ * one that matches none), callbacks (the module's functions of the
+ * callback's type, else a built-in closure chosen by the callback's
+ * shape and name) and elements (a new cell, or the same one again). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/model.h"
+#include "solver/kinds.h"
+
+#define LONG_STRING "a string longer than any literal it is compared with."
+
+static int add(bcw_param *p, size_t *cap, char *label, char *str, int64_t v,
+               bool value)
+{
+    if (label == NULL || (str == NULL && p->kind != BCW_PK_ELEMENT) ||
+        bcw__grow(&p->parts, cap, p->nparts + 1, sizeof *p->parts) < 0) {
+        free(label);
+        free(str);
+        return BCW_ENOMEM;
+    }
+    p->parts[p->nparts++] = (bcw_part){.label = label,
+                                       .str = str,
+                                       .nvalues = value,
+                                       .values = {v},
+                                       .rel = -1};
+    return 0;
+}
+
+static bool has_value(const bcw_param *p, const char *v)
+{
+    for (unsigned i = 0; i < p->nparts; i++)
+        if (strcmp(p->parts[i].str, v) == 0)
+            return true;
+    return false;
+}
+
+/* A string's categories: its conditions' values, then "" and a long
+ * string unless a condition already has them. */
+static int strings(bcw_param *p)
+{
+    size_t cap = 0;
+    int err = 0;
+    for (unsigned i = 0; i < p->nconds && err == 0; i++)
+        if (p->conds[i].value != NULL && !has_value(p, p->conds[i].value))
+            err = add(p, &cap, bcw__strdup(p->conds[i].text),
+                      bcw__strdup(p->conds[i].value), 0, false);
+    if (err == 0 && !has_value(p, ""))
+        err = add(p, &cap, bcw__sprintf("%s == \"\"", p->name),
+                  bcw__strdup(""), 0, false);
+    if (err == 0 && !has_value(p, LONG_STRING))
+        err = add(p, &cap, bcw__strdup("none of them"),
+                  bcw__strdup(LONG_STRING), 0, false);
+    return err;
+}
+
+static bool named(const char *s, const char *const *words)
+{
+    for (; *words; words++)
+        if (s != NULL && strstr(s, *words) != NULL)
+            return true;
+    return false;
+}
+
+/* The built-in closure for a callback of this shape and name. */
+static enum bcw_callback builtin(const bcw_param *p)
+{
+    static const char *const eq[] = {"eq", "equal", "same", "match", NULL};
+    static const char *const hash[] = {"hash", NULL};
+    static const char *const cmp[] = {"cmp", "compar", "less", "order", NULL};
+    enum bcw_abi ret = (enum bcw_abi)p->sig[0];
+    unsigned nargs = p->nsig - 1u;
+    bool integer = ret != BCW_ABI_VOID && ret != BCW_ABI_PTR &&
+                   ret != BCW_ABI_FLOAT && ret != BCW_ABI_DOUBLE;
+    bool ptrs = nargs >= 1 && p->sig[1] == BCW_ABI_PTR &&
+                (nargs < 2 || p->sig[2] == BCW_ABI_PTR);
+    if (ret == BCW_ABI_VOID)
+        return BCW_CB_VISIT;
+    if (integer && ptrs && nargs == 1 &&
+        (named(p->name, hash) || named(p->ctype, hash)))
+        return BCW_CB_HASH;
+    if (integer && ptrs && nargs == 2) {
+        if (named(p->name, eq) || named(p->ctype, eq) || ret == BCW_ABI_BOOL)
+            return BCW_CB_EQUAL;
+        if (named(p->name, cmp) || named(p->ctype, cmp) ||
+            (ret != BCW_ABI_U8 && ret != BCW_ABI_BOOL))
+            return BCW_CB_COMPARE;
+    }
+    if (integer && ptrs && nargs == 1)
+        return BCW_CB_HASH;
+    return BCW_CB_ZERO;
+}
+
+const char *bcw__callback_name(enum bcw_callback cb)
+{
+    static const char *const names[] = {"?",          "bcw_compare",
+                                        "bcw_equal",  "bcw_hash",
+                                        "bcw_visit",  "bcw_zero"};
+    return (unsigned)cb <= BCW_CB_LAST ? names[cb] : "?";
+}
+
+/* A callback's categories: each module function of its type, else the
+ * built-in closure. */
+static int callbacks(const bcw_model *m, bcw_param *p)
+{
+    size_t cap = 0;
+    for (unsigned i = 0; i < p->nconds; i++) {
+        const char *fn = p->conds[i].value;
+        unsigned sym = 0;
+        while (sym < m->nsyms && strcmp(m->syms[sym], fn) != 0)
+            sym++;
+        if (sym == m->nsyms)
+            continue; /* analysed without its symbol: cannot be passed */
+        int err = add(p, &cap, bcw__strdup(p->conds[i].text),
+                      bcw__strdup(fn), sym, true);
+        if (err < 0)
+            return err;
+    }
+    if (p->nparts > 0 || p->nsig == 0)
+        return 0;
+    enum bcw_callback cb = builtin(p);
+    return add(p, &cap,
+               bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
+               bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
+}
+
+/* An element's categories: a new cell each call (the master generator's
+ * Obj#1, Obj#2 ...) or the same cell Obj#0 every time, so a container's
+ * "already there" and "found" paths are reached too. */
+static int elements(bcw_param *p)
+{
+    size_t cap = 0;
+    int err = add(p, &cap, bcw__strdup("a new element"), NULL, 0, false);
+    return err < 0 ? err
+                   : add(p, &cap, bcw__sprintf("%s == Obj#0", p->name), NULL,
+                         0, true);
+}
+
+int bcw__partition_kind(const bcw_model *m, bcw_param *p)
+{
+    if (p->kind == BCW_PK_ELEMENT)
+        return elements(p);
+    if (p->kind == BCW_PK_STRING && p->nconds > 0)
+        return strings(p);
+    if (p->kind == BCW_PK_CALLBACK)
+        return callbacks(m, p);
+    return 0;
+}

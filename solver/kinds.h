@@ -1,0 +1,15 @@
+/* kinds.h - categories of string and callback parameters (kinds.c). */
+#ifndef BCW_SOLVER_KINDS_H
+#define BCW_SOLVER_KINDS_H
+
+#include "analyzer/model.h"
+
+/* Gives p, a string with conditions, a callback or an element of a
+ * method, its categories; other parameters are left alone.  0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, bcw_param *p);
+
+/* "bcw_compare", ...: how reports name a built-in callback. */
+BCW_INTERNAL const char *bcw__callback_name(enum bcw_callback cb);
+
+#endif
