@@ -176,7 +176,8 @@ int bcw__conditions_find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
     int err = 0;
     for (unsigned k = 0; k < f->nparams && err == 0; k++) {
         enum bcw_pkind kind = f->params[k].kind;
-        if (kind == BCW_PK_INT || kind == BCW_PK_ENUM || kind == BCW_PK_CHAR)
+        if (kind == BCW_PK_INT || kind == BCW_PK_ENUM || kind == BCW_PK_CHAR ||
+            kind == BCW_PK_LENGTH)
             err = find(u, f, fn, k);
     }
     return err;
