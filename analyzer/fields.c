@@ -636,7 +636,7 @@ static const char *binop_text(LLVMOpcode op)
     }
 }
 
-static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
+static char *expr_text(const ctx *c, const bcw_func *f, const bcw_frame *fr,
                        LLVMValueRef v, bool negate, int hops);
 
 static char *join(char *l, const char *op, char *r, bool parens)
@@ -649,19 +649,17 @@ static char *join(char *l, const char *op, char *r, bool parens)
     return s;
 }
 
-static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
+static char *expr_text(const ctx *c, const bcw_func *f, const bcw_frame *fr,
                        LLVMValueRef v, bool negate, int hops)
 {
     if (hops > 12)
         return NULL;
-    LLVMValueRef unit =
-        f->self >= 0 ? LLVMGetParam(fn, (unsigned)f->self) : NULL;
     bool is_bool = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMIntegerTypeKind &&
                    LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1;
     if (LLVMIsAICmpInst(v)) {
         const char *op = icmp_text(LLVMGetICmpPredicate(v), negate);
-        char *l = expr_text(c, f, fn, LLVMGetOperand(v, 0), false, hops + 1);
-        char *r = expr_text(c, f, fn, LLVMGetOperand(v, 1), false, hops + 1);
+        char *l = expr_text(c, f, fr, LLVMGetOperand(v, 0), false, hops + 1);
+        char *r = expr_text(c, f, fr, LLVMGetOperand(v, 1), false, hops + 1);
         if (op == NULL) {
             free(l);
             free(r);
@@ -674,17 +672,17 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
         LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
         if (op == LLVMXor && LLVMIsAConstantInt(b) &&
             LLVMConstIntGetZExtValue(b) == 1)
-            return expr_text(c, f, fn, a, !negate, hops + 1);
+            return expr_text(c, f, fr, a, !negate, hops + 1);
         if (op == LLVMAnd || op == LLVMOr) {
             /* De Morgan: !(a && b) is !a || !b */
             bool conj = (op == LLVMAnd) != negate;
-            char *l = expr_text(c, f, fn, a, negate, hops + 1);
-            char *r = expr_text(c, f, fn, b, negate, hops + 1);
+            char *l = expr_text(c, f, fr, a, negate, hops + 1);
+            char *r = expr_text(c, f, fr, b, negate, hops + 1);
             return join(l, conj ? "&&" : "||", r, true);
         }
     }
     if (is_bool && negate) {
-        char *s = expr_text(c, f, fn, v, false, hops + 1);
+        char *s = expr_text(c, f, fr, v, false, hops + 1);
         char *n = s ? bcw__sprintf("!(%s)", s) : NULL;
         free(s);
         return n;
@@ -694,17 +692,32 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
     if (LLVMIsAConstantPointerNull(v))
         return bcw__strdup("NULL");
     if (LLVMIsAArgument(v)) {
-        for (unsigned i = 0; i < f->nparams; i++)
-            if (LLVMGetParam(fn, i) == v)
-                return bcw__strdup(f->params[i].name);
+        unsigned n = LLVMCountParams(fr->fn);
+        for (unsigned i = 0; i < n; i++) {
+            if (LLVMGetParam(fr->fn, i) != v)
+                continue;
+            /* a callee's parameter is what its caller passed */
+            if (fr->parent != NULL)
+                return i < (unsigned)LLVMGetNumArgOperands(fr->call)
+                           ? expr_text(c, f, fr->parent,
+                                       LLVMGetOperand(fr->call, i), negate,
+                                       hops + 1)
+                           : NULL;
+            return i < f->nparams ? bcw__strdup(f->params[i].name) : NULL;
+        }
         return NULL;
     }
     if (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v) || LLVMIsATruncInst(v))
-        return expr_text(c, f, fn, LLVMGetOperand(v, 0), negate, hops + 1);
+        return expr_text(c, f, fr, LLVMGetOperand(v, 0), negate, hops + 1);
     if (LLVMIsALoadInst(v)) {
-        addr a = addr_of(c, LLVMGetOperand(v, 0), unit, 0);
+        addr a = addr_of(c, LLVMGetOperand(v, 0), fr->unit, 0);
         if (!a.ok || a.off == UNKNOWN_OFF)
             return NULL;
+        /* a callee's unit pointer may point into the unit */
+        if (a.via >= 0)
+            a.via += (int32_t)fr->unit_base;
+        else
+            a.off += fr->unit_base;
         char *name = field_text(c->u, a);
         char *s = name && a.element ? bcw__sprintf("%s[...]", name) : NULL;
         if (a.element) {
@@ -720,24 +733,34 @@ static char *expr_text(const ctx *c, const bcw_func *f, LLVMValueRef fn,
             return NULL;
         if (*op == '-' && LLVMIsAConstantInt(a) &&
             LLVMConstIntGetSExtValue(a) == 0) {
-            char *s = expr_text(c, f, fn, b, false, hops + 1);
+            char *s = expr_text(c, f, fr, b, false, hops + 1);
             char *n = s ? bcw__sprintf("-%s", s) : NULL;
             free(s);
             return n;
         }
-        return join(expr_text(c, f, fn, a, false, hops + 1), op,
-                    expr_text(c, f, fn, b, false, hops + 1), true);
+        return join(expr_text(c, f, fr, a, false, hops + 1), op,
+                    expr_text(c, f, fr, b, false, hops + 1), true);
     }
     return NULL;
+}
+
+char *bcw__cond_text_in(const bcw_unit *u, const bcw_func *f,
+                        const bcw_frame *fr, LLVMValueRef v, bool negate)
+{
+    ctx c = {0};
+    c.u = (bcw_unit *)u;
+    c.td =
+        LLVMCreateTargetData(LLVMGetDataLayoutStr(LLVMGetGlobalParent(fr->fn)));
+    char *s = expr_text(&c, f, fr, v, negate, 0);
+    LLVMDisposeTargetData(c.td);
+    return s;
 }
 
 char *bcw__cond_text(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
                      LLVMValueRef cond, bool negate)
 {
-    ctx c = {0};
-    c.u = (bcw_unit *)u;
-    c.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(LLVMGetGlobalParent(fn)));
-    char *s = expr_text(&c, f, fn, cond, negate, 0);
-    LLVMDisposeTargetData(c.td);
-    return s;
+    bcw_frame fr = {fn, NULL, 0, NULL, NULL};
+    if (f->self >= 0)
+        fr.unit = LLVMGetParam(fn, (unsigned)f->self);
+    return bcw__cond_text_in(u, f, &fr, cond, negate);
 }

@@ -25,6 +25,27 @@ BCW_INTERNAL char *bcw__cond_text(const bcw_unit *u, const bcw_func *f,
                                   LLVMValueRef fn, LLVMValueRef cond,
                                   bool negate);
 
+/* Where a value lies: in the method itself (parent NULL), or in a module
+ * function the method calls, directly or through other such functions;
+ * `call` is then the call in the parent frame that entered fn.  A
+ * callee's parameters stand for the arguments that call passes, and
+ * `unit`, if not NULL, is the pointer in fn to the method's unit, plus
+ * `unit_base` bytes. */
+typedef struct bcw_frame {
+    LLVMValueRef fn;
+    LLVMValueRef unit;
+    uint32_t unit_base;
+    LLVMValueRef call;
+    const struct bcw_frame *parent;
+} bcw_frame;
+
+/* As bcw__cond_text, for a condition or integer value `v` of frame `fr`
+ * of method f, written in terms of f's parameters: the callee of
+ * helper(amount + 1) testing `y > 10` reads "(amount + 1) > 10". */
+BCW_INTERNAL char *bcw__cond_text_in(const bcw_unit *u, const bcw_func *f,
+                                     const bcw_frame *fr, LLVMValueRef v,
+                                     bool negate);
+
 /* Is `ptr` the address of a field of the unit `unit` points to (a
  * constant offset from it)?  Then *off is that offset. */
 BCW_INTERNAL bool bcw__field_offset(LLVMTargetDataRef td, LLVMValueRef ptr,

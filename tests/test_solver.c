@@ -97,12 +97,80 @@ static void test_solver__unconstrained_and_field_relative(void **state)
     bcw_model_free(m);
 }
 
+static void test_solver__conditions_in_callees(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("callee.bc");
+    /* in_range(rate, 1, 10): the helper's bounds are the caller's
+     * constants */
+    const bcw_param *rate = param(m, "tank_set_rate", 1);
+    assert_int_equal(rate->nconds, 2);
+    assert_string_equal(rate->conds[0].text, "rate >= 1");
+    assert_string_equal(rate->conds[1].negated, "rate > 10");
+    assert_int_equal(rate->nparts, 3);
+    expect(rate, 0, "rate > 10", 2, (int64_t[]){11, INT32_MAX});
+    expect(rate, 1, "rate < 1", 2, (int64_t[]){0, INT32_MIN});
+    expect(rate, 2, "rate >= 1 && rate <= 10", 2, (int64_t[]){1, 10});
+    /* too_many(n + 1) tests y > 10: the caller's expression */
+    const bcw_param *n = param(m, "tank_drain", 1);
+    assert_int_equal(n->nparts, 2);
+    expect(n, 0, "(n + 1) <= 10", 3, (int64_t[]){1, INT32_MIN, INT32_MAX});
+    expect(n, 1, "(n + 1) > 10", 2, (int64_t[]){10, INT32_MAX - 1});
+    /* a switch two calls down */
+    const bcw_param *mode = param(m, "tank_set_mode", 1);
+    assert_int_equal(mode->nparts, 4);
+    expect(mode, 0, "mode != 0 && mode != 1 && mode != 2", 3,
+           (int64_t[]){3, INT32_MIN, INT32_MAX});
+    expect(mode, 3, "mode == 2", 1, (int64_t[]){2});
+    /* a recursive helper is scanned once */
+    const bcw_param *v = param(m, "tank_digits", 1);
+    assert_int_equal(v->nconds, 1);
+    expect(v, 1, "v < 10", 3, (int64_t[]){1, INT32_MIN, 9});
+    bcw_model_free(m);
+}
+
+static void test_solver__callee_compares_with_fields(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("callee.bc");
+    /* fits(t, amount) tests amt <= t->capacity - t->level: the helper's
+     * unit pointer reads the caller's fields */
+    const bcw_param *amt = param(m, "tank_fill", 1);
+    assert_int_equal(amt->nconds, 2);
+    assert_string_equal(amt->conds[0].text, "amount > 0");
+    assert_string_equal(amt->conds[1].text, "amount <= (capacity - level)");
+    assert_string_equal(amt->conds[1].negated, "amount > (capacity - level)");
+    const bcw_cnode *cmp = &amt->nodes[amt->conds[1].root];
+    const bcw_cnode *sub = &amt->nodes[cmp->b];
+    assert_int_equal(amt->nodes[cmp->a].op, BCW_C_PARAM);
+    assert_int_equal(sub->op, BCW_C_SUB);
+    assert_int_equal(amt->nodes[sub->a].op, BCW_C_FIELD);
+    assert_int_equal(amt->nodes[sub->a].value, 8); /* capacity */
+    assert_int_equal(amt->nodes[sub->b].value, 0); /* level */
+    assert_int_equal(amt->nparts, 4);
+    const bcw_part *in = &amt->parts[3];
+    assert_string_equal(in->label,
+                        "amount > 0 && amount <= (capacity - level)");
+    assert_true(in->rel >= 0);
+    assert_string_equal(in->rel_text, "capacity - level");
+    assert_int_equal(amt->nodes[in->rel].op, BCW_C_UPPER);
+    bcw_model_free(m);
+    /* counter_step passes value + by to clamp(v, limit) */
+    m = partitioned("counter.bc");
+    const bcw_param *by = param(m, "counter_step", 1);
+    assert_int_equal(by->nconds, 1);
+    assert_string_equal(by->conds[0].text, "(value + by) > limit");
+    bcw_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solver__range_categories_with_boundaries),
         cmocka_unit_test(test_solver__switch_cases_are_categories),
         cmocka_unit_test(test_solver__unconstrained_and_field_relative),
+        cmocka_unit_test(test_solver__conditions_in_callees),
+        cmocka_unit_test(test_solver__callee_compares_with_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
