@@ -105,7 +105,8 @@ def main():
         if args.solver:
             ex = os.path.join(os.path.dirname(args.bcwalk), "examples")
             extra = [os.path.join(ex, f) for f in
-                     ("account.bc", "sbuf.bc", "faulty.bc")]
+                     ("account.bc", "sbuf.bc", "faulty.bc", "bank.bc", "cfg.bc",
+                      "hset.bc")]
             p = subprocess.run([args.solver, *extra, *solver_inputs],
                                capture_output=True, text=True)
             if p.returncode != 0:
