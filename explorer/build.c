@@ -113,6 +113,7 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         BCW_RUNTIME_LIB,
         "-lffi",
         "-lm",
+        "-ldl", /* custom generators are loaded with dlopen */
         "-o",
         built,
         NULL

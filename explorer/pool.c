@@ -191,6 +191,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
         w->shm->npool = plan->npool;
         memcpy(w->shm->pool, plan->pool, sizeof plan->pool);
+        memcpy(&w->shm->gen, &plan->gen, sizeof plan->gen);
     }
     *out = pool;
     return 0;

@@ -16,6 +16,7 @@ typedef struct bcw_plan {
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
+    bcw_wire_gen gen; /* explorer/generator.c */
 } bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:

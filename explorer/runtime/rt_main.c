@@ -345,9 +345,21 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     void *outs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
+        const char *str = NULL;
         uint64_t raw = p->fixed == BCW_FIXED_BOUNDS ? within_bounds(p)
-                       : p->fixed                   ? (uint64_t)p->value
+                       : p->fixed == BCW_FIXED_CUSTOM
+                           ? bcw_rt_custom_next(fi, k, p, g, &str)
+                       : p->fixed ? (uint64_t)p->value
                                   : bcw_gen_next(g, p->kind, p->abi);
+        if (p->kind == BCW_PK_STRING && p->fixed == BCW_FIXED_CUSTOM) {
+            /* the generator's string, or its NULL */
+            size_t len = str ? strlen(str) + 1 : 0;
+            vals[k] =
+                str ? (uint64_t)(uintptr_t)memcpy(arena_alloc(len), str, len)
+                    : 0;
+            avalues[k] = &vals[k];
+            continue;
+        }
         switch (p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
@@ -434,6 +446,7 @@ static void run_seq(uint32_t i)
         memcpy(__start_bcw_globals, globals_copy, globals_size);
     static bcw_gen g;
     memset(&g, 0, sizeof g);
+    bcw_rt_custom_reset();
     if (sigsetjmp(seq_env, 0) != 0) {
         r->outcome = (uint8_t)halt_outcome;
         r->signo = (uint8_t)halt_signo;
@@ -500,6 +513,8 @@ static int setup(void)
             return -1;
         memcpy(globals_copy, __start_bcw_globals, globals_size);
     }
+    if (bcw_rt_custom_setup(shm) < 0)
+        return -1;
     /* fatal signals run on their own stack: a stack overflow in the code
      * under test must still be recorded */
     static char altstack[1 << 16];
