@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "explorer/build.h"
+#include "explorer/generator.h"
 #include "explorer/pool.h"
 #include "explorer/report.h"
 #include "explorer/results.h"
@@ -52,7 +53,8 @@ static bool partitioned(const bcw_param *p)
  * parameters' categories (all combinations, in order, at most
  * MAX_STEPS_PER_FUNC), each category by its representative value; a
  * function without categories is one step.  *out is the caller's. */
-static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
+static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
+                      const bcw_usergen *gen)
 {
     size_t cap = 0;
     *out = NULL;
@@ -60,9 +62,13 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
     for (unsigned i = 0; i < u->nfuncs; i++) {
         const bcw_func *f = &u->funcs[i];
         unsigned combos = 1;
+        /* a parameter the custom generator takes has no categories */
+        bool cat[BCW_MAX_PARAMS];
         for (unsigned k = 0; k < f->nparams; k++)
-            if (partitioned(&f->params[k]) &&
-                (combos *= f->params[k].nparts) > MAX_STEPS_PER_FUNC)
+            cat[k] =
+                partitioned(&f->params[k]) && !bcw__generator_takes(gen, i, k);
+        for (unsigned k = 0; k < f->nparams; k++)
+            if (cat[k] && (combos *= f->params[k].nparts) > MAX_STEPS_PER_FUNC)
                 combos = MAX_STEPS_PER_FUNC;
         for (unsigned c = 0; c < combos; c++) {
             if (bcw__grow(out, &cap, *nout + 1, sizeof **out) < 0)
@@ -73,7 +79,8 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u)
             /* combination c in mixed radix over the partitioned params */
             for (unsigned k = 0, rest = c; k < f->nparams; k++) {
                 const bcw_param *p = &f->params[k];
-                if (!partitioned(p))
+                st->custom[k] = bcw__generator_takes(gen, i, k);
+                if (!cat[k])
                     continue;
                 const bcw_part *part = &p->parts[rest % p->nparts];
                 rest /= p->nparts;
@@ -169,7 +176,12 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     const bcw_unit *u = &model->units[o->unit];
     bcw_step *steps = NULL;
     unsigned nsteps = 0;
-    int err = make_steps(&steps, &nsteps, u);
+    bcw_usergen *gen = NULL;
+    int err = o->generator
+                  ? bcw__generator_open(&gen, o->generator, u, o->cache_dir)
+                  : 0;
+    if (err == 0)
+        err = make_steps(&steps, &nsteps, u, gen);
     bcw_plan *plan = bcw__calloc(1, sizeof *plan);
     uint16_t *ctors = bcw__calloc(nsteps, sizeof *ctors);
     uint16_t *methods = bcw__calloc(nsteps, sizeof *methods);
@@ -185,7 +197,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = make_plan(plan, u, steps, nsteps)) < 0)
+    if ((err = make_plan(plan, u, steps, nsteps)) < 0 ||
+        (err = bcw__generator_plan(gen, plan, u, steps, nsteps)) < 0)
         goto done;
     plan->use_ffi = o->use_ffi != 0;
     bcw_walk_cfg cfg = {.kind = o->walk,
@@ -228,6 +241,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         goto done;
     sk.report = (bcw_reporter){.unit = u,
                                .steps = steps,
+                               .gen = gen,
                                .walk = o->walk,
                                .depth = o->depth,
                                .timeout_ms = o->timeout_ms,
@@ -253,6 +267,7 @@ done:
             err = cerr;
     }
     bcw__pool_free(pool);
+    bcw__generator_free(gen);
     free(worker);
     free(steps);
     free(plan);

@@ -17,11 +17,13 @@ typedef struct bcw_step {
     /* a category bounded by the object's fields: its bounds, read at call
      * time, and how the value is shown ("balance + limit + 1") */
     const bcw_part *relative[BCW_MAX_PARAMS];
+    bool custom[BCW_MAX_PARAMS]; /* drawn from the custom generator */
 } bcw_step;
 
 typedef struct bcw_reporter {
     const bcw_unit *unit;
-    const bcw_step *steps; /* by plan index */
+    const bcw_step *steps;         /* by plan index */
+    const struct bcw_usergen *gen; /* custom generator, or NULL */
     enum bcw_walk_kind walk;
     unsigned depth;
     unsigned timeout_ms;

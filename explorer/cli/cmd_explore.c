@@ -19,6 +19,7 @@ static void help(void)
         "                      [--depth K] [--format text|json|jsonl]\n"
         "                      [--jobs N] [--timeout MS] [--calls stub|ffi] "
         "[-o RESULTS]\n"
+        "                      [--generator FILE]\n"
         "\n"
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, or the algebra walk TA_k whose prefixes hold\n"
@@ -36,6 +37,12 @@ static void help(void)
         "  -o FILE           save the results as msgpack (written atomically)\n"
         "  --calls HOW       stub (default): generated typed call stubs;\n"
         "                    ffi: every call through libffi\n"
+        "  --generator FILE  a custom generator (bcwalk/generator.h) makes "
+        "the\n"
+        "                    values of the parameters it takes: FILE is C\n"
+        "                    (.c), bitcode (.bc, compiled for you) or a "
+        "shared\n"
+        "                    object (.so)"
         "\n"
         "The native code is built with clang from the same bitcode and\n"
         "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"
@@ -45,7 +52,9 @@ static void help(void)
         "  bcwalk explore stack.bc --unit bstack --walk algebra --depth 3 "
         "--format json\n"
         "  bcwalk explore stack.bc --unit bstack --depth 8 --jobs 2 "
-        "--format json -o deep.results.msgpack");
+        "--format json -o deep.results.msgpack\n"
+        "  bcwalk explore stack.bc --unit bstack --depth 3 "
+        "--generator examples/gen_index.c");
 }
 
 /* Renders progress on a terminal, in place, at most ~15 times a second. */
@@ -71,6 +80,7 @@ int cmd_explore(int argc, char **argv)
         {"timeout", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
         {"calls", required_argument, NULL, 'c'},
+        {"generator", required_argument, NULL, 'g'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -134,6 +144,9 @@ int cmd_explore(int argc, char **argv)
                 return cli_fail("explore: unknown --calls '%s' (stub or ffi)",
                                 optarg);
             opts.use_ffi = strcmp(optarg, "ffi") == 0;
+            break;
+        case 'g':
+            opts.generator = optarg;
             break;
         case 'h':
             help();
