@@ -45,8 +45,9 @@ static int build(char **out, const char *file, const char *cache_dir)
 {
     /* the compile line is part of the key: a new flag rebuilds */
     static const char flags[] = "-shared -fPIC -O1 -Wl,-Bsymbolic v1";
-    uint64_t key = bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
-                             BCW_GENERATOR_VERSION);
+    uint64_t key =
+        bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
+                  BCW_GENERATOR_VERSION);
     key = bcw__hash(flags, sizeof flags, key);
     key = bcw__hash(file + strlen(file) - 2, 2, key); /* .c or bc */
     int err = bcw__hash_file(&key, file);
@@ -54,8 +55,7 @@ static int build(char **out, const char *file, const char *cache_dir)
         return err;
     char *root = bcw__cache_root(cache_dir), *dir = NULL, *so = NULL,
          *tmp = NULL, *log = NULL, *kept = NULL;
-    if (root == NULL ||
-        (dir = bcw__sprintf("%s/generators", root)) == NULL ||
+    if (root == NULL || (dir = bcw__sprintf("%s/generators", root)) == NULL ||
         (so = bcw__sprintf("%s/%016llx.so", dir, (unsigned long long)key)) ==
             NULL ||
         (tmp = bcw__sprintf("%s/tmp.%016llx.%ld.so", dir,
@@ -123,12 +123,13 @@ static void param_of(bcw_gen_param *out, const bcw_func *f, unsigned k)
 {
     const bcw_param *p = &f->params[k];
     /* the plan has a byte for it */
-    bcw_custom_param(out, f->name, p->name ? p->name : "", p->ctype ? p->ctype : "", p->kind,
-                     p->abi, k, p->nparts > 255 ? 255 : p->nparts);
+    bcw_custom_param(out, f->name, p->name ? p->name : "",
+                     p->ctype ? p->ctype : "", p->kind, p->abi, k,
+                     p->nparts > 255 ? 255 : p->nparts);
 }
 
-int bcw__generator_open(bcw_usergen **out, const char *file,
-                        const bcw_unit *u, const char *cache_dir)
+int bcw__generator_open(bcw_usergen **out, const char *file, const bcw_unit *u,
+                        const char *cache_dir)
 {
     *out = NULL;
     if (access(file, R_OK) != 0)
@@ -205,9 +206,8 @@ static int put_name(bcw_wire_gen *w, uint32_t *at, const char *s)
     return 0;
 }
 
-int bcw__generator_plan(const bcw_usergen *g, bcw_plan *plan,
-                        const bcw_unit *u, const bcw_step *steps,
-                        unsigned nsteps)
+int bcw__generator_plan(const bcw_usergen *g, bcw_plan *plan, const bcw_unit *u,
+                        const bcw_step *steps, unsigned nsteps)
 {
     bcw_wire_gen *w = &plan->gen;
     memset(w->path, 0, sizeof w->path);
@@ -264,8 +264,8 @@ uint64_t bcw__generator_next(const bcw_usergen *g, const bcw_func *f,
 {
     bcw_gen_param p;
     param_of(&p, f, k);
-    return bcw_custom_next(&g->custom, &p, f->params[k].kind,
-                           f->params[k].abi, master, str);
+    return bcw_custom_next(&g->custom, &p, f->params[k].kind, f->params[k].abi,
+                           master, str);
 }
 
 void bcw__generator_free(bcw_usergen *g)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int bcw_custom_open(bcw_custom *c, const char *so, const char *shown,
-                    char *err, size_t n)
+int bcw_custom_open(bcw_custom *c, const char *so, const char *shown, char *err,
+                    size_t n)
 {
     memset(c, 0, sizeof *c);
     /* RTLD_LOCAL: the generator's names never resolve the unit's */
@@ -79,9 +79,8 @@ const char *bcw_custom_kind_name(enum bcw_pkind kind)
 }
 
 void bcw_custom_param(bcw_gen_param *out, const char *function,
-                      const char *name, const char *ctype,
-                      enum bcw_pkind kind, enum bcw_abi abi, unsigned index,
-                      unsigned categories)
+                      const char *name, const char *ctype, enum bcw_pkind kind,
+                      enum bcw_abi abi, unsigned index, unsigned categories)
 {
     static const unsigned char bits[] = {
         [BCW_ABI_BOOL] = 1,   [BCW_ABI_S8] = 8,     [BCW_ABI_U8] = 8,

@@ -22,8 +22,8 @@ typedef struct bcw_custom {
 /* Loads the shared object `so` and finds its generator.  Returns 0, or -1
  * with a message naming the problem and the file as `shown` (the user's
  * file the object was built from) in err[0..n), and *c left zeroed. */
-int bcw_custom_open(bcw_custom *c, const char *so, const char *shown,
-                    char *err, size_t n);
+int bcw_custom_open(bcw_custom *c, const char *so, const char *shown, char *err,
+                    size_t n);
 
 /* Unloads; a zeroed `c` is accepted. */
 void bcw_custom_close(bcw_custom *c);
@@ -36,9 +36,8 @@ const char *bcw_custom_kind_name(enum bcw_pkind kind);
  * borrowed into *out: they must outlive it.  Both sides build the
  * parameter with this, so a generator sees the same on both. */
 void bcw_custom_param(bcw_gen_param *out, const char *function,
-                      const char *name, const char *ctype,
-                      enum bcw_pkind kind, enum bcw_abi abi, unsigned index,
-                      unsigned categories);
+                      const char *name, const char *ctype, enum bcw_pkind kind,
+                      enum bcw_abi abi, unsigned index, unsigned categories);
 
 /* Starts a sequence: the generator's reset(), if any. */
 void bcw_custom_reset(const bcw_custom *c);

@@ -22,9 +22,10 @@ int bcw_rt_custom_setup(const bcw_shm *shm)
     const bcw_wire_gen *w = &shm->gen;
     if (w->path[0] == '\0')
         return 0;
+    /* no names when the generator takes none of the plan's parameters */
     if (memchr(w->path, '\0', sizeof w->path) == NULL ||
-        w->nnames == 0 || w->nnames > sizeof w->names ||
-        w->names[w->nnames - 1] != '\0')
+        w->nnames > sizeof w->names ||
+        (w->nnames > 0 && w->names[w->nnames - 1] != '\0'))
         return -1;
     char err[512];
     /* the parent loaded it first and reported what was wrong with it */
@@ -42,9 +43,8 @@ int bcw_rt_custom_setup(const bcw_shm *shm)
             if (!fn || !pn || !ct ||
                 bcw_custom_kind_name((enum bcw_pkind)p->kind) == NULL)
                 return -1;
-            bcw_custom_param(&params[i][k], fn, pn, ct,
-                             (enum bcw_pkind)p->kind, (enum bcw_abi)p->abi, k,
-                             w->categories[i][k]);
+            bcw_custom_param(&params[i][k], fn, pn, ct, (enum bcw_pkind)p->kind,
+                             (enum bcw_abi)p->abi, k, w->categories[i][k]);
         }
     }
     return 0;

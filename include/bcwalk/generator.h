@@ -55,10 +55,11 @@
 #define BCW_GENERATOR_SYMBOL "bcw_generator_main"
 
 /* Return values of next(). */
-#define BCW_GEN_OK 0       /* *out holds the value */
-#define BCW_GEN_DELEGATE 1 /* use the master generator's next value for
-                              this parameter (any value but BCW_GEN_OK
-                              means this too) */
+#define BCW_GEN_OK 0 /* *out holds the value */
+#define BCW_GEN_DELEGATE                                                       \
+    1 /* use the master generator's next value for                             \
+         this parameter (any value but BCW_GEN_OK                              \
+         means this too) */
 
 /* A parameter bcwalk asks about.  Every string is borrowed from bcwalk and
  * valid only during the call it is passed to: copy what you keep. */
