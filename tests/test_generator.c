@@ -32,8 +32,8 @@ static void reset(void *payload)
     at = 0;
 }
 
-static const bcw_generator fake = {BCW_GENERATOR_VERSION, "fake", NULL, next,
-                                   reset, NULL};
+static const bcw_generator fake = {
+    BCW_GENERATOR_VERSION, "fake", NULL, next, reset, NULL};
 
 static bcw_custom loaded(void)
 {
@@ -74,8 +74,8 @@ static void test_generator__values_by_kind(void **state)
         bcw_value_format(buf, sizeof buf, BCW_PK_INT, BCW_ABI_S32, raw, 0),
         "-1");
     assert_string_equal(s, "untouched");
-    assert_int_equal(
-        bcw_custom_next(&c, &p, BCW_PK_BOOL, BCW_ABI_BOOL, &g, &s), 1);
+    assert_int_equal(bcw_custom_next(&c, &p, BCW_PK_BOOL, BCW_ABI_BOOL, &g, &s),
+                     1);
     assert_int_equal(bcw_custom_next(&c, &p, BCW_PK_CHAR, BCW_ABI_S8, &g, &s),
                      'z');
     raw = bcw_custom_next(&c, &p, BCW_PK_FLOAT, BCW_ABI_FLOAT, &g, &s);
