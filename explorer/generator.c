@@ -49,7 +49,7 @@ static int build(char **out, const char *file, const char *cache_dir)
         bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
                   BCW_GENERATOR_VERSION);
     key = bcw__hash(flags, sizeof flags, key);
-    key = bcw__hash(file + strlen(file) - 2, 2, key); /* .c or bc */
+    key = bcw__hash(file + strlen(file) - 2, 2, key); /* ".c" or "bc" */
     int err = bcw__hash_file(&key, file);
     if (err < 0)
         return err;
@@ -102,8 +102,11 @@ static int build(char **out, const char *file, const char *cache_dir)
         goto done;
     }
 done:
-    unlink(tmp);
-    unlink(log);
+    /* what a failed or cached build leaves behind */
+    if (tmp != NULL)
+        unlink(tmp);
+    if (log != NULL)
+        unlink(log);
     free(root);
     free(dir);
     free(tmp);
