@@ -10,7 +10,7 @@
 #include "bitcode.h"
 #include "model.h"
 
-#define MAX_LITERAL 64 /* longer literals are cut: a prefix still tells */
+#define MAX_LITERAL 64  /* longer literals are cut: a prefix still tells */
 #define MAX_LENGTH 4096 /* strlen(s) tests past it are left out */
 #define MAX_CONDS 16
 
@@ -79,14 +79,14 @@ drop:
 static int compared(bcw_param *p, size_t *cap, LLVMValueRef call,
                     LLVMValueRef arg)
 {
-    static const char *const fns[] = {"strcmp",  "strncmp", "strcasecmp",
+    static const char *const fns[] = {"strcmp",      "strncmp", "strcasecmp",
                                       "strncasecmp", "memcmp",  "bcmp",
-                                      "strcoll", NULL};
+                                      "strcoll",     NULL};
     LLVMValueRef callee = LLVMGetCalledValue(call);
     size_t nlen = 0;
-    const char *name =
-        callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &nlen)
-                                          : "";
+    const char *name = callee && LLVMIsAFunction(callee)
+                           ? LLVMGetValueName2(callee, &nlen)
+                           : "";
     bool known = false;
     for (const char *const *f = fns; *f && !known; f++)
         known = strcmp(name, *f) == 0;
@@ -139,13 +139,11 @@ static int char_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
         value[at] = (char)ch;
         value[at + 1] = '\0';
         char *shown = bcw__c_quote(value + at, '\'');
-        int err =
-            add(p, cap,
-                shown ? bcw__sprintf("%s[%lld] == %s", p->name, at, shown)
-                      : NULL,
-                shown ? bcw__sprintf("%s[%lld] != %s", p->name, at, shown)
-                      : NULL,
-                value);
+        int err = add(
+            p, cap,
+            shown ? bcw__sprintf("%s[%lld] == %s", p->name, at, shown) : NULL,
+            shown ? bcw__sprintf("%s[%lld] != %s", p->name, at, shown) : NULL,
+            value);
         free(shown);
         return err;
     }

@@ -18,8 +18,9 @@
 
 extern char **environ;
 
-/* Runs clang, stderr to `log`; 0 if it exited 0. */
-static int run_clang(const char *const argv[], const char *log)
+#define BUILDING "building its native code"
+
+int bcw__build_clang(const char *const argv[], const char *log)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -40,7 +41,7 @@ static int run_clang(const char *const argv[], const char *log)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
-static int clang_failed(const char *bitcode, const char *log)
+int bcw__build_failed(const char *file, const char *doing, const char *log)
 {
     char line[512] = "";
     FILE *f = fopen(log, "r");
@@ -51,10 +52,8 @@ static int clang_failed(const char *bitcode, const char *log)
         fclose(f);
     }
     line[strcspn(line, "\n")] = '\0';
-    return bcw__error(BCW_ERROR,
-                      "%s: building its native code failed: %s "
-                      "(full log: %s)",
-                      bitcode, line[0] ? line : "clang failed", log);
+    return bcw__error(BCW_ERROR, "%s: %s failed: %s (full log: %s)", file,
+                      doing, line[0] ? line : "clang failed", log);
 }
 
 int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
@@ -113,11 +112,12 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         BCW_RUNTIME_LIB,
         "-lffi",
         "-lm",
+        "-ldl", /* custom generators are loaded with dlopen */
         "-o",
         built,
         NULL
     };
-    int rc = run_clang(argv, log);
+    int rc = bcw__build_clang(argv, log);
     if (rc < 0) {
         err = rc;
         goto done;
@@ -126,9 +126,9 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         /* keep the log where the message says it is */
         char *kept = bcw__sprintf("%s/last-failed-build.log", root);
         if (kept != NULL && rename(log, kept) == 0)
-            err = clang_failed(bitcode, kept);
+            err = bcw__build_failed(bitcode, BUILDING, kept);
         else
-            err = clang_failed(bitcode, log);
+            err = bcw__build_failed(bitcode, BUILDING, log);
         free(kept);
         goto done;
     }

@@ -14,4 +14,14 @@
 BCW_INTERNAL int bcw__build_worker(char **out, const bcw_model *model,
                                    const char *bitcode, const char *cache_dir);
 
+/* Runs clang with `argv` (argv[0] its path), its stderr into the file
+ * `log`.  Returns 0 if it exited 0, 1 if it failed, or a negative error
+ * if it could not be run. */
+BCW_INTERNAL int bcw__build_clang(const char *const argv[], const char *log);
+
+/* Records "FILE: DOING failed: <clang's first error line> (full log: LOG)"
+ * and returns BCW_ERROR. */
+BCW_INTERNAL int bcw__build_failed(const char *file, const char *doing,
+                                   const char *log);
+
 #endif

@@ -19,8 +19,7 @@ typedef struct pairs {
     size_t total, left;
 } pairs;
 
-static size_t at(const pairs *p, unsigned i, unsigned a, unsigned j,
-                 unsigned b)
+static size_t at(const pairs *p, unsigned i, unsigned a, unsigned j, unsigned b)
 {
     if (i > j) {
         unsigned t = i;

@@ -7,6 +7,7 @@
 
 #include "explorer/build.h"
 #include "explorer/combine.h"
+#include "explorer/generator.h"
 #include "explorer/pool.h"
 #include "explorer/report.h"
 #include "explorer/results.h"
@@ -91,9 +92,11 @@ static int cap_warning(bcw_reporter *r, const bcw_func *f, uint64_t total,
 /* The walk's alphabet: each function once per combination of its
  * parameters' categories (opts->combine, at most opts->max_combos), each
  * category by its representative; a function without categories is one
- * step.  *out is the caller's; warnings about capped functions go to r. */
+ * step.  A parameter the custom generator `gen` takes has no categories.
+ * *out is the caller's; warnings about capped functions go to r. */
 static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
-                      const bcw_explore_opts *o, bcw_reporter *r)
+                      const bcw_explore_opts *o, const bcw_usergen *gen,
+                      bcw_reporter *r)
 {
     size_t cap = 0;
     *out = NULL;
@@ -101,8 +104,12 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
     for (unsigned i = 0; i < u->nfuncs; i++) {
         const bcw_func *f = &u->funcs[i];
         unsigned counts[BCW_MAX_PARAMS] = {0};
-        for (unsigned k = 0; k < f->nparams; k++)
-            counts[k] = partitioned(&f->params[k]) ? f->params[k].nparts : 0;
+        bool cat[BCW_MAX_PARAMS];
+        for (unsigned k = 0; k < f->nparams; k++) {
+            cat[k] =
+                partitioned(&f->params[k]) && !bcw__generator_takes(gen, i, k);
+            counts[k] = cat[k] ? f->params[k].nparts : 0;
+        }
         bcw_combo *rows = NULL;
         unsigned nrows = 0;
         uint64_t total = 0;
@@ -120,7 +127,8 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
             st->func = i;
             for (unsigned k = 0; k < f->nparams; k++) {
                 const bcw_param *p = &f->params[k];
-                if (!partitioned(p))
+                st->custom[k] = bcw__generator_takes(gen, i, k);
+                if (!cat[k])
                     continue;
                 const bcw_part *part = &p->parts[rows[c].cat[k]];
                 st->part[k] = part;
@@ -264,7 +272,12 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_step *steps = NULL;
     unsigned nsteps = 0;
     sinks sk = {0};
-    int err = make_steps(&steps, &nsteps, u, o, &sk.report);
+    bcw_usergen *gen = NULL;
+    int err = o->generator
+                  ? bcw__generator_open(&gen, o->generator, u, o->cache_dir)
+                  : 0;
+    if (err == 0)
+        err = make_steps(&steps, &nsteps, u, o, gen, &sk.report);
     bcw_plan *plan = bcw__calloc(1, sizeof *plan);
     uint16_t *ctors = bcw__calloc(nsteps, sizeof *ctors);
     uint16_t *methods = bcw__calloc(nsteps, sizeof *methods);
@@ -279,7 +292,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = make_plan(plan, u, steps, nsteps)) < 0)
+    if ((err = make_plan(plan, u, steps, nsteps)) < 0 ||
+        (err = bcw__generator_plan(gen, plan, u, steps, nsteps)) < 0)
         goto done;
     plan->use_ffi = o->use_ffi != 0;
     bcw_walk_cfg cfg = {.kind = o->walk,
@@ -329,6 +343,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.timeout_ms = o->timeout_ms;
     sk.report.format = o->format;
     sk.report.f = o->report;
+    sk.report.gen = gen;
     if (o->results_path != NULL &&
         (err = bcw__results_open(&sk.results, o->results_path, u, steps, nsteps,
                                  o->walk, o->depth)) < 0)
@@ -350,6 +365,7 @@ done:
     }
     bcw__pool_free(pool);
     bcw__strv_free(sk.report.warnings, sk.report.nwarnings);
+    bcw__generator_free(gen);
     free(worker);
     free(steps);
     free(plan);

@@ -193,6 +193,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         memcpy(w->shm->pool, plan->pool, sizeof plan->pool);
         w->shm->nstrings = plan->nstrings;
         memcpy(w->shm->strings, plan->strings, plan->nstrings);
+        memcpy(&w->shm->gen, &plan->gen, sizeof plan->gen);
     }
     *out = pool;
     return 0;

@@ -17,6 +17,7 @@ typedef struct bcw_plan {
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
     char strings[BCW_MAX_PLAN_STRINGS];
+    bcw_wire_gen gen; /* explorer/generator.c */
 } bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
+#include "explorer/generator.h"
+
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,16 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                              pa->kind == BCW_PK_ELEMENT ? BCW_PK_ELEMENT
                                                         : BCW_PK_INT,
                              pa->abi, (uint64_t)st->value[p], 0);
+            continue;
+        }
+        if (st->custom[p]) {
+            /* the custom generator's draw, replayed as the worker made it */
+            const char *str = NULL;
+            uint64_t raw = bcw__generator_next(r->gen, f, p, gen, &str);
+            if (pa->kind == BCW_PK_STRING)
+                bcw_value_format_str(args[p], 64, str);
+            else
+                bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
             continue;
         }
         uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
@@ -201,6 +213,7 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
         fputc('\n', f);
     }
     bcw_gen gen = {0};
+    bcw__generator_reset(r->gen);
     char args[BCW_MAX_PARAMS][64], result[96] = "", last[96] = "";
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
@@ -262,6 +275,7 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             "\"calls\": [",
             s->len, s->predicted ? "predicted" : "pending");
     bcw_gen gen = {0};
+    bcw__generator_reset(r->gen);
     char args[BCW_MAX_PARAMS][64], result[96];
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);

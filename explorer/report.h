@@ -18,11 +18,13 @@ typedef struct bcw_step {
      * time, and how the value is shown ("balance + limit + 1") */
     const bcw_part *relative[BCW_MAX_PARAMS];
     const bcw_part *part[BCW_MAX_PARAMS]; /* the category, or NULL */
+    bool custom[BCW_MAX_PARAMS];          /* drawn from the custom generator */
 } bcw_step;
 
 typedef struct bcw_reporter {
     const bcw_unit *unit;
-    const bcw_step *steps; /* by plan index */
+    const bcw_step *steps;         /* by plan index */
+    const struct bcw_usergen *gen; /* custom generator, or NULL */
     enum bcw_walk_kind walk;
     unsigned depth;
     unsigned timeout_ms;

@@ -21,11 +21,8 @@ static int add(bcw_param *p, size_t *cap, char *label, char *str, int64_t v,
         free(str);
         return BCW_ENOMEM;
     }
-    p->parts[p->nparts++] = (bcw_part){.label = label,
-                                       .str = str,
-                                       .nvalues = value,
-                                       .values = {v},
-                                       .rel = -1};
+    p->parts[p->nparts++] = (bcw_part){
+        .label = label, .str = str, .nvalues = value, .values = {v}, .rel = -1};
     return 0;
 }
 
@@ -48,8 +45,8 @@ static int strings(bcw_param *p)
             err = add(p, &cap, bcw__strdup(p->conds[i].text),
                       bcw__strdup(p->conds[i].value), 0, false);
     if (err == 0 && !has_value(p, ""))
-        err = add(p, &cap, bcw__sprintf("%s == \"\"", p->name),
-                  bcw__strdup(""), 0, false);
+        err = add(p, &cap, bcw__sprintf("%s == \"\"", p->name), bcw__strdup(""),
+                  0, false);
     if (err == 0 && !has_value(p, LONG_STRING))
         err = add(p, &cap, bcw__strdup("none of them"),
                   bcw__strdup(LONG_STRING), 0, false);
@@ -95,9 +92,8 @@ static enum bcw_callback builtin(const bcw_param *p)
 
 const char *bcw__callback_name(enum bcw_callback cb)
 {
-    static const char *const names[] = {"?",          "bcw_compare",
-                                        "bcw_equal",  "bcw_hash",
-                                        "bcw_visit",  "bcw_zero"};
+    static const char *const names[] = {"?",        "bcw_compare", "bcw_equal",
+                                        "bcw_hash", "bcw_visit",   "bcw_zero"};
     return (unsigned)cb <= BCW_CB_LAST ? names[cb] : "?";
 }
 
@@ -113,8 +109,8 @@ static int callbacks(const bcw_model *m, bcw_param *p)
             sym++;
         if (sym == m->nsyms)
             continue; /* analysed without its symbol: cannot be passed */
-        int err = add(p, &cap, bcw__strdup(p->conds[i].text),
-                      bcw__strdup(fn), sym, true);
+        int err = add(p, &cap, bcw__strdup(p->conds[i].text), bcw__strdup(fn),
+                      sym, true);
         if (err < 0)
             return err;
     }
@@ -134,8 +130,8 @@ static int elements(bcw_param *p)
     size_t cap = 0;
     int err = add(p, &cap, bcw__strdup("a new element"), NULL, 0, false);
     return err < 0 ? err
-                   : add(p, &cap, bcw__sprintf("%s == Obj#0", p->name), NULL,
-                         0, true);
+                   : add(p, &cap, bcw__sprintf("%s == Obj#0", p->name), NULL, 0,
+                         true);
 }
 
 int bcw__partition_kind(const bcw_model *m, bcw_param *p)

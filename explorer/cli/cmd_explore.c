@@ -19,7 +19,8 @@ static void help(void)
         "                      [--depth K] [--format text|json|jsonl]\n"
         "                      [--jobs N] [--timeout MS] [--calls stub|ffi] "
         "[-o RESULTS]\n"
-        "                      [--combine all|pairs] [--max-combos N]\n"
+        "                      [--combine all|pairs] [--max-combos N] "
+        "[--generator FILE]\n"
         "\n"
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, or the algebra walk TA_k whose prefixes hold\n"
@@ -42,6 +43,9 @@ static void help(void)
         "                    of any two parameters, fewer steps)\n"
         "  --max-combos N    most combinations walked per function, 1..256\n"
         "                    (default 64; the report warns when it cuts)\n"
+        "  --generator FILE  custom generator (bcwalk/generator.h) for the\n"
+        "                    parameters it takes: C (.c) or bitcode (.bc),\n"
+        "                    compiled and cached, or a shared object (.so)\n"
         "\n"
         "The native code is built with clang from the same bitcode and\n"
         "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"
@@ -51,7 +55,9 @@ static void help(void)
         "  bcwalk explore stack.bc --unit bstack --walk algebra --depth 3 "
         "--format json\n"
         "  bcwalk explore stack.bc --unit bstack --depth 8 --jobs 2 "
-        "--format json -o deep.results.msgpack");
+        "--format json -o deep.results.msgpack\n"
+        "  bcwalk explore stack.bc --unit bstack --depth 3 "
+        "--generator examples/gen_index.c");
 }
 
 /* Renders progress on a terminal, in place, at most ~15 times a second. */
@@ -79,6 +85,7 @@ int cmd_explore(int argc, char **argv)
         {"calls", required_argument, NULL, 'c'},
         {"combine", required_argument, NULL, 'C'},
         {"max-combos", required_argument, NULL, 'M'},
+        {"generator", required_argument, NULL, 'g'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -157,6 +164,9 @@ int cmd_explore(int argc, char **argv)
                                 "from 1 to 256, not '%s'",
                                 optarg);
             opts.max_combos = (unsigned)v;
+            break;
+        case 'g':
+            opts.generator = optarg;
             break;
         case 'h':
             help();

@@ -75,11 +75,15 @@ typedef struct bcw_wire_param {
  * pool, whose operands index the pool too; the value passed is the one
  * nearest 1 within them. */
 #define BCW_FIXED_BOUNDS 2u
-#define BCW_FIXED_STRING 3u /* value: offset of a C string in `strings` */
-#define BCW_FIXED_SYMBOL 4u /* value: a symbol, passed as its address */
-#define BCW_FIXED_CLOSURE                                                      \
-    5u /* value: enum bcw_callback, a closure of                               \
-          signature `sig`; out[k] counts its calls */
+/* value: offset of a C string in `strings` */
+#define BCW_FIXED_STRING 3u
+/* value: a symbol, passed as its address */
+#define BCW_FIXED_SYMBOL 4u
+/* value: enum bcw_callback, a closure of signature `sig`; out[k] counts
+ * its calls */
+#define BCW_FIXED_CLOSURE 5u
+/* A custom generator's (bcw_wire_gen): the worker asks it for each value. */
+#define BCW_FIXED_CUSTOM 6u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -107,6 +111,22 @@ typedef struct bcw_wire_result {
     uint64_t out[BCW_MAX_PARAMS]; /* its out-parameters after the call */
 } bcw_wire_result;
 
+/* A custom generator (include/bcwalk/generator.h): the shared object the
+ * worker loads, and what it is told of each parameter it generates
+ * (BCW_FIXED_CUSTOM), by plan index.  Names are offsets into `names`,
+ * each NUL-terminated; the parent writes them, the worker checks them. */
+#define BCW_GEN_PATH_MAX 4096
+#define BCW_GEN_NAMES 65536
+typedef struct bcw_wire_gen {
+    char path[BCW_GEN_PATH_MAX];  /* absolute; "" for no custom generator */
+    uint32_t func[BCW_MAX_FUNCS]; /* the function's name */
+    uint32_t param[BCW_MAX_FUNCS][BCW_MAX_PARAMS]; /* the parameter's */
+    uint32_t ctype[BCW_MAX_FUNCS][BCW_MAX_PARAMS]; /* its C type */
+    uint8_t categories[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
+    uint32_t nnames;
+    char names[BCW_GEN_NAMES];
+} bcw_wire_gen;
+
 typedef struct bcw_shm {
     uint32_t magic, version;
     uint32_t nfuncs;
@@ -117,6 +137,7 @@ typedef struct bcw_shm {
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
     char strings[BCW_MAX_PLAN_STRINGS]; /* NUL-terminated, nstrings bytes */
+    bcw_wire_gen gen;
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),
      * then the constructor's plan index, then L method indices. */

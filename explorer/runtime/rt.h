@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "proto.h"
+#include "values.h"
 
 /* Frees every block the code under test still holds (its leaks) so the
  * next sequence starts clean; returns how many there were. */
@@ -14,5 +15,14 @@ size_t bcw_rt_alloc_reset(void);
  * the interposed abort, assert and exit, and by the allocator when the
  * code under test frees memory twice. */
 void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
+
+/* rt_custom.c: the custom generator the plan names, if any.  Setup loads
+ * it (0, or -1 for a bad plan or a generator that will not load); reset
+ * starts a sequence; next draws parameter k of plan entry fi, a
+ * BCW_FIXED_CUSTOM one, as bcw_custom_next does (custom.h). */
+int bcw_rt_custom_setup(const bcw_shm *shm);
+void bcw_rt_custom_reset(void);
+uint64_t bcw_rt_custom_next(unsigned fi, unsigned k, const bcw_wire_param *p,
+                            bcw_gen *g, const char **str);
 
 #endif

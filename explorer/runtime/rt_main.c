@@ -14,6 +14,7 @@
 #include <ffi.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,10 +463,13 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     void *avalues[BCW_MAX_PARAMS];
     void *outs[BCW_MAX_PARAMS] = {0};
     /* values first: a buffer's size is its length parameter's value */
+    const char *strs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
         vals[k] = p->fixed == BCW_FIXED_BOUNDS ? within_bounds(p)
-                  : p->fixed                   ? (uint64_t)p->value
+                  : p->fixed == BCW_FIXED_CUSTOM
+                      ? bcw_rt_custom_next(fi, k, p, g, &strs[k])
+                  : p->fixed ? (uint64_t)p->value
                              : bcw_gen_next(g, p->kind, p->abi);
     }
     for (unsigned k = 0; k < f->nparams; k++) {
@@ -482,10 +486,23 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
             closures[fi][k]->calls = 0;
             raw = (uint64_t)(uintptr_t)closures[fi][k]->code;
             break;
+        case BCW_FIXED_CUSTOM:
+            if (p->kind == BCW_PK_STRING) {
+                /* the generator's string, or its NULL */
+                size_t len = strs[k] ? strlen(strs[k]) + 1 : 0;
+                raw = strs[k] ? (uint64_t)(uintptr_t)memcpy(arena_alloc(len),
+                                                            strs[k], len)
+                              : 0;
+            }
+            break;
         default:
             break;
         }
-        switch (p->fixed >= BCW_FIXED_STRING ? BCW_PK_NONE : p->kind) {
+        bool made = p->fixed == BCW_FIXED_STRING ||
+                    p->fixed == BCW_FIXED_SYMBOL ||
+                    p->fixed == BCW_FIXED_CLOSURE ||
+                    (p->fixed == BCW_FIXED_CUSTOM && p->kind == BCW_PK_STRING);
+        switch (made ? BCW_PK_NONE : p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
             break;
@@ -577,6 +594,7 @@ static void run_seq(uint32_t i)
         memcpy(__start_bcw_globals, globals_copy, globals_size);
     static bcw_gen g;
     memset(&g, 0, sizeof g);
+    bcw_rt_custom_reset();
     if (sigsetjmp(seq_env, 0) != 0) {
         r->outcome = (uint8_t)halt_outcome;
         r->signo = (uint8_t)halt_signo;
@@ -649,6 +667,8 @@ static int setup(void)
             return -1;
         memcpy(globals_copy, __start_bcw_globals, globals_size);
     }
+    if (bcw_rt_custom_setup(shm) < 0)
+        return -1;
     /* fatal signals run on their own stack: a stack overflow in the code
      * under test must still be recorded */
     static char altstack[1 << 16];

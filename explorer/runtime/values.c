@@ -91,6 +91,15 @@ static void format_string(char *buf, size_t n, const char *s)
     buf[j] = '\0';
 }
 
+char *bcw_value_format_str(char *buf, size_t n, const char *s)
+{
+    if (s == NULL)
+        snprintf(buf, n, "NULL");
+    else
+        format_string(buf, n, s);
+    return buf;
+}
+
 char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
                        enum bcw_abi abi, uint64_t raw, int is_result)
 {

@@ -53,12 +53,14 @@ typedef struct bcw_explore_opts {
                                  first are walked and the report warns */
     bcw_progress_cb progress; /* optional */
     void *payload;
+    const char *generator; /* a custom generator's .c, .bc or .so
+                              (bcwalk/generator.h), or NULL */
 } bcw_explore_opts;
 
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
-            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL                           \
+            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL                     \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
