@@ -101,8 +101,14 @@ enum bcw_cop {
      * a (its value) plus `value` bounds x from below, above, or fixes it. */
     BCW_C_LOWER,
     BCW_C_UPPER,
-    BCW_C_EQUAL
+    BCW_C_EQUAL,
+    /* A category whose conditions mix x with the object's fields in other
+     * shapes (len + b->len >= b->cap): ICMP node a must hold (HOLDS) or
+     * fail (FAILS); the worker searches x on the live object. */
+    BCW_C_HOLDS,
+    BCW_C_FAILS
 };
+#define BCW_C_LAST BCW_C_FAILS
 typedef struct bcw_cnode {
     uint8_t op;   /* enum bcw_cop */
     uint8_t bits; /* width of the result (1 for ICMP) */

@@ -339,7 +339,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
             break;
         bcw_cnode *d = &p->nodes[i];
         p->nnodes = i + 1;
-        d->op = (uint8_t)u64(r, &e[0], BCW_C_EQUAL, "node op");
+        d->op = (uint8_t)u64(r, &e[0], BCW_C_LAST, "node op");
         d->bits = (uint8_t)u64(r, &e[1], 64, "node bits");
         d->pred = (uint8_t)u64(r, &e[2], 255, "node predicate");
         d->value = i64(r, &e[3], "node value");
@@ -347,7 +347,9 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
         d->b = (uint32_t)u64(r, &e[5], n - 1, "node operand");
         /* operands come before their users: evaluation terminates */
         if ((d->op > BCW_C_FIELD && d->a >= i) ||
-            (d->op >= BCW_C_ADD && d->op <= BCW_C_ASHR && d->b >= i))
+            (((d->op >= BCW_C_ADD && d->op <= BCW_C_ASHR) ||
+              d->op == BCW_C_ICMP) &&
+             d->b >= i))
             bad(r, "node order");
     }
     const msgpack_object *sg = arr(r, &a[13], 0, "callback signature");

@@ -221,6 +221,15 @@ static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
     return 0;
 }
 
+/* Does the worker report something of this parameter in its call's out
+ * slot: an out-parameter's value, a closure's calls, a value computed
+ * from the object, a buffer's length? */
+static bool reports(const bcw_wire_param *w)
+{
+    return w->kind == BCW_PK_OUT || w->kind == BCW_PK_BUFFER ||
+           w->fixed == BCW_FIXED_CLOSURE || w->fixed == BCW_FIXED_BOUNDS;
+}
+
 /* The plan: plan index i is step i. */
 static int make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
                      unsigned nsteps)
@@ -313,9 +322,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         mutator[i] = f->role == BCW_ROLE_MUTATOR;
         is_void[i] = f->ret.kind == BCW_PK_NONE;
         for (unsigned k = 0; k < f->nparams; k++)
-            nout[i] = (uint8_t)(nout[i] + (f->params[k].kind == BCW_PK_OUT ||
-                                           plan->funcs[i].params[k].fixed ==
-                                               BCW_FIXED_CLOSURE));
+            nout[i] = (uint8_t)(nout[i] + reports(&plan->funcs[i].params[k]));
         if (f->unwalkable != NULL)
             continue;
         if (f->role == BCW_ROLE_CONSTRUCTOR ||

@@ -61,8 +61,18 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
         const bcw_param *pa = &f->params[p];
         labels[p] = st->label[p];
         if (st->relative[p]) {
-            /* read from the object at call time: shown as the bound */
-            snprintf(args[p], 64, "%s", st->relative[p]->rel_text);
+            /* computed from the object at call time: the value the
+             * worker passed, or the bound if the call did not report */
+            if (seq->outs[k] != NULL)
+                bcw_value_format(args[p], 64, BCW_PK_INT, pa->abi,
+                                 seq->outs[k][p], 0);
+            else
+                snprintf(args[p], 64, "%s", st->relative[p]->rel_text);
+            continue;
+        }
+        if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
+            snprintf(args[p], 64, "bytes[%llu]",
+                     (unsigned long long)seq->outs[k][p]);
             continue;
         }
         if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
@@ -313,7 +323,6 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             bcw__json_str(f, result);
         }
         if (s->outs[k] != NULL && !halted) {
-            fputs(", \"out\": {", f);
             bool first = true;
             const bcw_step *st = &r->steps[s->steps[k]];
             for (unsigned p = 0; p < fn->nparams; p++) {
@@ -321,13 +330,14 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
                 char v[64];
                 if (!out_text(st, pa, p, s->outs[k][p], v, sizeof v))
                     continue;
-                fputs(first ? "" : ", ", f);
+                fputs(first ? ", \"out\": {" : ", ", f);
                 first = false;
                 bcw__json_str(f, pa->name);
                 fputs(": ", f);
                 bcw__json_str(f, v);
             }
-            fputs("}", f);
+            if (!first)
+                fputs("}", f);
         }
         fprintf(f, ", \"outcome\": \"%s\"}", outcome);
     }

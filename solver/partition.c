@@ -495,6 +495,29 @@ static int relative_part(const bcw_unit *u, bcw_param *p, size_t *cap,
     return part->rel_text ? 0 : BCW_ENOMEM;
 }
 
+/* A category of conditions that mix x with the object's fields in
+ * shapes other than bounds: one HOLDS/FAILS node per condition of
+ * `combo`, the worker searching x on the live object at call time. */
+static int solved_part(bcw_param *p, size_t *cap, char *label, unsigned n,
+                       unsigned combo)
+{
+    int err = add_part(p, cap, label, 0, 0, 0);
+    if (err < 0)
+        return err;
+    uint32_t first = p->nnodes;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t op = (combo >> i) & 1u ? BCW_C_HOLDS : BCW_C_FAILS;
+        if (add_node(p, (bcw_cnode){op, 1, 0, 0, p->conds[i].root, 0}) < 0)
+            return BCW_ENOMEM;
+    }
+    bcw_part *part = &p->parts[p->nparts - 1];
+    part->nvalues = 0;
+    part->rel = (int32_t)first;
+    part->nrel = n;
+    part->rel_text = bcw__strdup("solved");
+    return part->rel_text ? 0 : BCW_ENOMEM;
+}
+
 static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
                            bcw_param *p)
 {
@@ -525,7 +548,7 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
         any_fields = any_fields || fields;
         all_bounds = all_bounds && bound;
         if ((conds[i] = term(s, p, p->conds[i].root, x)) == NULL ||
-            (fields && (!bound || !object))) {
+            (fields && !object)) {
             free(p->parts_note);
             p->parts_note = bcw__strdup(
                 "its conditions mix it with the unit's fields in a way not "
@@ -544,12 +567,9 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
             nrel);
         return p->parts_note ? 0 : BCW_ENOMEM;
     }
-    if (any_fields && !all_bounds) {
-        free(p->parts_note);
-        p->parts_note = bcw__strdup("its conditions mix field bounds with "
-                                    "others in a way not partitioned yet");
-        return p->parts_note ? 0 : BCW_ENOMEM;
-    }
+    /* fields in other shapes than bounds: the worker solves each
+     * category on the live object */
+    bool solve = any_fields && !all_bounds;
     size_t cap = 0;
     bool sgn = is_signed_param(p);
     for (unsigned combo = 0; combo < (1u << n); combo++) {
@@ -575,6 +595,13 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
         for (unsigned i = 0; i < n && r < 0; i++)
             if (rel[i])
                 r = (int)i;
+        if (solve) {
+            int err =
+                solved_part(p, &cap, label_of(s, p, lits, n, combo), n, combo);
+            if (err < 0)
+                return err;
+            continue;
+        }
         if (r >= 0) {
             int err = relative_part(u, p, &cap, label_of(s, p, lits, n, combo),
                                     rel_t, rel_pred, n, combo, r);

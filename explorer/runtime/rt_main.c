@@ -257,6 +257,65 @@ static int64_t sext(uint64_t v, unsigned bits)
     return (int64_t)((mask(v, bits) ^ m) - m);
 }
 
+static unsigned abi_bits(enum bcw_abi abi)
+{
+    switch (abi) {
+    case BCW_ABI_BOOL:
+    case BCW_ABI_S8:
+    case BCW_ABI_U8:
+        return 8;
+    case BCW_ABI_S16:
+    case BCW_ABI_U16:
+        return 16;
+    case BCW_ABI_S32:
+    case BCW_ABI_U32:
+        return 32;
+    default:
+        return 64;
+    }
+}
+
+static int abi_signed(enum bcw_abi abi)
+{
+    return abi == BCW_ABI_S8 || abi == BCW_ABI_S16 || abi == BCW_ABI_S32 ||
+           abi == BCW_ABI_S64;
+}
+
+/* The candidate value of the parameter a HOLDS/FAILS category is being
+ * solved for: what BCW_C_PARAM nodes evaluate to. */
+static uint64_t solving_x;
+
+/* a pred b (LLVMIntPredicate) on bits-wide values. */
+static uint64_t compare(unsigned pred, uint64_t a, uint64_t b, unsigned bits)
+{
+    uint64_t ua = mask(a, bits), ub = mask(b, bits);
+    int64_t sa = sext(a, bits), sb = sext(b, bits);
+    switch (pred) {
+    case 32:
+        return ua == ub;
+    case 33:
+        return ua != ub;
+    case 34:
+        return ua > ub;
+    case 35:
+        return ua >= ub;
+    case 36:
+        return ua < ub;
+    case 37:
+        return ua <= ub;
+    case 38:
+        return sa > sb;
+    case 39:
+        return sa >= sb;
+    case 40:
+        return sa < sb;
+    case 41:
+        return sa <= sb;
+    default:
+        return 0;
+    }
+}
+
 /* The value of expression node i of the pool on the unit's object.
  * Operands always come before their node (the model loader checks), and
  * the depth is bounded besides. */
@@ -272,7 +331,15 @@ static uint64_t eval(uint32_t i, int depth)
         b = eval(n->b, depth + 1);
     unsigned abits =
         n->op > BCW_C_FIELD && n->a < shm->npool ? shm->pool[n->a].bits : 64;
+    if (n->op == BCW_C_ICMP)
+        b = eval(n->b, depth + 1);
     switch ((enum bcw_cop)n->op) {
+    case BCW_C_PARAM:
+        v = solving_x; /* the candidate being tried */
+        break;
+    case BCW_C_ICMP:
+        v = compare(n->pred, a, b, abits);
+        break;
     case BCW_C_CONST:
         v = (uint64_t)n->value;
         break;
@@ -340,8 +407,101 @@ static uint64_t eval(uint32_t i, int depth)
  * first bound (the relative one the report shows), read from the object
  * as it is now, and kept within the category's other bounds (as signed
  * 64-bit numbers) when the object allows. */
+/* Does candidate x meet every HOLDS/FAILS literal of p's category? */
+static int meets(const bcw_wire_param *p, uint64_t x)
+{
+    solving_x = x;
+    for (uint32_t i = 0; i < p->nbounds; i++) {
+        uint32_t at = p->bounds + i;
+        if (at >= shm->npool)
+            return 0;
+        const bcw_cnode *lit = &shm->pool[at];
+        if ((eval(lit->a, 0) != 0) != (lit->op == BCW_C_HOLDS))
+            return 0;
+    }
+    return 1;
+}
+
+/* Where literal `lit` changes its truth between lo and hi (it differs
+ * at the two ends), assuming it changes once: the first x at which it
+ * has hi's truth, by bisection on the signed or unsigned order. */
+static uint64_t threshold(const bcw_cnode *lit, uint64_t lo, uint64_t hi,
+                          int is_signed, unsigned bits)
+{
+    solving_x = hi;
+    uint64_t want = eval(lit->a, 0) != 0;
+    for (int step = 0; step < 70; step++) {
+        uint64_t mid;
+        if (is_signed) {
+            int64_t l = sext(lo, bits), h = sext(hi, bits);
+            if (h - l <= 1)
+                break;
+            mid = (uint64_t)(l + (h - l) / 2);
+        } else {
+            if (mask(hi, bits) - mask(lo, bits) <= 1)
+                break;
+            mid = mask(lo, bits) + (mask(hi, bits) - mask(lo, bits)) / 2;
+        }
+        solving_x = mid;
+        if ((eval(lit->a, 0) != 0) == want)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* A category whose conditions mix the parameter with the object's fields
+ * (len + b->len >= b->cap): the value nearest 1 that meets them on the
+ * object as it is now, among 1, 0, -1 and the points where each
+ * condition changes (found by bisection over the non-negative and, for
+ * signed parameters, the negative half); 1 when none does. */
+static uint64_t solve(const bcw_wire_param *p)
+{
+    unsigned bits = abi_bits((enum bcw_abi)p->abi);
+    int is_signed = abi_signed((enum bcw_abi)p->abi);
+    uint64_t cand[3 + 6 * BCW_MAX_TERM_NODES];
+    unsigned n = 0;
+    cand[n++] = 1;
+    cand[n++] = 0;
+    cand[n++] = mask((uint64_t)-1, bits);
+    uint64_t top = is_signed ? mask(~0ull, bits) >> 1 : mask(~0ull, bits) >> 2;
+    uint64_t bottom = is_signed ? mask(~top, bits) : 0;
+    for (uint32_t i = 0; i < p->nbounds && n + 6 <= sizeof cand / sizeof *cand;
+         i++) {
+        const bcw_cnode *lit = &shm->pool[p->bounds + i];
+        uint64_t ends[2][2] = {{0, top}, {bottom, mask((uint64_t)-1, bits)}};
+        for (int h = 0; h < (is_signed ? 2 : 1); h++) {
+            uint64_t lo = ends[h][0], hi = ends[h][1];
+            solving_x = lo;
+            uint64_t at_lo = eval(lit->a, 0) != 0;
+            solving_x = hi;
+            if ((eval(lit->a, 0) != 0) == at_lo)
+                continue;
+            uint64_t t = threshold(lit, lo, hi, is_signed, bits);
+            cand[n++] = t;
+            cand[n++] = mask(t - 1, bits);
+            cand[n++] = mask(t + 1, bits);
+        }
+    }
+    uint64_t best = 1, dist = UINT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        int64_t v = is_signed ? sext(cand[i], bits) : (int64_t)cand[i];
+        uint64_t d = is_signed ? (uint64_t)(v >= 1 ? v - 1 : 1 - v)
+                               : (cand[i] >= 1 ? cand[i] - 1 : 1);
+        if (d < dist && meets(p, cand[i])) {
+            best = cand[i];
+            dist = d;
+        }
+    }
+    return best;
+}
+
 static uint64_t within_bounds(const bcw_wire_param *p)
 {
+    if (p->nbounds > 0 && p->bounds < shm->npool &&
+        shm->pool[p->bounds].op >= BCW_C_HOLDS)
+        return solve(p);
     int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
     for (uint32_t i = 0; i < p->nbounds; i++) {
         uint32_t at = p->bounds + i;
@@ -537,6 +697,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
             char *b = arena_alloc(n);
             for (uint64_t j = 0; j < n; j++)
                 b[j] = (char)('a' + j % 26);
+            if (last)
+                r->out[k] = n;
             raw = (uint64_t)(uintptr_t)b;
             break;
         }
@@ -545,6 +707,9 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         }
         vals[k] = raw;
         avalues[k] = &vals[k];
+        /* a value computed from the object is reported as passed */
+        if (last && p->fixed == BCW_FIXED_BOUNDS)
+            r->out[k] = raw;
     }
     uint64_t raw = 0;
     shm->cur_call = cur_call;
