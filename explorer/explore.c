@@ -8,6 +8,7 @@
 #include "explorer/build.h"
 #include "explorer/combine.h"
 #include "explorer/generator.h"
+#include "explorer/permute.h"
 #include "explorer/pool.h"
 #include "explorer/report.h"
 #include "explorer/results.h"
@@ -52,8 +53,9 @@ static bool partitioned(const bcw_param *p)
 
 /* "account_withdraw: 3 x 2 = 6 combinations of its categories (amount 3,
  * mode 2); the first 64 are walked" */
-static int cap_warning(bcw_reporter *r, const bcw_func *f, uint64_t total,
-                       unsigned walked, enum bcw_combine mode)
+static int cap_warning(bcw_reporter *r, const bcw_func *f,
+                       const unsigned *counts, uint64_t total, unsigned walked,
+                       enum bcw_combine mode)
 {
     bcw_buf b;
     bcw__buf_init(&b, 4096);
@@ -63,9 +65,9 @@ static int cap_warning(bcw_reporter *r, const bcw_func *f, uint64_t total,
                                                         : "combinations");
     bool first = true;
     for (unsigned k = 0; k < f->nparams && err == 0; k++)
-        if (partitioned(&f->params[k])) {
+        if (counts[k] > 0) {
             err = bcw__buf_printf(&b, "%s%s %u", first ? "" : ", ",
-                                  f->params[k].name, f->params[k].nparts);
+                                  f->params[k].name, counts[k]);
             first = false;
         }
     if (err == 0)
@@ -89,6 +91,66 @@ static int cap_warning(bcw_reporter *r, const bcw_func *f, uint64_t total,
     return 0;
 }
 
+/* Buffer contents from --permute: categories every buffer parameter
+ * shares, labelled by their content. */
+typedef struct buffer_perms {
+    bcw_part *parts;
+    unsigned n;
+} buffer_perms;
+
+static void buffer_perms_free(buffer_perms *bp)
+{
+    for (unsigned i = 0; i < bp->n; i++) {
+        free(bp->parts[i].label);
+        free(bp->parts[i].str);
+    }
+    free(bp->parts);
+}
+
+static int buffer_perms_make(buffer_perms *bp, const bcw_explore_opts *o,
+                             bcw_reporter *r)
+{
+    memset(bp, 0, sizeof *bp);
+    if (o->permute == NULL)
+        return 0;
+    char **contents = NULL;
+    unsigned n = 0;
+    uint64_t total = 0;
+    unsigned cap = o->max_combos ? o->max_combos : 1;
+    int err = bcw__permutations(&contents, &n, &total, o->permute, cap);
+    if (err == 0 &&
+        (bp->parts = bcw__calloc(n ? n : 1, sizeof *bp->parts)) == NULL)
+        err = BCW_ENOMEM;
+    for (unsigned i = 0; i < n; i++) {
+        if (err == 0) {
+            char *label =
+                bcw__sprintf("%spermutation %u of %llu",
+                             strchr(o->permute, '|') ? "stratified " : "",
+                             i + 1, (unsigned long long)total);
+            bp->parts[i] =
+                (bcw_part){.label = label, .str = contents[i], .rel = -1};
+            bp->n++;
+            if (label == NULL)
+                err = BCW_ENOMEM;
+        } else {
+            free(contents[i]);
+        }
+    }
+    free(contents);
+    if (err == 0 && total > n) {
+        char *w = bcw__sprintf("--permute \"%s\": %llu contents, above the "
+                               "cap of %u: only the first %u are used",
+                               o->permute, (unsigned long long)total, cap, n);
+        if (w == NULL || bcw__grow(&r->warnings, &r->capwarnings,
+                                   r->nwarnings + 1, sizeof *r->warnings) < 0) {
+            free(w);
+            return BCW_ENOMEM;
+        }
+        r->warnings[r->nwarnings++] = w;
+    }
+    return err;
+}
+
 /* The walk's alphabet: each function once per combination of its
  * parameters' categories (opts->combine, at most opts->max_combos), each
  * category by its representative; a function without categories is one
@@ -96,7 +158,7 @@ static int cap_warning(bcw_reporter *r, const bcw_func *f, uint64_t total,
  * *out is the caller's; warnings about capped functions go to r. */
 static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
                       const bcw_explore_opts *o, const bcw_usergen *gen,
-                      bcw_reporter *r)
+                      const buffer_perms *bp, bcw_reporter *r)
 {
     size_t cap = 0;
     *out = NULL;
@@ -106,17 +168,23 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
         unsigned counts[BCW_MAX_PARAMS] = {0};
         bool cat[BCW_MAX_PARAMS];
         for (unsigned k = 0; k < f->nparams; k++) {
-            cat[k] =
-                partitioned(&f->params[k]) && !bcw__generator_takes(gen, i, k);
-            counts[k] = cat[k] ? f->params[k].nparts : 0;
+            bool permuted = f->params[k].kind == BCW_PK_BUFFER && bp->n > 0;
+            cat[k] = (partitioned(&f->params[k]) || permuted) &&
+                     !bcw__generator_takes(gen, i, k);
+            counts[k] = !cat[k] ? 0 : permuted ? bp->n : f->params[k].nparts;
         }
+        /* a permuted buffer's length is its content's */
+        for (unsigned k = 0; k < f->nparams; k++)
+            if (f->params[k].kind == BCW_PK_BUFFER && cat[k] &&
+                f->params[k].pair >= 0)
+                cat[f->params[k].pair] = false, counts[f->params[k].pair] = 0;
         bcw_combo *rows = NULL;
         unsigned nrows = 0;
         uint64_t total = 0;
         int err = bcw__combine(&rows, &nrows, &total, counts, f->nparams,
                                o->combine, o->max_combos ? o->max_combos : 1);
         if (err == 0 && total > nrows && f->unwalkable == NULL)
-            err = cap_warning(r, f, total, nrows, o->combine);
+            err = cap_warning(r, f, counts, total, nrows, o->combine);
         for (unsigned c = 0; c < nrows && err == 0; c++) {
             if (bcw__grow(out, &cap, *nout + 1, sizeof **out) < 0) {
                 err = BCW_ENOMEM;
@@ -130,13 +198,23 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
                 st->custom[k] = bcw__generator_takes(gen, i, k);
                 if (!cat[k])
                     continue;
-                const bcw_part *part = &p->parts[rows[c].cat[k]];
+                const bcw_part *part = p->kind == BCW_PK_BUFFER
+                                           ? &bp->parts[rows[c].cat[k]]
+                                           : &p->parts[rows[c].cat[k]];
                 st->part[k] = part;
                 st->fixed[k] =
                     part->nvalues > 0 || part->str != NULL || part->rel >= 0;
                 st->value[k] = part->nvalues ? part->values[0] : 0;
                 st->label[k] = part->label;
                 st->relative[k] = part->rel >= 0 ? part : NULL;
+            }
+            for (unsigned k = 0; k < f->nparams; k++) {
+                int pair = f->params[k].pair;
+                if (f->params[k].kind == BCW_PK_BUFFER && st->part[k] &&
+                    pair >= 0 && !st->fixed[pair] && !st->custom[pair]) {
+                    st->fixed[pair] = true;
+                    st->value[pair] = (int64_t)strlen(st->part[k]->str);
+                }
             }
         }
         free(rows);
@@ -202,13 +280,19 @@ static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
                       unsigned k, bcw_wire_param *w)
 {
     const bcw_part *part = st->part[k];
-    if (part == NULL || !st->fixed[k])
+    if (!st->fixed[k])
         return 0;
+    if (part == NULL) { /* a permuted buffer's length */
+        w->fixed = BCW_FIXED_VALUE;
+        w->value = st->value[k];
+        return 0;
+    }
     if (st->relative[k])
         return pool_bounds(plan, p, part, w);
     w->fixed = BCW_FIXED_VALUE;
     w->value = st->value[k];
-    if (p->kind == BCW_PK_STRING && part->str != NULL) {
+    if ((p->kind == BCW_PK_STRING || p->kind == BCW_PK_BUFFER) &&
+        part->str != NULL) {
         w->fixed = BCW_FIXED_STRING;
         return plan_string(plan, part->str, &w->value);
     }
@@ -285,8 +369,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     int err = o->generator
                   ? bcw__generator_open(&gen, o->generator, u, o->cache_dir)
                   : 0;
+    buffer_perms bp = {0};
     if (err == 0)
-        err = make_steps(&steps, &nsteps, u, o, gen, &sk.report);
+        err = buffer_perms_make(&bp, o, &sk.report);
+    if (err == 0)
+        err = make_steps(&steps, &nsteps, u, o, gen, &bp, &sk.report);
     bcw_plan *plan = bcw__calloc(1, sizeof *plan);
     uint16_t *ctors = bcw__calloc(nsteps, sizeof *ctors);
     uint16_t *methods = bcw__calloc(nsteps, sizeof *methods);
@@ -372,6 +459,7 @@ done:
     }
     bcw__pool_free(pool);
     bcw__strv_free(sk.report.warnings, sk.report.nwarnings);
+    buffer_perms_free(&bp);
     bcw__generator_free(gen);
     free(worker);
     free(steps);

@@ -70,11 +70,6 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                 snprintf(args[p], 64, "%s", st->relative[p]->rel_text);
             continue;
         }
-        if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
-            snprintf(args[p], 64, "bytes[%llu]",
-                     (unsigned long long)seq->outs[k][p]);
-            continue;
-        }
         if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
             /* a string shown as a C literal, a long one by its start and
              * length; a callback by name */
@@ -83,12 +78,17 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             char head[SHOWN_CHARS + 1];
             snprintf(head, sizeof head, "%s", str);
             char *q =
-                pa->kind == BCW_PK_STRING ? bcw__c_quote(head, '"') : NULL;
+                pa->kind != BCW_PK_CALLBACK ? bcw__c_quote(head, '"') : NULL;
             if (q != NULL && len > SHOWN_CHARS)
                 snprintf(args[p], 64, "%.26s... (%zu chars)", q, len);
             else
                 snprintf(args[p], 64, "%s", q ? q : str);
             free(q);
+            continue;
+        }
+        if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
+            snprintf(args[p], 64, "bytes[%llu]",
+                     (unsigned long long)seq->outs[k][p]);
             continue;
         }
         if (st->fixed[p]) {

@@ -490,6 +490,25 @@ class Categories(unittest.TestCase):
                      [("hset_add", ["Obj#0"]), ("hset_has", ["Obj#1"])])
         self.assertEqual(fresh["calls"][-1]["result"], "0")
 
+    def test_buffer_permutations(self):
+        lines = jsonl("sbuf.bc", "sbuf", "protocol", 2, "--permute", "ab|cd")
+        last = {s["calls"][1]["args"][1]: s["calls"][2]
+                for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                ["sbuf_new", "sbuf_append", "sbuf_last"]}
+        # each group permuted on its own: 2! * 2! contents, the length
+        # following the content, and sbuf_last sees the content's last byte
+        self.assertEqual({k: v["out"]["out"] for k, v in last.items()},
+                         {'"abcd"': "'d'", '"abdc"': "'c'",
+                          '"bacd"': "'d'", '"badc"': "'c'"})
+        appends = [c for s in lines[:-1] for c in s["calls"]
+                   if c["fn"] == "sbuf_append"]
+        self.assertTrue(all(c["args"][2] == "4" for c in appends))
+        self.assertEqual(appends[0]["labels"][1],
+                         "stratified permutation 1 of 4")
+        p = bcwalk("explore", example("sbuf.bc"), "--unit", "sbuf",
+                   "--permute", "ab||c", check=2)
+        self.assertIn("--permute: an empty group", p.stderr)
+
     def test_all_pairs_and_the_cap(self):
         full = explore_json("cfg.bc", "cfg", "protocol", 1)
         capped = explore_json("cfg.bc", "cfg", "protocol", 1,

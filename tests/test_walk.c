@@ -10,7 +10,9 @@
 
 #include <cmocka.h>
 
+#include "bcwalk/error.h"
 #include "explorer/combine.h"
+#include "explorer/permute.h"
 #include "explorer/walk.h"
 
 /* Plan indices of the model stack. */
@@ -212,6 +214,49 @@ static void test_walk__combinations_and_all_pairs(void **state)
     free(rows);
 }
 
+static void free_contents(char **v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* BETUnit's generators: distinct permutations of a multiset, and the
+ * stratified kind (each group on its own: x1! * x2! contents). */
+static void test_walk__permutations_and_stratified(void **state)
+{
+    (void)state;
+    char **v = NULL;
+    unsigned n = 0;
+    uint64_t total = 0;
+    assert_int_equal(bcw__permutations(&v, &n, &total, "caab", 64), 0);
+    assert_int_equal(total, 12); /* 4! / 2! */
+    assert_int_equal(n, 12);
+    assert_string_equal(v[0], "aabc");
+    assert_string_equal(v[1], "aacb");
+    assert_string_equal(v[11], "cbaa");
+    for (unsigned i = 0; i + 1 < n; i++)
+        assert_true(strcmp(v[i], v[i + 1]) < 0); /* distinct, in order */
+    free_contents(v, n);
+
+    assert_int_equal(bcw__permutations(&v, &n, &total, "ba|dc", 64), 0);
+    assert_int_equal(n, 4);
+    const char *const want[] = {"abcd", "abdc", "bacd", "badc"};
+    for (unsigned i = 0; i < 4; i++)
+        assert_string_equal(v[i], want[i]);
+    free_contents(v, n);
+
+    assert_int_equal(bcw__permutations(&v, &n, &total, "abcdefg", 10), 0);
+    assert_int_equal(total, 5040);
+    assert_int_equal(n, 10);
+    free_contents(v, n);
+
+    assert_int_equal(bcw__permutations(&v, &n, &total, "ab||c", 10),
+                     BCW_EINPUT);
+    assert_null(v);
+    assert_int_equal(bcw__permutations(&v, &n, &total, "", 10), BCW_EINPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_walk__counts_add_up_to_the_whole_set),
         cmocka_unit_test(test_walk__set_size_saturates),
         cmocka_unit_test(test_walk__combinations_and_all_pairs),
+        cmocka_unit_test(test_walk__permutations_and_stratified),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

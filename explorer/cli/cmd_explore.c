@@ -21,6 +21,7 @@ static void help(void)
         "[-o RESULTS]\n"
         "                      [--combine all|pairs] [--max-combos N] "
         "[--generator FILE]\n"
+        "                      [--permute SEED]\n"
         "\n"
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, or the algebra walk TA_k whose prefixes hold\n"
@@ -43,6 +44,10 @@ static void help(void)
         "                    of any two parameters, fewer steps)\n"
         "  --max-combos N    most combinations walked per function, 1..256\n"
         "                    (default 64; the report warns when it cuts)\n"
+        "  --permute SEED    buffer contents: every distinct permutation of\n"
+        "                    SEED's bytes, or with '|' (\"ab|cd\") of each\n"
+        "                    group on its own (stratified); the paired length\n"
+        "                    follows the content\n"
         "  --generator FILE  custom generator (bcwalk/generator.h) for the\n"
         "                    parameters it takes: C (.c) or bitcode (.bc),\n"
         "                    compiled and cached, or a shared object (.so)\n"
@@ -86,6 +91,7 @@ int cmd_explore(int argc, char **argv)
         {"combine", required_argument, NULL, 'C'},
         {"max-combos", required_argument, NULL, 'M'},
         {"generator", required_argument, NULL, 'g'},
+        {"permute", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -167,6 +173,9 @@ int cmd_explore(int argc, char **argv)
             break;
         case 'g':
             opts.generator = optarg;
+            break;
+        case 'P':
+            opts.permute = optarg;
             break;
         case 'h':
             help();

@@ -637,7 +637,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         uint64_t raw = vals[k];
         switch (p->fixed) {
         case BCW_FIXED_STRING:
-            raw = (uint64_t)(uintptr_t)plan_string(p->value);
+            if (p->kind != BCW_PK_BUFFER)
+                raw = (uint64_t)(uintptr_t)plan_string(p->value);
             break;
         case BCW_FIXED_SYMBOL:
             raw = (uint64_t)(uintptr_t)bcw_unit_symtab[p->value];
@@ -658,10 +659,10 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         default:
             break;
         }
-        bool made = p->fixed == BCW_FIXED_STRING ||
-                    p->fixed == BCW_FIXED_SYMBOL ||
-                    p->fixed == BCW_FIXED_CLOSURE ||
-                    (p->fixed == BCW_FIXED_CUSTOM && p->kind == BCW_PK_STRING);
+        bool made =
+            (p->fixed == BCW_FIXED_STRING && p->kind != BCW_PK_BUFFER) ||
+            p->fixed == BCW_FIXED_SYMBOL || p->fixed == BCW_FIXED_CLOSURE ||
+            (p->fixed == BCW_FIXED_CUSTOM && p->kind == BCW_PK_STRING);
         switch (made ? BCW_PK_NONE : p->kind) {
         case BCW_PK_UNIT:
             raw = (uint64_t)(uintptr_t)target;
@@ -694,9 +695,19 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
             uint64_t n = p->size;
             if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
                 n = vals[p->pair] < MAX_BUFFER ? vals[p->pair] : MAX_BUFFER;
+            /* a permutation's content (--permute) first */
+            const char *content = "";
+            size_t clen = 0;
+            if (p->fixed == BCW_FIXED_STRING && p->value >= 0 &&
+                (uint64_t)p->value < shm->nstrings) {
+                content = shm->strings + p->value;
+                clen = strnlen(content, shm->nstrings - (size_t)p->value);
+            }
+            if (clen > n)
+                n = clen;
             char *b = arena_alloc(n);
             for (uint64_t j = 0; j < n; j++)
-                b[j] = (char)('a' + j % 26);
+                b[j] = j < clen ? content[j] : (char)('a' + j % 26);
             if (last)
                 r->out[k] = n;
             raw = (uint64_t)(uintptr_t)b;

@@ -55,12 +55,16 @@ typedef struct bcw_explore_opts {
     void *payload;
     const char *generator; /* a custom generator's .c, .bc or .so
                               (bcwalk/generator.h), or NULL */
+    const char *permute;   /* buffer contents: every permutation of this
+                              seed's bytes ("aabc"), each '|'-separated
+                              group on its own ("ab|cd"); NULL: the
+                              default 'a', 'b', ... fill */
 } bcw_explore_opts;
 
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
-            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL                     \
+            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL, NULL               \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
