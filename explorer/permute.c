@@ -73,8 +73,9 @@ int bcw__permutations(char ***out, unsigned *n, uint64_t *total,
     *n = 0;
     *total = 0;
     if (strlen(seed) > MAX_SEED)
-        return bcw__error(BCW_EINPUT, "--permute: the seed has more than %d "
-                                      "bytes",
+        return bcw__error(BCW_EINPUT,
+                          "--permute: the seed has more than %d "
+                          "bytes",
                           MAX_SEED);
     char **groups[MAX_GROUPS] = {0};
     unsigned ng[MAX_GROUPS] = {0}, ngroups = 0;
@@ -82,8 +83,8 @@ int bcw__permutations(char ***out, unsigned *n, uint64_t *total,
     for (const char *g = seed; err == 0;) {
         size_t len = strcspn(g, "|");
         if (len == 0)
-            err = bcw__error(BCW_EINPUT,
-                             "--permute: an empty group in \"%s\"", seed);
+            err = bcw__error(BCW_EINPUT, "--permute: an empty group in \"%s\"",
+                             seed);
         else if (ngroups == MAX_GROUPS)
             err = bcw__error(BCW_EINPUT, "--permute: more than %d groups",
                              MAX_GROUPS);

@@ -22,6 +22,28 @@
 #define MAX_RELATIVE_CONDS 2
 #define TIMEOUT_MS 300u
 
+/* What Z3 decided about one combination of a parameter's conditions. */
+typedef struct verdict {
+    bool feasible;
+    bool bounded;  /* lo and hi were found */
+    uint8_t shown; /* label_mask */
+    int64_t lo, hi, rep;
+} verdict;
+
+/* Verdicts of every combination, by the shape of the conditions: real
+ * code checks the same shapes again and again (`k < 0 || k >= s->count`
+ * in every getter), and the shape decides everything but the names.  A
+ * hit is confirmed on the whole node array, never on the hash alone. */
+typedef struct shape {
+    uint64_t key;
+    unsigned nnodes, n;
+    bcw_cnode *nodes;
+    uint32_t roots[MAX_COMBO_CONDS];
+    verdict v[1u << MAX_COMBO_CONDS];
+} shape;
+
+#define MAX_SHAPES 4096
+
 typedef struct solver {
     Z3_context z;
     Z3_solver sv; /* one solver for the checks, scoped by push/pop: a
@@ -29,6 +51,11 @@ typedef struct solver {
     int failed;
     Z3_ast *kept; /* every AST made for the parameter in hand */
     size_t nkept, capkept;
+    shape *shapes; /* decided shapes, found by key through shape_ix */
+    unsigned nshapes;
+    size_t capshapes;
+    bcw_index shape_ix;
+    unsigned hits; /* parameters decided from the cache */
 } solver;
 
 /* Holds `a` until release(): in a reference-counted context an AST with
@@ -280,20 +307,29 @@ static bool implied(solver *s, Z3_ast *lits, const bool *in, unsigned n,
     return yes;
 }
 
-/* The label of one combination: the conditions' texts, each as it holds,
- * leaving out those the others imply (mode == 4 implies mode != 1). */
-static char *label_of(solver *s, const bcw_param *p, Z3_ast *lits, unsigned n,
-                      unsigned combo)
+/* Which literals of a combination its label shows: those the others
+ * do not imply (mode == 4 implies mode != 1). */
+static uint8_t label_mask(solver *s, Z3_ast *lits, unsigned n)
 {
     bool in[MAX_COMBO_CONDS];
+    uint8_t mask = 0;
     for (unsigned i = 0; i < n; i++)
         in[i] = true;
     for (unsigned i = 0; i < n; i++)
-        in[i] = !implied(s, lits, in, n, i);
+        if ((in[i] = !implied(s, lits, in, n, i)))
+            mask |= (uint8_t)(1u << i);
+    return mask;
+}
+
+/* The label of one combination: the shown conditions' texts, each as it
+ * holds. */
+static char *label_text(const bcw_param *p, uint8_t mask, unsigned n,
+                        unsigned combo)
+{
     bcw_buf b;
     bcw__buf_init(&b, 4096);
     for (unsigned i = 0, k = 0; i < n; i++)
-        if (in[i])
+        if (mask & (1u << i))
             bcw__buf_printf(&b, "%s%s", k++ ? " && " : "",
                             combo & (1u << i) ? p->conds[i].text
                                               : p->conds[i].negated);
@@ -518,6 +554,102 @@ static int solved_part(bcw_param *p, size_t *cap, char *label, unsigned n,
     return part->rel_text ? 0 : BCW_ENOMEM;
 }
 
+static uint64_t shape_key(const bcw_param *p, unsigned n, bool sgn,
+                          bool constant)
+{
+    uint64_t h = bcw__hash(p->nodes, p->nnodes * sizeof *p->nodes,
+                           n * 4u + sgn * 2u + constant);
+    for (unsigned i = 0; i < n; i++)
+        h = bcw__hash(&p->conds[i].root, sizeof p->conds[i].root, h);
+    return h;
+}
+
+typedef struct shape_probe {
+    const solver *s;
+    const bcw_param *p;
+    unsigned n;
+    uint64_t key;
+} shape_probe;
+
+static int same_shape(uint32_t i, const void *payload)
+{
+    const shape_probe *q = payload;
+    const shape *e = &q->s->shapes[i];
+    if (e->key != q->key || e->n != q->n || e->nnodes != q->p->nnodes ||
+        memcmp(e->nodes, q->p->nodes, e->nnodes * sizeof *e->nodes) != 0)
+        return 0;
+    for (unsigned k = 0; k < q->n; k++)
+        if (e->roots[k] != q->p->conds[k].root)
+            return 0;
+    return 1;
+}
+
+/* The verdicts of p's 2^n combinations: from the cache when a parameter
+ * of the same shape was decided, else from Z3 (feasibility, the label's
+ * implied literals and, for `constant` categories, min, max and the
+ * representative).  *out points into the cache. */
+static int decide(solver *s, const bcw_param *p, unsigned n, Z3_ast x,
+                  Z3_ast *conds, bool sgn, bool constant, verdict **out)
+{
+    Z3_context z = s->z;
+    shape_probe q = {s, p, n, shape_key(p, n, sgn, constant)};
+    uint32_t hit = bcw__index_get(&s->shape_ix, q.key, same_shape, &q);
+    if (hit != UINT32_MAX) {
+        s->hits++;
+        *out = s->shapes[hit].v;
+        return 0;
+    }
+    static verdict scratch[1u << MAX_COMBO_CONDS];
+    verdict *v = scratch;
+    bool cached = s->nshapes < MAX_SHAPES;
+    if (cached) {
+        if (bcw__grow(&s->shapes, &s->capshapes, s->nshapes + 1,
+                      sizeof *s->shapes) < 0)
+            return BCW_ENOMEM;
+        shape *e = &s->shapes[s->nshapes];
+        memset(e, 0, sizeof *e);
+        e->nodes = bcw__malloc(p->nnodes * sizeof *p->nodes + 1);
+        if (e->nodes == NULL)
+            return BCW_ENOMEM;
+        memcpy(e->nodes, p->nodes, p->nnodes * sizeof *p->nodes);
+        e->key = q.key;
+        e->nnodes = p->nnodes;
+        e->n = n;
+        for (unsigned k = 0; k < n; k++)
+            e->roots[k] = p->conds[k].root;
+        v = e->v;
+    }
+    for (unsigned combo = 0; combo < (1u << n); combo++) {
+        verdict *d = &v[combo];
+        memset(d, 0, sizeof *d);
+        Z3_ast lits[MAX_COMBO_CONDS];
+        for (unsigned i = 0; i < n; i++)
+            lits[i] =
+                combo & (1u << i) ? conds[i] : keep(s, Z3_mk_not(z, conds[i]));
+        Z3_ast f = keep(s, n ? Z3_mk_and(z, n, lits) : Z3_mk_true(z));
+        /* a plain check is ~50x cheaper than optimising: most
+         * combinations of several conditions are infeasible */
+        if (f == NULL || !feasible(s, f))
+            continue;
+        d->feasible = true;
+        d->shown = label_mask(s, lits, n);
+        if (constant && extreme(s, f, x, sgn, GOAL_MIN, &d->lo) == 0 &&
+            extreme(s, f, x, sgn, GOAL_MAX, &d->hi) == 0) {
+            d->bounded = true;
+            d->rep = representative(s, f, x, d->lo, d->hi);
+        }
+    }
+    if (s->failed)
+        return 0; /* not cached: the caller reports it */
+    if (cached) {
+        if (bcw__index_put(&s->shape_ix, q.key, s->nshapes) < 0)
+            return BCW_ENOMEM;
+        s->nshapes++;
+    }
+    *out = v;
+    return 0;
+}
+
 static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
                            bcw_param *p)
 {
@@ -570,24 +702,18 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
     /* fields in other shapes than bounds: the worker solves each
      * category on the live object */
     bool solve = any_fields && !all_bounds;
-    size_t cap = 0;
     bool sgn = is_signed_param(p);
-    for (unsigned combo = 0; combo < (1u << n); combo++) {
-        Z3_ast lits[MAX_COMBO_CONDS];
-        for (unsigned i = 0; i < n; i++)
-            lits[i] =
-                combo & (1u << i) ? conds[i] : keep(s, Z3_mk_not(z, conds[i]));
-        Z3_ast f = keep(s, n ? Z3_mk_and(z, n, lits) : Z3_mk_true(z));
-        if (f == NULL)
-            break;
-        int64_t lo, hi, rep;
-        /* a plain check is ~50x cheaper than optimising: most
-         * combinations of several conditions are infeasible */
-        if (!feasible(s, f))
+    verdict *v = NULL;
+    int err = decide(s, p, n, x, conds, sgn, !solve && nrel == 0, &v);
+    size_t cap = 0;
+    for (unsigned combo = 0; combo < (1u << n) && err == 0; combo++) {
+        const verdict *d = &v[combo];
+        if (!d->feasible)
             continue;
+        char *label = label_text(p, d->shown, n, combo);
         /* a category bounded by the object's fields: its bounds are
-         * read from the live object at call time */
-        /* shown: the first relative bound that holds, else the first */
+         * read from the live object at call time; shown: the first
+         * relative bound that holds, else the first */
         int r = -1;
         for (unsigned i = 0; i < n && r < 0; i++)
             if (rel[i] && ((combo >> i) & 1u))
@@ -595,29 +721,18 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
         for (unsigned i = 0; i < n && r < 0; i++)
             if (rel[i])
                 r = (int)i;
-        if (solve) {
-            int err =
-                solved_part(p, &cap, label_of(s, p, lits, n, combo), n, combo);
-            if (err < 0)
-                return err;
-            continue;
-        }
-        if (r >= 0) {
-            int err = relative_part(u, p, &cap, label_of(s, p, lits, n, combo),
-                                    rel_t, rel_pred, n, combo, r);
-            if (err < 0)
-                return err;
-            continue;
-        }
-        if (extreme(s, f, x, sgn, GOAL_MIN, &lo) < 0 ||
-            extreme(s, f, x, sgn, GOAL_MAX, &hi) < 0)
-            continue; /* infeasible after all */
-        rep = representative(s, f, x, lo, hi);
-        int err =
-            add_part(p, &cap, label_of(s, p, lits, n, combo), rep, lo, hi);
-        if (err < 0)
-            return err;
+        if (solve)
+            err = solved_part(p, &cap, label, n, combo);
+        else if (r >= 0)
+            err =
+                relative_part(u, p, &cap, label, rel_t, rel_pred, n, combo, r);
+        else if (d->bounded)
+            err = add_part(p, &cap, label, d->rep, d->lo, d->hi);
+        else
+            free(label); /* infeasible after all */
     }
+    if (err < 0)
+        return err;
     return s->failed ? bcw__error(BCW_ERROR, "Z3 failed on %s", p->name) : 0;
 }
 
@@ -628,7 +743,7 @@ int bcw_model_partition(bcw_model *m)
     s.z = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(s.z, on_z3_error);
-    s.sv = Z3_mk_solver(s.z);
+    s.sv = Z3_mk_simple_solver(s.z);
     Z3_solver_inc_ref(s.z, s.sv);
     Z3_params sp = Z3_mk_params(s.z);
     Z3_params_inc_ref(s.z, sp);
@@ -656,5 +771,9 @@ int bcw_model_partition(bcw_model *m)
     Z3_solver_dec_ref(s.z, s.sv);
     Z3_del_context(s.z);
     free(s.kept);
+    for (unsigned i = 0; i < s.nshapes; i++)
+        free(s.shapes[i].nodes);
+    free(s.shapes);
+    bcw__index_free(&s.shape_ix);
     return err;
 }
