@@ -22,6 +22,51 @@ enum bcw_abi {
     BCW_ABI_PTR
 };
 
+/* The integer ABI class of `bits` and signedness; BCW_ABI_BOOL for 1
+ * bit, BCW_ABI_VOID for other widths. */
+static inline enum bcw_abi bcw_abi_int(unsigned bits, int is_unsigned)
+{
+    switch (bits) {
+    case 1:
+        return BCW_ABI_BOOL;
+    case 8:
+        return is_unsigned ? BCW_ABI_U8 : BCW_ABI_S8;
+    case 16:
+        return is_unsigned ? BCW_ABI_U16 : BCW_ABI_S16;
+    case 32:
+        return is_unsigned ? BCW_ABI_U32 : BCW_ABI_S32;
+    case 64:
+        return is_unsigned ? BCW_ABI_U64 : BCW_ABI_S64;
+    default:
+        return BCW_ABI_VOID;
+    }
+}
+
+/* Width in bits of an integer ABI class (64 for the others). */
+static inline unsigned bcw_abi_bits(enum bcw_abi abi)
+{
+    switch (abi) {
+    case BCW_ABI_BOOL:
+    case BCW_ABI_S8:
+    case BCW_ABI_U8:
+        return 8;
+    case BCW_ABI_S16:
+    case BCW_ABI_U16:
+        return 16;
+    case BCW_ABI_S32:
+    case BCW_ABI_U32:
+        return 32;
+    default:
+        return 64;
+    }
+}
+
+static inline int bcw_abi_signed(enum bcw_abi abi)
+{
+    return abi == BCW_ABI_S8 || abi == BCW_ABI_S16 || abi == BCW_ABI_S32 ||
+           abi == BCW_ABI_S64;
+}
+
 /* What a parameter means, which decides how values are generated for it
  * and how results are shown. */
 enum bcw_pkind {

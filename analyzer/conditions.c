@@ -127,9 +127,7 @@ static bool depends(builder *b, const bcw_frame *fr, LLVMValueRef v)
     return yes;
 }
 
-/* C text of node i, negated if `negate` (an ICMP): what a condition
- * reads when its C source cannot be followed. */
-static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
+const char *bcw__cop_symbol(unsigned op)
 {
     static const char *const ops[] = {
         [BCW_C_ADD] = "+",  [BCW_C_SUB] = "-",  [BCW_C_MUL] = "*",
@@ -137,6 +135,13 @@ static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
         [BCW_C_UREM] = "%", [BCW_C_AND] = "&",  [BCW_C_OR] = "|",
         [BCW_C_XOR] = "^",  [BCW_C_SHL] = "<<", [BCW_C_LSHR] = ">>",
         [BCW_C_ASHR] = ">>"};
+    return op < sizeof ops / sizeof ops[0] ? ops[op] : NULL;
+}
+
+/* C text of node i, negated if `negate` (an ICMP): what a condition
+ * reads when its C source cannot be followed. */
+static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
+{
     /* LLVMIntPredicate from LLVMIntEQ (32) on, and its negation */
     static const char *const preds[] = {"==", "!=", ">",  ">=", "<",
                                         "<=", ">",  ">=", "<",  "<="};
@@ -166,8 +171,8 @@ static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
             if (pr < 32 || pr > 41)
                 return NULL;
             op = preds[(negate ? negated[pr - 32] : pr) - 32];
-        } else if (n->op < sizeof ops / sizeof ops[0] && ops[n->op]) {
-            op = ops[n->op];
+        } else if (bcw__cop_symbol(n->op) != NULL) {
+            op = bcw__cop_symbol(n->op);
         } else {
             return NULL;
         }

@@ -122,18 +122,9 @@ static int abi_of(const DIType *t)
             return BCW_ABI_BOOL;
         bool u =
             e == dwarf::DW_ATE_unsigned || e == dwarf::DW_ATE_unsigned_char;
-        switch (bits) {
-        case 8:
-            return u ? BCW_ABI_U8 : BCW_ABI_S8;
-        case 16:
-            return u ? BCW_ABI_U16 : BCW_ABI_S16;
-        case 32:
-            return u ? BCW_ABI_U32 : BCW_ABI_S32;
-        case 64:
-            return u ? BCW_ABI_U64 : BCW_ABI_S64;
-        default:
-            return -1;
-        }
+        enum bcw_abi abi =
+            bits == 1 ? BCW_ABI_VOID : bcw_abi_int((unsigned)bits, u);
+        return abi == BCW_ABI_VOID ? -1 : abi;
     }
     if (auto *c = dyn_cast<DICompositeType>(t))
         return c->getTag() == dwarf::DW_TAG_enumeration_type

@@ -196,6 +196,9 @@ struct LLVMOpaqueValue;
 BCW_INTERNAL int bcw__conditions_find(const bcw_unit *u, bcw_func *f,
                                       struct LLVMOpaqueValue *fn);
 
+/* The C operator of an arithmetic node ("+", "<<"), NULL for others. */
+BCW_INTERNAL const char *bcw__cop_symbol(unsigned op);
+
 /* Collects what each string parameter of `f` is compared against
  * (literals.c): conditions with a `value`. */
 BCW_INTERNAL int bcw__literals_find(bcw_func *f, struct LLVMOpaqueValue *fn);

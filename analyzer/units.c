@@ -220,29 +220,11 @@ static int unit_by_prefix(const finder *f, const char *fn)
     return -1;
 }
 
-static enum bcw_abi int_abi(unsigned bits, bool is_unsigned)
-{
-    switch (bits) {
-    case 1:
-        return BCW_ABI_BOOL;
-    case 8:
-        return is_unsigned ? BCW_ABI_U8 : BCW_ABI_S8;
-    case 16:
-        return is_unsigned ? BCW_ABI_U16 : BCW_ABI_S16;
-    case 32:
-        return is_unsigned ? BCW_ABI_U32 : BCW_ABI_S32;
-    case 64:
-        return is_unsigned ? BCW_ABI_U64 : BCW_ABI_S64;
-    default:
-        return BCW_ABI_VOID;
-    }
-}
-
 static enum bcw_abi scalar_abi(LLVMTypeRef t, bool is_unsigned)
 {
     switch (LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
-        return int_abi(LLVMGetIntTypeWidth(t), is_unsigned);
+        return bcw_abi_int(LLVMGetIntTypeWidth(t), is_unsigned);
     case LLVMFloatTypeKind:
         return BCW_ABI_FLOAT;
     case LLVMDoubleTypeKind:
@@ -425,7 +407,7 @@ static const char *classify(const finder *f, const sig *s, unsigned i,
         bool is_unsigned =
             di->known ? di->is_unsigned
                       : LLVMGetEnumAttributeAtIndex(s->fn, i, zext) != NULL;
-        out->abi = int_abi(bits, is_unsigned);
+        out->abi = bcw_abi_int(bits, is_unsigned);
         if (out->abi == BCW_ABI_VOID)
             return "integer width not supported";
         if (bits == 1 || (di->known && di->is_bool)) {

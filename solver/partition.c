@@ -233,30 +233,6 @@ static int extreme(solver *s, Z3_ast f, Z3_ast x, bool is_signed,
     return ok ? 0 : -1;
 }
 
-static bool is_signed_param(const bcw_param *p)
-{
-    return p->abi == BCW_ABI_S8 || p->abi == BCW_ABI_S16 ||
-           p->abi == BCW_ABI_S32 || p->abi == BCW_ABI_S64;
-}
-
-static unsigned param_bits(const bcw_param *p)
-{
-    switch (p->abi) {
-    case BCW_ABI_BOOL:
-    case BCW_ABI_S8:
-    case BCW_ABI_U8:
-        return 8;
-    case BCW_ABI_S16:
-    case BCW_ABI_U16:
-        return 16;
-    case BCW_ABI_S32:
-    case BCW_ABI_U32:
-        return 32;
-    default:
-        return 64;
-    }
-}
-
 /* Is f satisfiable (unknown counts as yes)? */
 static bool feasible(solver *s, Z3_ast f)
 {
@@ -439,12 +415,6 @@ static char *node_text(const bcw_unit *u, const bcw_param *p, uint32_t i,
                        int depth)
 {
     const bcw_cnode *n = &p->nodes[i];
-    static const char *const ops[] = {
-        [BCW_C_ADD] = "+",  [BCW_C_SUB] = "-",  [BCW_C_MUL] = "*",
-        [BCW_C_SDIV] = "/", [BCW_C_UDIV] = "/", [BCW_C_SREM] = "%",
-        [BCW_C_UREM] = "%", [BCW_C_AND] = "&",  [BCW_C_OR] = "|",
-        [BCW_C_XOR] = "^",  [BCW_C_SHL] = "<<", [BCW_C_LSHR] = ">>",
-        [BCW_C_ASHR] = ">>"};
     if (depth > 32)
         return NULL;
     switch ((enum bcw_cop)n->op) {
@@ -466,7 +436,7 @@ static char *node_text(const bcw_unit *u, const bcw_param *p, uint32_t i,
         char *a = node_text(u, p, n->a, depth + 1);
         char *b = node_text(u, p, n->b, depth + 1);
         char *s = a && b ? bcw__sprintf(depth ? "(%s %s %s)" : "%s %s %s", a,
-                                        ops[n->op], b)
+                                        bcw__cop_symbol(n->op), b)
                          : NULL;
         free(a);
         free(b);
@@ -663,7 +633,7 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
             return BCW_ENOMEM;
         n = MAX_COMBO_CONDS;
     }
-    unsigned bits = param_bits(p);
+    unsigned bits = bcw_abi_bits(p->abi);
     Z3_ast x = keep(
         s, Z3_mk_const(z, Z3_mk_string_symbol(z, p->name), bv_sort(s, bits)));
     Z3_ast conds[MAX_COMBO_CONDS];
@@ -702,7 +672,7 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
     /* fields in other shapes than bounds: the worker solves each
      * category on the live object */
     bool solve = any_fields && !all_bounds;
-    bool sgn = is_signed_param(p);
+    bool sgn = bcw_abi_signed(p->abi);
     verdict *v = NULL;
     int err = decide(s, p, n, x, conds, sgn, !solve && nrel == 0, &v);
     size_t cap = 0;

@@ -257,30 +257,6 @@ static int64_t sext(uint64_t v, unsigned bits)
     return (int64_t)((mask(v, bits) ^ m) - m);
 }
 
-static unsigned abi_bits(enum bcw_abi abi)
-{
-    switch (abi) {
-    case BCW_ABI_BOOL:
-    case BCW_ABI_S8:
-    case BCW_ABI_U8:
-        return 8;
-    case BCW_ABI_S16:
-    case BCW_ABI_U16:
-        return 16;
-    case BCW_ABI_S32:
-    case BCW_ABI_U32:
-        return 32;
-    default:
-        return 64;
-    }
-}
-
-static int abi_signed(enum bcw_abi abi)
-{
-    return abi == BCW_ABI_S8 || abi == BCW_ABI_S16 || abi == BCW_ABI_S32 ||
-           abi == BCW_ABI_S64;
-}
-
 /* The candidate value of the parameter a HOLDS/FAILS category is being
  * solved for: what BCW_C_PARAM nodes evaluate to. */
 static uint64_t solving_x;
@@ -458,8 +434,8 @@ static uint64_t threshold(const bcw_cnode *lit, uint64_t lo, uint64_t hi,
  * signed parameters, the negative half); 1 when none does. */
 static uint64_t solve(const bcw_wire_param *p)
 {
-    unsigned bits = abi_bits((enum bcw_abi)p->abi);
-    int is_signed = abi_signed((enum bcw_abi)p->abi);
+    unsigned bits = bcw_abi_bits((enum bcw_abi)p->abi);
+    int is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
     uint64_t cand[3 + 6 * BCW_MAX_TERM_NODES];
     unsigned n = 0;
     cand[n++] = 1;
