@@ -93,3 +93,12 @@ int cfg_command(cfg *c, const char *line)
     }
     return -1;
 }
+
+/* A checksum of settings data: the sum of its bytes plus the width. */
+unsigned cfg_checksum(const cfg *c, const unsigned char *data, size_t len)
+{
+    unsigned sum = (unsigned)c->width;
+    for (size_t i = 0; i < len; i++)
+        sum += data[i];
+    return sum;
+}

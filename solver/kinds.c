@@ -2,7 +2,8 @@
  * (each literal the code compares against, the empty string and a long
  * one that matches none), callbacks (the module's functions of the
  * callback's type, else a built-in closure chosen by the callback's
- * shape and name) and elements (a new cell, or the same one again). */
+ * shape and name), elements (a new cell, or the same one again) and
+ * buffer lengths the code does not branch on (0, 1, small). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 static int add(bcw_param *p, size_t *cap, char *label, char *str, int64_t v,
                bool value)
 {
-    if (label == NULL || (str == NULL && p->kind != BCW_PK_ELEMENT) ||
+    if (label == NULL ||
+        (str == NULL && p->kind != BCW_PK_ELEMENT &&
+         p->kind != BCW_PK_LENGTH) ||
         bcw__grow(&p->parts, cap, p->nparts + 1, sizeof *p->parts) < 0) {
         free(label);
         free(str);
@@ -47,6 +50,9 @@ static int strings(bcw_param *p)
     if (err == 0 && !has_value(p, ""))
         err = add(p, &cap, bcw__sprintf("%s == \"\"", p->name), bcw__strdup(""),
                   0, false);
+    if (err == 0 && !has_value(p, "a") && !has_value(p, "x"))
+        err = add(p, &cap, bcw__strdup("one character"), bcw__strdup("a"), 0,
+                  false);
     if (err == 0 && !has_value(p, LONG_STRING))
         err = add(p, &cap, bcw__strdup("none of them"),
                   bcw__strdup(LONG_STRING), 0, false);
@@ -134,8 +140,26 @@ static int elements(bcw_param *p)
                          true);
 }
 
+/* A buffer's length the code does not branch on: empty, one byte and a
+ * small buffer (BCW_BUFFER_BYTES), the buffer as long as it says. */
+static int lengths(bcw_param *p)
+{
+    size_t cap = 0;
+    static const int64_t sizes[] = {0, 1, BCW_BUFFER_BYTES};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        int err = add(p, &cap,
+                      bcw__sprintf("%s == %lld", p->name, (long long)sizes[i]),
+                      NULL, sizes[i], true);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
 int bcw__partition_kind(const bcw_model *m, bcw_param *p)
 {
+    if (p->kind == BCW_PK_LENGTH && p->nconds == 0)
+        return lengths(p);
     if (p->kind == BCW_PK_ELEMENT)
         return elements(p);
     if (p->kind == BCW_PK_STRING && p->nconds > 0)

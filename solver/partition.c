@@ -729,7 +729,8 @@ int bcw_model_partition(bcw_model *m)
             for (unsigned j = 0; j < f->nparams && err == 0; j++) {
                 bcw_param *p = &f->params[j];
                 if (p->kind == BCW_PK_STRING || p->kind == BCW_PK_CALLBACK ||
-                    (p->kind == BCW_PK_ELEMENT && f->self >= 0))
+                    (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||
+                    (p->kind == BCW_PK_LENGTH && p->nconds == 0))
                     err = p->nparts == 0 ? bcw__partition_kind(m, p) : 0;
                 else if (p->nconds > 0 && p->nparts == 0 &&
                          p->parts_note == NULL)

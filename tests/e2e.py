@@ -461,7 +461,7 @@ class Categories(unittest.TestCase):
                          [('key == "width"', "width"),
                           ('key == "height"', "height"),
                           ('key == "verbose"', "verbose"),
-                          ('key == ""', ""),
+                          ('key == ""', ""), ("one character", "a"),
                           ("none of them", key[-1]["string"])])
         line = [c["label"] for c in
                 fns["cfg_command"]["params"][1]["partitions"]]
@@ -490,6 +490,16 @@ class Categories(unittest.TestCase):
                      [("hset_add", ["Obj#0"]), ("hset_has", ["Obj#1"])])
         self.assertEqual(fresh["calls"][-1]["result"], "0")
 
+    def test_buffer_lengths(self):
+        # a length the code does not branch on: empty, one byte, small
+        lines = jsonl("cfg.bc", "cfg", "protocol", 1)
+        sums = {s["calls"][1]["args"][2]: s["calls"][1]["result"]
+                for s in lines[:-1] if len(s["calls"]) == 2 and
+                s["calls"][1]["fn"] == "cfg_checksum"}
+        # width 80 plus the bytes 'a', 'b', ... summed
+        self.assertEqual(sums, {"0": "80", "1": str(80 + 97),
+                                "16": str(80 + sum(range(97, 113)))})
+
     def test_buffer_permutations(self):
         lines = jsonl("sbuf.bc", "sbuf", "protocol", 2, "--permute", "ab|cd")
         last = {s["calls"][1]["args"][1]: s["calls"][2]
@@ -514,8 +524,8 @@ class Categories(unittest.TestCase):
         capped = explore_json("cfg.bc", "cfg", "protocol", 1,
                               "--max-combos", "4")
         self.assertEqual(full["warnings"], [])
-        self.assertTrue(any(w.startswith("cfg_set: 15 combinations of its "
-                                          "categories (key 5, value 3), "
+        self.assertTrue(any(w.startswith("cfg_set: 18 combinations of its "
+                                          "categories (key 6, value 3), "
                                           "above the cap of 4")
                             for w in capped["warnings"]), capped["warnings"])
         self.assertLess(capped["sequences"]["normal"],
