@@ -163,6 +163,44 @@ static void test_solver__callee_compares_with_fields(void **state)
     bcw_model_free(m);
 }
 
+/* Strings: the literals compared with, then "", one character and a
+ * long string; callbacks: the module's function of the type, by symbol;
+ * elements: a new cell or Obj#0; unbranched lengths: 0, 1, 16. */
+static void test_solver__strings_callbacks_elements_lengths(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("cfg.bc");
+    const bcw_param *line = param(m, "cfg_command", 1);
+    const char *const want[] = {
+        "#", "xxxxxxxxxxxxxxxx", "xxxxxxxxxxxxxxxxx", "reset", "", "a"};
+    assert_true(line->nparts == 7);
+    for (unsigned i = 0; i < 6; i++)
+        assert_string_equal(line->parts[i].str, want[i]);
+    assert_string_equal(line->parts[0].label, "line[0] == '#'");
+    assert_string_equal(line->parts[6].label, "none of them");
+    assert_true(strlen(line->parts[6].str) > 17);
+    const bcw_param *len = param(m, "cfg_checksum", 2);
+    assert_int_equal(len->nparts, 3);
+    expect(len, 2, "len == 16", 1, (int64_t[]){16});
+    bcw_model_free(m);
+
+    m = partitioned("hset.bc");
+    const bcw_param *eq = param(m, "hset_new", 1);
+    assert_int_equal(eq->nparts, 1);
+    assert_string_equal(eq->parts[0].str, "hset_ptr_eq");
+    assert_string_equal(m->syms[eq->parts[0].values[0]], "hset_ptr_eq");
+    /* no visitor in the module: the built-in closure */
+    const bcw_param *visit = param(m, "hset_foreach", 1);
+    assert_int_equal(visit->nparts, 1);
+    assert_int_equal(visit->parts[0].values[0], -BCW_CB_VISIT);
+    assert_int_equal(visit->nsig, 3);
+    const bcw_param *elem = param(m, "hset_add", 1);
+    assert_int_equal(elem->nparts, 2);
+    assert_int_equal(elem->parts[0].nvalues, 0); /* a new element */
+    expect(elem, 1, "elem == Obj#0", 1, (int64_t[]){0});
+    bcw_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_solver__unconstrained_and_field_relative),
         cmocka_unit_test(test_solver__conditions_in_callees),
         cmocka_unit_test(test_solver__callee_compares_with_fields),
+        cmocka_unit_test(test_solver__strings_callbacks_elements_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
