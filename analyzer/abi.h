@@ -74,25 +74,28 @@ enum bcw_pkind {
     BCW_PK_INT,  /* integer of any width, enums too */
     BCW_PK_BOOL,
     BCW_PK_CHAR,
-    BCW_PK_FLOAT,     /* float or double */
-    BCW_PK_STRING,    /* const char *: a C string */
-    BCW_PK_ELEMENT,   /* void *: an element cell, Obj#k */
-    BCW_PK_OUT,       /* pointer to a scalar the call may write */
-    BCW_PK_SCRATCH,   /* pointer to other memory: zeroed scratch */
-    BCW_PK_NONE,      /* void result */
-    BCW_PK_ENUM,      /* an enum: walked as an int for now */
-    BCW_PK_CALLBACK,  /* a function pointer: not generated yet */
-    BCW_PK_BUFFER,    /* pointer to bytes whose length the next parameter
-                         gives: BCW_BUFFER_BYTES of scratch */
-    BCW_PK_LENGTH,    /* that length */
-    BCW_PK_UNIT_REF,  /* pointer to another unit: zeroed storage of its
-                         size for now */
-    BCW_PK_UNIT_OUT,  /* T **out of a constructor int t_open(..., T **out):
-                         a cell the unit comes back in */
-    BCW_PK_UNIT_DEREF /* of a unit living in a caller's cell (E **head):
-                       an E * argument, the cell's current value */
+    BCW_PK_FLOAT,      /* float or double */
+    BCW_PK_STRING,     /* const char *: a C string */
+    BCW_PK_ELEMENT,    /* void *: an element cell, Obj#k */
+    BCW_PK_OUT,        /* pointer to a scalar the call may write */
+    BCW_PK_SCRATCH,    /* pointer to other memory: zeroed scratch */
+    BCW_PK_NONE,       /* void result */
+    BCW_PK_ENUM,       /* an enum: walked as an int for now */
+    BCW_PK_CALLBACK,   /* a function pointer: not generated yet */
+    BCW_PK_BUFFER,     /* pointer to bytes whose length the next parameter
+                          gives: BCW_BUFFER_BYTES of scratch */
+    BCW_PK_LENGTH,     /* that length */
+    BCW_PK_UNIT_REF,   /* pointer to another unit: an instance made by its
+                          constructor (bcw__unit_ref_ctor), else zeroed
+                          storage of its size */
+    BCW_PK_UNIT_OUT,   /* T **out of a constructor int t_open(..., T **out):
+                          a cell the unit comes back in */
+    BCW_PK_UNIT_DEREF, /* of a unit living in a caller's cell (E **head):
+                        an E * argument, the cell's current value */
+    BCW_PK_HANDLE      /* a derived handle (detail: its struct): the one
+                          given out last in the sequence */
 };
-#define BCW_PK_LAST BCW_PK_UNIT_DEREF
+#define BCW_PK_LAST BCW_PK_HANDLE
 #define BCW_BUFFER_BYTES 16
 
 /* Roles of a unit's functions. */

@@ -182,9 +182,9 @@ const char *bcw__role_name(enum bcw_role role)
 const char *bcw__kind_name(enum bcw_pkind kind)
 {
     static const char *const names[] = {
-        "unit",    "int",    "bool",     "char",     "float",     "string",
-        "element", "out",    "scratch",  "void",     "enum",      "callback",
-        "buffer",  "length", "unit_ref", "unit_out", "unit_value"};
+        "unit",    "int",    "bool",     "char",     "float",      "string",
+        "element", "out",    "scratch",  "void",     "enum",       "callback",
+        "buffer",  "length", "unit_ref", "unit_out", "unit_value", "handle"};
     return names[kind];
 }
 
@@ -194,7 +194,7 @@ static bool is_ctor(enum bcw_role r)
            r == BCW_ROLE_EMPTY;
 }
 
-static void json_params(FILE *f, const bcw_func *fn)
+static void json_params(FILE *f, const bcw_model *m, const bcw_func *fn)
 {
     fputs("\"params\": [", f);
     for (unsigned k = 0; k < fn->nparams; k++) {
@@ -207,9 +207,21 @@ static void json_params(FILE *f, const bcw_func *fn)
         if (p->detail != NULL) {
             fputs(p->kind == BCW_PK_ENUM       ? ", \"enumerators\": "
                   : p->kind == BCW_PK_CALLBACK ? ", \"signature\": "
+                  : p->kind == BCW_PK_HANDLE   ? ", \"handle\": "
                                                : ", \"unit\": ",
                   f);
             bcw__json_str(f, p->detail);
+        }
+        unsigned other;
+        int ctor = bcw__unit_ref_ctor(m, p, &other);
+        if (p->kind == BCW_PK_UNIT_REF) {
+            /* the constructor that makes the argument, or null: zeroed
+             * storage */
+            fputs(", \"made_by\": ", f);
+            if (ctor >= 0)
+                bcw__json_str(f, m->units[other].funcs[ctor].name);
+            else
+                fputs("null", f);
         }
         if (p->pair >= 0) {
             fputs(p->kind == BCW_PK_BUFFER ? ", \"length\": "
@@ -354,8 +366,9 @@ static void json_contracts(FILE *f, const bcw_unit *u)
     fputs(first ? "]" : "\n      ]", f);
 }
 
-static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
-                       bool (*want)(enum bcw_role), bool with_role)
+static void json_funcs(FILE *f, const bcw_model *m, const bcw_unit *u,
+                       const char *key, bool (*want)(enum bcw_role),
+                       bool with_role)
 {
     fprintf(f, ",\n      \"%s\": [", key);
     bool first = true;
@@ -397,7 +410,7 @@ static void json_funcs(FILE *f, const bcw_unit *u, const char *key,
         if (fn->is_static)
             fputs(", \"static\": true", f);
         fputs(", ", f);
-        json_params(f, fn);
+        json_params(f, m, fn);
         fputs("}", f);
     }
     fputs(first ? "]" : "\n      ]", f);
@@ -436,9 +449,9 @@ static void write_json(const bcw_model *m, int only, FILE *f)
         fprintf(f, ", \"size\": %llu", (unsigned long long)u->size);
         if (u->cell)
             fputs(", \"in_caller_cell\": true", f);
-        json_funcs(f, u, "constructors", want_ctor, true);
-        json_funcs(f, u, "destructors", want_dtor, false);
-        json_funcs(f, u, "methods", want_method, true);
+        json_funcs(f, m, u, "constructors", want_ctor, true);
+        json_funcs(f, m, u, "destructors", want_dtor, false);
+        json_funcs(f, m, u, "methods", want_method, true);
         json_fields(f, u);
         json_preds(f, u);
         json_contracts(f, u);
@@ -518,6 +531,24 @@ static void text_parts(FILE *f, const bcw_param *p)
                 p->parts_note);
 }
 
+/* How a walk makes a unit_ref or handle argument. */
+static void text_made(FILE *f, const bcw_model *m, const bcw_param *p)
+{
+    unsigned unit;
+    int ctor = bcw__unit_ref_ctor(m, p, &unit);
+    if (p->kind == BCW_PK_HANDLE)
+        fprintf(f, "  %-16s %s: the %s handle given out last\n", "", p->name,
+                p->detail);
+    else if (p->kind == BCW_PK_UNIT_REF && ctor >= 0)
+        fprintf(f, "  %-16s %s: made by %s()\n", "", p->name,
+                m->units[unit].funcs[ctor].name);
+    else if (p->kind == BCW_PK_UNIT_REF)
+        fprintf(f,
+                "  %-16s %s: zeroed storage (%s has no constructor bcwalk "
+                "can call)\n",
+                "", p->name, p->detail ? p->detail : "the unit");
+}
+
 static void write_text(const bcw_model *m, int only, FILE *f)
 {
     for (unsigned i = 0; i < m->nunits; i++) {
@@ -542,8 +573,10 @@ static void write_text(const bcw_model *m, int only, FILE *f)
                 fprintf(f, "  %-16s not walked: %s\n", "", fn->unwalkable);
             text_strv(f, "reads", fn->reads, fn->nreads);
             text_strv(f, "writes", fn->wrote, fn->nwrote);
-            for (unsigned k = 0; k < fn->nparams; k++)
+            for (unsigned k = 0; k < fn->nparams; k++) {
                 text_parts(f, &fn->params[k]);
+                text_made(f, m, &fn->params[k]);
+            }
             for (unsigned k = 0; k < fn->ncontracts; k++)
                 fprintf(f, "  %-16s %s %s\n", "",
                         bcw__contract_name(fn->contracts[k].kind),

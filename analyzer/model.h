@@ -212,6 +212,21 @@ BCW_INTERNAL void bcw__strv_free(char **v, unsigned n);
 /* Index of the unit's destructor or first constructor, -1 if none. */
 BCW_INTERNAL int bcw__unit_destructor(const bcw_unit *u);
 
+/* The constructor that makes a BCW_PK_UNIT_REF argument `p`: the index
+ * in the other unit's funcs (*unit, its index in m->units) of a
+ * constructor returning T * whose parameters the master generator can
+ * fill (ints, bools, chars, floats, enums, strings), the one with fewest
+ * parameters first; -1 when there is none, and the argument is zeroed
+ * storage of the unit's size. */
+BCW_INTERNAL int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p,
+                                    unsigned *unit);
+
+/* Index in u->handles of the handle of struct `type`, or -1. */
+BCW_INTERNAL int bcw__handle_index(const bcw_unit *u, const char *type);
+
+/* Index in u->handles of the handle function `f` gives out, or -1. */
+BCW_INTERNAL int bcw__handle_given(const bcw_unit *u, const bcw_func *f);
+
 /* Contract kind names: "assert", "abort", "requires" ... */
 BCW_INTERNAL const char *bcw__contract_name(enum bcw_contract_kind kind);
 

@@ -975,6 +975,58 @@ static int find_callbacks(finder *f)
     return err;
 }
 
+/* Makes handle parameter 0 of `fn` take a `type` handle. */
+static int mark_handle_param(bcw_func *fn, const char *type)
+{
+    bcw_param *p = &fn->params[0];
+    if (fn->nparams == 0 || p->kind == BCW_PK_HANDLE)
+        return 0;
+    free(p->detail);
+    p->kind = BCW_PK_HANDLE;
+    p->pointee_size = 0;
+    if ((p->detail = bcw__strdup(type)) == NULL)
+        return BCW_ENOMEM;
+    if (strstr(p->ctype, type) == NULL) {
+        free(p->ctype); /* no debug info: classify named the unit */
+        if ((p->ctype = bcw__sprintf("struct %s *", type)) == NULL)
+            return BCW_ENOMEM;
+    }
+    return 0;
+}
+
+/* Makes the users of handle `h` functions of unit `unit`, so walks can
+ * call them: with no unit parameter (`self` -1) and the handle first
+ * (BCW_PK_HANDLE), an observer or a mutator as their writes through it
+ * say.  Users that are already the unit's methods get the kind only. */
+static int add_handle_users(finder *f, unsigned unit, const bcw_handle *h)
+{
+    for (unsigned i = 0; i < h->nusers; i++) {
+        bcw_unit *u = &f->model->units[unit];
+        const sig *s = sig_of(f, LLVMGetNamedFunction(f->mod, h->users[i]));
+        unsigned j = 0;
+        while (j < u->nfuncs && strcmp(u->funcs[j].name, h->users[i]) != 0)
+            j++;
+        if (j == u->nfuncs) {
+            if (s == NULL)
+                continue;
+            unsigned before = u->nfuncs;
+            /* self 0 for the effects analysis: writes through the handle
+             * change the unit's state */
+            int err = add_func(f, (int)unit, s, BCW_ROLE_OBSERVER, 0, -1);
+            if (err < 0)
+                return err;
+            u = &f->model->units[unit];
+            if (u->nfuncs == before)
+                continue; /* skipped: its reason is listed */
+            u->funcs[j].self = -1;
+        }
+        int err = mark_handle_param(&u->funcs[j], h->type);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
 static int find_handles(finder *f)
 {
     int err = 0;
@@ -1012,6 +1064,8 @@ static int find_handles(finder *f)
                         strv_add(&h->invalidators, &h->ninvalidators, fn->name);
             }
         }
+        for (unsigned j = 0; j < f->model->units[k].nhandles && err == 0; j++)
+            err = add_handle_users(f, k, &f->model->units[k].handles[j]);
     }
     return err;
 }
@@ -1090,5 +1144,63 @@ int bcw__unit_destructor(const bcw_unit *u)
         if (u->funcs[i].role == BCW_ROLE_DESTRUCTOR &&
             u->funcs[i].nparams == 1 && u->funcs[i].unwalkable == NULL)
             return (int)i;
+    return -1;
+}
+
+/* Can a walk call constructor `f` with values of its own making? */
+static bool generated_only(const bcw_func *f)
+{
+    if (f->role != BCW_ROLE_CONSTRUCTOR || f->unwalkable != NULL)
+        return false;
+    for (unsigned k = 0; k < f->nparams; k++)
+        switch (f->params[k].kind) {
+        case BCW_PK_INT:
+        case BCW_PK_BOOL:
+        case BCW_PK_CHAR:
+        case BCW_PK_FLOAT:
+        case BCW_PK_ENUM:
+        case BCW_PK_STRING:
+            break;
+        default:
+            return false;
+        }
+    return true;
+}
+
+int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)
+{
+    if (p->kind != BCW_PK_UNIT_REF || p->detail == NULL)
+        return -1;
+    for (unsigned i = 0; i < m->nunits; i++) {
+        const bcw_unit *u = &m->units[i];
+        if (strcmp(u->name, p->detail) != 0)
+            continue;
+        int best = -1;
+        for (unsigned j = 0; j < u->nfuncs; j++)
+            if (generated_only(&u->funcs[j]) &&
+                (best < 0 || u->funcs[j].nparams < u->funcs[best].nparams))
+                best = (int)j;
+        *unit = i;
+        return best;
+    }
+    return -1;
+}
+
+int bcw__handle_index(const bcw_unit *u, const char *type)
+{
+    for (unsigned i = 0; type != NULL && i < u->nhandles; i++)
+        if (strcmp(u->handles[i].type, type) == 0)
+            return (int)i;
+    return -1;
+}
+
+int bcw__handle_given(const bcw_unit *u, const bcw_func *f)
+{
+    if (f->ret.abi != BCW_ABI_PTR)
+        return -1;
+    for (unsigned i = 0; i < u->nhandles; i++)
+        for (unsigned j = 0; j < u->handles[i].nfrom; j++)
+            if (strcmp(u->handles[i].from[j], f->name) == 0)
+                return (int)i;
     return -1;
 }

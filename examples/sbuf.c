@@ -128,3 +128,12 @@ int sbuf_pool_put(sbuf_pool *p, sbuf *b)
     p->items[p->count++] = b;
     return 0;
 }
+
+/* Bytes the pooled buffers can hold: reads each sbuf it was given. */
+size_t sbuf_pool_capacity(const sbuf_pool *p)
+{
+    size_t n = 0;
+    for (int i = 0; i < p->count; i++)
+        n += p->items[i]->cap;
+    return n;
+}

@@ -314,9 +314,66 @@ static bool reports(const bcw_wire_param *w)
            w->fixed == BCW_FIXED_CLOSURE || w->fixed == BCW_FIXED_BOUNDS;
 }
 
-/* The plan: plan index i is step i. */
-static int make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
-                     unsigned nsteps)
+/* Plan index of the entry calling constructor `ctor` of unit `other`,
+ * appended after the `nsteps` steps the first time. */
+static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
+                     unsigned other, unsigned ctor, unsigned *index)
+{
+    const bcw_func *f = &m->units[other].funcs[ctor];
+    for (unsigned i = nsteps; i < plan->nfuncs; i++)
+        if (plan->funcs[i].sym == f->sym) {
+            *index = i;
+            return 0;
+        }
+    if (plan->nfuncs >= BCW_MAX_FUNCS)
+        return bcw__error(BCW_EINPUT,
+                          "the unit's steps and the constructors of the "
+                          "units it takes are more than %d",
+                          BCW_MAX_FUNCS);
+    bcw_wire_func *w = &plan->funcs[plan->nfuncs];
+    w->sym = f->sym;
+    w->role = BCW_ROLE_CONSTRUCTOR;
+    w->nparams = (uint8_t)f->nparams;
+    wire_param(&w->ret, &f->ret);
+    for (unsigned k = 0; k < f->nparams; k++)
+        wire_param(&w->params[k], &f->params[k]);
+    *index = plan->nfuncs++;
+    return 0;
+}
+
+/* How a handle or another unit's argument is made: the handle given out
+ * last, or an instance from that unit's constructor (else zeroed
+ * storage, fixed 0). */
+static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
+                     unsigned nsteps, const bcw_param *p, bcw_wire_param *w)
+{
+    if (p->kind == BCW_PK_HANDLE) {
+        int h = bcw__handle_index(u, p->detail);
+        if (h < 0 || h >= BCW_MAX_HANDLES)
+            return bcw__error(BCW_EINPUT,
+                              "unit %s: %s handles cannot be walked (at "
+                              "most %d handle types)",
+                              u->name, p->detail, BCW_MAX_HANDLES);
+        w->fixed = p->nullable ? BCW_FIXED_HANDLE_OR_NULL : BCW_FIXED_HANDLE;
+        w->value = h;
+        return 0;
+    }
+    unsigned other = 0, index = 0;
+    int ctor = bcw__unit_ref_ctor(m, p, &other);
+    if (ctor < 0)
+        return 0;
+    int err = plan_ctor(plan, m, nsteps, other, (unsigned)ctor, &index);
+    if (err < 0)
+        return err;
+    w->fixed = BCW_FIXED_UNIT_CTOR;
+    w->value = index;
+    return 0;
+}
+
+/* The plan: plan index i is step i; the constructors of other units the
+ * steps take follow them. */
+static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
+                     const bcw_step *steps, unsigned nsteps)
 {
     memset(plan, 0, sizeof *plan);
     plan->nfuncs = nsteps;
@@ -333,10 +390,18 @@ static int make_plan(bcw_plan *plan, const bcw_unit *u, const bcw_step *steps,
         w->nparams = (uint8_t)f->nparams;
         w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
         wire_param(&w->ret, &f->ret);
+        int h = bcw__handle_given(u, f);
+        if (h >= 0 && h < BCW_MAX_HANDLES) {
+            w->ret.fixed = BCW_FIXED_HANDLE;
+            w->ret.value = h;
+        }
         for (unsigned k = 0; k < f->nparams; k++) {
             wire_param(&w->params[k], &f->params[k]);
             int err =
                 wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
+            if (err == 0)
+                err =
+                    wire_made(plan, m, u, nsteps, &f->params[k], &w->params[k]);
             if (err < 0)
                 return err;
         }
@@ -388,7 +453,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = make_plan(plan, u, steps, nsteps)) < 0 ||
+    if ((err = make_plan(plan, model, u, steps, nsteps)) < 0 ||
         (err = bcw__generator_plan(gen, plan, u, steps, nsteps)) < 0)
         goto done;
     plan->use_ffi = o->use_ffi != 0;
@@ -406,7 +471,10 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .progress_payload = o->payload};
     for (unsigned i = 0; i < nsteps; i++) {
         const bcw_func *f = &u->funcs[steps[i].func];
-        mutator[i] = f->role == BCW_ROLE_MUTATOR;
+        /* a call giving out a handle changes what later calls are
+         * passed, so the algebra walk extends it as it does mutators */
+        mutator[i] =
+            f->role == BCW_ROLE_MUTATOR || bcw__handle_given(u, f) >= 0;
         is_void[i] = f->ret.kind == BCW_PK_NONE;
         for (unsigned k = 0; k < f->nparams; k++)
             nout[i] = (uint8_t)(nout[i] + reports(&plan->funcs[i].params[k]));
@@ -430,6 +498,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         goto done;
     if ((err = bcw__pool_new(&pool, worker, plan, o->jobs, o->timeout_ms)) < 0)
         goto done;
+    sk.report.model = model;
     sk.report.unit = u;
     sk.report.steps = steps;
     sk.report.walk = o->walk;

@@ -49,6 +49,55 @@ static const char *signal_name(int signo)
 
 #define SHOWN_CHARS 24 /* of a string argument, then its length */
 
+/* The handle argument of parameter `pa` of call k: the result of the
+ * last earlier call giving out that handle, as the worker passed it; a
+ * call with none takes NULL, or is not made ("none", in C a comment). */
+static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
+                       const bcw_param *pa, char *buf, size_t n, bool json)
+{
+    int h = bcw__handle_index(r->unit, pa->detail);
+    for (unsigned j = k; j-- > 0;) {
+        const bcw_func *g = &r->unit->funcs[r->steps[seq->steps[j]].func];
+        if (h < 0 || bcw__handle_given(r->unit, g) != h)
+            continue;
+        if (seq->rets[j] == BCW_PTR_NULL)
+            break;
+        bcw_value_format(buf, n, BCW_PK_HANDLE, BCW_ABI_PTR, seq->rets[j], 1);
+        return;
+    }
+    if (pa->nullable)
+        snprintf(buf, n, "NULL");
+    else if (json)
+        snprintf(buf, n, "none");
+    else
+        snprintf(buf, n, "/* no %s */", pa->detail);
+}
+
+/* Another unit's argument: "sbuf_new()" with the constructor's generated
+ * arguments drawn from `gen` as the worker drew them, or "&scratch" when
+ * it has no constructor bcwalk can call. */
+static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
+                         bcw_gen *gen, char *buf, size_t n)
+{
+    unsigned other = 0;
+    int ctor = r->model ? bcw__unit_ref_ctor(r->model, pa, &other) : -1;
+    if (ctor < 0) {
+        snprintf(buf, n, "&scratch");
+        return;
+    }
+    const bcw_func *f = &r->model->units[other].funcs[ctor];
+    int len = snprintf(buf, n, "%s(", f->name);
+    for (unsigned k = 0; k < f->nparams && len > 0 && (size_t)len < n; k++) {
+        char v[64];
+        const bcw_param *p = &f->params[k];
+        bcw_value_format(v, sizeof v, p->kind, p->abi,
+                         bcw_gen_next(gen, p->kind, p->abi), 0);
+        len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? ", " : "", v);
+    }
+    if (len > 0 && (size_t)len + 1 < n)
+        snprintf(buf + len, n - (size_t)len, ")");
+}
+
 const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                                  unsigned k, bcw_gen *gen, char (*args)[64],
                                  const char **labels, char *result, size_t n,
@@ -96,6 +145,14 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                              pa->kind == BCW_PK_ELEMENT ? BCW_PK_ELEMENT
                                                         : BCW_PK_INT,
                              pa->abi, (uint64_t)st->value[p], 0);
+            continue;
+        }
+        if (pa->kind == BCW_PK_HANDLE) {
+            handle_arg(r, seq, k, pa, args[p], 64, json);
+            continue;
+        }
+        if (pa->kind == BCW_PK_UNIT_REF) {
+            unit_ref_arg(r, pa, gen, args[p], 64);
             continue;
         }
         if (st->custom[p]) {
@@ -174,8 +231,21 @@ static const char *contract_text(const bcw_reporter *r, const bcw_seq *s)
 static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
                       size_t n)
 {
+    const bcw_func *f =
+        s->halted_at <= s->len
+            ? &r->unit->funcs[r->steps[s->steps[s->halted_at]].func]
+            : NULL;
+    const char *type = NULL;
+    for (unsigned k = 0; f != NULL && k < f->nparams && type == NULL; k++)
+        if (f->params[k].kind == BCW_PK_HANDLE)
+            type = f->params[k].detail;
     switch (s->outcome) {
     case BCW_RUN_CRASH:
+        if (s->signo == BCW_SIG_FREED) {
+            snprintf(buf, n, "*crash* use after free (the %s handle was freed)",
+                     type ? type : "");
+            break;
+        }
         snprintf(buf, n, "*crash* %s", signal_name(s->signo));
         break;
     case BCW_RUN_ABORT:
@@ -185,7 +255,11 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
         snprintf(buf, n, "*hang* no return within %u ms", r->timeout_ms);
         break;
     case BCW_RUN_REJECTED:
-        if (s->signo == 0)
+        if (s->signo == BCW_SIG_NO_ARG && type != NULL)
+            snprintf(buf, n, "*rejected* no %s handle given out", type);
+        else if (s->signo == BCW_SIG_NO_ARG)
+            snprintf(buf, n, "*rejected* no instance for an argument");
+        else if (s->signo == 0)
             snprintf(buf, n, "NULL  *rejected*");
         else
             snprintf(buf, n, "*rejected* %s", contract_text(r, s));
@@ -253,7 +327,12 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
         for (unsigned p = first; p < fn->nparams; p++)
             fprintf(f, labels[p] ? "%s%s /* %s */" : "%s%s", p ? ", " : "",
                     args[p], labels[p]);
-        fputs(");\n", f);
+        /* a handle given out before the last call: the name later calls
+         * pass it by */
+        if (k < s->len && bcw__handle_given(u, fn) >= 0)
+            fprintf(f, ");  /* ==> %s */\n", result);
+        else
+            fputs(");\n", f);
         memcpy(last, result, sizeof last);
         if (k == s->len && fn->nparams > 0 && s->outcome == BCW_RUN_NORMAL) {
             char out[64];
@@ -318,7 +397,9 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
                 fputs("null", f);
         }
         fputs("]", f);
-        if (result[0] && !(halted && s->outcome != BCW_RUN_REJECTED)) {
+        /* a call halted by a signal, or not made, has no result */
+        if (result[0] && !(halted && (s->outcome != BCW_RUN_REJECTED ||
+                                      s->signo == BCW_SIG_NO_ARG))) {
             fputs(", \"result\": ", f);
             bcw__json_str(f, result);
         }

@@ -22,6 +22,7 @@ typedef struct bcw_step {
 } bcw_step;
 
 typedef struct bcw_reporter {
+    const bcw_model *model; /* for the units other units' arguments */
     const bcw_unit *unit;
     const bcw_step *steps;         /* by plan index */
     const struct bcw_usergen *gen; /* custom generator, or NULL */

@@ -287,6 +287,49 @@ static void test_analyzer__derived_handles(void **state)
     assert_true(has(h->invalidators, h->ninvalidators, "dlist_remove_first"));
     assert_false(has(h->invalidators, h->ninvalidators, "dlist_append"));
     assert_true(func(u, "dlist_first")->ret.into_unit);
+    /* its users are walked with the unit: no unit parameter, the handle
+     * first */
+    const bcw_func *value = func(u, "node_value");
+    assert_non_null(value);
+    assert_int_equal(value->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(value->self, -1);
+    assert_int_equal(value->params[0].kind, BCW_PK_HANDLE);
+    assert_string_equal(value->params[0].detail, "node");
+    assert_int_equal(bcw__handle_given(u, func(u, "node_next")), 0);
+    assert_int_equal(bcw__handle_given(u, func(u, "dlist_first")), 0);
+    assert_int_equal(bcw__handle_given(u, value), -1);
+    assert_int_equal(bcw__handle_index(u, "node"), 0);
+    bcw_model_free(m);
+}
+
+static void test_analyzer__unit_ref_made_by_its_constructor(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("sbuf.bc");
+    int pool = bcw_model_find_unit(m, "sbuf_pool");
+    assert_true(pool >= 0);
+    const bcw_func *put = func(&m->units[pool], "sbuf_pool_put");
+    assert_int_equal(put->params[1].kind, BCW_PK_UNIT_REF);
+    unsigned other = 99;
+    int ctor = bcw__unit_ref_ctor(m, &put->params[1], &other);
+    assert_true(ctor >= 0);
+    assert_string_equal(m->units[other].name, "sbuf");
+    assert_string_equal(m->units[other].funcs[ctor].name, "sbuf_new");
+    /* a constructor walks cannot call: zeroed storage, and analyze says
+     * so */
+    bcw_func *c = &m->units[other].funcs[ctor];
+    c->unwalkable = strdup("not today");
+    assert_non_null(c->unwalkable);
+    assert_int_equal(bcw__unit_ref_ctor(m, &put->params[1], &other), -1);
+    char *data = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&data, &len);
+    assert_non_null(f);
+    assert_int_equal(bcw_model_write(m, pool, BCW_MODEL_TEXT, f), 0);
+    fclose(f);
+    assert_non_null(strstr(data, "b: zeroed storage (sbuf has no "
+                                 "constructor bcwalk can call)"));
+    free(data);
     bcw_model_free(m);
 }
 
@@ -605,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__same_units_in_every_build),
         cmocka_unit_test(test_analyzer__unit_in_callers_cell),
         cmocka_unit_test(test_analyzer__derived_handles),
+        cmocka_unit_test(test_analyzer__unit_ref_made_by_its_constructor),
         cmocka_unit_test(test_analyzer__two_files_linked),
         cmocka_unit_test(test_analyzer__mutator_through_field_pointer),
         cmocka_unit_test(test_analyzer__interface_and_bitcode_predicates),

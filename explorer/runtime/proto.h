@@ -84,6 +84,29 @@ typedef struct bcw_wire_param {
 #define BCW_FIXED_CLOSURE 5u
 /* A custom generator's (bcw_wire_gen): the worker asks it for each value. */
 #define BCW_FIXED_CUSTOM 6u
+/* Derived handles (a list's nodes).  On a parameter: value is the slot
+ * (0 .. BCW_MAX_HANDLES - 1) of the handle type, and the argument is the
+ * handle given out last in the sequence; with none (or NULL) given out
+ * the call is not made and the sequence is rejected (signo
+ * BCW_SIG_NO_ARG), and a handle into a block freed since is not passed
+ * but recorded as a crash (signo BCW_SIG_FREED).  On a result: the
+ * result is given out as the handle of slot `value`. */
+#define BCW_FIXED_HANDLE 7u
+/* The same, but NULL is passed when no handle was given out: the
+ * function compares the parameter with NULL. */
+#define BCW_FIXED_HANDLE_OR_NULL 8u
+/* A pointer to another unit: value is the plan index of that unit's
+ * constructor (an entry after the walk's steps, whose parameters are all
+ * the master generator's), called just before to make the argument; a
+ * NULL result rejects the sequence (signo BCW_SIG_NO_ARG). */
+#define BCW_FIXED_UNIT_CTOR 9u
+
+#define BCW_MAX_HANDLES 8
+/* signo of a sequence halted by the worker itself, not by a signal or a
+ * contract: an argument it could not make (rejected), a handle to freed
+ * memory (crash). */
+#define BCW_SIG_NO_ARG 0xf0u
+#define BCW_SIG_FREED 0xf1u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */

@@ -11,6 +11,12 @@
  * next sequence starts clean; returns how many there were. */
 size_t bcw_rt_alloc_reset(void);
 
+/* Is `p` inside a block the code under test freed during this sequence
+ * (and not inside a live one)?  Freed blocks stay out of libc's hands
+ * until the sequence ends (up to a bound), so a handle to one is told
+ * from a handle to memory reused since. */
+int bcw_rt_alloc_freed(const void *p);
+
 /* Ends the sequence in flight with `outcome` (never returns).  Called by
  * the interposed abort, assert and exit, and by the allocator when the
  * code under test frees memory twice. */

@@ -2,7 +2,9 @@
  * its malloc, calloc, realloc, free, strdup ... to these when it builds
  * the worker, so every block the unit owns is on one list.  After each
  * sequence the leftovers are freed: the next sequence starts from the
- * same heap, and leaks can be counted. */
+ * same heap, and leaks can be counted.  Blocks freed during a sequence
+ * are kept (quarantined, up to QUARANTINE_BYTES) until it ends, so a
+ * double free is always seen and a dangling handle can be told apart. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -26,6 +28,11 @@ typedef struct block {
 _Static_assert(sizeof(block) == 32, "block header must keep alignment");
 
 static block *live;
+/* freed during this sequence, newest first; returned to libc at the end
+ * or when they exceed QUARANTINE_BYTES */
+static block *dead;
+static size_t dead_bytes;
+#define QUARANTINE_BYTES (16u << 20)
 
 static block *header_of(void *p)
 {
@@ -51,6 +58,17 @@ void *bcw_rt_malloc(size_t n)
     return b + 1;
 }
 
+/* Returns the quarantined blocks to libc. */
+static void release_dead(void)
+{
+    while (dead != NULL) {
+        block *b = dead;
+        dead = b->next;
+        free(b);
+    }
+    dead_bytes = 0;
+}
+
 static void unlink_block(block *b)
 {
     if (b->prev != NULL)
@@ -74,7 +92,28 @@ void bcw_rt_free(void *p)
     }
     unlink_block(b);
     b->magic = DEAD_MAGIC;
-    free(b);
+    if (dead_bytes + b->size > QUARANTINE_BYTES)
+        release_dead();
+    b->prev = NULL;
+    b->next = dead;
+    dead = b;
+    dead_bytes += b->size;
+}
+
+static int inside(const block *list, const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (const block *b = list; b != NULL; b = b->next) {
+        uintptr_t start = (uintptr_t)(b + 1);
+        if (a >= start && (a < start + b->size || a == start))
+            return 1;
+    }
+    return 0;
+}
+
+int bcw_rt_alloc_freed(const void *p)
+{
+    return p != NULL && inside(dead, p) && !inside(live, p);
 }
 
 void *bcw_rt_calloc(size_t n, size_t size)
@@ -139,5 +178,6 @@ size_t bcw_rt_alloc_reset(void)
         free(b);
         n++;
     }
+    release_dead();
     return n;
 }

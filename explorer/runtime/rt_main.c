@@ -72,6 +72,8 @@ static size_t arena_used;
 static _Alignas(16) char cells[CELLS][CELL_SIZE];
 static void *others[MAX_OTHER];
 static unsigned nothers;
+/* the handle of each slot given out last in this sequence, or NULL */
+static void *handles[BCW_MAX_HANDLES];
 
 static ffi_type *ffi_of(enum bcw_abi abi)
 {
@@ -591,13 +593,44 @@ static char *plan_string(int64_t off)
     return d;
 }
 
-/* Makes one call of plan entry `fi`, recording into `r` if `last`. */
-static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
+/* The handle argument `p` takes (BCW_FIXED_HANDLE*): the one given out
+ * last.  Halts the sequence when there is none (rejected: a meaningless
+ * call) or when it points into a block freed since (a crash: the use
+ * after free the call would make). */
+static uint64_t pass_handle(const bcw_wire_param *p)
+{
+    void *h = handles[p->value];
+    if (h == NULL && p->fixed == BCW_FIXED_HANDLE)
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+    if (bcw_rt_alloc_freed(h))
+        bcw_rt_halt(BCW_RUN_CRASH, BCW_SIG_FREED);
+    return (uint64_t)(uintptr_t)h;
+}
+
+static uint64_t invoke(unsigned fi, bcw_gen *g, void **outs, uint64_t *report);
+
+/* Another unit's instance for a BCW_FIXED_UNIT_CTOR argument: made by
+ * that unit's constructor, plan entry `fi`; the runtime frees it with the
+ * sequence's other leftovers. */
+static uint64_t make_instance(unsigned fi, bcw_gen *g)
+{
+    void *outs[BCW_MAX_PARAMS] = {0};
+    uint64_t raw = invoke(fi, g, outs, NULL);
+    if (raw == 0)
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+    return raw;
+}
+
+/* Makes the arguments of plan entry `fi` and calls it; its raw result.
+ * outs[k] gets the storage passed to out-parameter k; report[k], unless
+ * report is NULL, the value passed for a parameter computed from the
+ * object and a buffer's length, written before the call so a call that
+ * halts still shows them. */
+static uint64_t invoke(unsigned fi, bcw_gen *g, void **outs, uint64_t *report)
 {
     const bcw_wire_func *f = &shm->funcs[fi];
     uint64_t vals[BCW_MAX_PARAMS];
     void *avalues[BCW_MAX_PARAMS];
-    void *outs[BCW_MAX_PARAMS] = {0};
     /* values first: a buffer's size is its length parameter's value */
     const char *strs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
@@ -605,6 +638,11 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         vals[k] = p->fixed == BCW_FIXED_BOUNDS ? within_bounds(p)
                   : p->fixed == BCW_FIXED_CUSTOM
                       ? bcw_rt_custom_next(fi, k, p, g, &strs[k])
+                  : p->fixed == BCW_FIXED_HANDLE ||
+                          p->fixed == BCW_FIXED_HANDLE_OR_NULL
+                      ? pass_handle(p)
+                  : p->fixed == BCW_FIXED_UNIT_CTOR
+                      ? make_instance((unsigned)p->value, g)
                   : p->fixed ? (uint64_t)p->value
                              : bcw_gen_next(g, p->kind, p->abi);
     }
@@ -638,6 +676,7 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         bool made =
             (p->fixed == BCW_FIXED_STRING && p->kind != BCW_PK_BUFFER) ||
             p->fixed == BCW_FIXED_SYMBOL || p->fixed == BCW_FIXED_CLOSURE ||
+            p->fixed == BCW_FIXED_UNIT_CTOR ||
             (p->fixed == BCW_FIXED_CUSTOM && p->kind == BCW_PK_STRING);
         switch (made ? BCW_PK_NONE : p->kind) {
         case BCW_PK_UNIT:
@@ -684,8 +723,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
             char *b = arena_alloc(n);
             for (uint64_t j = 0; j < n; j++)
                 b[j] = j < clen ? content[j] : (char)('a' + j % 26);
-            if (last)
-                r->out[k] = n;
+            if (report != NULL)
+                report[k] = n;
             raw = (uint64_t)(uintptr_t)b;
             break;
         }
@@ -695,8 +734,8 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         vals[k] = raw;
         avalues[k] = &vals[k];
         /* a value computed from the object is reported as passed */
-        if (last && p->fixed == BCW_FIXED_BOUNDS)
-            r->out[k] = raw;
+        if (report != NULL && p->fixed == BCW_FIXED_BOUNDS)
+            report[k] = raw;
     }
     uint64_t raw = 0;
     shm->cur_call = cur_call;
@@ -706,6 +745,17 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         raw = call_ffi(fi, f, avalues);
     else
         bcw_unit_stubs[f->sym](vals, &raw);
+    return raw;
+}
+
+/* Makes one call of plan entry `fi`, recording into `r` if `last`. */
+static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
+{
+    const bcw_wire_func *f = &shm->funcs[fi];
+    void *outs[BCW_MAX_PARAMS] = {0};
+    uint64_t raw = invoke(fi, g, outs, last ? r->out : NULL);
+    if (f->ret.fixed == BCW_FIXED_HANDLE)
+        handles[f->ret.value] = (void *)(uintptr_t)raw;
     if (f->role == BCW_ROLE_CONSTRUCTOR) {
         target = (void *)(uintptr_t)raw;
         /* int t_open(..., T **out): the unit comes back in the cell */
@@ -715,17 +765,26 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
     }
     if ((f->flags & BCW_WIRE_REBINDS) && raw != 0)
         target = (void *)(uintptr_t)raw;
-    if (!last)
-        return;
-    r->ret =
+    /* every call's pointers are numbered, not only the reported last
+     * call's: ptr#k then names the same pointer in a sequence and in its
+     * extensions, which show it as a handle argument */
+    uint64_t ret =
         f->ret.abi == BCW_ABI_PTR ? canon_pointer((void *)(uintptr_t)raw) : raw;
-    for (unsigned k = 0; k < f->nparams; k++)
+    for (unsigned k = 0; k < f->nparams; k++) {
+        uint64_t out = 0;
         if (f->params[k].fixed == BCW_FIXED_CLOSURE)
-            r->out[k] = closures[fi][k]->calls;
+            out = closures[fi][k]->calls;
         else if (f->params[k].kind == BCW_PK_OUT)
-            r->out[k] = f->params[k].pointee == BCW_ABI_PTR
-                            ? canon_pointer(*(void **)outs[k])
-                            : read_scalar(outs[k], f->params[k].pointee);
+            out = f->params[k].pointee == BCW_ABI_PTR
+                      ? canon_pointer(*(void **)outs[k])
+                      : read_scalar(outs[k], f->params[k].pointee);
+        else
+            continue; /* invoke reported it, or nothing to report */
+        if (last)
+            r->out[k] = out;
+    }
+    if (last)
+        r->ret = ret;
 }
 
 /* Runs sequence `i` of the batch from scratch. */
@@ -739,6 +798,7 @@ static void run_seq(uint32_t i)
     shm->cur = i;
     target = NULL;
     nothers = 0;
+    memset(handles, 0, sizeof handles);
     arena_used = 0;
     seq_calls = 0;
     cur_call = 0;
@@ -800,11 +860,26 @@ static int setup(void)
         for (unsigned k = 0; k < f->nparams; k++) {
             const bcw_wire_param *p = &f->params[k];
             argtypes[i][k] = ffi_of((enum bcw_abi)p->abi);
-            if ((p->fixed == BCW_FIXED_SYMBOL &&
+            bool handle = p->fixed == BCW_FIXED_HANDLE ||
+                          p->fixed == BCW_FIXED_HANDLE_OR_NULL;
+            /* another unit's constructor, itself made of generated
+             * values only */
+            bool ctor = p->fixed == BCW_FIXED_UNIT_CTOR;
+            if (ctor && (p->value < 0 || p->value >= shm->nfuncs ||
+                         shm->funcs[p->value].role != BCW_ROLE_CONSTRUCTOR))
+                return -1;
+            for (unsigned j = 0; ctor && j < shm->funcs[p->value].nparams; j++)
+                if (shm->funcs[p->value].params[j].fixed != 0)
+                    return -1;
+            if ((handle && (p->value < 0 || p->value >= BCW_MAX_HANDLES)) ||
+                (p->fixed == BCW_FIXED_SYMBOL &&
                  (p->value < 0 || p->value >= bcw_unit_nsyms)) ||
                 (p->fixed == BCW_FIXED_CLOSURE && make_closure(i, k) < 0))
                 return -1;
         }
+        if (f->ret.fixed == BCW_FIXED_HANDLE &&
+            (f->ret.value < 0 || f->ret.value >= BCW_MAX_HANDLES))
+            return -1;
         if (ffi_prep_cif(&cifs[i], FFI_DEFAULT_ABI, f->nparams,
                          ffi_of((enum bcw_abi)f->ret.abi),
                          argtypes[i]) != FFI_OK)

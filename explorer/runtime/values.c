@@ -172,6 +172,8 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
     case BCW_PK_UNIT_DEREF:
         snprintf(buf, n, "target");
         break;
+    case BCW_PK_HANDLE: /* raw: the canonical pointer given out */
+        return format_pointer(buf, n, raw);
     case BCW_PK_CALLBACK:
         snprintf(buf, n, "NULL");
         break;
