@@ -98,6 +98,14 @@ enum bcw_pkind {
 #define BCW_PK_LAST BCW_PK_HANDLE
 #define BCW_BUFFER_BYTES 16
 
+/* One side of a bitcode predicate (model.h's bcw_term), evaluated on a
+ * live object. */
+enum bcw_term_kind { BCW_TERM_FIELD, BCW_TERM_CONST, BCW_TERM_NULL };
+
+/* Comparisons, one per Boolean variable: != is == negated, >= is <
+ * negated, > is <= negated. */
+enum bcw_cmp { BCW_CMP_EQ, BCW_CMP_SLT, BCW_CMP_SLE, BCW_CMP_ULT, BCW_CMP_ULE };
+
 /* Roles of a unit's functions. */
 enum bcw_role {
     BCW_ROLE_CONSTRUCTOR,      /* returns T * */

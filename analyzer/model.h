@@ -104,7 +104,6 @@ typedef struct bcw_field {
 } bcw_field;
 
 /* One side of a bitcode predicate, evaluated on a live object. */
-enum bcw_term_kind { BCW_TERM_FIELD, BCW_TERM_CONST, BCW_TERM_NULL };
 typedef struct bcw_term {
     enum bcw_term_kind kind;
     uint32_t offset, bits; /* FIELD: a bits-wide load at offset ... */
@@ -112,10 +111,6 @@ typedef struct bcw_term {
                               pointer field at unit+via points to */
     int64_t value;         /* CONST */
 } bcw_term;
-
-/* Comparisons, one per Boolean variable: != is == negated, >= is <
- * negated, > is <= negated. */
-enum bcw_cmp { BCW_CMP_EQ, BCW_CMP_SLT, BCW_CMP_SLE, BCW_CMP_ULT, BCW_CMP_ULE };
 
 typedef struct bcw_pred {
     char *name;      /* "is_empty", "size == capacity" */

@@ -193,6 +193,9 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         memcpy(w->shm->pool, plan->pool, sizeof plan->pool);
         w->shm->nstrings = plan->nstrings;
         memcpy(w->shm->strings, plan->strings, plan->nstrings);
+        w->shm->npreds = plan->npreds;
+        w->shm->state_flags = plan->state_flags;
+        memcpy(w->shm->preds, plan->preds, sizeof plan->preds);
         memcpy(&w->shm->gen, &plan->gen, sizeof plan->gen);
     }
     *out = pool;

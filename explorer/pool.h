@@ -17,6 +17,8 @@ typedef struct bcw_plan {
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
     char strings[BCW_MAX_PLAN_STRINGS];
+    uint32_t npreds, state_flags;
+    bcw_wire_pred preds[BCW_MAX_PREDS];
     bcw_wire_gen gen; /* explorer/generator.c */
 } bcw_plan;
 

@@ -25,7 +25,7 @@
 #include "analyzer/abi.h"
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
-#define BCW_PROTO_VERSION 2u
+#define BCW_PROTO_VERSION 3u
 
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198
@@ -132,7 +132,39 @@ typedef struct bcw_wire_result {
     uint32_t calls;               /* calls made, teardown included */
     uint64_t ret;                 /* the last call's result, raw (values.h) */
     uint64_t out[BCW_MAX_PARAMS]; /* its out-parameters after the call */
+    /* The state the sequence left the object in, when it ended normally
+     * and the plan asks (state_flags): bit i of `preds` is predicate i's
+     * value, for the bits set in `known` (an interface predicate that
+     * halted, or a field behind a pointer bcwalk cannot read, is not
+     * known); `state` is the concrete state's hash (0: not computed). */
+    uint32_t preds, known;
+    uint64_t state;
 } bcw_wire_result;
+
+/* A design-state predicate: an interface observer the worker calls with
+ * the object (plan entry `func`, a bool result), or a comparison of two
+ * terms it reads from the object (the model's bcw_pred). */
+typedef struct bcw_wire_term {
+    uint8_t kind; /* enum bcw_term_kind: FIELD, CONST, NULL */
+    uint8_t bits;
+    uint16_t pad;
+    int32_t via; /* -1: the unit; else the pointer field at this offset */
+    uint32_t offset;
+    uint32_t pad2;
+    int64_t value;
+} bcw_wire_term;
+
+typedef struct bcw_wire_pred {
+    uint8_t interface;
+    uint8_t op; /* enum bcw_cmp */
+    uint16_t func;
+    uint32_t pad;
+    bcw_wire_term l, r;
+} bcw_wire_pred;
+
+#define BCW_MAX_PREDS 16
+#define BCW_STATE_PREDS 1u /* evaluate the predicates after each sequence */
+#define BCW_STATE_HASH 2u  /* hash the concrete state after each sequence */
 
 /* A custom generator (include/bcwalk/generator.h): the shared object the
  * worker loads, and what it is told of each parameter it generates
@@ -160,6 +192,8 @@ typedef struct bcw_shm {
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
     char strings[BCW_MAX_PLAN_STRINGS]; /* NUL-terminated, nstrings bytes */
+    uint32_t npreds, state_flags;       /* BCW_STATE_* */
+    bcw_wire_pred preds[BCW_MAX_PREDS];
     bcw_wire_gen gen;
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),

@@ -17,6 +17,9 @@ size_t bcw_rt_alloc_reset(void);
  * from a handle to memory reused since. */
 int bcw_rt_alloc_freed(const void *p);
 
+/* Are the n bytes at p inside one live block of the code under test? */
+int bcw_rt_alloc_live(const void *p, size_t n);
+
 /* Ends the sequence in flight with `outcome` (never returns).  Called by
  * the interposed abort, assert and exit, and by the allocator when the
  * code under test frees memory twice. */

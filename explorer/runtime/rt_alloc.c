@@ -111,6 +111,17 @@ static int inside(const block *list, const void *p)
     return 0;
 }
 
+int bcw_rt_alloc_live(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (const block *b = live; b != NULL; b = b->next) {
+        uintptr_t start = (uintptr_t)(b + 1);
+        if (a >= start && n <= b->size && a - start <= b->size - n)
+            return 1;
+    }
+    return 0;
+}
+
 int bcw_rt_alloc_freed(const void *p)
 {
     return p != NULL && inside(dead, p) && !inside(live, p);

@@ -113,8 +113,17 @@ static void put32(uint32_t v)
         ;
 }
 
+/* Set while an interface predicate runs: a halt in it leaves the
+ * predicate unknown instead of ending the sequence. */
+static sigjmp_buf pred_env;
+static volatile int in_pred;
+
 void bcw_rt_halt(enum bcw_outcome outcome, int signo)
 {
+    if (in_pred) {
+        in_pred = 0;
+        siglongjmp(pred_env, 1);
+    }
     if (!in_seq)
         _exit(BCW_EXIT_SETUP);
     in_seq = 0;
@@ -787,6 +796,89 @@ static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
         r->ret = ret;
 }
 
+/* Reads a term of a bitcode predicate from the object; 0 when it is
+ * behind a pointer that does not lead into a live block. */
+static int read_term(const bcw_wire_term *t, int64_t *out)
+{
+    if (t->kind != BCW_TERM_FIELD) {
+        *out = t->kind == BCW_TERM_CONST ? t->value : 0;
+        return 1;
+    }
+    const char *base = target;
+    size_t n = (t->bits + 7u) / 8u;
+    if (n == 0 || n > 8 || t->offset > (1u << 16))
+        return 0;
+    if (t->via >= 0) {
+        const char *p;
+        memcpy(&p, base + t->via, sizeof p);
+        if (p == NULL || !bcw_rt_alloc_live(p + t->offset, n))
+            return 0;
+        base = p;
+    }
+    uint64_t v = 0;
+    memcpy(&v, base + t->offset, n);
+    *out = sext(v, t->bits);
+    return 1;
+}
+
+/* The design-state predicates on the object the sequence left, into r
+ * (preds, known).  Interface predicates are calls of the observer. */
+static void eval_pred(bcw_wire_result *r, uint32_t i);
+
+static void eval_preds(bcw_wire_result *r)
+{
+    int alive = (char *)target >= unit_storage &&
+                (char *)target < unit_storage + sizeof unit_storage;
+    if (!alive && !bcw_rt_alloc_live(target, 1))
+        return; /* the sequence freed its object: no state */
+    for (uint32_t i = 0; i < shm->npreds && i < BCW_MAX_PREDS; i++)
+        eval_pred(r, i);
+}
+
+/* Predicate i into r; its own function, so a halt in an interface
+ * predicate (siglongjmp back here) clobbers nothing of the caller's. */
+static void eval_pred(bcw_wire_result *r, uint32_t i)
+{
+    const bcw_wire_pred *p = &shm->preds[i];
+    volatile int value = 0, known = 0;
+    if (p->interface) {
+        const bcw_wire_func *f = &shm->funcs[p->func];
+        uint64_t args[BCW_MAX_PARAMS] = {(uint64_t)(uintptr_t)target};
+        uint64_t raw = 0;
+        if (sigsetjmp(pred_env, 0) == 0) {
+            in_pred = 1;
+            bcw_unit_stubs[f->sym](args, &raw);
+            in_pred = 0;
+            value = (raw & 0xff) != 0;
+            known = 1;
+        }
+    } else {
+        int64_t l, rr;
+        if (read_term(&p->l, &l) && read_term(&p->r, &rr)) {
+            known = 1;
+            switch ((enum bcw_cmp)p->op) {
+            case BCW_CMP_EQ:
+                value = l == rr;
+                break;
+            case BCW_CMP_SLT:
+                value = l < rr;
+                break;
+            case BCW_CMP_SLE:
+                value = l <= rr;
+                break;
+            case BCW_CMP_ULT:
+                value = (uint64_t)l < (uint64_t)rr;
+                break;
+            case BCW_CMP_ULE:
+                value = (uint64_t)l <= (uint64_t)rr;
+                break;
+            }
+        }
+    }
+    r->preds |= (uint32_t)value << i;
+    r->known |= (uint32_t)known << i;
+}
+
 /* Runs sequence `i` of the batch from scratch. */
 static void run_seq(uint32_t i)
 {
@@ -835,6 +927,8 @@ static void run_seq(uint32_t i)
     }
     for (cur_call = 1; cur_call <= len; cur_call++)
         run_call(w[1 + cur_call], &g, r, cur_call == len);
+    if (shm->state_flags & BCW_STATE_PREDS)
+        eval_preds(r);
     if (shm->destructor >= 0) {
         static bcw_wire_result scratch;
         run_call((unsigned)shm->destructor, &g, &scratch, 0);
@@ -850,8 +944,14 @@ static int setup(void)
                BCW_FD_SHM, 0);
     if (shm == MAP_FAILED || shm->magic != BCW_SHM_MAGIC ||
         shm->version != BCW_PROTO_VERSION || shm->nfuncs > BCW_MAX_FUNCS ||
-        shm->unit_size > sizeof unit_storage || shm->npool > BCW_MAX_PLAN_NODES)
+        shm->unit_size > sizeof unit_storage ||
+        shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS)
         return -1;
+    for (uint32_t i = 0; i < shm->npreds; i++)
+        if (shm->preds[i].interface &&
+            (shm->preds[i].func >= shm->nfuncs ||
+             shm->funcs[shm->preds[i].func].sym >= bcw_unit_nsyms))
+            return -1;
     for (uint32_t i = 0; i < shm->nfuncs; i++) {
         const bcw_wire_func *f = &shm->funcs[i];
         if ((f->role != BCW_ROLE_EMPTY && f->sym >= bcw_unit_nsyms) ||
