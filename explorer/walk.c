@@ -25,6 +25,7 @@ typedef struct node {
     uint16_t pad;
     uint32_t out_idx; /* into walker.outs, when the step has outs */
     uint64_t ret;
+    uint32_t preds, known; /* design-state predicates after it */
 } node;
 
 typedef struct walker {
@@ -104,12 +105,12 @@ static size_t job_size(unsigned depth)
 static int execute(walker *w, size_t from, size_t to)
 {
     const bcw_walk_cfg *cfg = w->cfg;
-    size_t n = to - from, per = job_size(cfg->depth);
+    size_t n = to - from, per = job_size(cfg->depth + cfg->nprefix);
     size_t njobs = (n + per - 1) / per;
     if (bcw__grow(&w->jobs, &w->capjobs, njobs, sizeof *w->jobs) < 0 ||
         bcw__grow(&w->results, &w->capresults, n, sizeof *w->results) < 0 ||
         bcw__grow(&w->off, &w->capoff, n, sizeof *w->off) < 0 ||
-        bcw__grow(&w->words, &w->capwords, n * (cfg->depth + 2),
+        bcw__grow(&w->words, &w->capwords, n * (cfg->depth + cfg->nprefix + 2),
                   sizeof *w->words) < 0)
         return BCW_ENOMEM;
     size_t words = 0;
@@ -138,6 +139,8 @@ static int execute(walker *w, size_t from, size_t to)
         nd->signo = r->signo;
         nd->halted_at = r->halted_at;
         nd->ret = r->ret;
+        nd->preds = r->preds;
+        nd->known = r->known;
         w->calls += r->calls;
         unsigned nout = cfg->nout[nd->step];
         if (nout > 0) {
@@ -161,9 +164,13 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     size_t j = i;
     for (unsigned k = s.len + 1; k-- > 0; j = w->nodes[j].parent) {
         const node *a = &w->nodes[j];
-        w->rets[k] = a->ret;
-        w->outp[k] = cfg->nout[a->step] ? &w->outs[a->out_idx] : NULL;
+        bool seen = k >= cfg->nprefix; /* prefix calls are not observed */
+        w->rets[k] = seen ? a->ret : 0;
+        w->outp[k] = seen && cfg->nout[a->step] ? &w->outs[a->out_idx] : NULL;
     }
+    s.nprefix = cfg->nprefix;
+    s.preds = nd->preds;
+    s.known = nd->known;
     s.steps = w->steps;
     s.rets = w->rets;
     s.outs = w->outp;
@@ -206,13 +213,36 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         size_t prev_start = level_start, prev_end = level_end;
         level_start = w->nnodes;
         if (level == 0) {
+            /* each constructor and all but the last prefix step: chains
+             * that are neither run nor emitted */
+            uint32_t *ends = NULL;
+            if (cfg->nprefix > 0 &&
+                (ends = bcw__calloc(cfg->nctors, sizeof *ends)) == NULL)
+                err = BCW_ENOMEM;
+            for (unsigned c = 0; c < cfg->nctors && ends && err == 0; c++) {
+                err = bcw__grow(&w->nodes, &w->capnodes,
+                                w->nnodes + cfg->nprefix, sizeof *w->nodes);
+                for (unsigned k = 0; k < cfg->nprefix && err == 0; k++) {
+                    uint32_t parent =
+                        k == 0 ? NO_PARENT : (uint32_t)(w->nnodes - 1);
+                    w->nodes[w->nnodes++] = (node){
+                        .parent = parent,
+                        .step = k == 0 ? cfg->ctors[c] : cfg->prefix[k - 1]};
+                }
+                ends[c] = (uint32_t)(w->nnodes - 1);
+            }
+            level_start = w->nnodes;
             for (unsigned c = 0; c < cfg->nctors && err == 0; c++) {
                 err = bcw__grow(&w->nodes, &w->capnodes, w->nnodes + 1,
                                 sizeof *w->nodes);
                 if (err == 0)
                     w->nodes[w->nnodes++] =
-                        (node){.parent = NO_PARENT, .step = cfg->ctors[c]};
+                        ends ? (node){.parent = ends[c],
+                                      .step = cfg->prefix[cfg->nprefix - 1]}
+                             : (node){.parent = NO_PARENT,
+                                      .step = cfg->ctors[c]};
             }
+            free(ends);
         } else {
             for (size_t p = prev_start; p < prev_end && err == 0; p++) {
                 if (!extendable(cfg, &w->nodes[p], level - 1))

@@ -21,7 +21,12 @@ typedef struct bcw_seq {
     uint8_t outcome;             /* enum bcw_outcome */
     uint8_t signo;
     uint16_t halted_at;
-    bool predicted; /* void result withheld (algebra) */
+    bool predicted;        /* void result withheld (algebra) */
+    unsigned nprefix;      /* the first calls are the walk's prefix (a state's
+                              cover): calls 0 .. nprefix - 1 were not observed,
+                              their rets and outs are 0 and NULL */
+    uint32_t preds, known; /* design-state predicates after the sequence
+                              (bcw_wire_result) */
 } bcw_seq;
 
 typedef struct bcw_walk_cfg {
@@ -29,6 +34,11 @@ typedef struct bcw_walk_cfg {
     unsigned depth;
     unsigned nctors;
     const uint16_t *ctors; /* plan indices of constructors */
+    /* A prefix every sequence starts with after its constructor (a
+     * state's cover, for the state walk): depth counts the methods after
+     * it; the constructor and the prefix make the level-0 sequence. */
+    unsigned nprefix;
+    const uint16_t *prefix;
     unsigned nmethods;
     const uint16_t *methods;  /* plan indices of walked methods */
     const bool *mutator;      /* by plan index */
