@@ -12,9 +12,12 @@
 #include "explorer/pool.h"
 #include "explorer/report.h"
 #include "explorer/results.h"
+#include "explorer/states.h"
 #include "explorer/walk.h"
 
 #define MAX_DEPTH 255
+/* enough for a capacity-10 stack to reach Full */
+#define DEFAULT_PROBE_DEPTH 12
 
 typedef struct sinks {
     bcw_reporter report;
@@ -445,16 +448,23 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bool *mutator = bcw__calloc(nsteps, sizeof *mutator);
     bool *is_void = bcw__calloc(nsteps, sizeof *is_void);
     uint8_t *nout = bcw__calloc(nsteps, sizeof *nout);
+    uint16_t *mutators = bcw__calloc(nsteps, sizeof *mutators);
+    bcw_states states = {0};
     char *worker = NULL;
     bcw_pool *pool = NULL;
     if (err < 0)
         goto done;
-    if (!plan || !ctors || !methods || !mutator || !is_void || !nout) {
+    if (!plan || !ctors || !methods || !mutator || !is_void || !nout ||
+        !mutators) {
         err = BCW_ENOMEM;
         goto done;
     }
     if ((err = make_plan(plan, model, u, steps, nsteps)) < 0 ||
         (err = bcw__generator_plan(gen, plan, u, steps, nsteps)) < 0)
+        goto done;
+    if (o->walk == BCW_WALK_STATE &&
+        (err = bcw__states_plan(&states, plan, u, steps, nsteps,
+                                o->predicates)) < 0)
         goto done;
     plan->use_ffi = o->use_ffi != 0;
     bcw_walk_cfg cfg = {.kind = o->walk,
@@ -515,7 +525,24 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     /* the walk's clock starts when workers are up: build time is not
      * throughput */
     t0 = now_s();
-    err = bcw__walk_run(out, &cfg);
+    if (o->walk == BCW_WALK_STATE) {
+        /* probe with the constructors and mutators, then walk from
+         * every state's cover */
+        unsigned nmut = 0;
+        for (unsigned i = 0; i < cfg.nmethods; i++)
+            if (mutator[cfg.methods[i]])
+                mutators[nmut++] = cfg.methods[i];
+        err = bcw__states_probe(
+            &states, &cfg, mutators, nmut,
+            o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH, u);
+        sk.report.states = &states;
+        if (err == 0)
+            err = bcw__states_walk(&states, &cfg, &sk.report, out);
+        if (err == 0 && o->graph_path != NULL)
+            err = bcw__states_dot(&states, u, steps, o->graph_path);
+    } else {
+        err = bcw__walk_run(out, &cfg);
+    }
     out->elapsed_s = now_s() - t0;
     out->worker_restarts = bcw__pool_restarts(pool);
     if (err == 0)
@@ -538,5 +565,7 @@ done:
     free(mutator);
     free(is_void);
     free(nout);
+    free(mutators);
+    bcw__states_free(&states);
     return err;
 }

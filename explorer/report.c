@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
+#include "explorer/states.h"
+
 #include "explorer/generator.h"
 
 #include <signal.h>
@@ -11,7 +13,9 @@
 
 const char *bcw__walk_name(enum bcw_walk_kind kind)
 {
-    return kind == BCW_WALK_ALGEBRA ? "algebra" : "protocol";
+    return kind == BCW_WALK_ALGEBRA ? "algebra"
+           : kind == BCW_WALK_STATE ? "state"
+                                    : "protocol";
 }
 
 const char *bcw__outcome_name(unsigned outcome)
@@ -285,14 +289,21 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
 {
     const bcw_unit *u = r->unit;
     FILE *f = r->f;
-    if (!r->started || s->len != r->last_len) {
+    unsigned len = s->len - s->nprefix;
+    if (r->state != NULL && (!r->started_state || len != r->last_len)) {
+        /* the state walk: grouped by state, then length */
+        fprintf(f, "%s%s: all transitions of length %u\n\n",
+                r->started ? "\n" : "", r->state, len);
+        r->started = r->started_state = true;
+        r->last_len = len;
+    } else if (!r->started || len != r->last_len) {
         fprintf(f, "%sExploring all %s of length: %u\n\n",
                 r->started ? "\n" : "",
                 r->walk == BCW_WALK_ALGEBRA ? "algebraic constructions"
                                             : "method protocols",
-                s->len);
+                len);
         r->started = true;
-        r->last_len = s->len;
+        r->last_len = len;
     } else {
         fputc('\n', f);
     }
@@ -359,10 +370,10 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
 {
     const bcw_unit *u = r->unit;
     FILE *f = r->f;
-    fprintf(f,
-            "{\"length\": %u, \"state\": \"default\", \"verdict\": \"%s\", "
-            "\"calls\": [",
-            s->len, s->predicted ? "predicted" : "pending");
+    fprintf(f, "{\"length\": %u, \"state\": ", s->len - s->nprefix);
+    bcw__json_str(f, r->state ? r->state : "default");
+    fprintf(f, ", \"verdict\": \"%s\", \"calls\": [",
+            s->predicted ? "predicted" : "pending");
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
     char args[BCW_MAX_PARAMS][64], result[96];
@@ -397,9 +408,11 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
                 fputs("null", f);
         }
         fputs("]", f);
-        /* a call halted by a signal, or not made, has no result */
-        if (result[0] && !(halted && (s->outcome != BCW_RUN_REJECTED ||
-                                      s->signo == BCW_SIG_NO_ARG))) {
+        /* a call halted by a signal, or not made, has no result; nor
+         * has a call of a state's cover the walk did not observe */
+        if (result[0] && k >= s->nprefix &&
+            !(halted &&
+              (s->outcome != BCW_RUN_REJECTED || s->signo == BCW_SIG_NO_ARG))) {
             fputs(", \"result\": ", f);
             bcw__json_str(f, result);
         }
@@ -439,6 +452,70 @@ int bcw__report_seq(void *payload, const bcw_seq *s)
     return 0;
 }
 
+static void json_counts(FILE *f, const bcw_summary *s)
+{
+    fprintf(f, "{\"normal\": %llu, \"terminated\": %llu, \"discarded\": %llu}",
+            (unsigned long long)s->normal, (unsigned long long)s->terminated,
+            (unsigned long long)s->discarded);
+}
+
+static void json_step(FILE *f, const bcw_reporter *r, unsigned step)
+{
+    char *t = bcw__step_text(r->unit, &r->steps[step]);
+    bcw__json_str(f, t ? t : "?");
+    free(t);
+}
+
+/* The state walk's states (with their predicates, covers and counts)
+ * and the transitions fired between them. */
+static void json_states(const bcw_reporter *r, const bcw_states *st,
+                        const char *nl)
+{
+    FILE *f = r->f;
+    fputs("\"states\": [", f);
+    for (unsigned i = 0; i < st->nstates; i++) {
+        const bcw_dstate *d = &st->states[i];
+        fprintf(f, "%s{\"name\": ", i ? ", " : "");
+        bcw__json_str(f, d->name);
+        fputs(", \"predicates\": {", f);
+        for (unsigned k = 0; k < st->nchosen; k++) {
+            fputs(k ? ", " : "", f);
+            bcw__json_str(f, r->unit->preds[st->cand[st->chosen[k]]].name);
+            fputs((d->value >> k) & 1u ? ": true" : ": false", f);
+        }
+        fputs("}, \"cover\": ", f);
+        if (!d->walked) {
+            fputs("null", f);
+        } else {
+            fputc('[', f);
+            for (unsigned k = 0; k <= d->ncover; k++) {
+                fputs(k ? ", " : "", f);
+                json_step(f, r, d->seq[k]);
+            }
+            fputc(']', f);
+        }
+        fputs(", \"sequences\": ", f);
+        json_counts(f, &d->sum);
+        fputc('}', f);
+    }
+    fprintf(f, "],%s\"transitions\": [", nl);
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        const bcw_transition *t = &st->trans[i];
+        fprintf(f, "%s{\"from\": ", i ? ", " : "");
+        bcw__json_str(f, st->states[t->from].name);
+        fputs(", \"call\": ", f);
+        json_step(f, r, t->step);
+        fprintf(f, ", \"outcome\": \"%s\", \"to\": ",
+                bcw__outcome_name(t->outcome));
+        if (t->to >= 0)
+            bcw__json_str(f, st->states[t->to].name);
+        else
+            fputs("null", f);
+        fputc('}', f);
+    }
+    fprintf(f, "],%s", nl);
+}
+
 static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
 {
     FILE *f = r->f;
@@ -462,25 +539,34 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
             "\"fail\": 0, \"pending\": %llu, \"meaningless\": 0},%s",
             (unsigned long long)s->predicted_void,
             (unsigned long long)(executed - s->predicted_void), nl);
-    fputs("\"states\": [{\"name\": \"default\", \"predicates\": {}, "
-          "\"cover\": [",
-          f);
-    bool first = true;
-    for (unsigned i = 0; i < u->nfuncs; i++) {
-        if (u->funcs[i].role != BCW_ROLE_CONSTRUCTOR &&
-            u->funcs[i].role != BCW_ROLE_INIT_CONSTRUCTOR &&
-            u->funcs[i].role != BCW_ROLE_EMPTY)
-            continue;
-        char call[200];
-        snprintf(call, sizeof call, "%s()", u->funcs[i].name);
-        fputs(first ? "" : ", ", f);
-        first = false;
-        bcw__json_str(f, call);
+    if (r->states != NULL) {
+        json_states(r, r->states, nl);
+    } else {
+        fputs("\"states\": [{\"name\": \"default\", \"predicates\": {}, "
+              "\"cover\": [",
+              f);
+        bool first = true;
+        for (unsigned i = 0; i < u->nfuncs; i++) {
+            if (u->funcs[i].role != BCW_ROLE_CONSTRUCTOR &&
+                u->funcs[i].role != BCW_ROLE_INIT_CONSTRUCTOR &&
+                u->funcs[i].role != BCW_ROLE_EMPTY)
+                continue;
+            char call[200];
+            snprintf(call, sizeof call, "%s()", u->funcs[i].name);
+            fputs(first ? "" : ", ", f);
+            first = false;
+            bcw__json_str(f, call);
+        }
+        fprintf(f, "]}],%s", nl);
     }
-    fprintf(f, "]}],%s\"warnings\": [", nl);
+    fputs("\"warnings\": [", f);
     for (unsigned i = 0; i < r->nwarnings; i++) {
         fputs(i ? ", " : "", f);
         bcw__json_str(f, r->warnings[i]);
+    }
+    for (unsigned i = 0; r->states && i < r->states->nnotes; i++) {
+        fputs(i || r->nwarnings ? ", " : "", f);
+        bcw__json_str(f, r->states->notes[i]);
     }
     fprintf(f, "],%s", nl);
     fprintf(f,
@@ -489,6 +575,44 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
             s->elapsed_s, (unsigned long long)s->calls,
             s->elapsed_s > 0 ? (double)s->calls / s->elapsed_s : 0.0,
             (unsigned long long)s->worker_restarts);
+}
+
+/* The state walk's tail: each state with its cover and counts, the
+ * transitions, the notes on predicates. */
+static void text_states(const bcw_reporter *r, const bcw_states *st)
+{
+    FILE *f = r->f;
+    fprintf(f, "\nDesign states (%u, from %llu probed sequences):\n",
+            st->nstates, (unsigned long long)st->probed);
+    for (unsigned i = 0; i < st->nstates; i++) {
+        const bcw_dstate *d = &st->states[i];
+        fprintf(f, "  %s: ", d->name);
+        if (!d->walked) {
+            fprintf(f, "no cover (reached beyond the probe depth)\n");
+            continue;
+        }
+        fprintf(f,
+                "cover of %u call%s after the constructor; %llu normal, "
+                "%llu terminated, %llu discarded\n",
+                d->ncover, d->ncover == 1 ? "" : "s",
+                (unsigned long long)d->sum.normal,
+                (unsigned long long)d->sum.terminated,
+                (unsigned long long)d->sum.discarded);
+    }
+    fprintf(f, "\nTransitions:\n");
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        const bcw_transition *t = &st->trans[i];
+        char *call = bcw__step_text(r->unit, &r->steps[t->step]);
+        fprintf(f, "  %s --%s--> %s", st->states[t->from].name,
+                call ? call : "?",
+                t->to >= 0 ? st->states[t->to].name : "(halted)");
+        if (t->outcome != BCW_RUN_NORMAL)
+            fprintf(f, " *%s*", bcw__outcome_name(t->outcome));
+        fputc('\n', f);
+        free(call);
+    }
+    for (unsigned i = 0; i < st->nnotes; i++)
+        fprintf(f, "Note: %s\n", st->notes[i]);
 }
 
 int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
@@ -504,7 +628,9 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                 "Test unit: %s\nTest mode: %s exploration\nTest depth: %u"
                 "\n\n",
                 r->unit->name,
-                r->walk == BCW_WALK_ALGEBRA ? "Algebraic" : "Protocol",
+                r->walk == BCW_WALK_ALGEBRA ? "Algebraic"
+                : r->walk == BCW_WALK_STATE ? "State"
+                                            : "Protocol",
                 r->depth);
         if (r->walk == BCW_WALK_ALGEBRA)
             fprintf(f,
@@ -522,6 +648,8 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                 r->walk == BCW_WALK_ALGEBRA ? "were pruned" : "had failed");
         for (unsigned i = 0; i < r->nwarnings; i++)
             fprintf(f, "Warning: %s\n", r->warnings[i]);
+        if (r->states != NULL)
+            text_states(r, r->states);
         break;
     case BCW_REPORT_JSON:
         print_json(r, s, false);

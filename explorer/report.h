@@ -33,6 +33,9 @@ typedef struct bcw_reporter {
     FILE *f;
     unsigned last_len; /* length group being printed */
     bool started;
+    const char *state;  /* the state walk: the state being walked */
+    bool started_state; /* its first sequence is printed */
+    const struct bcw_states *states; /* the state walk's, for the summary */
     char **warnings; /* about the alphabet: capped combinations */
     unsigned nwarnings;
     size_t capwarnings;

@@ -257,6 +257,13 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         level_end = w->nnodes;
         if (err < 0 || level_end == level_start)
             break;
+        if (cfg->budget > 0 &&
+            prog.done + (level_end - level_start) > cfg->budget) {
+            if (cfg->stopped != NULL)
+                *cfg->stopped = level;
+            w->nnodes = level_start;
+            break;
+        }
         prog.length = level;
         size_t group = (size_t)JOBS_PER_GROUP * BCW_MAX_BATCH;
         for (size_t from = level_start; from < level_end && err == 0;

@@ -39,6 +39,10 @@ typedef struct bcw_walk_cfg {
      * it; the constructor and the prefix make the level-0 sequence. */
     unsigned nprefix;
     const uint16_t *prefix;
+    /* Most sequences to run (0: no limit): a level that would pass it is
+     * not run, and *stopped (if not NULL) gets its length. */
+    uint64_t budget;
+    unsigned *stopped;
     unsigned nmethods;
     const uint16_t *methods;  /* plan indices of walked methods */
     const bool *mutator;      /* by plan index */

@@ -15,13 +15,15 @@
 static void help(void)
 {
     puts(
-        "usage: bcwalk explore LIB.bc --unit NAME --walk protocol|algebra\n"
+        "usage: bcwalk explore LIB.bc --unit NAME --walk "
+        "protocol|algebra|state\n"
         "                      [--depth K] [--format text|json|jsonl]\n"
         "                      [--jobs N] [--timeout MS] [--calls stub|ffi] "
         "[-o RESULTS]\n"
         "                      [--combine all|pairs] [--max-combos N] "
         "[--generator FILE]\n"
-        "                      [--permute SEED]\n"
+        "                      [--permute SEED] [--probe-depth N]\n"
+        "                      [--predicates LIST] [--graph FILE]\n"
         "\n"
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, or the algebra walk TA_k whose prefixes hold\n"
@@ -30,7 +32,8 @@ static void help(void)
         "\n"
         "options:\n"
         "  --unit NAME       the unit to walk (see bcwalk analyze)\n"
-        "  --walk KIND       protocol (default) or algebra\n"
+        "  --walk KIND       protocol (default), algebra, or state: the\n"
+        "                    protocol walk from every design state\n"
         "  --depth K         longest method sequence, 1..255 (default 3)\n"
         "  --format FORMAT   text report (default), json summary, or jsonl:\n"
         "                    one object per sequence, then the summary\n"
@@ -44,6 +47,12 @@ static void help(void)
         "                    of any two parameters, fewer steps)\n"
         "  --max-combos N    most combinations walked per function, 1..256\n"
         "                    (default 64; the report warns when it cuts)\n"
+        "  --probe-depth N   state walk: longest constructor + mutators\n"
+        "                    sequence probed for design states (default 12)\n"
+        "  --predicates LIST state walk: the predicates (comma-separated)\n"
+        "                    that make the states; default: the interface's,\n"
+        "                    plus bitcode ones it lacks\n"
+        "  --graph FILE      state walk: write the state graph as DOT\n"
         "  --permute SEED    buffer contents: every distinct permutation of\n"
         "                    SEED's bytes, or with '|' (\"ab|cd\") of each\n"
         "                    group on its own (stratified); the paired length\n"
@@ -92,6 +101,9 @@ int cmd_explore(int argc, char **argv)
         {"max-combos", required_argument, NULL, 'M'},
         {"generator", required_argument, NULL, 'g'},
         {"permute", required_argument, NULL, 'P'},
+        {"probe-depth", required_argument, NULL, 'D'},
+        {"predicates", required_argument, NULL, 'R'},
+        {"graph", required_argument, NULL, 'G'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -109,9 +121,11 @@ int cmd_explore(int argc, char **argv)
                 opts.walk = BCW_WALK_PROTOCOL;
             else if (strcmp(optarg, "algebra") == 0)
                 opts.walk = BCW_WALK_ALGEBRA;
+            else if (strcmp(optarg, "state") == 0)
+                opts.walk = BCW_WALK_STATE;
             else
-                return cli_fail("explore: unknown walk '%s' (protocol or "
-                                "algebra)",
+                return cli_fail("explore: unknown walk '%s' (protocol, "
+                                "algebra or state)",
                                 optarg);
             break;
         case 'd':
@@ -176,6 +190,19 @@ int cmd_explore(int argc, char **argv)
             break;
         case 'P':
             opts.permute = optarg;
+            break;
+        case 'D':
+            if ((v = cli_positive(optarg, 64)) < 0)
+                return cli_fail("explore: --probe-depth must be an integer "
+                                "from 1 to 64, not '%s'",
+                                optarg);
+            opts.probe_depth = (unsigned)v;
+            break;
+        case 'R':
+            opts.predicates = optarg;
+            break;
+        case 'G':
+            opts.graph_path = optarg;
             break;
         case 'h':
             help();

@@ -7,9 +7,10 @@
 
 #include "bcwalk/model.h"
 
-/* The walks of JWalk: protocol TP_k = C x (1 u M u ... u M^k) and algebra
- * TA_k = C x (1 u N u ... u N^(k-1)) x M. */
-enum bcw_walk_kind { BCW_WALK_PROTOCOL, BCW_WALK_ALGEBRA };
+/* The walks of JWalk: protocol TP_k = C x (1 u M u ... u M^k), algebra
+ * TA_k = C x (1 u N u ... u N^(k-1)) x M, and state TS_k: the protocol
+ * walk from each design state's cover. */
+enum bcw_walk_kind { BCW_WALK_PROTOCOL, BCW_WALK_ALGEBRA, BCW_WALK_STATE };
 
 /* How results are printed on the output stream. */
 enum bcw_report_format {
@@ -59,12 +60,20 @@ typedef struct bcw_explore_opts {
                               seed's bytes ("aabc"), each '|'-separated
                               group on its own ("ab|cd"); NULL: the
                               default 'a', 'b', ... fill */
+    /* State walk: */
+    unsigned probe_depth;   /* longest constructor + mutators sequence
+                               probed for design states (0: 12) */
+    const char *predicates; /* comma-separated predicate names that make
+                               the design states, NULL: the interface's,
+                               plus the bitcode's it lacks */
+    const char *graph_path; /* the state graph as DOT, or NULL */
 } bcw_explore_opts;
 
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
-            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL, NULL               \
+            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL, NULL, 0, NULL,     \
+            NULL                                                               \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +

@@ -1,0 +1,536 @@
+/* states.c - design states, their covers, the state walk and its graph.
+ *
+ * Probing is a protocol walk over the constructors and mutators only:
+ * breadth-first, so the first sequence to reach a combination of
+ * predicate values is a shortest one, its cover.  Predicates that agree
+ * (or are each other's negation) on every probed state are one: the
+ * interface's names it, a bitcode predicate adds only what the
+ * interface lacks.  The state walk then runs the protocol walk TP_k
+ * after each cover; its sequences of one method are the transitions of
+ * the state graph. */
+#define _POSIX_C_SOURCE 200809L
+#include "states.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VECTORS 4096
+#define PROBE_BUDGET 200000 /* sequences probing may run */
+
+/* A distinct combination of the candidates' values met while probing,
+ * with the first (shortest) sequence that met it. */
+typedef struct vector {
+    uint32_t preds, known;
+    uint16_t *seq; /* constructor, then methods */
+    unsigned len;
+} vector;
+
+typedef struct prober {
+    vector *v;
+    unsigned n;
+    size_t cap;
+    bool full; /* more than MAX_VECTORS: later ones are not kept */
+} prober;
+
+static int note(bcw_states *st, char *text)
+{
+    if (text == NULL || bcw__grow(&st->notes, &st->capnotes, st->nnotes + 1,
+                                  sizeof *st->notes) < 0) {
+        free(text);
+        return BCW_ENOMEM;
+    }
+    st->notes[st->nnotes++] = text;
+    return 0;
+}
+
+int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
+                     const bcw_step *steps, unsigned nsteps, const char *names)
+{
+    memset(st, 0, sizeof *st);
+    st->explicit_choice = names != NULL;
+    if (names != NULL) {
+        for (const char *n = names; *n;) {
+            size_t len = strcspn(n, ",");
+            unsigned i = 0;
+            while (i < u->npreds && (strlen(u->preds[i].name) != len ||
+                                     strncmp(u->preds[i].name, n, len) != 0))
+                i++;
+            if (i == u->npreds || len == 0) {
+                bcw_buf b;
+                bcw__buf_init(&b, 4096);
+                for (unsigned k = 0; k < u->npreds; k++)
+                    bcw__buf_printf(&b, "%s\"%s\"", k ? ", " : "",
+                                    u->preds[k].name);
+                int err = bcw__error(
+                    BCW_EINPUT, "--predicates: unit %s has no predicate \"%.*s\"; "
+                                "its predicates are %s",
+                    u->name, (int)len, n,
+                    b.data && b.len ? b.data : "none");
+                bcw__buf_free(&b);
+                return err;
+            }
+            if (st->ncand == BCW_MAX_PREDS)
+                return bcw__error(BCW_EINPUT,
+                                  "--predicates: more than %d predicates",
+                                  BCW_MAX_PREDS);
+            st->cand[st->ncand++] = i;
+            n += len + (n[len] == ',');
+        }
+    } else {
+        /* the interface's first, then the bitcode's */
+        for (int pass = 0; pass < 2; pass++)
+            for (unsigned i = 0; i < u->npreds && st->ncand < BCW_MAX_PREDS;
+                 i++)
+                if (u->preds[i].interface == (pass == 0))
+                    st->cand[st->ncand++] = i;
+    }
+    for (unsigned i = 0; i < st->ncand; i++) {
+        const bcw_pred *p = &u->preds[st->cand[i]];
+        bcw_wire_pred *w = &plan->preds[i];
+        memset(w, 0, sizeof *w);
+        w->interface = p->interface;
+        w->op = (uint8_t)p->op;
+        if (p->interface) {
+            unsigned k = 0;
+            while (k < nsteps && steps[k].func != (unsigned)p->func)
+                k++;
+            if (k == nsteps)
+                return bcw__error(BCW_EINPUT,
+                                  "predicate %s: its observer %s is not walked",
+                                  p->name, u->funcs[p->func].name);
+            w->func = (uint16_t)k;
+        }
+        const bcw_term *t[2] = {&p->l, &p->r};
+        bcw_wire_term *wt[2] = {&w->l, &w->r};
+        for (int j = 0; j < 2; j++)
+            *wt[j] = (bcw_wire_term){.kind = (uint8_t)t[j]->kind,
+                                     .bits = (uint8_t)t[j]->bits,
+                                     .via = t[j]->via,
+                                     .offset = t[j]->offset,
+                                     .value = t[j]->value};
+    }
+    plan->npreds = st->ncand;
+    plan->state_flags |= BCW_STATE_PREDS;
+    return 0;
+}
+
+static int probe_emit(void *payload, const bcw_seq *s)
+{
+    prober *pr = payload;
+    if (s->outcome != BCW_RUN_NORMAL)
+        return 0;
+    for (unsigned i = 0; i < pr->n; i++)
+        if (pr->v[i].preds == s->preds && pr->v[i].known == s->known)
+            return 0;
+    if (pr->n == MAX_VECTORS) {
+        pr->full = true;
+        return 0;
+    }
+    if (bcw__grow(&pr->v, &pr->cap, pr->n + 1, sizeof *pr->v) < 0)
+        return BCW_ENOMEM;
+    vector *v = &pr->v[pr->n];
+    v->seq = bcw__calloc(s->len + 1, sizeof *v->seq);
+    if (v->seq == NULL)
+        return BCW_ENOMEM;
+    memcpy(v->seq, s->steps, (s->len + 1) * sizeof *v->seq);
+    v->len = s->len;
+    v->preds = s->preds;
+    v->known = s->known;
+    pr->n++;
+    return 0;
+}
+
+static bool bit(uint32_t v, unsigned i)
+{
+    return (v >> i) & 1u;
+}
+
+/* How candidates a and b relate on the probed vectors where both are
+ * known: 1 always equal, -1 always opposite, 0 otherwise or never both
+ * known. */
+static int relation(const prober *pr, unsigned a, unsigned b)
+{
+    bool same = true, opposite = true, any = false;
+    for (unsigned i = 0; i < pr->n; i++) {
+        const vector *v = &pr->v[i];
+        if (!bit(v->known, a) || !bit(v->known, b))
+            continue;
+        any = true;
+        same = same && bit(v->preds, a) == bit(v->preds, b);
+        opposite = opposite && bit(v->preds, a) != bit(v->preds, b);
+    }
+    return !any ? 0 : same ? 1 : opposite ? -1 : 0;
+}
+
+/* 1 never false, -1 never true, 0 both seen (or never known). */
+static int constant(const prober *pr, unsigned a)
+{
+    bool t = false, f = false;
+    for (unsigned i = 0; i < pr->n; i++)
+        if (bit(pr->v[i].known, a)) {
+            t = t || bit(pr->v[i].preds, a);
+            f = f || !bit(pr->v[i].preds, a);
+        }
+    return t && !f ? 1 : f && !t ? -1 : 0;
+}
+
+/* "empty", "on_loan & reserved", "default": the chosen predicates that
+ * hold, without their "is_". */
+static char *state_name(const bcw_states *st, const bcw_unit *u,
+                        uint32_t value)
+{
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    for (unsigned i = 0; i < st->nchosen; i++) {
+        if (!bit(value, i))
+            continue;
+        const char *n = u->preds[st->cand[st->chosen[i]]].name;
+        if (strncmp(n, "is_", 3) == 0 && n[3] != '\0')
+            n += 3;
+        bcw__buf_printf(&b, "%s%s", b.len ? " & " : "", n);
+    }
+    if (b.len == 0)
+        bcw__buf_printf(&b, "default");
+    return b.data;
+}
+
+/* The chosen predicates' values in a vector of the candidates'; false if
+ * one of them is not known. */
+static bool project(const bcw_states *st, uint32_t preds, uint32_t known,
+                    uint32_t *out)
+{
+    *out = 0;
+    for (unsigned i = 0; i < st->nchosen; i++) {
+        if (!bit(known, st->chosen[i]))
+            return false;
+        *out |= (uint32_t)bit(preds, st->chosen[i]) << i;
+    }
+    return true;
+}
+
+static int find_state(const bcw_states *st, uint32_t value)
+{
+    for (unsigned i = 0; i < st->nstates; i++)
+        if (st->states[i].value == value)
+            return (int)i;
+    return -1;
+}
+
+/* Adds a state of `value`, with the cover `seq` (NULL: none, reached
+ * only in the walk); its index. */
+static int add_state(bcw_states *st, const bcw_unit *u, uint32_t value,
+                     const uint16_t *seq, unsigned len)
+{
+    if (bcw__grow(&st->states, &st->capstates, st->nstates + 1,
+                  sizeof *st->states) < 0)
+        return BCW_ENOMEM;
+    bcw_dstate *d = &st->states[st->nstates];
+    memset(d, 0, sizeof *d);
+    d->value = value;
+    d->name = state_name(st, u, value);
+    if (d->name == NULL)
+        return BCW_ENOMEM;
+    if (seq != NULL) {
+        if ((d->seq = bcw__calloc(len + 1, sizeof *d->seq)) == NULL) {
+            free(d->name);
+            return BCW_ENOMEM;
+        }
+        memcpy(d->seq, seq, (len + 1) * sizeof *d->seq);
+        d->ncover = len;
+        d->walked = true;
+    }
+    return (int)st->nstates++;
+}
+
+/* Chooses the predicates that make the states and says why of the
+ * others: constant ones, and those agreeing with one already chosen. */
+static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
+{
+    int err = 0;
+    for (unsigned a = 0; a < st->ncand && err == 0; a++) {
+        const bcw_pred *pa = &u->preds[st->cand[a]];
+        int c = constant(pr, a);
+        if (c != 0)
+            err = note(st, bcw__sprintf("predicate %s is never %s in the "
+                                        "probed states",
+                                        pa->name, c > 0 ? "false" : "true"));
+        if (err < 0 || st->explicit_choice) {
+            if (err == 0)
+                st->chosen[st->nchosen++] = a;
+            continue;
+        }
+        if (c != 0)
+            continue; /* a constant names no state */
+        int same = -1, rel = 0;
+        for (unsigned k = 0; k < st->nchosen && same < 0; k++)
+            if ((rel = relation(pr, st->chosen[k], a)) != 0)
+                same = (int)st->chosen[k];
+        if (same >= 0) {
+            err = note(st, bcw__sprintf(
+                               "predicate %s merged into %s: %s on every "
+                               "probed state",
+                               pa->name, u->preds[st->cand[same]].name,
+                               rel > 0 ? "the same" : "its negation"));
+            continue;
+        }
+        st->chosen[st->nchosen++] = a;
+    }
+    return err;
+}
+
+int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
+                      const uint16_t *mutators, unsigned nmut, unsigned depth,
+                      const bcw_unit *u)
+{
+    prober pr = {0};
+    bcw_walk_cfg cfg = *base;
+    cfg.kind = BCW_WALK_PROTOCOL;
+    cfg.depth = depth;
+    cfg.nprefix = 0;
+    cfg.methods = mutators;
+    cfg.nmethods = nmut;
+    cfg.emit = probe_emit;
+    cfg.emit_payload = &pr;
+    cfg.progress = NULL;
+    unsigned stopped = 0;
+    cfg.budget = PROBE_BUDGET;
+    cfg.stopped = &stopped;
+    bcw_summary sum;
+    int err = bcw__walk_run(&sum, &cfg);
+    st->probed = sum.normal + sum.terminated;
+    if (err == 0 && stopped > 0)
+        err = note(st, bcw__sprintf("probing stopped before length %u of "
+                                    "%u: longer sequences would pass %d "
+                                    "runs; states reached only by longer "
+                                    "covers are missed",
+                                    stopped, depth, PROBE_BUDGET));
+    if (err == 0)
+        err = choose(st, &pr, u);
+    /* states in the order probing met them: shortest covers first */
+    for (unsigned i = 0; i < pr.n && err == 0; i++) {
+        uint32_t value;
+        if (!project(st, pr.v[i].preds, pr.v[i].known, &value) ||
+            find_state(st, value) >= 0)
+            continue;
+        int k = add_state(st, u, value, pr.v[i].seq, pr.v[i].len);
+        err = k < 0 ? k : 0;
+    }
+    if (err == 0 && pr.full)
+        err = note(st, bcw__sprintf("probing met more than %d combinations "
+                                    "of predicate values; later ones were "
+                                    "not kept",
+                                    MAX_VECTORS));
+    if (err == 0 && st->nstates == 0)
+        err = bcw__error(BCW_EINPUT,
+                         "unit %s: probing found no state (no constructor "
+                         "sequence ended normally with its predicates "
+                         "known)",
+                         u->name);
+    for (unsigned i = 0; i < pr.n; i++)
+        free(pr.v[i].seq);
+    free(pr.v);
+    return err;
+}
+
+typedef struct walk_sink {
+    bcw_states *st;
+    const bcw_unit *u;
+    unsigned state;
+    const bcw_walk_cfg *base;
+    int err;
+} walk_sink;
+
+static int add_transition(bcw_states *st, unsigned from, uint16_t step,
+                          uint8_t outcome, int to)
+{
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        const bcw_transition *t = &st->trans[i];
+        if (t->from == from && t->step == step && t->outcome == outcome &&
+            t->to == to)
+            return 0;
+    }
+    if (bcw__grow(&st->trans, &st->captrans, st->ntrans + 1,
+                  sizeof *st->trans) < 0)
+        return BCW_ENOMEM;
+    st->trans[st->ntrans++] = (bcw_transition){from, to, step, outcome};
+    return 0;
+}
+
+static int walk_emit(void *payload, const bcw_seq *s)
+{
+    walk_sink *ws = payload;
+    bcw_states *st = ws->st;
+    if (s->len == s->nprefix + 1) {
+        /* one method after the cover: a transition of the graph */
+        int to = -1;
+        uint32_t value;
+        if (s->outcome == BCW_RUN_NORMAL &&
+            project(st, s->preds, s->known, &value) &&
+            (to = find_state(st, value)) < 0) {
+            /* beyond the probe depth: a state with no cover */
+            to = add_state(st, ws->u, value, NULL, 0);
+            if (to < 0)
+                return to;
+        }
+        int err = add_transition(st, ws->state, s->steps[s->len], s->outcome,
+                                 to);
+        if (err < 0)
+            return err;
+    }
+    return ws->base->emit ? ws->base->emit(ws->base->emit_payload, s) : 0;
+}
+
+static void add_sum(bcw_summary *a, const bcw_summary *b)
+{
+    a->normal += b->normal;
+    a->terminated += b->terminated;
+    a->discarded += b->discarded;
+    a->pruned_observer += b->pruned_observer;
+    a->predicted_void += b->predicted_void;
+    a->calls += b->calls;
+}
+
+int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
+                     bcw_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    walk_sink ws = {.st = st, .u = r->unit, .base = base};
+    int err = 0;
+    /* states found during the walk (no cover) are not walked */
+    unsigned nwalk = st->nstates;
+    for (unsigned i = 0; i < nwalk && err == 0; i++) {
+        bcw_dstate *d = &st->states[i];
+        bcw_walk_cfg cfg = *base;
+        cfg.kind = BCW_WALK_PROTOCOL;
+        cfg.nctors = 1;
+        cfg.ctors = &d->seq[0];
+        cfg.nprefix = d->ncover;
+        cfg.prefix = &d->seq[1];
+        cfg.emit = walk_emit;
+        cfg.emit_payload = &ws;
+        ws.state = i;
+        r->state = d->name;
+        r->last_len = 0;
+        r->started_state = false;
+        err = bcw__walk_run(&d->sum, &cfg);
+        d = &st->states[i]; /* the walk may have added states */
+        add_sum(out, &d->sum);
+    }
+    r->state = NULL;
+    /* JWalk's warnings: a state never left, predicates that overlap */
+    for (unsigned i = 0; i < st->nstates && err == 0; i++) {
+        bool left = false, entered = false;
+        for (unsigned k = 0; k < st->ntrans; k++) {
+            left = left || (st->trans[k].from == i && st->trans[k].to >= 0 &&
+                            (unsigned)st->trans[k].to != i);
+            entered = entered || st->trans[k].from == i;
+        }
+        if (entered && !left)
+            err = note(st, bcw__sprintf("state %s is never left",
+                                        st->states[i].name));
+        if (!st->states[i].walked && err == 0)
+            err = note(st, bcw__sprintf("state %s was reached only in the "
+                                        "walk, beyond the probe depth: it "
+                                        "has no cover and was not walked",
+                                        st->states[i].name));
+        /* interface predicates holding together */
+        bcw_buf b;
+        bcw__buf_init(&b, 4096);
+        unsigned holds = 0;
+        for (unsigned k = 0; k < st->nchosen; k++)
+            if (bit(st->states[i].value, k) &&
+                r->unit->preds[st->cand[st->chosen[k]]].interface)
+                bcw__buf_printf(&b, "%s%s", holds++ ? " and " : "",
+                                r->unit->preds[st->cand[st->chosen[k]]].name);
+        if (holds > 1 && err == 0)
+            err = note(st, bcw__sprintf("predicates %s overlap: they hold "
+                                        "together in state %s",
+                                        b.data, st->states[i].name));
+        bcw__buf_free(&b);
+    }
+    return err;
+}
+
+char *bcw__step_text(const bcw_unit *u, const bcw_step *st)
+{
+    const bcw_func *f = &u->funcs[st->func];
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    bcw__buf_printf(&b, "%s", f->name);
+    bool any = false;
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (st->label[k] != NULL) {
+            bcw__buf_printf(&b, "%s%s", any ? "; " : " [", st->label[k]);
+            any = true;
+        }
+    if (any)
+        bcw__buf_printf(&b, "]");
+    return b.data;
+}
+
+/* A DOT identifier or label: double-quoted, escaped. */
+static void dot_str(bcw_buf *b, const char *s)
+{
+    bcw__buf_put(b, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            bcw__buf_put(b, "\\", 1);
+        bcw__buf_put(b, s, 1);
+    }
+    bcw__buf_put(b, "\"", 1);
+}
+
+int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
+                    const bcw_step *steps, const char *path)
+{
+    bcw_buf b;
+    bcw__buf_init(&b, 64u << 20);
+    bcw__buf_printf(&b, "digraph ");
+    dot_str(&b, u->name);
+    bcw__buf_printf(&b, " {\n  rankdir=LR;\n  node [shape=ellipse];\n");
+    for (unsigned i = 0; i < st->nstates; i++) {
+        bcw__buf_printf(&b, "  s%u [label=", i);
+        dot_str(&b, st->states[i].name);
+        bcw__buf_printf(&b, "];\n");
+    }
+    bool halts = false;
+    for (unsigned i = 0; i < st->ntrans; i++)
+        halts = halts || st->trans[i].to < 0;
+    if (halts)
+        bcw__buf_printf(&b, "  halted [shape=box];\n");
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        const bcw_transition *t = &st->trans[i];
+        char *label = bcw__step_text(u, &steps[t->step]);
+        if (t->to >= 0)
+            bcw__buf_printf(&b, "  s%u -> s%d [label=", t->from, t->to);
+        else
+            bcw__buf_printf(&b, "  s%u -> halted [label=", t->from);
+        bcw_buf l;
+        bcw__buf_init(&l, 4096);
+        bcw__buf_printf(&l, "%s", label ? label : "?");
+        if (t->outcome != BCW_RUN_NORMAL)
+            bcw__buf_printf(&l, " / %s", bcw__outcome_name(t->outcome));
+        dot_str(&b, l.data ? l.data : "?");
+        bcw__buf_free(&l);
+        free(label);
+        bcw__buf_printf(&b, "];\n");
+    }
+    bcw__buf_printf(&b, "}\n");
+    int err = b.data == NULL ? BCW_ENOMEM
+                             : bcw__write_file_atomic(path, b.data, b.len);
+    bcw__buf_free(&b);
+    return err;
+}
+
+void bcw__states_free(bcw_states *st)
+{
+    for (unsigned i = 0; i < st->nstates; i++) {
+        free(st->states[i].name);
+        free(st->states[i].seq);
+    }
+    free(st->states);
+    free(st->trans);
+    bcw__strv_free(st->notes, st->nnotes);
+    memset(st, 0, sizeof *st);
+}

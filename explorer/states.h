@@ -1,0 +1,84 @@
+/* states.h - design states (JWalk): the Boolean product of the unit's
+ * predicates, discovered by probing constructor + mutator sequences
+ * breadth-first, each with the shortest sequence reaching it (its
+ * cover); the state walk from every cover; the state graph of the
+ * transitions fired. */
+#ifndef BCW_STATES_H
+#define BCW_STATES_H
+
+#include "explorer/pool.h"
+#include "explorer/report.h"
+#include "explorer/walk.h"
+
+typedef struct bcw_dstate {
+    char *name;     /* "empty", "default", "on_loan & reserved" */
+    uint32_t value; /* bit i: chosen predicate i holds */
+    uint16_t *seq;  /* cover: constructor plan index, then methods */
+    unsigned ncover; /* methods in the cover */
+    bool walked;    /* found by probing: it has a cover */
+    bcw_summary sum; /* of its walk */
+} bcw_dstate;
+
+/* A transition fired in the state walk: `step` (a plan index) called in
+ * state `from` ended with `outcome` in state `to` (-1: it halted or the
+ * state is not known). */
+typedef struct bcw_transition {
+    unsigned from;
+    int to;
+    uint16_t step;
+    uint8_t outcome;
+} bcw_transition;
+
+typedef struct bcw_states {
+    /* plan predicate i is the unit's predicate cand[i] */
+    unsigned ncand;
+    unsigned cand[BCW_MAX_PREDS];
+    bool explicit_choice; /* --predicates */
+    /* the chosen ones, as plan predicate indices */
+    unsigned nchosen;
+    unsigned chosen[BCW_MAX_PREDS];
+    bcw_dstate *states;
+    unsigned nstates;
+    size_t capstates;
+    bcw_transition *trans;
+    unsigned ntrans;
+    size_t captrans;
+    char **notes; /* merged predicates and warnings, for the report */
+    unsigned nnotes;
+    size_t capnotes;
+    uint64_t probed; /* sequences probing ran */
+} bcw_states;
+
+/* Chooses the candidate predicates (`names`, comma-separated, or every
+ * interface predicate then every bitcode one, at most BCW_MAX_PREDS) and
+ * puts them in the plan for the workers to evaluate.  `steps` are the
+ * plan's first entries. */
+BCW_INTERNAL int bcw__states_plan(bcw_states *st, bcw_plan *plan,
+                                  const bcw_unit *u, const bcw_step *steps,
+                                  unsigned nsteps, const char *names);
+
+/* Probes: a protocol walk over the constructors and `nmut` mutators of
+ * `base` to `depth`, then picks the predicates (merging those that agree
+ * on every probed state) and lists the states with their covers. */
+BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
+                                   const uint16_t *mutators, unsigned nmut,
+                                   unsigned depth, const bcw_unit *u);
+
+/* The state walk: base's walk from every state's cover, each reported
+ * under its state's name through r, with its summary in the state; the
+ * transitions of length one become the graph.  *out gets the totals. */
+BCW_INTERNAL int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
+                                  bcw_reporter *r, bcw_summary *out);
+
+/* The state graph as DOT, written atomically to `path`. */
+BCW_INTERNAL int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
+                                 const bcw_step *steps, const char *path);
+
+/* How reports and the graph name a step: the function, then its
+ * categories' labels in brackets: "cfg_set [key == \"width\"; value > 0]".
+ * The caller's, NULL when out of memory. */
+BCW_INTERNAL char *bcw__step_text(const bcw_unit *u, const bcw_step *st);
+
+BCW_INTERNAL void bcw__states_free(bcw_states *st);
+
+#endif
