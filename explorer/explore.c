@@ -29,7 +29,8 @@ static int emit(void *payload, const bcw_seq *seq)
     sinks *s = payload;
     int err = bcw__report_seq(&s->report, seq);
     if (err == 0 && s->results != NULL)
-        err = bcw__results_seq(s->results, seq);
+        err = bcw__results_seq(s->results, seq,
+                               s->report.state ? s->report.state_index : -1);
     return err;
 }
 
@@ -540,6 +541,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
             err = bcw__states_walk(&states, &cfg, &sk.report, out);
         if (err == 0 && o->graph_path != NULL)
             err = bcw__states_dot(&states, u, steps, o->graph_path);
+        if (err == 0)
+            err = bcw__results_states(sk.results, &states);
     } else {
         err = bcw__walk_run(out, &cfg);
     }

@@ -34,6 +34,7 @@ typedef struct bcw_reporter {
     unsigned last_len; /* length group being printed */
     bool started;
     const char *state;  /* the state walk: the state being walked */
+    int state_index;    /* its index in the states */
     bool started_state; /* its first sequence is printed */
     const struct bcw_states *states; /* the state walk's, for the summary */
     char **warnings; /* about the alphabet: capped combinations */

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 
+#include "explorer/states.h"
+
 #include <errno.h>
 #include <msgpack.h>
 #include <stdio.h>
@@ -75,7 +77,7 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     msgpack_packer *pk = &r->pk;
     msgpack_pack_map(pk, 6);
     pack_kv_str(pk, "format", "bcwalk-results");
-    pack_kv_u64(pk, "version", 1);
+    pack_kv_u64(pk, "version", 2);
     pack_kv_str(pk, "unit", u->name);
     pack_kv_str(pk, "walk", bcw__walk_name(walk));
     pack_kv_u64(pk, "depth", depth);
@@ -99,14 +101,13 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     return 0;
 }
 
-int bcw__results_seq(void *payload, const bcw_seq *s)
+int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state)
 {
-    bcw_results *r = payload;
     if (r->err != 0)
         return r->err;
     msgpack_packer *pk = &r->pk;
-    /* [steps, results, outcome, signo, halted_at, outs] */
-    msgpack_pack_array(pk, 6);
+    /* [steps, results, outcome, signo, halted_at, outs, state, prefix] */
+    msgpack_pack_array(pk, 8);
     msgpack_pack_array(pk, s->len + 1);
     for (unsigned k = 0; k <= s->len; k++)
         msgpack_pack_uint16(pk, s->steps[k]);
@@ -126,8 +127,53 @@ int bcw__results_seq(void *payload, const bcw_seq *s)
         for (unsigned p = 0; p < BCW_MAX_PARAMS; p++)
             msgpack_pack_uint64(pk, s->outs[k][p]);
     }
+    if (state >= 0)
+        msgpack_pack_uint32(pk, (uint32_t)state);
+    else
+        msgpack_pack_nil(pk);
+    msgpack_pack_uint32(pk, s->nprefix);
     if (r->sbuf.size >= FLUSH_AT)
         flush(r);
+    return r->err;
+}
+
+int bcw__results_states(bcw_results *r, const bcw_states *st)
+{
+    if (r == NULL || r->err != 0)
+        return r ? r->err : 0;
+    msgpack_packer *pk = &r->pk;
+    msgpack_pack_map(pk, 2);
+    pack_str(pk, "states");
+    msgpack_pack_array(pk, st->nstates);
+    for (unsigned i = 0; i < st->nstates; i++) {
+        const bcw_dstate *d = &st->states[i];
+        /* [name, value, cover] */
+        msgpack_pack_array(pk, 3);
+        pack_str(pk, d->name);
+        msgpack_pack_uint32(pk, d->value);
+        if (!d->walked) {
+            msgpack_pack_nil(pk);
+            continue;
+        }
+        msgpack_pack_array(pk, d->ncover + 1);
+        for (unsigned k = 0; k <= d->ncover; k++)
+            msgpack_pack_uint16(pk, d->seq[k]);
+    }
+    pack_str(pk, "transitions");
+    msgpack_pack_array(pk, st->ntrans);
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        const bcw_transition *t = &st->trans[i];
+        /* [from, step, outcome, to] */
+        msgpack_pack_array(pk, 4);
+        msgpack_pack_uint32(pk, t->from);
+        msgpack_pack_uint16(pk, t->step);
+        msgpack_pack_uint8(pk, t->outcome);
+        if (t->to >= 0)
+            msgpack_pack_uint32(pk, (uint32_t)t->to);
+        else
+            msgpack_pack_nil(pk);
+    }
+    flush(r);
     return r->err;
 }
 

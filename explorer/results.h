@@ -17,9 +17,17 @@ BCW_INTERNAL int bcw__results_open(bcw_results **out, const char *path,
                                    unsigned nsteps, enum bcw_walk_kind walk,
                                    unsigned depth);
 
-/* Appends one sequence (a bcw_walk_cfg emit callback).  Errors are
- * sticky: after the first, writes do nothing and close reports it. */
-BCW_INTERNAL int bcw__results_seq(void *results, const bcw_seq *seq);
+/* Appends one sequence; `state` is the state walk's state it belongs
+ * to (an index into the states bcw__results_states writes), or -1.
+ * Errors are sticky: after the first, writes do nothing and close
+ * reports it. */
+BCW_INTERNAL int bcw__results_seq(bcw_results *r, const bcw_seq *seq,
+                                  int state);
+
+/* Appends the state walk's states and transitions (states.h). */
+struct bcw_states;
+BCW_INTERNAL int bcw__results_states(bcw_results *r,
+                                     const struct bcw_states *st);
 
 /* With `summary`, writes the trailer, syncs and renames the file into
  * place; with NULL (a failed walk) removes the temporary.  Frees `r`

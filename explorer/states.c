@@ -411,6 +411,7 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
         cfg.emit_payload = &ws;
         ws.state = i;
         r->state = d->name;
+        r->state_index = (int)i;
         r->last_len = 0;
         r->started_state = false;
         err = bcw__walk_run(&d->sum, &cfg);

@@ -9,6 +9,8 @@ import sys
 import tempfile
 import unittest
 
+import mpack
+
 ARGS = None
 
 
@@ -704,6 +706,28 @@ class States(unittest.TestCase):
                          "on_loan & reserved")
         self.assertEqual(trans[("on_loan & reserved", "book_cancel")],
                          "on_loan")
+
+    def test_states_saved_with_the_results(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "s.results.msgpack")
+            bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--walk", "state", "--depth", "1", "-o", path, check=0)
+            with open(path, "rb") as f:
+                objs = mpack.stream(f.read())
+        header, seqs, graph, trailer = objs[0], objs[1:-2], objs[-2], objs[-1]
+        self.assertEqual((header["version"], header["walk"]), (2, "state"))
+        fns = [f["name"] for f in header["functions"]]
+        self.assertEqual([(name, len(cover) - 1)
+                          for name, value, cover in graph["states"]],
+                         [("empty", 0), ("default", 1), ("full", 10)])
+        # each sequence names its state and how many calls its cover has
+        self.assertEqual({(s[6], s[7]) for s in seqs},
+                         {(0, 0), (1, 1), (2, 10)})
+        push = fns.index("bstack_push")
+        self.assertIn([2, fns.index("bstack_pop"), 0, 1], graph["transitions"])
+        self.assertIn([0, push, 0, 1], graph["transitions"])
+        self.assertEqual(trailer["summary"]["normal"] +
+                         trailer["summary"]["terminated"], len(seqs))
 
     def test_chosen_predicates_and_the_graph(self):
         with tempfile.TemporaryDirectory() as tmp:
