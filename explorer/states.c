@@ -51,7 +51,7 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
     st->explicit_choice = names != NULL;
     if (names != NULL) {
         for (const char *n = names; *n;) {
-            size_t len = strcspn(n, ",");
+            size_t item = strcspn(n, ","), len = strcspn(n, ",:");
             unsigned i = 0;
             while (i < u->npreds && (strlen(u->preds[i].name) != len ||
                                      strncmp(u->preds[i].name, n, len) != 0))
@@ -63,10 +63,10 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
                     bcw__buf_printf(&b, "%s\"%s\"", k ? ", " : "",
                                     u->preds[k].name);
                 int err = bcw__error(
-                    BCW_EINPUT, "--predicates: unit %s has no predicate \"%.*s\"; "
-                                "its predicates are %s",
-                    u->name, (int)len, n,
-                    b.data && b.len ? b.data : "none");
+                    BCW_EINPUT,
+                    "--predicates: unit %s has no predicate \"%.*s\"; "
+                    "its predicates are %s",
+                    u->name, (int)len, n, b.data && b.len ? b.data : "none");
                 bcw__buf_free(&b);
                 return err;
             }
@@ -74,8 +74,12 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
                 return bcw__error(BCW_EINPUT,
                                   "--predicates: more than %d predicates",
                                   BCW_MAX_PREDS);
+            /* name:label renames it in the states' names */
+            if (len < item && (st->label[st->ncand] = bcw__strndup(
+                                   n + len + 1, item - len - 1)) == NULL)
+                return BCW_ENOMEM;
             st->cand[st->ncand++] = i;
-            n += len + (n[len] == ',');
+            n += item + (n[item] == ',');
         }
     } else {
         /* the interface's first, then the bitcode's */
@@ -177,8 +181,7 @@ static int constant(const prober *pr, unsigned a)
 
 /* "empty", "on_loan & reserved", "default": the chosen predicates that
  * hold, without their "is_". */
-static char *state_name(const bcw_states *st, const bcw_unit *u,
-                        uint32_t value)
+static char *state_name(const bcw_states *st, const bcw_unit *u, uint32_t value)
 {
     bcw_buf b;
     bcw__buf_init(&b, 4096);
@@ -186,7 +189,9 @@ static char *state_name(const bcw_states *st, const bcw_unit *u,
         if (!bit(value, i))
             continue;
         const char *n = u->preds[st->cand[st->chosen[i]]].name;
-        if (strncmp(n, "is_", 3) == 0 && n[3] != '\0')
+        if (st->label[st->chosen[i]] != NULL)
+            n = st->label[st->chosen[i]];
+        else if (strncmp(n, "is_", 3) == 0 && n[3] != '\0')
             n += 3;
         bcw__buf_printf(&b, "%s%s", b.len ? " & " : "", n);
     }
@@ -267,11 +272,11 @@ static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
             if ((rel = relation(pr, st->chosen[k], a)) != 0)
                 same = (int)st->chosen[k];
         if (same >= 0) {
-            err = note(st, bcw__sprintf(
-                               "predicate %s merged into %s: %s on every "
-                               "probed state",
-                               pa->name, u->preds[st->cand[same]].name,
-                               rel > 0 ? "the same" : "its negation"));
+            err = note(st,
+                       bcw__sprintf("predicate %s merged into %s: %s on every "
+                                    "probed state",
+                                    pa->name, u->preds[st->cand[same]].name,
+                                    rel > 0 ? "the same" : "its negation"));
             continue;
         }
         st->chosen[st->nchosen++] = a;
@@ -373,8 +378,8 @@ static int walk_emit(void *payload, const bcw_seq *s)
             if (to < 0)
                 return to;
         }
-        int err = add_transition(st, ws->state, s->steps[s->len], s->outcome,
-                                 to);
+        int err =
+            add_transition(st, ws->state, s->steps[s->len], s->outcome, to);
         if (err < 0)
             return err;
     }
@@ -428,8 +433,8 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
             entered = entered || st->trans[k].from == i;
         }
         if (entered && !left)
-            err = note(st, bcw__sprintf("state %s is never left",
-                                        st->states[i].name));
+            err = note(
+                st, bcw__sprintf("state %s is never left", st->states[i].name));
         if (!st->states[i].walked && err == 0)
             err = note(st, bcw__sprintf("state %s was reached only in the "
                                         "walk, beyond the probe depth: it "
@@ -533,5 +538,7 @@ void bcw__states_free(bcw_states *st)
     free(st->states);
     free(st->trans);
     bcw__strv_free(st->notes, st->nnotes);
+    for (unsigned i = 0; i < BCW_MAX_PREDS; i++)
+        free(st->label[i]);
     memset(st, 0, sizeof *st);
 }

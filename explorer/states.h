@@ -11,11 +11,11 @@
 #include "explorer/walk.h"
 
 typedef struct bcw_dstate {
-    char *name;     /* "empty", "default", "on_loan & reserved" */
-    uint32_t value; /* bit i: chosen predicate i holds */
-    uint16_t *seq;  /* cover: constructor plan index, then methods */
+    char *name;      /* "empty", "default", "on_loan & reserved" */
+    uint32_t value;  /* bit i: chosen predicate i holds */
+    uint16_t *seq;   /* cover: constructor plan index, then methods */
     unsigned ncover; /* methods in the cover */
-    bool walked;    /* found by probing: it has a cover */
+    bool walked;     /* found by probing: it has a cover */
     bcw_summary sum; /* of its walk */
 } bcw_dstate;
 
@@ -33,7 +33,9 @@ typedef struct bcw_states {
     /* plan predicate i is the unit's predicate cand[i] */
     unsigned ncand;
     unsigned cand[BCW_MAX_PREDS];
-    bool explicit_choice; /* --predicates */
+    bool explicit_choice;       /* --predicates */
+    char *label[BCW_MAX_PREDS]; /* --predicates name:label: the name the
+                                   states use instead, or NULL */
     /* the chosen ones, as plan predicate indices */
     unsigned nchosen;
     unsigned chosen[BCW_MAX_PREDS];

@@ -746,6 +746,11 @@ class States(unittest.TestCase):
                    "--walk", "state", "--predicates", "is_big", check=2)
         self.assertIn('unit bstack has no predicate "is_big"; its '
                       'predicates are "is_empty", "is_full"', p.stderr)
+        # renamed: the states take the new names
+        doc = explore_json("bstack.bc", "bstack", "state", 1, "--predicates",
+                           "is_empty:Empty,is_full:Full")
+        self.assertEqual([s["name"] for s in doc["states"]],
+                         ["Empty", "default", "Full"])
 
 
 class Files(unittest.TestCase):
