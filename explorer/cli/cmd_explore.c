@@ -51,7 +51,7 @@ static void help(void)
         "                    sequence probed for design states (default 12)\n"
         "  --predicates LIST state walk: the predicates (comma-separated)\n"
         "                    that make the states; default: the interface's,\n"
-        "                    plus bitcode ones it lacks; NAME:LABEL renames\n"
+        "                    plus bitcode ones it lacks; NAME:LABEL renames it\n"
         "  --graph FILE      state walk: write the state graph as DOT\n"
         "  --permute SEED    buffer contents: every distinct permutation of\n"
         "                    SEED's bytes, or with '|' (\"ab|cd\") of each\n"
