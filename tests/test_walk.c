@@ -93,13 +93,17 @@ static int record(void *payload, const bcw_seq *s)
     return 0;
 }
 
-static bcw_summary walk(enum bcw_walk_kind kind, unsigned depth,
-                        uint64_t *executed, seen *sn)
+/* The walk after a prefix of `nprefix` calls. */
+static bcw_summary walk_from(enum bcw_walk_kind kind, unsigned depth,
+                             const uint16_t *prefix, unsigned nprefix,
+                             uint64_t *executed, seen *sn)
 {
     bcw_walk_cfg cfg = {.kind = kind,
                         .depth = depth,
                         .nctors = 1,
                         .ctors = ctors,
+                        .nprefix = nprefix,
+                        .prefix = prefix,
                         .nmethods = 6,
                         .methods = methods,
                         .mutator = mutator,
@@ -112,6 +116,12 @@ static bcw_summary walk(enum bcw_walk_kind kind, unsigned depth,
     bcw_summary s;
     assert_int_equal(bcw__walk_run(&s, &cfg), 0);
     return s;
+}
+
+static bcw_summary walk(enum bcw_walk_kind kind, unsigned depth,
+                        uint64_t *executed, seen *sn)
+{
+    return walk_from(kind, depth, NULL, 0, executed, sn);
 }
 
 static void test_walk__protocol_depth3_matches_jwalk(void **state)
@@ -229,23 +239,8 @@ static void test_walk__prefix_covers_give_jwalk_state_figures(void **state)
     for (unsigned i = 0; i < 3; i++) {
         uint64_t executed = 0;
         seen sn = {0, true, 0};
-        bcw_walk_cfg cfg = {.kind = BCW_WALK_PROTOCOL,
-                            .depth = 3,
-                            .nctors = 1,
-                            .ctors = ctors,
-                            .nprefix = covers[i],
-                            .prefix = pushes,
-                            .nmethods = 6,
-                            .methods = methods,
-                            .mutator = mutator,
-                            .returns_void = returns_void,
-                            .nout = nout,
-                            .exec = fake_exec,
-                            .exec_payload = &executed,
-                            .emit = record,
-                            .emit_payload = &sn};
-        bcw_summary s;
-        assert_int_equal(bcw__walk_run(&s, &cfg), 0);
+        bcw_summary s =
+            walk_from(BCW_WALK_PROTOCOL, 3, pushes, covers[i], &executed, &sn);
         assert_int_equal(s.normal, want[i][0]);
         assert_int_equal(s.terminated, want[i][1]);
         assert_int_equal(s.discarded, want[i][2]);
