@@ -409,6 +409,52 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     return 0;
 }
 
+/* Walks prune by concrete state from this depth on, unless told. */
+#define PRUNE_FROM_DEPTH 6
+
+static bool prunes(const bcw_explore_opts *o)
+{
+    switch (o->prune) {
+    case BCW_PRUNE_STATE:
+        return true;
+    case BCW_PRUNE_NONE:
+        return false;
+    default:
+        /* a custom generator's values may depend on how often it was
+         * asked, which the state's key cannot see */
+        return o->depth >= PRUNE_FROM_DEPTH && o->generator == NULL;
+    }
+}
+
+/* "bstack_peek was classified an observer but changed the concrete
+ * state in 3 runs": one warning per observer the walk caught. */
+static int observer_warnings(bcw_reporter *r, const bcw_unit *u,
+                             const bcw_step *steps, unsigned nsteps,
+                             const uint64_t *changed)
+{
+    for (unsigned i = 0, j; i < nsteps; i = j) {
+        /* a function walked in several categories (consecutive steps) is
+         * one warning */
+        uint64_t n = 0;
+        for (j = i; j < nsteps && steps[j].func == steps[i].func; j++)
+            n += changed[j];
+        if (n == 0)
+            continue;
+        char *w = bcw__sprintf(
+            "%s was classified an observer but changed the concrete state "
+            "in %llu run%s (a side effect the analysis missed)",
+            u->funcs[steps[i].func].name, (unsigned long long)n,
+            n == 1 ? "" : "s");
+        if (w == NULL || bcw__grow(&r->warnings, &r->capwarnings,
+                                   r->nwarnings + 1, sizeof *r->warnings) < 0) {
+            free(w);
+            return BCW_ENOMEM;
+        }
+        r->warnings[r->nwarnings++] = w;
+    }
+    return 0;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -445,11 +491,13 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bool *mutator = bcw__calloc(nsteps, sizeof *mutator);
     bool *is_void = bcw__calloc(nsteps, sizeof *is_void);
     uint8_t *nout = bcw__calloc(nsteps, sizeof *nout);
+    uint64_t *changed = bcw__calloc(nsteps, sizeof *changed);
     char *worker = NULL;
     bcw_pool *pool = NULL;
     if (err < 0)
         goto done;
-    if (!plan || !ctors || !methods || !mutator || !is_void || !nout) {
+    if (!plan || !ctors || !methods || !mutator || !is_void || !nout ||
+        !changed) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -457,6 +505,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         (err = bcw__generator_plan(gen, plan, u, steps, nsteps)) < 0)
         goto done;
     plan->use_ffi = o->use_ffi != 0;
+    /* states are hashed in every walk: they are counted, and observers
+     * are checked, with or without pruning */
+    plan->state_flags |= BCW_STATE_HASH;
     bcw_walk_cfg cfg = {.kind = o->walk,
                         .depth = o->depth,
                         .ctors = ctors,
@@ -464,6 +515,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .mutator = mutator,
                         .returns_void = is_void,
                         .nout = nout,
+                        .prune_state = prunes(o),
+                        .observer_changed = changed,
                         .exec = exec,
                         .emit = emit,
                         .emit_payload = &sk,
@@ -519,6 +572,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     out->elapsed_s = now_s() - t0;
     out->worker_restarts = bcw__pool_restarts(pool);
     if (err == 0)
+        err = observer_warnings(&sk.report, u, steps, nsteps, changed);
+    if (err == 0)
         err = bcw__report_summary(&sk.report, out);
 done:
     if (sk.results != NULL) {
@@ -538,5 +593,6 @@ done:
     free(mutator);
     free(is_void);
     free(nout);
+    free(changed);
     return err;
 }

@@ -22,6 +22,8 @@ typedef struct bcw_seq {
     uint8_t signo;
     uint16_t halted_at;
     bool predicted; /* void result withheld (algebra) */
+    bool pruned;    /* not extended: its state was reached before */
+    uint64_t state; /* the concrete state's hash, 0: not computed */
 } bcw_seq;
 
 typedef struct bcw_walk_cfg {
@@ -34,6 +36,13 @@ typedef struct bcw_walk_cfg {
     const bool *mutator;      /* by plan index */
     const bool *returns_void; /* by plan index */
     const uint8_t *nout;      /* out-parameters, by plan index */
+    /* Prune by concrete state: a normal sequence whose results' `key`
+     * an earlier extended sequence had is not extended (its subtree is
+     * counted as pruned_state).  The results must carry keys. */
+    bool prune_state;
+    /* By plan index, or NULL: counts the sequences whose last call, an
+     * observer, changed the concrete state (BCW_RESULT_OBSERVER_CHANGED) */
+    uint64_t *observer_changed;
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order. */

@@ -69,6 +69,12 @@ static void *target;
 static _Alignas(16) char unit_storage[1 << 16];
 static _Alignas(16) char arena[ARENA_SIZE];
 static size_t arena_used;
+/* the sequence's arena allocations, for the state hash to follow
+ * pointers into; past MAX_ARENA_SPANS the state is not hashed */
+#define MAX_ARENA_SPANS 4096
+static bcw_rt_span arena_spans[MAX_ARENA_SPANS];
+static size_t narena_spans;
+static int arena_spans_lost;
 static _Alignas(16) char cells[CELLS][CELL_SIZE];
 static void *others[MAX_OTHER];
 static unsigned nothers;
@@ -181,6 +187,10 @@ static void *arena_alloc(size_t n)
     void *p = arena + arena_used;
     arena_used += n;
     memset(p, 0, n);
+    if (narena_spans < MAX_ARENA_SPANS)
+        arena_spans[narena_spans++] = (bcw_rt_span){(uintptr_t)p, n, 0, 0};
+    else
+        arena_spans_lost = 1;
     return p;
 }
 
@@ -879,6 +889,56 @@ static void eval_pred(bcw_wire_result *r, uint32_t i)
     r->known |= (uint32_t)known << i;
 }
 
+/* The concrete state's hash now (rt_state.c), or 0. */
+static uint64_t state_now(void)
+{
+    if (arena_spans_lost)
+        return 0; /* pointers into the arena could not be followed */
+    bcw_rt_roots roots = {.target = target,
+                          .unit = unit_storage,
+                          .unit_size = shm->unit_size,
+                          .globals = __start_bcw_globals,
+                          .globals_size = globals_size,
+                          .cells = &cells[0][0],
+                          .cells_size = sizeof cells,
+                          .cell_size = CELL_SIZE,
+                          .arena = arena_spans,
+                          .narena = narena_spans,
+                          .handles = handles,
+                          .nhandles = BCW_MAX_HANDLES};
+    return bcw_rt_state_hash(&roots);
+}
+
+/* The state before the last call when the plan hashes states and that
+ * call is an observer of the model: an observer must leave it as it is.
+ * An observer giving out a handle changes the handles, not the object,
+ * and is not checked. */
+static uint64_t state_before(unsigned fi)
+{
+    const bcw_wire_func *f = &shm->funcs[fi];
+    if (!(shm->state_flags & BCW_STATE_HASH) || f->role != BCW_ROLE_OBSERVER ||
+        f->ret.fixed == BCW_FIXED_HANDLE)
+        return 0;
+    return state_now();
+}
+
+/* Fills r's state, key and observer flag after a normal sequence's last
+ * call; `before` is state_before's. */
+static void record_state(bcw_wire_result *r, uint64_t before, const bcw_gen *g)
+{
+    uint64_t h = state_now();
+    if (h == 0)
+        return;
+    r->state = h;
+    /* what the master generator draws next decides the next arguments */
+    uint64_t k = bcw_rt_state_mix(h, g->ints | (uint64_t)g->chars << 32);
+    k = bcw_rt_state_mix(k, g->bools | (uint64_t)g->floats << 32);
+    k = bcw_rt_state_mix(k, g->strings | (uint64_t)g->objs << 32);
+    r->key = k != 0 ? k : 1;
+    if (before != 0 && before != h)
+        r->flags |= BCW_RESULT_OBSERVER_CHANGED;
+}
+
 /* Runs sequence `i` of the batch from scratch. */
 static void run_seq(uint32_t i)
 {
@@ -892,6 +952,8 @@ static void run_seq(uint32_t i)
     nothers = 0;
     memset(handles, 0, sizeof handles);
     arena_used = 0;
+    narena_spans = 0;
+    arena_spans_lost = 0;
     seq_calls = 0;
     cur_call = 0;
     if (globals_size > 0)
@@ -925,8 +987,17 @@ static void run_seq(uint32_t i)
         bcw_rt_alloc_reset();
         return;
     }
-    for (cur_call = 1; cur_call <= len; cur_call++)
+    /* static: run_seq's locals are not to be trusted past a siglongjmp */
+    static uint64_t before;
+    before = 0;
+    for (cur_call = 1; cur_call <= len; cur_call++) {
+        if (cur_call == len)
+            before = state_before(w[1 + cur_call]);
         run_call(w[1 + cur_call], &g, r, cur_call == len);
+    }
+    /* the state the sequence left, before predicates call anything */
+    if (shm->state_flags & BCW_STATE_HASH)
+        record_state(r, before, &g);
     if (shm->state_flags & BCW_STATE_PREDS)
         eval_preds(r);
     if (shm->destructor >= 0) {
