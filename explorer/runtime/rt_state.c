@@ -26,10 +26,10 @@
 enum { SPAN_HEAP = 1, SPAN_FREED, SPAN_ARENA, SPAN_UNIT, SPAN_GLOBALS };
 
 /* precede a canonical pointer, so it cannot be read as two data words */
-#define MARK 0x6263772d70747221ull /* "bcw-ptr!" */
+#define MARK 0x6263772d70747221ull  /* "bcw-ptr!" */
 #define CELL 0x6263772d63656c6cull  /* "bcw-cell" */
 #define FREED 0x6263772d66726565ull /* "bcw-free" */
-#define SEED 0x6263772d73746174ull /* "bcw-stat" */
+#define SEED 0x6263772d73746174ull  /* "bcw-stat" */
 
 static bcw_rt_span *spans;
 static size_t nspans, capspans;
