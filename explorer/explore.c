@@ -492,12 +492,13 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bool *is_void = bcw__calloc(nsteps, sizeof *is_void);
     uint8_t *nout = bcw__calloc(nsteps, sizeof *nout);
     uint64_t *changed = bcw__calloc(nsteps, sizeof *changed);
+    bool *observer = bcw__calloc(nsteps, sizeof *observer);
     char *worker = NULL;
     bcw_pool *pool = NULL;
     if (err < 0)
         goto done;
     if (!plan || !ctors || !methods || !mutator || !is_void || !nout ||
-        !changed) {
+        !changed || !observer) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -517,6 +518,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .nout = nout,
                         .prune_state = prunes(o),
                         .observer_changed = changed,
+                        .observer = observer,
                         .exec = exec,
                         .emit = emit,
                         .emit_payload = &sk,
@@ -529,6 +531,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         mutator[i] =
             f->role == BCW_ROLE_MUTATOR || bcw__handle_given(u, f) >= 0;
         is_void[i] = f->ret.kind == BCW_PK_NONE;
+        /* one giving out a handle changes the handles, not the object */
+        observer[i] =
+            f->role == BCW_ROLE_OBSERVER && bcw__handle_given(u, f) < 0;
         for (unsigned k = 0; k < f->nparams; k++)
             nout[i] = (uint8_t)(nout[i] + reports(&plan->funcs[i].params[k]));
         if (f->unwalkable != NULL)
@@ -594,5 +599,6 @@ done:
     free(is_void);
     free(nout);
     free(changed);
+    free(observer);
     return err;
 }

@@ -133,8 +133,11 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
     if (nd->state == 0)
         return 0;
     int err = bcw__stateset_add(&w->states, nd->state, &added);
-    if (err == 0 && cfg->observer_changed != NULL &&
-        (r->flags & BCW_RESULT_OBSERVER_CHANGED))
+    /* an observer must leave the state its prefix left, which the
+     * prefix's own run hashed: no second hash in the worker */
+    uint64_t before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
+    if (err == 0 && cfg->observer_changed != NULL && cfg->observer[nd->step] &&
+        before != 0 && before != nd->state)
         cfg->observer_changed[nd->step]++;
     /* only nodes that would grow may stand for others: a state first
      * reached by an observer in the algebra walk is not a reason to cut */

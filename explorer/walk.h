@@ -40,9 +40,11 @@ typedef struct bcw_walk_cfg {
      * an earlier extended sequence had is not extended (its subtree is
      * counted as pruned_state).  The results must carry keys. */
     bool prune_state;
-    /* By plan index, or NULL: counts the sequences whose last call, an
-     * observer, changed the concrete state (BCW_RESULT_OBSERVER_CHANGED) */
+    /* By plan index, or NULL: counts the normal sequences whose last
+     * call, one marked in `observer`, left another concrete state than
+     * its prefix did (both hashed) */
     uint64_t *observer_changed;
+    const bool *observer; /* by plan index */
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order. */

@@ -144,13 +144,7 @@ typedef struct bcw_wire_result {
      * equal keys have equal futures; pruning compares these.  0 when
      * state is. */
     uint64_t key;
-    uint32_t flags; /* BCW_RESULT_* */
-    uint32_t pad;
 } bcw_wire_result;
-
-/* The last call is an observer of the model and the concrete state
- * before it differs from the state after it (BCW_STATE_HASH only). */
-#define BCW_RESULT_OBSERVER_CHANGED 1u
 
 /* A design-state predicate: an interface observer the worker calls with
  * the object (plan entry `func`, a bool result), or a comparison of two

@@ -909,22 +909,10 @@ static uint64_t state_now(void)
     return bcw_rt_state_hash(&roots);
 }
 
-/* The state before the last call when the plan hashes states and that
- * call is an observer of the model: an observer must leave it as it is.
- * An observer giving out a handle changes the handles, not the object,
- * and is not checked. */
-static uint64_t state_before(unsigned fi)
-{
-    const bcw_wire_func *f = &shm->funcs[fi];
-    if (!(shm->state_flags & BCW_STATE_HASH) || f->role != BCW_ROLE_OBSERVER ||
-        f->ret.fixed == BCW_FIXED_HANDLE)
-        return 0;
-    return state_now();
-}
-
-/* Fills r's state, key and observer flag after a normal sequence's last
- * call; `before` is state_before's. */
-static void record_state(bcw_wire_result *r, uint64_t before, const bcw_gen *g)
+/* Fills r's state and key after a normal sequence's last call.  (The
+ * state before the last call is its prefix's, which the parent has from
+ * the prefix's own run: it checks observers with it.) */
+static void record_state(bcw_wire_result *r, const bcw_gen *g)
 {
     uint64_t h = state_now();
     if (h == 0)
@@ -935,8 +923,6 @@ static void record_state(bcw_wire_result *r, uint64_t before, const bcw_gen *g)
     k = bcw_rt_state_mix(k, g->bools | (uint64_t)g->floats << 32);
     k = bcw_rt_state_mix(k, g->strings | (uint64_t)g->objs << 32);
     r->key = k != 0 ? k : 1;
-    if (before != 0 && before != h)
-        r->flags |= BCW_RESULT_OBSERVER_CHANGED;
 }
 
 /* Runs sequence `i` of the batch from scratch. */
@@ -987,17 +973,11 @@ static void run_seq(uint32_t i)
         bcw_rt_alloc_reset();
         return;
     }
-    /* static: run_seq's locals are not to be trusted past a siglongjmp */
-    static uint64_t before;
-    before = 0;
-    for (cur_call = 1; cur_call <= len; cur_call++) {
-        if (cur_call == len)
-            before = state_before(w[1 + cur_call]);
+    for (cur_call = 1; cur_call <= len; cur_call++)
         run_call(w[1 + cur_call], &g, r, cur_call == len);
-    }
     /* the state the sequence left, before predicates call anything */
     if (shm->state_flags & BCW_STATE_HASH)
-        record_state(r, before, &g);
+        record_state(r, &g);
     if (shm->state_flags & BCW_STATE_PREDS)
         eval_preds(r);
     if (shm->destructor >= 0) {

@@ -37,10 +37,15 @@ static uint32_t *queue;
 static size_t nqueue;
 static uintptr_t lo, hi; /* the spans' extent: a quick "not a pointer" */
 
+static inline uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
 uint64_t bcw_rt_state_mix(uint64_t h, uint64_t word)
 {
-    h = (h ^ word) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
+    return mix(h, word);
 }
 
 /* splitmix64's finaliser: every input bit reaches every output bit */
@@ -159,24 +164,27 @@ static uint32_t visit(size_t i)
 }
 
 /* Mixes word w, canonical if it points into a span or a cell. */
-static uint64_t word(uint64_t h, uint64_t w, const bcw_rt_roots *r)
+static inline uint64_t word(uint64_t h, uint64_t w, const bcw_rt_roots *r)
 {
+    uintptr_t c = (uintptr_t)r->cells;
+    /* most words are data: small numbers, fill bytes */
+    if ((w < lo || w > hi) && (w < c || w - c >= r->cells_size))
+        return mix(h, w);
     long i = find((uintptr_t)w);
     if (i >= 0 && spans[i].kind == SPAN_FREED) {
-        h = bcw_rt_state_mix(h, FREED);
-        return bcw_rt_state_mix(h, w - spans[i].start);
+        h = mix(h, FREED);
+        return mix(h, w - spans[i].start);
     }
     if (i >= 0) {
-        h = bcw_rt_state_mix(h, MARK);
-        h = bcw_rt_state_mix(h, visit((size_t)i));
-        return bcw_rt_state_mix(h, w - spans[i].start);
+        h = mix(h, MARK);
+        h = mix(h, visit((size_t)i));
+        return mix(h, w - spans[i].start);
     }
-    uintptr_t c = (uintptr_t)r->cells;
     if (w >= c && w - c < r->cells_size) {
-        h = bcw_rt_state_mix(h, CELL);
-        return bcw_rt_state_mix(h, w - c);
+        h = mix(h, CELL);
+        return mix(h, w - c);
     }
-    return bcw_rt_state_mix(h, w);
+    return mix(h, w);
 }
 
 /* Mixes the n bytes at p as a partial word (never a pointer). */
@@ -184,7 +192,7 @@ static uint64_t bytes(uint64_t h, const char *p, size_t n)
 {
     uint64_t w = 0;
     memcpy(&w, p, n);
-    return bcw_rt_state_mix(h, w ^ ((uint64_t)n << 56));
+    return mix(h, w ^ ((uint64_t)n << 56));
 }
 
 static uint64_t span_hash(uint64_t h, const bcw_rt_span *s,
@@ -192,7 +200,7 @@ static uint64_t span_hash(uint64_t h, const bcw_rt_span *s,
 {
     const char *p = (const char *)s->start;
     size_t n = s->size;
-    h = bcw_rt_state_mix(h, ((uint64_t)s->kind << 56) ^ n);
+    h = mix(h, ((uint64_t)s->kind << 56) ^ n);
     /* pointers sit at 8-byte aligned addresses */
     size_t lead = (size_t)(-(uintptr_t)p & 7u);
     if (lead > n)
@@ -223,7 +231,7 @@ uint64_t bcw_rt_state_hash(const bcw_rt_roots *r)
         return 0;
     uint64_t h = SEED;
     visit((size_t)root);
-    h = bcw_rt_state_mix(h, (uintptr_t)r->target - spans[root].start);
+    h = mix(h, (uintptr_t)r->target - spans[root].start);
     for (unsigned k = 0; k < r->nhandles; k++)
         h = word(h, (uint64_t)(uintptr_t)r->handles[k], r);
     long g = r->globals_size > 0 ? find((uintptr_t)r->globals) : -1;
