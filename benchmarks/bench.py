@@ -101,7 +101,8 @@ def main():
         for _, extra in configs:
             doc = best_of([args.bcwalk, "explore", args.bitcode, "--unit",
                            "bstack", "--walk", "protocol", "--depth", str(d),
-                           "--format", "json", *extra], args.repeat)
+                           "--format", "json", "--prune", "none", *extra],
+                          args.repeat)
             if counts(native) != counts(doc):
                 fail(f"depth {d}: native and bcwalk {' '.join(extra)} "
                      f"disagree\n  (normal, terminated, discarded, calls)\n"

@@ -413,6 +413,52 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     return 0;
 }
 
+/* Walks prune by concrete state from this depth on, unless told. */
+#define PRUNE_FROM_DEPTH 6
+
+static bool prunes(const bcw_explore_opts *o)
+{
+    switch (o->prune) {
+    case BCW_PRUNE_STATE:
+        return true;
+    case BCW_PRUNE_NONE:
+        return false;
+    default:
+        /* a custom generator's values may depend on how often it was
+         * asked, which the state's key cannot see */
+        return o->depth >= PRUNE_FROM_DEPTH && o->generator == NULL;
+    }
+}
+
+/* "bstack_peek was classified an observer but changed the concrete
+ * state in 3 runs": one warning per observer the walk caught. */
+static int observer_warnings(bcw_reporter *r, const bcw_unit *u,
+                             const bcw_step *steps, unsigned nsteps,
+                             const uint64_t *changed)
+{
+    for (unsigned i = 0, j; i < nsteps; i = j) {
+        /* a function walked in several categories (consecutive steps) is
+         * one warning */
+        uint64_t n = 0;
+        for (j = i; j < nsteps && steps[j].func == steps[i].func; j++)
+            n += changed[j];
+        if (n == 0)
+            continue;
+        char *w = bcw__sprintf(
+            "%s was classified an observer but changed the concrete state "
+            "in %llu run%s (a side effect the analysis missed)",
+            u->funcs[steps[i].func].name, (unsigned long long)n,
+            n == 1 ? "" : "s");
+        if (w == NULL || bcw__grow(&r->warnings, &r->capwarnings,
+                                   r->nwarnings + 1, sizeof *r->warnings) < 0) {
+            free(w);
+            return BCW_ENOMEM;
+        }
+        r->warnings[r->nwarnings++] = w;
+    }
+    return 0;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -451,12 +497,14 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     uint8_t *nout = bcw__calloc(nsteps, sizeof *nout);
     uint16_t *mutators = bcw__calloc(nsteps, sizeof *mutators);
     bcw_states states = {0};
+    uint64_t *changed = bcw__calloc(nsteps, sizeof *changed);
+    bool *observer = bcw__calloc(nsteps, sizeof *observer);
     char *worker = NULL;
     bcw_pool *pool = NULL;
     if (err < 0)
         goto done;
     if (!plan || !ctors || !methods || !mutator || !is_void || !nout ||
-        !mutators) {
+        !mutators || !changed || !observer) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -468,6 +516,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                                 o->predicates)) < 0)
         goto done;
     plan->use_ffi = o->use_ffi != 0;
+    /* states are hashed in every walk: they are counted, and observers
+     * are checked, with or without pruning */
+    plan->state_flags |= BCW_STATE_HASH;
     bcw_walk_cfg cfg = {.kind = o->walk,
                         .depth = o->depth,
                         .ctors = ctors,
@@ -475,6 +526,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .mutator = mutator,
                         .returns_void = is_void,
                         .nout = nout,
+                        .prune_state = prunes(o),
+                        .observer_changed = changed,
+                        .observer = observer,
                         .exec = exec,
                         .emit = emit,
                         .emit_payload = &sk,
@@ -487,6 +541,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         mutator[i] =
             f->role == BCW_ROLE_MUTATOR || bcw__handle_given(u, f) >= 0;
         is_void[i] = f->ret.kind == BCW_PK_NONE;
+        /* one giving out a handle changes the handles, not the object */
+        observer[i] =
+            f->role == BCW_ROLE_OBSERVER && bcw__handle_given(u, f) < 0;
         for (unsigned k = 0; k < f->nparams; k++)
             nout[i] = (uint8_t)(nout[i] + reports(&plan->funcs[i].params[k]));
         if (f->unwalkable != NULL)
@@ -535,7 +592,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                 mutators[nmut++] = cfg.methods[i];
         err = bcw__states_probe(
             &states, &cfg, mutators, nmut,
-            o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH, u);
+            o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
+            o->prune != BCW_PRUNE_NONE && o->generator == NULL, u);
         sk.report.states = &states;
         if (err == 0)
             err = bcw__states_walk(&states, &cfg, &sk.report, out);
@@ -548,6 +606,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     }
     out->elapsed_s = now_s() - t0;
     out->worker_restarts = bcw__pool_restarts(pool);
+    if (err == 0)
+        err = observer_warnings(&sk.report, u, steps, nsteps, changed);
     if (err == 0)
         err = bcw__report_summary(&sk.report, out);
 done:
@@ -570,5 +630,7 @@ done:
     free(nout);
     free(mutators);
     bcw__states_free(&states);
+    free(changed);
+    free(observer);
     return err;
 }

@@ -372,8 +372,14 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
     FILE *f = r->f;
     fprintf(f, "{\"length\": %u, \"state\": ", s->len - s->nprefix);
     bcw__json_str(f, r->state ? r->state : "default");
-    fprintf(f, ", \"verdict\": \"%s\", \"calls\": [",
+    fprintf(f, ", \"verdict\": \"%s\", ",
             s->predicted ? "predicted" : "pending");
+    if (s->state != 0)
+        fprintf(f, "\"concrete_state\": \"%016llx\", ",
+                (unsigned long long)s->state);
+    if (s->pruned)
+        fputs("\"pruned\": \"state\", ", f);
+    fputs("\"calls\": [", f);
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
     char args[BCW_MAX_PARAMS][64], result[96];
@@ -529,11 +535,15 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
     fprintf(f,
             "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
             "\"discarded\": %llu, \"pruned_observer\": %llu, "
-            "\"pruned_state\": 0, \"predicted_void\": %llu},%s",
+            "\"pruned_state\": %llu, \"predicted_void\": %llu},%s",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
             (unsigned long long)s->discarded,
             (unsigned long long)s->pruned_observer,
+            (unsigned long long)s->pruned_state,
             (unsigned long long)s->predicted_void, nl);
+    fprintf(f, "\"prune\": \"%s\", \"concrete_states\": %llu,%s",
+            s->prune_state ? "state" : "none",
+            (unsigned long long)s->concrete_states, nl);
     fprintf(f,
             "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": 0, "
             "\"fail\": 0, \"pending\": %llu, \"meaningless\": 0},%s",
@@ -637,15 +647,24 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                     "Withheld %llu void results predicted from "
                     "signatures\n",
                     (unsigned long long)s->predicted_void);
-        fprintf(f,
-                "Exercised %llu test sequences that executed normally\n"
-                "Terminated %llu test sequences that halted (crash, abort, "
-                "hang, rejected or failure)\n"
-                "Discarded %llu test sequences whose prefixes %s\n",
-                (unsigned long long)s->normal,
-                (unsigned long long)s->terminated,
-                (unsigned long long)s->discarded,
-                r->walk == BCW_WALK_ALGEBRA ? "were pruned" : "had failed");
+        fprintf(
+            f,
+            "Exercised %llu test sequences that executed normally\n"
+            "Terminated %llu test sequences that halted (crash, abort, "
+            "hang, rejected or failure)\n"
+            "Discarded %llu test sequences whose prefixes %s\n",
+            (unsigned long long)s->normal, (unsigned long long)s->terminated,
+            (unsigned long long)s->discarded,
+            r->walk == BCW_WALK_ALGEBRA || s->pruned_state > 0 ? "were pruned"
+                                                               : "had failed");
+        if (s->prune_state)
+            fprintf(f,
+                    "Pruned %llu of them below sequences that reached an "
+                    "already visited concrete state\n",
+                    (unsigned long long)s->pruned_state);
+        if (s->concrete_states > 0)
+            fprintf(f, "Reached %llu distinct concrete states\n",
+                    (unsigned long long)s->concrete_states);
         for (unsigned i = 0; i < r->nwarnings; i++)
             fprintf(f, "Warning: %s\n", r->warnings[i]);
         if (r->states != NULL)

@@ -286,7 +286,7 @@ static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
 
 int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                       const uint16_t *mutators, unsigned nmut, unsigned depth,
-                      const bcw_unit *u)
+                      bool prune, const bcw_unit *u)
 {
     prober pr = {0};
     bcw_walk_cfg cfg = *base;
@@ -298,6 +298,10 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
     cfg.emit = probe_emit;
     cfg.emit_payload = &pr;
     cfg.progress = NULL;
+    /* a sequence reaching a concrete state met before has nothing new
+     * ahead: probing goes deep without the walk's whole tree */
+    cfg.prune_state = prune;
+    cfg.observer_changed = NULL;
     unsigned stopped = 0;
     cfg.budget = PROBE_BUDGET;
     cfg.stopped = &stopped;
@@ -393,7 +397,11 @@ static void add_sum(bcw_summary *a, const bcw_summary *b)
     a->discarded += b->discarded;
     a->pruned_observer += b->pruned_observer;
     a->predicted_void += b->predicted_void;
+    a->pruned_state += b->pruned_state;
+    a->prune_state = a->prune_state || b->prune_state;
     a->calls += b->calls;
+    /* concrete_states stays 0: each state's walk counts its own, and
+     * their sum would count shared states more than once */
 }
 
 int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,

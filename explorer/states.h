@@ -60,11 +60,13 @@ BCW_INTERNAL int bcw__states_plan(bcw_states *st, bcw_plan *plan,
                                   unsigned nsteps, const char *names);
 
 /* Probes: a protocol walk over the constructors and `nmut` mutators of
- * `base` to `depth`, then picks the predicates (merging those that agree
- * on every probed state) and lists the states with their covers. */
+ * `base` to `depth` (pruned by concrete state if `prune`), then picks the
+ * predicates (merging those that agree on every probed state) and lists
+ * the states with their covers. */
 BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                                    const uint16_t *mutators, unsigned nmut,
-                                   unsigned depth, const bcw_unit *u);
+                                   unsigned depth, bool prune,
+                                   const bcw_unit *u);
 
 /* The state walk: base's walk from every state's cover, each reported
  * under its state's name through r, with its summary in the state; the

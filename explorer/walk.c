@@ -6,9 +6,18 @@
  * and in the algebra walk ending in a constructor or mutator) times the
  * methods, executed in batches, then emitted in order.  Every sequence
  * of the full tree C x (1 u M u ... u M^k) that is not run is tallied as
- * discarded at the node where its prefix was cut. */
+ * discarded at the node where its prefix was cut.
+ *
+ * With state pruning, a node whose key (its concrete state and the
+ * generator's position, from the worker) an earlier extendable node had
+ * is emitted but not extended.  Levels run in order and a level's nodes
+ * are decided in enumeration order, so the kept node of each key is the
+ * first one breadth first, at the least depth: every state the full walk
+ * reaches within the depth is still reached. */
 #define _POSIX_C_SOURCE 200809L
 #include "walk.h"
+
+#include "explorer/stateset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +31,14 @@ typedef struct node {
     uint16_t step;
     uint8_t outcome, signo;
     uint16_t halted_at;
-    uint16_t pad;
+    uint16_t flags;   /* NODE_* */
     uint32_t out_idx; /* into walker.outs, when the step has outs */
     uint64_t ret;
     uint32_t preds, known; /* design-state predicates after it */
+    uint64_t state;        /* the concrete state's hash, 0: not computed */
 } node;
+
+#define NODE_PRUNED 1u /* its key was seen: not extended */
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
@@ -44,6 +56,8 @@ typedef struct walker {
     bcw_job *jobs;
     size_t capjobs;
     uint64_t calls;
+    bcw_stateset keys;   /* of the extended nodes, when pruning */
+    bcw_stateset states; /* every concrete state reached */
     /* scratch for emitting one sequence */
     uint16_t steps[65536];
     uint64_t rets[65536];
@@ -101,8 +115,44 @@ static size_t job_size(unsigned depth)
     return by_words < BCW_MAX_BATCH ? by_words : BCW_MAX_BATCH;
 }
 
-/* Executes nodes [from, to) in jobs of job_size() sequences. */
-static int execute(walker *w, size_t from, size_t to)
+static bool extendable(const bcw_walk_cfg *cfg, const node *nd, unsigned level)
+{
+    if (nd->outcome != BCW_RUN_NORMAL)
+        return false;
+    return cfg->kind == BCW_WALK_PROTOCOL || level == 0 ||
+           cfg->mutator[nd->step];
+}
+
+/* Records node nd's concrete state from its result r, and prunes it
+ * when its key was seen; nodes come in enumeration order. */
+static int note_state(walker *w, node *nd, const bcw_wire_result *r,
+                      unsigned level)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    bool added;
+    nd->state = nd->outcome == BCW_RUN_NORMAL ? r->state : 0;
+    if (nd->state == 0)
+        return 0;
+    int err = bcw__stateset_add(&w->states, nd->state, &added);
+    /* an observer must leave the state its prefix left, which the
+     * prefix's own run hashed: no second hash in the worker */
+    uint64_t before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
+    if (err == 0 && cfg->observer_changed != NULL && cfg->observer[nd->step] &&
+        before != 0 && before != nd->state)
+        cfg->observer_changed[nd->step]++;
+    /* only nodes that would grow may stand for others: a state first
+     * reached by an observer in the algebra walk is not a reason to cut */
+    if (err == 0 && cfg->prune_state && r->key != 0 && level < cfg->depth &&
+        extendable(cfg, nd, level)) {
+        err = bcw__stateset_add(&w->keys, r->key, &added);
+        if (err == 0 && !added)
+            nd->flags |= NODE_PRUNED;
+    }
+    return err;
+}
+
+/* Executes nodes [from, to) of `level` in jobs of job_size() sequences. */
+static int execute(walker *w, size_t from, size_t to, unsigned level)
 {
     const bcw_walk_cfg *cfg = w->cfg;
     size_t n = to - from, per = job_size(cfg->depth + cfg->nprefix);
@@ -151,6 +201,8 @@ static int execute(walker *w, size_t from, size_t to)
             memcpy(&w->outs[w->nouts], r->out, sizeof r->out);
             w->nouts += BCW_MAX_PARAMS;
         }
+        if ((err = note_state(w, nd, r, level)) < 0)
+            return err;
     }
     return 0;
 }
@@ -177,6 +229,8 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.outcome = nd->outcome;
     s.signo = nd->signo;
     s.halted_at = nd->halted_at;
+    s.state = nd->state;
+    s.pruned = (nd->flags & NODE_PRUNED) != 0;
     if (nd->outcome == BCW_RUN_NORMAL) {
         sum->normal++;
         if (cfg->kind == BCW_WALK_ALGEBRA && s.len > 0 &&
@@ -188,14 +242,6 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         sum->terminated++;
     }
     return cfg->emit ? cfg->emit(cfg->emit_payload, &s) : 0;
-}
-
-static bool extendable(const bcw_walk_cfg *cfg, const node *nd, unsigned level)
-{
-    if (nd->outcome != BCW_RUN_NORMAL)
-        return false;
-    return cfg->kind == BCW_WALK_PROTOCOL || level == 0 ||
-           cfg->mutator[nd->step];
 }
 
 int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
@@ -245,7 +291,8 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             free(ends);
         } else {
             for (size_t p = prev_start; p < prev_end && err == 0; p++) {
-                if (!extendable(cfg, &w->nodes[p], level - 1))
+                if (!extendable(cfg, &w->nodes[p], level - 1) ||
+                    (w->nodes[p].flags & NODE_PRUNED))
                     continue;
                 err = bcw__grow(&w->nodes, &w->capnodes,
                                 w->nnodes + cfg->nmethods, sizeof *w->nodes);
@@ -269,7 +316,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         for (size_t from = level_start; from < level_end && err == 0;
              from += group) {
             size_t to = from + group < level_end ? from + group : level_end;
-            err = execute(w, from, to);
+            err = execute(w, from, to, level);
             prog.done += to - from;
             prog.calls = w->calls;
             prog.elapsed_s = now_s() - t0;
@@ -285,10 +332,17 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             } else if (!extendable(cfg, nd, level)) {
                 out->discarded = sat_add(out->discarded, below);
                 out->pruned_observer = sat_add(out->pruned_observer, below);
+            } else if (nd->flags & NODE_PRUNED) {
+                out->discarded = sat_add(out->discarded, below);
+                out->pruned_state = sat_add(out->pruned_state, below);
             }
         }
     }
     out->calls = w->calls;
+    out->concrete_states = w->states.len;
+    out->prune_state = cfg->prune_state;
+    bcw__stateset_clear(&w->keys);
+    bcw__stateset_clear(&w->states);
     free(w->nodes);
     free(w->outs);
     free(w->words);

@@ -27,6 +27,8 @@ typedef struct bcw_seq {
                               their rets and outs are 0 and NULL */
     uint32_t preds, known; /* design-state predicates after the sequence
                               (bcw_wire_result) */
+    bool pruned;           /* not extended: its state was reached before */
+    uint64_t state;        /* the concrete state's hash, 0: not computed */
 } bcw_seq;
 
 typedef struct bcw_walk_cfg {
@@ -48,6 +50,15 @@ typedef struct bcw_walk_cfg {
     const bool *mutator;      /* by plan index */
     const bool *returns_void; /* by plan index */
     const uint8_t *nout;      /* out-parameters, by plan index */
+    /* Prune by concrete state: a normal sequence whose results' `key`
+     * an earlier extended sequence had is not extended (its subtree is
+     * counted as pruned_state).  The results must carry keys. */
+    bool prune_state;
+    /* By plan index, or NULL: counts the normal sequences whose last
+     * call, one marked in `observer`, left another concrete state than
+     * its prefix did (both hashed) */
+    uint64_t *observer_changed;
+    const bool *observer; /* by plan index */
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order. */

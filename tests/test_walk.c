@@ -23,9 +23,22 @@ static const uint16_t methods[] = {PUSH, POP, TOP, SIZE, IS_EMPTY, IS_FULL};
 static const bool mutator[NPLAN] = {[PUSH] = true, [POP] = true};
 static const bool returns_void[NPLAN] = {[PUSH] = true, [POP] = true};
 static const uint8_t nout[NPLAN] = {0};
+static const bool observer[NPLAN] = {
+    [TOP] = true, [SIZE] = true, [IS_EMPTY] = true, [IS_FULL] = true};
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+/* Plan index of an "observer" that counts its calls in the state. */
+static int sneaky = -1;
 
 /* Runs each sequence on a capacity-10 stack: pop and top abort when
- * empty, push on full is ignored. */
+ * empty, push on full is ignored.  A normal sequence's state is the
+ * worker's: the size and all ten slots, stale ones included (a fresh
+ * slot holds 0), and its key adds the next pushed value. */
 static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
 {
     uint64_t *executed = payload;
@@ -34,7 +47,7 @@ static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
             const uint16_t *w = &jobs[j].words[jobs[j].off[i]];
             bcw_wire_result *r = &jobs[j].results[i];
             memset(r, 0, sizeof *r);
-            int size = 0, data[10];
+            int size = 0, data[10] = {0}, reads = 0;
             unsigned len = w[0], next = 1;
             r->calls = 2 + len;
             (*executed)++;
@@ -72,6 +85,15 @@ static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
                 }
                 r->ret = ret;
             }
+            if (r->outcome != BCW_RUN_NORMAL)
+                continue;
+            for (unsigned k = 1; k <= len; k++)
+                reads += w[1 + k] == sneaky;
+            uint64_t h = mix((uint64_t)reads, (uint64_t)size);
+            for (unsigned k = 0; k < 10; k++)
+                h = mix(h, (uint64_t)data[k]);
+            r->state = h | 1;
+            r->key = mix(r->state, next) | 1;
         }
     }
     return 0;
@@ -93,10 +115,12 @@ static int record(void *payload, const bcw_seq *s)
     return 0;
 }
 
-/* The walk after a prefix of `nprefix` calls. */
-static bcw_summary walk_from(enum bcw_walk_kind kind, unsigned depth,
+/* The walk after a prefix of `nprefix` calls, pruning by concrete state
+ * if `prune`, counting observers that changed it into `changed`. */
+static bcw_summary walk_with(enum bcw_walk_kind kind, unsigned depth,
                              const uint16_t *prefix, unsigned nprefix,
-                             uint64_t *executed, seen *sn)
+                             bool prune, uint64_t *changed, uint64_t *executed,
+                             seen *sn)
 {
     bcw_walk_cfg cfg = {.kind = kind,
                         .depth = depth,
@@ -109,6 +133,9 @@ static bcw_summary walk_from(enum bcw_walk_kind kind, unsigned depth,
                         .mutator = mutator,
                         .returns_void = returns_void,
                         .nout = nout,
+                        .prune_state = prune,
+                        .observer_changed = changed,
+                        .observer = observer,
                         .exec = fake_exec,
                         .exec_payload = executed,
                         .emit = record,
@@ -121,7 +148,7 @@ static bcw_summary walk_from(enum bcw_walk_kind kind, unsigned depth,
 static bcw_summary walk(enum bcw_walk_kind kind, unsigned depth,
                         uint64_t *executed, seen *sn)
 {
-    return walk_from(kind, depth, NULL, 0, executed, sn);
+    return walk_with(kind, depth, NULL, 0, false, NULL, executed, sn);
 }
 
 static void test_walk__protocol_depth3_matches_jwalk(void **state)
@@ -169,6 +196,84 @@ static void test_walk__counts_add_up_to_the_whole_set(void **state)
             assert_true(sn.ordered);
         }
     }
+}
+
+/* Pruning by state: the figures of an independent breadth-first model
+ * of the stack (the size and ten slots, and the push counter: 139, 787
+ * and 4111 sequences run; 42, 226 and 1195 distinct states), the same
+ * states as the unpruned walk, and the whole set still accounted for. */
+static void test_walk__state_pruning_keeps_every_state(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned depth;
+        uint64_t run, states;
+    } want[] = {{6, 139, 42}, {9, 787, 226}, {12, 4111, 1195}};
+    for (unsigned i = 0; i < 3; i++) {
+        uint64_t executed = 0;
+        seen sn = {.ordered = true};
+        bcw_summary s = walk_with(BCW_WALK_PROTOCOL, want[i].depth, NULL, 0,
+                                  true, NULL, &executed, &sn);
+        assert_int_equal(executed, want[i].run);
+        assert_int_equal(s.normal + s.terminated, want[i].run);
+        assert_int_equal(s.concrete_states, want[i].states);
+        assert_int_equal(s.normal + s.terminated + s.discarded,
+                         bcw__walk_set_size(1, 6, want[i].depth));
+        assert_true(s.pruned_state > 0 && s.pruned_state <= s.discarded);
+        assert_true(s.prune_state);
+        assert_true(sn.ordered);
+    }
+    uint64_t executed = 0;
+    seen sn = {.ordered = true};
+    bcw_summary none =
+        walk_with(BCW_WALK_PROTOCOL, 6, NULL, 0, false, NULL, &executed, &sn);
+    assert_int_equal(none.concrete_states, 42);
+    assert_int_equal(none.pruned_state, 0);
+    assert_int_equal(executed, 17935);
+}
+
+/* Depth 2 by hand: new (state E) is kept; push reaches a new state and
+ * pop halts; top, size, is_empty and is_full leave E, already seen at
+ * level 0, so each is pruned with its 6 extensions. */
+static void test_walk__state_pruning_tally_by_hand(void **state)
+{
+    (void)state;
+    uint64_t executed = 0;
+    seen sn = {.ordered = true};
+    bcw_summary s =
+        walk_with(BCW_WALK_PROTOCOL, 2, NULL, 0, true, NULL, &executed, &sn);
+    /* level 1: 6 run; level 2: only push's 6 extensions */
+    assert_int_equal(executed, 1 + 6 + 6);
+    assert_int_equal(s.pruned_state, 3 * 6); /* top aborts: not pruned */
+    assert_int_equal(s.discarded, 3 * 6 + 2 * 6);
+    assert_int_equal(s.normal + s.terminated + s.discarded, 43);
+    /* algebra: observer-ended sequences are not extended anyway, and
+     * their states stand for nothing (the state E the observers reach
+     * at level 1 does not cut anything); every push moves the key on */
+    executed = 0;
+    s = walk_with(BCW_WALK_ALGEBRA, 6, NULL, 0, true, NULL, &executed, &sn);
+    assert_int_equal(s.normal + s.terminated + s.discarded,
+                     bcw__walk_set_size(1, 6, 6));
+    bcw_summary none =
+        walk_with(BCW_WALK_ALGEBRA, 6, NULL, 0, false, NULL, &executed, &sn);
+    assert_int_equal(s.concrete_states, none.concrete_states);
+    assert_int_equal(s.normal, none.normal);
+}
+
+/* An observer that changes the state is counted once per sequence it
+ * ends: the state after it differs from its prefix's. */
+static void test_walk__observer_changes_are_counted(void **state)
+{
+    (void)state;
+    uint64_t changed[NPLAN] = {0}, executed = 0;
+    seen sn = {.ordered = true};
+    sneaky = SIZE;
+    walk_with(BCW_WALK_PROTOCOL, 2, NULL, 0, false, changed, &executed, &sn);
+    sneaky = -1;
+    /* size after new, and after each normal one-call prefix (push,
+     * size, is_empty, is_full; pop and top abort): 1 + 4 */
+    assert_int_equal(changed[SIZE], 5);
+    assert_int_equal(changed[TOP], 0);
 }
 
 static void test_walk__set_size_saturates(void **state)
@@ -239,8 +344,8 @@ static void test_walk__prefix_covers_give_jwalk_state_figures(void **state)
     for (unsigned i = 0; i < 3; i++) {
         uint64_t executed = 0;
         seen sn = {0, true, 0};
-        bcw_summary s =
-            walk_from(BCW_WALK_PROTOCOL, 3, pushes, covers[i], &executed, &sn);
+        bcw_summary s = walk_with(BCW_WALK_PROTOCOL, 3, pushes, covers[i],
+                                  false, NULL, &executed, &sn);
         assert_int_equal(s.normal, want[i][0]);
         assert_int_equal(s.terminated, want[i][1]);
         assert_int_equal(s.discarded, want[i][2]);
@@ -303,6 +408,9 @@ int main(void)
         cmocka_unit_test(test_walk__protocol_depth3_matches_jwalk),
         cmocka_unit_test(test_walk__algebra_depth3_matches_jwalk),
         cmocka_unit_test(test_walk__counts_add_up_to_the_whole_set),
+        cmocka_unit_test(test_walk__state_pruning_keeps_every_state),
+        cmocka_unit_test(test_walk__state_pruning_tally_by_hand),
+        cmocka_unit_test(test_walk__observer_changes_are_counted),
         cmocka_unit_test(test_walk__set_size_saturates),
         cmocka_unit_test(test_walk__combinations_and_all_pairs),
         cmocka_unit_test(test_walk__prefix_covers_give_jwalk_state_figures),

@@ -22,8 +22,9 @@ static void help(void)
         "[-o RESULTS]\n"
         "                      [--combine all|pairs] [--max-combos N] "
         "[--generator FILE]\n"
-        "                      [--permute SEED] [--probe-depth N]\n"
-        "                      [--predicates LIST] [--graph FILE]\n"
+        "                      [--permute SEED] [--prune state|none]\n"
+        "                      [--probe-depth N] [--predicates LIST] "
+        "[--graph FILE]\n"
         "\n"
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, the algebra walk TA_k whose prefixes hold\n"
@@ -62,6 +63,12 @@ static void help(void)
         "  --generator FILE  custom generator (bcwalk/generator.h) for the\n"
         "                    parameters it takes: C (.c) or bitcode (.bc),\n"
         "                    compiled and cached, or a shared object (.so)\n"
+        "  --prune HOW       state: a sequence that reaches a concrete state\n"
+        "                    (memory reachable from the object, and the\n"
+        "                    next generated values) an earlier one reached\n"
+        "                    is run but not extended; none: extend all.\n"
+        "                    Default: state from depth 6 on, none below it\n"
+        "                    or with --generator\n"
         "\n"
         "The native code is built with clang from the same bitcode and\n"
         "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"
@@ -75,7 +82,9 @@ static void help(void)
         "  bcwalk explore stack.bc --unit bstack --depth 8 --jobs 2 "
         "--format json -o deep.results.msgpack\n"
         "  bcwalk explore stack.bc --unit bstack --depth 3 "
-        "--generator examples/gen_index.c");
+        "--generator examples/gen_index.c\n"
+        "  bcwalk explore stack.bc --unit bstack --depth 12 --format json   "
+        "# pruned: seconds");
 }
 
 /* Renders progress on a terminal, in place, at most ~15 times a second. */
@@ -108,6 +117,7 @@ int cmd_explore(int argc, char **argv)
         {"probe-depth", required_argument, NULL, 'D'},
         {"predicates", required_argument, NULL, 'R'},
         {"graph", required_argument, NULL, 'G'},
+        {"prune", required_argument, NULL, 'Q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -207,6 +217,14 @@ int cmd_explore(int argc, char **argv)
             break;
         case 'G':
             opts.graph_path = optarg;
+            break;
+        case 'Q':
+            if (strcmp(optarg, "state") != 0 && strcmp(optarg, "none") != 0)
+                return cli_fail("explore: unknown --prune '%s' (state or "
+                                "none)",
+                                optarg);
+            opts.prune =
+                strcmp(optarg, "state") == 0 ? BCW_PRUNE_STATE : BCW_PRUNE_NONE;
             break;
         case 'h':
             help();

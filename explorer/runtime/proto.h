@@ -139,6 +139,11 @@ typedef struct bcw_wire_result {
      * known); `state` is the concrete state's hash (0: not computed). */
     uint32_t preds, known;
     uint64_t state;
+    /* With BCW_STATE_HASH: `state` mixed with what decides the next
+     * calls' generated arguments (the master generator's position), so
+     * equal keys have equal futures; pruning compares these.  0 when
+     * state is. */
+    uint64_t key;
 } bcw_wire_result;
 
 /* A design-state predicate: an interface observer the worker calls with

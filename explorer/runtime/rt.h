@@ -3,6 +3,7 @@
 #define BCW_RT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proto.h"
 #include "values.h"
@@ -19,6 +20,48 @@ int bcw_rt_alloc_freed(const void *p);
 
 /* Are the n bytes at p inside one live block of the code under test? */
 int bcw_rt_alloc_live(const void *p, size_t n);
+
+/* A span of memory the state hash may follow pointers into: a block of
+ * the code under test, an arena allocation, the unit's static storage,
+ * its globals.  `kind` and `visit` belong to rt_state.c. */
+typedef struct bcw_rt_span {
+    uintptr_t start;
+    size_t size;
+    uint32_t kind;
+    uint32_t visit; /* 0: not reached yet; else the visit number + 1 */
+} bcw_rt_span;
+
+/* Writes the blocks of the code under test into out[0..cap-1], in no
+ * particular order: the live ones (kind 0) and those it freed during
+ * this sequence (kind 1, still quarantined); returns how many there are
+ * (more than cap when out was too small). */
+size_t bcw_rt_alloc_spans(bcw_rt_span *out, size_t cap);
+
+/* rt_state.c: what the state hash starts from and which memory it
+ * recognises besides the live blocks. */
+typedef struct bcw_rt_roots {
+    const void *target;  /* the unit's object */
+    const char *unit;    /* static storage of init constructors and */
+    size_t unit_size;    /*   cell units, used when target is in it */
+    const char *globals; /* the unit's bcw_globals section */
+    size_t globals_size;
+    const char *cells; /* element cells: Obj#k, not followed */
+    size_t cells_size, cell_size;
+    const bcw_rt_span *arena; /* this sequence's arena allocations */
+    size_t narena;
+    void *const *handles; /* derived handles given out last */
+    unsigned nhandles;
+} bcw_rt_roots;
+
+/* The hash of the concrete state (docs/worker-protocol.md): the memory
+ * reachable from the target, the handles and the globals, pointers
+ * replaced by their visit order.  0 when it cannot be computed (the
+ * object is gone, or out of memory for the traversal); never 0
+ * otherwise. */
+uint64_t bcw_rt_state_hash(const bcw_rt_roots *roots);
+
+/* Mixes one word into a hash (the state hash's mixing step). */
+uint64_t bcw_rt_state_mix(uint64_t h, uint64_t word);
 
 /* Ends the sequence in flight with `outcome` (never returns).  Called by
  * the interposed abort, assert and exit, and by the allocator when the

@@ -4,7 +4,11 @@
  * sequence the leftovers are freed: the next sequence starts from the
  * same heap, and leaks can be counted.  Blocks freed during a sequence
  * are kept (quarantined, up to QUARANTINE_BYTES) until it ends, so a
- * double free is always seen and a dangling handle can be told apart. */
+ * double free is always seen and a dangling handle can be told apart.
+ * New blocks are filled with FILL_BYTE, not left as libc hands them
+ * over: what the code under test reads before it writes, and the bytes
+ * it never writes (padding, unused slots), are then the same in every
+ * worker, which the state hash (rt_state.c) depends on. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -33,13 +37,15 @@ static block *live;
 static block *dead;
 static size_t dead_bytes;
 #define QUARANTINE_BYTES (16u << 20)
+#define FILL_BYTE 0xa5 /* reads of it stand out: 0xa5a5a5a5 */
 
 static block *header_of(void *p)
 {
     return (block *)p - 1;
 }
 
-void *bcw_rt_malloc(size_t n)
+/* A new block on the live list, its bytes as libc left them. */
+static void *alloc_block(size_t n)
 {
     if (n > SIZE_MAX - sizeof(block)) {
         errno = ENOMEM;
@@ -56,6 +62,14 @@ void *bcw_rt_malloc(size_t n)
         live->prev = b;
     live = b;
     return b + 1;
+}
+
+void *bcw_rt_malloc(size_t n)
+{
+    void *p = alloc_block(n);
+    if (p != NULL)
+        memset(p, FILL_BYTE, n);
+    return p;
 }
 
 /* Returns the quarantined blocks to libc. */
@@ -133,7 +147,7 @@ void *bcw_rt_calloc(size_t n, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    void *p = bcw_rt_malloc(n * size);
+    void *p = alloc_block(n * size);
     if (p != NULL)
         memset(p, 0, n * size);
     return p;
@@ -146,10 +160,12 @@ void *bcw_rt_realloc(void *p, size_t n)
     block *b = header_of(p);
     if (b->magic != LIVE_MAGIC)
         return realloc(p, n);
-    void *q = bcw_rt_malloc(n);
+    void *q = alloc_block(n);
     if (q == NULL)
         return NULL;
     memcpy(q, p, b->size < n ? b->size : n);
+    if (n > b->size)
+        memset((char *)q + b->size, FILL_BYTE, n - b->size);
     bcw_rt_free(p);
     return q;
 }
@@ -177,6 +193,18 @@ char *bcw_rt_strndup(const char *s, size_t n)
 char *bcw_rt_strdup(const char *s)
 {
     return bcw_rt_strndup(s, SIZE_MAX);
+}
+
+size_t bcw_rt_alloc_spans(bcw_rt_span *out, size_t cap)
+{
+    size_t n = 0;
+    for (const block *b = live; b != NULL; b = b->next, n++)
+        if (n < cap)
+            out[n] = (bcw_rt_span){(uintptr_t)(b + 1), b->size, 0, 0};
+    for (const block *b = dead; b != NULL; b = b->next, n++)
+        if (n < cap)
+            out[n] = (bcw_rt_span){(uintptr_t)(b + 1), b->size, 1, 0};
+    return n;
 }
 
 size_t bcw_rt_alloc_reset(void)

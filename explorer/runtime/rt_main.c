@@ -69,6 +69,12 @@ static void *target;
 static _Alignas(16) char unit_storage[1 << 16];
 static _Alignas(16) char arena[ARENA_SIZE];
 static size_t arena_used;
+/* the sequence's arena allocations, for the state hash to follow
+ * pointers into; past MAX_ARENA_SPANS the state is not hashed */
+#define MAX_ARENA_SPANS 4096
+static bcw_rt_span arena_spans[MAX_ARENA_SPANS];
+static size_t narena_spans;
+static int arena_spans_lost;
 static _Alignas(16) char cells[CELLS][CELL_SIZE];
 static void *others[MAX_OTHER];
 static unsigned nothers;
@@ -181,6 +187,10 @@ static void *arena_alloc(size_t n)
     void *p = arena + arena_used;
     arena_used += n;
     memset(p, 0, n);
+    if (narena_spans < MAX_ARENA_SPANS)
+        arena_spans[narena_spans++] = (bcw_rt_span){(uintptr_t)p, n, 0, 0};
+    else
+        arena_spans_lost = 1;
     return p;
 }
 
@@ -879,6 +889,42 @@ static void eval_pred(bcw_wire_result *r, uint32_t i)
     r->known |= (uint32_t)known << i;
 }
 
+/* The concrete state's hash now (rt_state.c), or 0. */
+static uint64_t state_now(void)
+{
+    if (arena_spans_lost)
+        return 0; /* pointers into the arena could not be followed */
+    bcw_rt_roots roots = {.target = target,
+                          .unit = unit_storage,
+                          .unit_size = shm->unit_size,
+                          .globals = __start_bcw_globals,
+                          .globals_size = globals_size,
+                          .cells = &cells[0][0],
+                          .cells_size = sizeof cells,
+                          .cell_size = CELL_SIZE,
+                          .arena = arena_spans,
+                          .narena = narena_spans,
+                          .handles = handles,
+                          .nhandles = BCW_MAX_HANDLES};
+    return bcw_rt_state_hash(&roots);
+}
+
+/* Fills r's state and key after a normal sequence's last call.  (The
+ * state before the last call is its prefix's, which the parent has from
+ * the prefix's own run: it checks observers with it.) */
+static void record_state(bcw_wire_result *r, const bcw_gen *g)
+{
+    uint64_t h = state_now();
+    if (h == 0)
+        return;
+    r->state = h;
+    /* what the master generator draws next decides the next arguments */
+    uint64_t k = bcw_rt_state_mix(h, g->ints | (uint64_t)g->chars << 32);
+    k = bcw_rt_state_mix(k, g->bools | (uint64_t)g->floats << 32);
+    k = bcw_rt_state_mix(k, g->strings | (uint64_t)g->objs << 32);
+    r->key = k != 0 ? k : 1;
+}
+
 /* Runs sequence `i` of the batch from scratch. */
 static void run_seq(uint32_t i)
 {
@@ -892,6 +938,8 @@ static void run_seq(uint32_t i)
     nothers = 0;
     memset(handles, 0, sizeof handles);
     arena_used = 0;
+    narena_spans = 0;
+    arena_spans_lost = 0;
     seq_calls = 0;
     cur_call = 0;
     if (globals_size > 0)
@@ -927,6 +975,9 @@ static void run_seq(uint32_t i)
     }
     for (cur_call = 1; cur_call <= len; cur_call++)
         run_call(w[1 + cur_call], &g, r, cur_call == len);
+    /* the state the sequence left, before predicates call anything */
+    if (shm->state_flags & BCW_STATE_HASH)
+        record_state(r, &g);
     if (shm->state_flags & BCW_STATE_PREDS)
         eval_preds(r);
     if (shm->destructor >= 0) {

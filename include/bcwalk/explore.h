@@ -24,6 +24,12 @@ enum bcw_report_format {
  * categories of any two parameters (all-pairs). */
 enum bcw_combine { BCW_COMBINE_ALL, BCW_COMBINE_PAIRS };
 
+/* Pruning by concrete state: a sequence reaching a state an earlier
+ * sequence of the walk reached (with the same next generated values) is
+ * run and reported but not extended.  AUTO prunes from depth 6 on, and
+ * not with a custom generator (whose position the state cannot see). */
+enum bcw_prune { BCW_PRUNE_AUTO, BCW_PRUNE_STATE, BCW_PRUNE_NONE };
+
 /* Progress of a running walk, handed to the progress callback. */
 typedef struct bcw_progress {
     unsigned length; /* sequence length being explored */
@@ -67,13 +73,14 @@ typedef struct bcw_explore_opts {
                                the design states, NULL: the interface's,
                                plus the bitcode's it lacks */
     const char *graph_path; /* the state graph as DOT, or NULL */
+    enum bcw_prune prune;   /* pruning by concrete state */
 } bcw_explore_opts;
 
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
             NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL, NULL, 0, NULL,     \
-            NULL                                                               \
+            NULL, BCW_PRUNE_AUTO                                               \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
@@ -83,7 +90,12 @@ typedef struct bcw_summary {
     uint64_t terminated;      /* ran, the last call halted */
     uint64_t discarded;       /* not run, whatever the reason */
     uint64_t pruned_observer; /* of the discarded: observer in the prefix */
+    uint64_t pruned_state;    /* of the discarded: below a sequence that
+                                 reached an already visited state */
     uint64_t predicted_void;  /* of the normal: void result, predicted */
+    uint64_t concrete_states; /* distinct concrete states the normal
+                                 sequences left the object in */
+    int prune_state;          /* 1: the walk pruned by concrete state */
     uint64_t calls;           /* calls into the unit, teardown included */
     uint64_t worker_restarts; /* workers replaced after a fatal outcome */
     double elapsed_s;
