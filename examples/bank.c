@@ -47,6 +47,15 @@ enum bank_status bank_withdraw(bank *b, long amount)
     return BANK_OK;
 }
 
+/* The overdraft allowed, up to a million. */
+enum bank_status bank_set_limit(bank *b, unsigned long limit)
+{
+    if (limit > 1000000)
+        return BANK_EINVAL;
+    b->limit = (long)limit;
+    return BANK_OK;
+}
+
 long bank_balance(const bank *b)
 {
     return b->balance;

@@ -201,6 +201,19 @@ static void test_solver__strings_callbacks_elements_lengths(void **state)
     bcw_model_free(m);
 }
 
+/* A 64-bit unsigned parameter: its categories' extremes span the whole
+ * unsigned range (the maximum is UINT64_MAX, shown as -1 in int64). */
+static void test_solver__unsigned_64_bit_extremes(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("bank.bc");
+    const bcw_param *limit = param(m, "bank_set_limit", 1);
+    assert_int_equal(limit->nparts, 2);
+    expect(limit, 0, "limit <= 1000000", 3, (int64_t[]){1, 0, 1000000});
+    expect(limit, 1, "limit > 1000000", 2, (int64_t[]){1000001, -1});
+    bcw_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_solver__conditions_in_callees),
         cmocka_unit_test(test_solver__callee_compares_with_fields),
         cmocka_unit_test(test_solver__strings_callbacks_elements_lengths),
+        cmocka_unit_test(test_solver__unsigned_64_bit_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
