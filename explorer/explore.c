@@ -580,6 +580,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                                  o->walk, o->depth)) < 0)
         goto done;
     cfg.exec_payload = pool;
+    /* a JSON summary with no results file reads no sequence: the walk
+     * only counts them */
+    if (o->format == BCW_REPORT_JSON && sk.results == NULL &&
+        o->walk != BCW_WALK_STATE)
+        cfg.emit = NULL;
     /* the walk's clock starts when workers are up: build time is not
      * throughput */
     t0 = now_s();

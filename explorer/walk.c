@@ -211,6 +211,18 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
 {
     const bcw_walk_cfg *cfg = w->cfg;
     const node *nd = &w->nodes[i];
+    if (cfg->emit == NULL) {
+        /* nobody reads the sequences: count them only */
+        if (nd->outcome != BCW_RUN_NORMAL) {
+            sum->terminated++;
+        } else {
+            sum->normal++;
+            if (cfg->kind == BCW_WALK_ALGEBRA && nd->parent != NO_PARENT &&
+                cfg->returns_void[nd->step])
+                sum->predicted_void++;
+        }
+        return 0;
+    }
     bcw_seq s = {0};
     s.len = chain(w, i, w->steps);
     size_t j = i;

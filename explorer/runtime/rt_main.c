@@ -767,9 +767,65 @@ static uint64_t invoke(unsigned fi, bcw_gen *g, void **outs, uint64_t *report)
     return raw;
 }
 
+/* Plan entries whose arguments are only the object and generated or
+ * fixed scalars, whose result is no handle and no new object: the common
+ * call, made by run_simple without invoke's general machinery. */
+static uint8_t simple[BCW_MAX_FUNCS];
+
+static int is_simple(const bcw_wire_func *f)
+{
+    if (f->role == BCW_ROLE_CONSTRUCTOR || (f->flags & BCW_WIRE_REBINDS) ||
+        f->ret.fixed != 0)
+        return 0;
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        int scalar = p->kind == BCW_PK_INT || p->kind == BCW_PK_ENUM ||
+                     p->kind == BCW_PK_BOOL || p->kind == BCW_PK_CHAR ||
+                     p->kind == BCW_PK_FLOAT || p->kind == BCW_PK_LENGTH;
+        if (!(p->kind == BCW_PK_UNIT && p->fixed == 0) &&
+            !(scalar && (p->fixed == 0 || p->fixed == BCW_FIXED_VALUE)))
+            return 0;
+    }
+    return 1;
+}
+
+/* run_call for a simple entry. */
+static void run_simple(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
+{
+    const bcw_wire_func *f = &shm->funcs[fi];
+    uint64_t vals[BCW_MAX_PARAMS];
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        vals[k] = p->kind == BCW_PK_UNIT ? (uint64_t)(uintptr_t)target
+                  : p->fixed             ? (uint64_t)p->value
+                                         : bcw_gen_next(g, p->kind, p->abi);
+    }
+    uint64_t raw = 0;
+    shm->cur_call = cur_call;
+    shm->heartbeat++;
+    seq_calls++;
+    if (shm->use_ffi) {
+        void *avalues[BCW_MAX_PARAMS];
+        for (unsigned k = 0; k < f->nparams; k++)
+            avalues[k] = &vals[k];
+        raw = call_ffi(fi, f, avalues);
+    } else {
+        bcw_unit_stubs[f->sym](vals, &raw);
+    }
+    /* pointer results are numbered on every call (see run_call) */
+    uint64_t ret =
+        f->ret.abi == BCW_ABI_PTR ? canon_pointer((void *)(uintptr_t)raw) : raw;
+    if (last)
+        r->ret = ret;
+}
+
 /* Makes one call of plan entry `fi`, recording into `r` if `last`. */
 static void run_call(unsigned fi, bcw_gen *g, bcw_wire_result *r, int last)
 {
+    if (simple[fi]) {
+        run_simple(fi, g, r, last);
+        return;
+    }
     const bcw_wire_func *f = &shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
     uint64_t raw = invoke(fi, g, outs, last ? r->out : NULL);
@@ -1031,6 +1087,7 @@ static int setup(void)
         if (f->ret.fixed == BCW_FIXED_HANDLE &&
             (f->ret.value < 0 || f->ret.value >= BCW_MAX_HANDLES))
             return -1;
+        simple[i] = (uint8_t)is_simple(f);
         if (ffi_prep_cif(&cifs[i], FFI_DEFAULT_ABI, f->nparams,
                          ffi_of((enum bcw_abi)f->ret.abi),
                          argtypes[i]) != FFI_OK)

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyzer/abi.h"
 
@@ -33,7 +34,38 @@ extern const char *const bcw_gen_strings[BCW_STRINGS];
 /* The next value for a parameter of `kind`/`abi`: raw bits (integers
  * zero-extended, floats as their bit pattern) or, for strings and
  * elements, the index into the string list or the cell number. */
-uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_abi abi);
+static inline uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_abi abi)
+{
+    switch (kind) {
+    case BCW_PK_INT:
+    case BCW_PK_ENUM:
+        return ++g->ints;
+    case BCW_PK_LENGTH:
+        return BCW_BUFFER_BYTES;
+    case BCW_PK_BOOL:
+        return (g->bools++ & 1) == 0;
+    case BCW_PK_CHAR:
+        return (uint64_t)('a' + g->chars++ % 26);
+    case BCW_PK_FLOAT: {
+        double d = ++g->floats + 0.5;
+        uint64_t raw = 0;
+        if (abi == BCW_ABI_FLOAT) {
+            float f = (float)d;
+            memcpy(&raw, &f, sizeof f);
+        } else {
+            memcpy(&raw, &d, sizeof d);
+        }
+        return raw;
+    }
+    case BCW_PK_STRING:
+        return g->strings++ % BCW_STRINGS;
+    case BCW_PK_ELEMENT:
+        return ++g->objs; /* Obj#0 is the element category's */
+    default:
+        return 0;
+    }
+}
+
 
 /* Formats an argument (`is_result` 0) or a result/out value (1) into
  * `buf`.  Returns `buf`. */
