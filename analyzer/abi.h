@@ -162,9 +162,11 @@ enum bcw_cop {
      * shapes (len + b->len >= b->cap): ICMP node a must hold (HOLDS) or
      * fail (FAILS); the worker searches x on the live object. */
     BCW_C_HOLDS,
-    BCW_C_FAILS
+    BCW_C_FAILS,
+    /* a category's x != a + value: the worker steps off that value */
+    BCW_C_UNEQUAL
 };
-#define BCW_C_LAST BCW_C_FAILS
+#define BCW_C_LAST BCW_C_UNEQUAL
 typedef struct bcw_cnode {
     uint8_t op;   /* enum bcw_cop */
     uint8_t bits; /* width of the result (1 for ICMP) */

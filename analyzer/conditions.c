@@ -155,10 +155,7 @@ static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
     case BCW_C_CONST:
         return bcw__sprintf("%lld", (long long)n->value);
     case BCW_C_FIELD:
-        for (unsigned k = 0; k < b->u->nfields; k++)
-            if (b->u->fields[k].offset == (uint32_t)n->value)
-                return bcw__strdup(b->u->fields[k].name);
-        return bcw__sprintf("@%lld", (long long)n->value);
+        return bcw__field_at(b->u, b->f, n->value);
     case BCW_C_ZEXT:
     case BCW_C_SEXT:
     case BCW_C_TRUNC:

@@ -719,6 +719,12 @@ static char *expr_text(const ctx *c, const bcw_func *f, const bcw_frame *fr,
         else
             a.off += fr->unit_base;
         char *name = field_text(c->u, a);
+        if (name != NULL && a.via < 0 && !a.element) {
+            /* a parameter of the same name: say whose field it is */
+            char *ref = bcw__field_ref(f, name);
+            free(name);
+            name = ref;
+        }
         char *s = name && a.element ? bcw__sprintf("%s[...]", name) : NULL;
         if (a.element) {
             free(name);

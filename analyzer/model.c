@@ -621,3 +621,19 @@ int bcw_model_write(const bcw_model *m, int unit, enum bcw_model_format fmt,
         return bcw__error(BCW_ERROR, "writing the model failed");
     return 0;
 }
+
+char *bcw__field_ref(const bcw_func *f, const char *name)
+{
+    for (unsigned i = 0; f != NULL && f->self >= 0 && i < f->nparams; i++)
+        if ((int)i != f->self && strcmp(f->params[i].name, name) == 0)
+            return bcw__sprintf("%s->%s", f->params[f->self].name, name);
+    return bcw__strdup(name);
+}
+
+char *bcw__field_at(const bcw_unit *u, const bcw_func *f, int64_t offset)
+{
+    for (unsigned k = 0; k < u->nfields; k++)
+        if (u->fields[k].offset == (uint32_t)offset)
+            return bcw__field_ref(f, u->fields[k].name);
+    return bcw__sprintf("@%lld", (long long)offset);
+}

@@ -28,8 +28,8 @@ typedef struct bcw_part {
                           function's name ("int_cmp", "bcw_compare") */
     /* Bounds relative to the unit's fields (0 < amount <= balance +
      * limit): nodes rel .. rel + nrel - 1 of the parameter's nodes are
-     * BCW_C_LOWER/UPPER/EQUAL nodes, evaluated on the live object at call
-     * time; the first is the relative bound whose boundary value (node +
+     * BCW_C_LOWER/UPPER/EQUAL/UNEQUAL nodes, evaluated on the live object at
+     * call time; the first is the relative bound whose boundary value (node +
      * its delta) the walk passes.
      * `rel_text` shows the bound ("balance + limit + 1"); rel is -1 for
      * constant categories. */
@@ -190,6 +190,16 @@ BCW_INTERNAL int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
 struct LLVMOpaqueValue;
 BCW_INTERNAL int bcw__conditions_find(const bcw_unit *u, bcw_func *f,
                                       struct LLVMOpaqueValue *fn);
+
+/* How condition texts name field `name` of the unit in function f:
+ * "balance", or "c->mode" when a parameter of f has the field's name
+ * (mode vs c->mode).  The caller's; NULL when out of memory. */
+BCW_INTERNAL char *bcw__field_ref(const bcw_func *f, const char *name);
+
+/* The text of field node value `offset`: bcw__field_ref of its name, or
+ * "@offset" without debug info. */
+BCW_INTERNAL char *bcw__field_at(const bcw_unit *u, const bcw_func *f,
+                                 int64_t offset);
 
 /* The C operator of an arithmetic node ("+", "<<"), NULL for others. */
 BCW_INTERNAL const char *bcw__cop_symbol(unsigned op);

@@ -10,7 +10,7 @@
 #include "model.h"
 
 #define MODEL_FORMAT "bcwalk-model"
-#define MODEL_VERSION 3
+#define MODEL_VERSION 4
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */

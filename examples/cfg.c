@@ -1,7 +1,7 @@
 /* cfg.c - a settings store whose methods compare a string argument with
  * literals (strcmp), test its first character and its length: the
  * categories of a string parameter come from these comparisons.  Return
- * codes: 0 done, 1 a comment (or colours dropped), -1 unknown key, command
+ * codes: 0 done, 1 a comment (or already so), -1 unknown key, command
  * or mode, -2 bad value, -3 too long.  cfg_set_mode switches on an
  * enum. */
 #include <stdlib.h>
@@ -62,17 +62,19 @@ int cfg_get(const cfg *c, const char *key)
     return -1;
 }
 
-/* 0 done, 1 done but colours are dropped, -1 not a mode */
+/* 0 done, 1 already in that mode, -1 not a mode.  The case values and
+ * the current mode both decide: a mode that is no case must also differ
+ * from the current one to reach `default`. */
 int cfg_set_mode(cfg *c, enum cfg_mode mode)
 {
+    if (c->mode == mode)
+        return 1;
     switch (mode) {
     case CFG_TEXT:
     case CFG_COLOR:
-        c->mode = mode;
-        return 0;
     case CFG_MONO:
         c->mode = mode;
-        return 1;
+        return 0;
     default:
         return -1;
     }

@@ -469,8 +469,8 @@ static int64_t boundary_delta(unsigned pred, bool holds)
 }
 
 /* C text of node i: fields by name (unit `u`), constants, arithmetic. */
-static char *node_text(const bcw_unit *u, const bcw_param *p, uint32_t i,
-                       int depth)
+static char *node_text(const bcw_unit *u, const bcw_func *fn,
+                       const bcw_param *p, uint32_t i, int depth)
 {
     const bcw_cnode *n = &p->nodes[i];
     if (depth > 32)
@@ -479,20 +479,17 @@ static char *node_text(const bcw_unit *u, const bcw_param *p, uint32_t i,
     case BCW_C_CONST:
         return bcw__sprintf("%lld", (long long)n->value);
     case BCW_C_FIELD:
-        for (unsigned k = 0; k < u->nfields; k++)
-            if (u->fields[k].offset == (uint32_t)n->value)
-                return bcw__strdup(u->fields[k].name);
-        return bcw__sprintf("@%lld", (long long)n->value);
+        return bcw__field_at(u, fn, n->value);
     case BCW_C_ZEXT:
     case BCW_C_SEXT:
     case BCW_C_TRUNC:
-        return node_text(u, p, n->a, depth + 1);
+        return node_text(u, fn, p, n->a, depth + 1);
     case BCW_C_PARAM:
     case BCW_C_ICMP:
         return NULL;
     default: {
-        char *a = node_text(u, p, n->a, depth + 1);
-        char *b = node_text(u, p, n->b, depth + 1);
+        char *a = node_text(u, fn, p, n->a, depth + 1);
+        char *b = node_text(u, fn, p, n->b, depth + 1);
         char *s = a && b ? bcw__sprintf(depth ? "(%s %s %s)" : "%s %s %s", a,
                                         bcw__cop_symbol(n->op), b)
                          : NULL;
@@ -516,9 +513,10 @@ static int64_t add_node(bcw_param *p, bcw_cnode nd)
 /* A category with bounds on the live object: one LOWER/UPPER/EQUAL node
  * per bounding literal of `combo` (constant and relative alike), read by
  * the worker at call time. */
-static int relative_part(const bcw_unit *u, bcw_param *p, size_t *cap,
-                         char *label, const uint32_t *t, const unsigned *pred,
-                         unsigned n, unsigned combo, int shown)
+static int relative_part(const bcw_unit *u, const bcw_func *fn, bcw_param *p,
+                         size_t *cap, char *label, const uint32_t *t,
+                         const unsigned *pred, unsigned n, unsigned combo,
+                         int shown)
 {
     int err = add_part(p, cap, label, 0, 0, 0);
     if (err < 0)
@@ -536,10 +534,11 @@ static int relative_part(const bcw_unit *u, bcw_param *p, size_t *cap,
         unsigned q = holds ? pr : negated[pr];
         uint8_t op = q == 32                                    ? BCW_C_EQUAL
                      : q == 34 || q == 35 || q == 38 || q == 39 ? BCW_C_LOWER
-                     : q == 33                                  ? 0
+                     : q == 33                                  ? BCW_C_UNEQUAL
                                                                 : BCW_C_UPPER;
-        if (op == 0)
-            continue; /* x != t bounds nothing */
+        /* x != t keeps its t: the worker steps off it */
+        if (op == BCW_C_UNEQUAL)
+            delta = 0;
         if (add_node(p, (bcw_cnode){op, 64, 0, delta, t[i], 0}) < 0)
             return BCW_ENOMEM;
         count++;
@@ -550,7 +549,7 @@ static int relative_part(const bcw_unit *u, bcw_param *p, size_t *cap,
     part->rel = (int32_t)first;
     part->nrel = count;
     int64_t d = boundary_delta(pred[shown], (combo >> shown) & 1u);
-    char *text = node_text(u, p, t[shown], 0);
+    char *text = node_text(u, fn, p, t[shown], 0);
     part->rel_text = text == NULL ? NULL
                      : d == 0
                          ? bcw__strdup(text)
@@ -752,8 +751,8 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
         if (solve)
             err = solved_part(p, &cap, label, n, combo);
         else if (r >= 0)
-            err =
-                relative_part(u, p, &cap, label, rel_t, rel_pred, n, combo, r);
+            err = relative_part(u, fn, p, &cap, label, rel_t, rel_pred, n,
+                                combo, r);
         else if (d->bounded)
             err = add_part(p, &cap, label, d->rep, d->lo, d->hi);
         else

@@ -352,8 +352,8 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(
             {label: (c["args"][1:], c["result"])
              for label, c in appended.items()},
-            {"((len + len) + 1) <= cap": (["bytes[16]", "1"], "0"),
-             "((len + len) + 1) > cap": (["bytes[32]", "32"], "-1")})
+            {"((b->len + len) + 1) <= cap": (["bytes[16]", "1"], "0"),
+             "((b->len + len) + 1) > cap": (["bytes[32]", "32"], "-1")})
         # a built-in visitor closure counts its calls: one per byte
         visits = {s["calls"][1]["args"][2]: s["calls"][2]["out"]
                   for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
@@ -453,6 +453,19 @@ class Categories(unittest.TestCase):
             for fn, expected in methods.items():
                 with self.subTest(fn=fn):
                     self.assertEqual(codes[fn], expected)
+
+    def test_field_bounded_categories_step_off_excluded_values(self):
+        # mode != c->mode and no case: from a new cfg (mode 0) the bound
+        # c->mode + 1 is 1, a case, so the worker steps on to 2
+        lines = jsonl("cfg.bc", "cfg", "protocol", 1)
+        calls = {s["calls"][1]["labels"][1]: s["calls"][1]
+                 for s in lines[:-1] if len(s["calls"]) == 2 and
+                 s["calls"][1]["fn"] == "cfg_set_mode"}
+        other = calls["c->mode != mode && mode != 0 && mode != 1 && "
+                      "mode != 8"]
+        self.assertEqual((other["args"][1], other["result"]), ("2", "-1"))
+        same = calls["c->mode == mode && mode == 0"]
+        self.assertEqual((same["args"][1], same["result"]), ("0", "1"))
 
     def test_string_literals_are_categories(self):
         model = json.loads(bcwalk("analyze", example("cfg.bc"), "--format",

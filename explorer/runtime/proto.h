@@ -71,7 +71,7 @@ typedef struct bcw_wire_param {
 } bcw_wire_param;
 
 #define BCW_FIXED_VALUE 1u
-/* Bounds on the live object: LOWER/UPPER/EQUAL nodes of the plan's node
+/* Bounds on the live object: LOWER/UPPER/EQUAL/UNEQUAL nodes of the plan's node
  * pool, whose operands index the pool too; the value passed is the one
  * nearest 1 within them. */
 #define BCW_FIXED_BOUNDS 2u

@@ -497,9 +497,12 @@ static uint64_t solve(const bcw_wire_param *p)
 static uint64_t within_bounds(const bcw_wire_param *p)
 {
     if (p->nbounds > 0 && p->bounds < shm->npool &&
-        shm->pool[p->bounds].op >= BCW_C_HOLDS)
+        (shm->pool[p->bounds].op == BCW_C_HOLDS ||
+         shm->pool[p->bounds].op == BCW_C_FAILS))
         return solve(p);
     int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
+    int64_t avoid[BCW_MAX_TERM_NODES];
+    unsigned navoid = 0;
     for (uint32_t i = 0; i < p->nbounds; i++) {
         uint32_t at = p->bounds + i;
         if (at >= shm->npool)
@@ -508,17 +511,34 @@ static uint64_t within_bounds(const bcw_wire_param *p)
         unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
         int64_t x =
             (int64_t)((uint64_t)sext(eval(b->a, 0), bits) + (uint64_t)b->value);
-        if (i == 0)
-            v = x;
+        if (i == 0) /* x != t: the boundary is just past t */
+            v = b->op == BCW_C_UNEQUAL ? x + 1 : x;
         if (b->op == BCW_C_LOWER && x > lo)
             lo = x;
         else if (b->op == BCW_C_UPPER && x < hi)
             hi = x;
         else if (b->op == BCW_C_EQUAL)
             lo = hi = x;
+        else if (b->op == BCW_C_UNEQUAL && navoid < BCW_MAX_TERM_NODES)
+            avoid[navoid++] = x;
     }
     if (lo <= hi)
         v = v < lo ? lo : v > hi ? hi : v;
+    /* step off the values x must not take, upwards, then downwards,
+     * within the bounds */
+    for (int dir = 1; dir >= -1 && navoid > 0; dir -= 2) {
+        int64_t w = v;
+        for (unsigned tries = 0; tries <= navoid; tries++) {
+            unsigned k = 0;
+            while (k < navoid && avoid[k] != w)
+                k++;
+            if (k == navoid)
+                return (uint64_t)w;
+            if ((dir > 0 && w == hi) || (dir < 0 && w == lo))
+                break;
+            w += dir;
+        }
+    }
     return (uint64_t)v;
 }
 

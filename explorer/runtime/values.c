@@ -8,7 +8,6 @@
 const char *const bcw_gen_strings[BCW_STRINGS] = {
     "a", "", "hello", "Hello, World!", "0", "a longer string of 32 chars.."};
 
-
 int64_t bcw_value_int(enum bcw_abi abi, uint64_t raw)
 {
     switch (abi) {

@@ -34,7 +34,8 @@ extern const char *const bcw_gen_strings[BCW_STRINGS];
 /* The next value for a parameter of `kind`/`abi`: raw bits (integers
  * zero-extended, floats as their bit pattern) or, for strings and
  * elements, the index into the string list or the cell number. */
-static inline uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_abi abi)
+static inline uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind,
+                                    enum bcw_abi abi)
 {
     switch (kind) {
     case BCW_PK_INT:
@@ -65,7 +66,6 @@ static inline uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind, enum bcw_ab
         return 0;
     }
 }
-
 
 /* Formats an argument (`is_result` 0) or a result/out value (1) into
  * `buf`.  Returns `buf`. */
