@@ -80,6 +80,7 @@ static void *others[MAX_OTHER];
 static unsigned nothers;
 /* the handle of each slot given out last in this sequence, or NULL */
 static void *handles[BCW_MAX_HANDLES];
+static unsigned nhandle_types; /* the plan gives out handles 0 .. n-1 */
 
 static ffi_type *ffi_of(enum bcw_abi abi)
 {
@@ -981,7 +982,7 @@ static uint64_t state_now(void)
                           .arena = arena_spans,
                           .narena = narena_spans,
                           .handles = handles,
-                          .nhandles = BCW_MAX_HANDLES};
+                          .nhandles = nhandle_types};
     return bcw_rt_state_hash(&roots);
 }
 
@@ -1107,6 +1108,9 @@ static int setup(void)
         if (f->ret.fixed == BCW_FIXED_HANDLE &&
             (f->ret.value < 0 || f->ret.value >= BCW_MAX_HANDLES))
             return -1;
+        if (f->ret.fixed == BCW_FIXED_HANDLE &&
+            (unsigned)f->ret.value + 1 > nhandle_types)
+            nhandle_types = (unsigned)f->ret.value + 1;
         simple[i] = (uint8_t)is_simple(f);
         if (ffi_prep_cif(&cifs[i], FFI_DEFAULT_ABI, f->nparams,
                          ffi_of((enum bcw_abi)f->ret.abi),
