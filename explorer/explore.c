@@ -95,6 +95,38 @@ static int cap_warning(bcw_reporter *r, const bcw_func *f,
     return 0;
 }
 
+/* --boundaries: each value a category has (its representative, minimum
+ * and maximum) is a choice of its own; a category with one value, or
+ * with no numbers (strings, callbacks, bounds on the object), is one. */
+static unsigned choices(const bcw_param *p)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < p->nparts; i++)
+        n += p->parts[i].nvalues > 1 && p->parts[i].str == NULL &&
+                     p->parts[i].rel < 0
+                 ? p->parts[i].nvalues
+                 : 1;
+    return n;
+}
+
+/* Choice c of p as its category *part and that category's value *vi. */
+static void choice(const bcw_param *p, unsigned c, unsigned *part, unsigned *vi)
+{
+    for (unsigned i = 0; i < p->nparts; i++) {
+        const bcw_part *t = &p->parts[i];
+        unsigned n =
+            t->nvalues > 1 && t->str == NULL && t->rel < 0 ? t->nvalues : 1;
+        if (c < n) {
+            *part = i;
+            *vi = c;
+            return;
+        }
+        c -= n;
+    }
+    *part = 0;
+    *vi = 0;
+}
+
 /* Buffer contents from --permute: categories every buffer parameter
  * shares, labelled by their content. */
 typedef struct buffer_perms {
@@ -175,7 +207,10 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
             bool permuted = f->params[k].kind == BCW_PK_BUFFER && bp->n > 0;
             cat[k] = (partitioned(&f->params[k]) || permuted) &&
                      !bcw__generator_takes(gen, i, k);
-            counts[k] = !cat[k] ? 0 : permuted ? bp->n : f->params[k].nparts;
+            counts[k] = !cat[k]         ? 0
+                        : permuted      ? bp->n
+                        : o->boundaries ? choices(&f->params[k])
+                                        : f->params[k].nparts;
         }
         /* a permuted buffer's length is its content's */
         for (unsigned k = 0; k < f->nparams; k++)
@@ -202,13 +237,15 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
                 st->custom[k] = bcw__generator_takes(gen, i, k);
                 if (!cat[k])
                     continue;
-                const bcw_part *part = p->kind == BCW_PK_BUFFER
-                                           ? &bp->parts[rows[c].cat[k]]
-                                           : &p->parts[rows[c].cat[k]];
+                unsigned vi = 0, pi = rows[c].cat[k];
+                if (o->boundaries && p->kind != BCW_PK_BUFFER)
+                    choice(p, rows[c].cat[k], &pi, &vi);
+                const bcw_part *part =
+                    p->kind == BCW_PK_BUFFER ? &bp->parts[pi] : &p->parts[pi];
                 st->part[k] = part;
                 st->fixed[k] =
                     part->nvalues > 0 || part->str != NULL || part->rel >= 0;
-                st->value[k] = part->nvalues ? part->values[0] : 0;
+                st->value[k] = part->nvalues ? part->values[vi] : 0;
                 st->label[k] = part->label;
                 st->relative[k] = part->rel >= 0 ? part : NULL;
             }

@@ -454,6 +454,26 @@ class Categories(unittest.TestCase):
                 with self.subTest(fn=fn):
                     self.assertEqual(codes[fn], expected)
 
+    def test_boundaries_walk_every_category_value(self):
+        # --boundaries: each category's minimum and maximum, not only its
+        # representative, each labelled with its category
+        lines = jsonl("faulty.bc", "faulty", "protocol", 1, "--boundaries",
+                      "--timeout", "200")
+        ctor = {(c["args"][0], c["labels"][0])
+                for s in lines[:-1] for c in s["calls"][:1]
+                if c["fn"] == "faulty_with_capacity"}
+        self.assertEqual(ctor, {("100", "cap >= 100"),
+                                ("2147483647", "cap >= 100"),
+                                ("1", "cap < 100"),
+                                ("-2147483648", "cap < 100"),
+                                ("99", "cap < 100")})
+        plain = jsonl("faulty.bc", "faulty", "protocol", 1, "--timeout",
+                      "200")
+        self.assertEqual({c["args"][0] for s in plain[:-1]
+                          for c in s["calls"][:1]
+                          if c["fn"] == "faulty_with_capacity"},
+                         {"100", "1"})
+
     def test_field_bounded_categories_step_off_excluded_values(self):
         # mode != c->mode and no case: from a new cfg (mode 0) the bound
         # c->mode + 1 is 1, a case, so the worker steps on to 2

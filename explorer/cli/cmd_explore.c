@@ -22,7 +22,8 @@ static void help(void)
         "[-o RESULTS]\n"
         "                      [--combine all|pairs] [--max-combos N] "
         "[--generator FILE]\n"
-        "                      [--permute SEED] [--prune state|none]\n"
+        "                      [--permute SEED] [--prune state|none] "
+        "[--boundaries]\n"
         "                      [--probe-depth N] [--predicates LIST] "
         "[--graph FILE]\n"
         "\n"
@@ -44,6 +45,8 @@ static void help(void)
         "  -o FILE           save the results as msgpack (written atomically)\n"
         "  --calls HOW       stub (default): generated typed call stubs;\n"
         "                    ffi: every call through libffi\n"
+        "  --boundaries      walk each category's minimum and maximum too,\n"
+        "                    not only its representative\n"
         "  --combine HOW     how one call's parameter categories combine:\n"
         "                    all (default) or pairs (every pair of categories\n"
         "                    of any two parameters, fewer steps)\n"
@@ -118,6 +121,7 @@ int cmd_explore(int argc, char **argv)
         {"predicates", required_argument, NULL, 'R'},
         {"graph", required_argument, NULL, 'G'},
         {"prune", required_argument, NULL, 'Q'},
+        {"boundaries", no_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
@@ -225,6 +229,9 @@ int cmd_explore(int argc, char **argv)
                                 optarg);
             opts.prune =
                 strcmp(optarg, "state") == 0 ? BCW_PRUNE_STATE : BCW_PRUNE_NONE;
+            break;
+        case 'B':
+            opts.boundaries = 1;
             break;
         case 'h':
             help();

@@ -74,13 +74,15 @@ typedef struct bcw_explore_opts {
                                plus the bitcode's it lacks */
     const char *graph_path; /* the state graph as DOT, or NULL */
     enum bcw_prune prune;   /* pruning by concrete state */
+    int boundaries;         /* 1: every category's minimum and maximum
+                               too, not only its representative */
 } bcw_explore_opts;
 
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
             NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL, NULL, 0, NULL,     \
-            NULL, BCW_PRUNE_AUTO                                               \
+            NULL, BCW_PRUNE_AUTO, 0                                            \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
