@@ -11,3 +11,6 @@ run() {
 run "$build/bcwalk" analyze "$bc"
 run "$build/bcwalk" explore "$bc" --unit bstack --walk protocol --depth 2
 run "$build/bcwalk" explore "$bc" --unit bstack --walk algebra --depth 3 --format json
+# the state walk's report ends with the design states and the graph
+echo "\$ bcwalk explore examples/bstack.bc --unit bstack --walk state --depth 3 | tail -28"
+"$build/bcwalk" explore "$bc" --unit bstack --walk state --depth 3 | tail -28
