@@ -975,12 +975,12 @@ static int find_callbacks(finder *f)
     return err;
 }
 
-/* Makes handle parameter 0 of `fn` take a `type` handle. */
-static int mark_handle_param(bcw_func *fn, const char *type)
+/* Makes parameter k of `fn` take a `type` handle. */
+static int mark_handle_param(bcw_func *fn, unsigned k, const char *type)
 {
-    bcw_param *p = &fn->params[0];
-    if (fn->nparams == 0 || p->kind == BCW_PK_HANDLE)
+    if (k >= fn->nparams || fn->params[k].kind == BCW_PK_HANDLE)
         return 0;
+    bcw_param *p = &fn->params[k];
     free(p->detail);
     p->kind = BCW_PK_HANDLE;
     p->pointee_size = 0;
@@ -1020,7 +1020,7 @@ static int add_handle_users(finder *f, unsigned unit, const bcw_handle *h)
                 continue; /* skipped: its reason is listed */
             u->funcs[j].self = -1;
         }
-        int err = mark_handle_param(&u->funcs[j], h->type);
+        int err = mark_handle_param(&u->funcs[j], 0, h->type);
         if (err < 0)
             return err;
     }
@@ -1066,6 +1066,26 @@ static int find_handles(finder *f)
         }
         for (unsigned j = 0; j < f->model->units[k].nhandles && err == 0; j++)
             err = add_handle_users(f, k, &f->model->units[k].handles[j]);
+        /* the unit's own methods taking a handle in another position
+         * (dlist_insert_after(l, n, v)) get the handle given out last */
+        u = &f->model->units[k];
+        for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+            bcw_func *fn = &u->funcs[i];
+            const sig *s = sig_of(f, LLVMGetNamedFunction(f->mod, fn->name));
+            for (unsigned p = 0; s != NULL && fn->self >= 0 && err == 0 &&
+                                 p < fn->nparams && p < s->n;
+                 p++) {
+                const char *d = slot_struct(s, p + 1);
+                if ((int)p == fn->self || d == NULL ||
+                    fn->params[p].kind == BCW_PK_HANDLE)
+                    continue;
+                for (unsigned j = 0; j < u->nhandles && err == 0; j++)
+                    if (strcmp(d, u->handles[j].type) == 0 &&
+                        (err = mark_handle_param(fn, p, d)) == 0)
+                        err = strv_add(&u->handles[j].users,
+                                       &u->handles[j].nusers, fn->name);
+            }
+        }
     }
     return err;
 }

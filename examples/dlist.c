@@ -56,6 +56,22 @@ int dlist_remove_first(dlist *l)
     return 0;
 }
 
+/* Inserts v after node n (a handle from dlist_first or node_next);
+ * 0, or -1 when out of memory. */
+int dlist_insert_after(dlist *l, node *n, int v)
+{
+    node *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return -1;
+    m->value = v;
+    m->next = n->next;
+    n->next = m;
+    if (l->tail == n)
+        l->tail = m;
+    l->count++;
+    return 0;
+}
+
 node *dlist_first(const dlist *l)
 {
     return l->head;

@@ -578,6 +578,20 @@ class HandlesAndOtherUnits(unittest.TestCase):
         return {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
                 for s in lines[:-1]}
 
+    def test_a_method_takes_the_handle_in_a_later_position(self):
+        # dlist_insert_after(l, n, v): the unit's own method, the handle
+        # second; after dlist_first it inserts, and the list grows
+        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 4))
+        ins = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                    ("dlist_first", ("#0",)),
+                    ("dlist_insert_after", ("#0", "ptr#0", "2")),
+                    ("dlist_count", ("#0",)))]
+        self.assertEqual([c["result"] for c in ins["calls"][3:]], ["0", "2"])
+        # no handle given out yet: the call is not made
+        none = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                     ("dlist_insert_after", ("#0", "none", "2")))]
+        self.assertEqual(none["calls"][-1]["outcome"], "rejected")
+
     def test_node_value_sees_the_appended_values(self):
         seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 5))
         first = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
