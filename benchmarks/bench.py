@@ -59,6 +59,16 @@ def seqs_per_s(doc):
     return (s["normal"] + s["terminated"]) / doc["elapsed_s"] if doc["elapsed_s"] else 0.0
 
 
+def print_machine():
+    """The header every table gets: the CPU, how many, and when."""
+    try:
+        ncpu = len(os.sched_getaffinity(0))
+    except AttributeError:
+        ncpu = os.cpu_count()
+    print(f"Machine: {cpu_model()}, nproc {ncpu}")
+    print(f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}")
+
+
 def cpu_model():
     try:
         with open("/proc/cpuinfo") as f:
@@ -110,12 +120,7 @@ def main():
             results.append(doc)
         rows.append((d, native, results))
 
-    try:
-        ncpu = len(os.sched_getaffinity(0))
-    except AttributeError:
-        ncpu = os.cpu_count()
-    print(f"Machine: {cpu_model()}, nproc {ncpu}")
-    print(f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}")
+    print_machine()
     print(f"Protocol walk of bstack; best of {args.repeat} runs each; "
           f"calls/s (ratio to native)\n")
     print("| depth | sequences run | calls | native | "

@@ -11,13 +11,12 @@ second) and the sequences pruning saved.  Used by `make bench`;
 standard library only.
 """
 import argparse
-import datetime
 import json
 import os
 import subprocess
 import sys
 
-from bench import cpu_model, fail, run_json
+from bench import fail, print_machine, run_json
 
 
 def best_of(cmd, repeat):
@@ -62,12 +61,7 @@ def main():
                          f"{pruned['concrete_states']} with)")
             rows.append((unit, d, pruned, full))
 
-    try:
-        ncpu = len(os.sched_getaffinity(0))
-    except AttributeError:
-        ncpu = os.cpu_count()
-    print(f"Machine: {cpu_model()}, nproc {ncpu}")
-    print(f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}")
+    print_machine()
     print(f"Protocol walks, 1 job, best of {args.repeat} runs each\n")
     print("| unit | depth | prune | sequences run | concrete states | seconds "
           "| sequences/s | states/s | calls/s | saved |")
