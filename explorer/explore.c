@@ -513,6 +513,12 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (o->depth > MAX_DEPTH)
         return bcw__error(BCW_EINPUT, "depth %u is above the limit of %d",
                           o->depth, MAX_DEPTH);
+    if (o->walk != BCW_WALK_STATE &&
+        (o->predicates != NULL || o->graph_path != NULL || o->probe_depth))
+        return bcw__error(BCW_EINPUT,
+                          "%s apply to the state walk only "
+                          "(--walk state)",
+                          "--predicates, --probe-depth and --graph");
     const bcw_unit *u = &model->units[o->unit];
     bcw_step *steps = NULL;
     unsigned nsteps = 0;

@@ -49,6 +49,8 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
 {
     memset(st, 0, sizeof *st);
     st->explicit_choice = names != NULL;
+    if (names != NULL && names[0] == '\0')
+        return bcw__error(BCW_EINPUT, "--predicates: no predicate named");
     if (names != NULL) {
         for (const char *n = names; *n;) {
             size_t item = strcspn(n, ","), len = strcspn(n, ",:");
@@ -75,6 +77,10 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
                                   "--predicates: more than %d predicates",
                                   BCW_MAX_PREDS);
             /* name:label renames it in the states' names */
+            if (len + 1 == item)
+                return bcw__error(BCW_EINPUT,
+                                  "--predicates: an empty name after \"%.*s:\"",
+                                  (int)len, n);
             if (len < item && (st->label[st->ncand] = bcw__strndup(
                                    n + len + 1, item - len - 1)) == NULL)
                 return BCW_ENOMEM;

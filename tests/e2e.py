@@ -690,7 +690,7 @@ class HandlesAndOtherUnits(unittest.TestCase):
                       bcwalk("analyze", example("sbuf.bc"), check=0).stdout)
 
 
-class States(unittest.TestCase):
+class DesignStates(unittest.TestCase):
     """Issue 5: design states, the state walk and its graph."""
 
     def test_bounded_stack_matches_jwalk(self):
@@ -793,6 +793,15 @@ class States(unittest.TestCase):
                    "--walk", "state", "--predicates", "is_big", check=2)
         self.assertIn('unit bstack has no predicate "is_big"; its '
                       'predicates are "is_empty", "is_full"', p.stderr)
+        for bad, msg in ((("--walk", "state", "--predicates", ""),
+                          "--predicates: no predicate named"),
+                         (("--walk", "state", "--predicates", "is_empty:"),
+                          'an empty name after "is_empty:"'),
+                         (("--predicates", "is_empty"),
+                          "apply to the state walk only")):
+            p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                       *bad, check=2)
+            self.assertIn(msg, p.stderr)
         # renamed: the states take the new names
         doc = explore_json("bstack.bc", "bstack", "state", 1, "--predicates",
                            "is_empty:Empty,is_full:Full")
@@ -921,7 +930,7 @@ def concrete_states(lines):
     return {s["concrete_state"] for s in lines[:-1] if "concrete_state" in s}
 
 
-class States(unittest.TestCase):
+class ConcreteStates(unittest.TestCase):
     def test_deep_bstack_walk_is_pruned_and_counts_its_states(self):
         self.assertEqual(bstack_model(12), 1195)
         s = explore_json("bstack.bc", "bstack", "protocol", 12)
