@@ -202,8 +202,18 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     return 0;
 }
 
+int bcw__job_prepare(bcw_job *job)
+{
+    int (*prepare)(bcw_job *) = job->prepare;
+    job->prepare = NULL;
+    return prepare != NULL ? prepare(job) : 0;
+}
+
 static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
 {
+    int perr = bcw__job_prepare(job);
+    if (perr < 0)
+        return perr;
     if (w->state == W_DOWN) {
         int err = start(pool, w);
         if (err < 0)
@@ -294,6 +304,9 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
             }
         }
         if (err < 0 || busy == 0)
+            break;
+        /* the next job is made ready while the workers run */
+        if (next < njobs && (err = bcw__job_prepare(&jobs[next])) < 0)
             break;
         struct pollfd pfd[pool->n];
         unsigned idx[pool->n], np = 0;

@@ -30,7 +30,15 @@ typedef struct bcw_job {
     const uint32_t *off;
     uint32_t nseq;
     bcw_wire_result *results;
+    /* If not NULL, fills words and off: the pool calls it before the job
+     * is sent, and ahead of time, while workers run the jobs before it,
+     * so preparing overlaps running.  It clears itself. */
+    int (*prepare)(struct bcw_job *job);
+    void *ctx;
 } bcw_job;
+
+/* Runs job->prepare if the job has one; 0 or its error. */
+BCW_INTERNAL int bcw__job_prepare(bcw_job *job);
 
 /* Starts `jobs` workers of the executable `worker` with `plan`.  *out is
  * the caller's, freed with bcw__pool_free(). */

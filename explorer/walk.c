@@ -55,6 +55,8 @@ typedef struct walker {
     size_t capresults;
     bcw_job *jobs;
     size_t capjobs;
+    struct fill *fills;
+    size_t capfills;
     uint64_t calls;
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
@@ -105,6 +107,30 @@ static unsigned chain(const walker *w, size_t i, uint16_t *steps)
     for (size_t j = i, k = len; j != NO_PARENT; j = w->nodes[j].parent)
         steps[--k] = w->nodes[j].step;
     return len - 1;
+}
+
+/* One job's share of a group: what fill_job encodes. */
+typedef struct fill {
+    struct walker *w;
+    size_t node;  /* its first sequence's node */
+    size_t first; /* and its index in the group */
+    size_t n;
+    size_t base; /* its first word */
+} fill;
+
+/* A bcw_job's prepare: encodes its sequences as the protocol wants
+ * them (length, constructor, methods), offsets from its first word. */
+static int fill_job(bcw_job *job)
+{
+    const fill *f = job->ctx;
+    size_t words = f->base;
+    for (size_t i = 0; i < f->n; i++) {
+        f->w->off[f->first + i] = (uint32_t)(words - f->base);
+        unsigned len = chain(f->w, f->node + i, &f->w->words[words + 1]);
+        f->w->words[words] = (uint16_t)len;
+        words += len + 2;
+    }
+    return 0;
 }
 
 /* Sequences per job: a full batch, unless long sequences would overflow
@@ -163,21 +189,19 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         bcw__grow(&w->words, &w->capwords, n * (cfg->depth + cfg->nprefix + 2),
                   sizeof *w->words) < 0)
         return BCW_ENOMEM;
-    size_t words = 0;
+    if (bcw__grow(&w->fills, &w->capfills, njobs, sizeof *w->fills) < 0)
+        return BCW_ENOMEM;
+    size_t maxw = cfg->depth + cfg->nprefix + 2;
     for (size_t j = 0; j < njobs; j++) {
         size_t first = j * per, end = first + per < n ? first + per : n;
-        size_t base = words;
-        for (size_t i = first; i < end; i++) {
-            /* offsets count from the job's first word */
-            w->off[i] = (uint32_t)(words - base);
-            unsigned len = chain(w, from + i, &w->words[words + 1]);
-            w->words[words] = (uint16_t)len;
-            words += len + 2;
-        }
-        w->jobs[j] = (bcw_job){.words = &w->words[base],
+        /* each job its own stretch of words: jobs fill independently */
+        w->fills[j] = (fill){w, from + first, first, end - first, first * maxw};
+        w->jobs[j] = (bcw_job){.words = &w->words[first * maxw],
                                .off = &w->off[first],
                                .nseq = (uint32_t)(end - first),
-                               .results = &w->results[first]};
+                               .results = &w->results[first],
+                               .prepare = fill_job,
+                               .ctx = &w->fills[j]};
     }
     int err = cfg->exec(cfg->exec_payload, w->jobs, njobs);
     if (err < 0)
@@ -361,6 +385,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     free(w->off);
     free(w->results);
     free(w->jobs);
+    free(w->fills);
     free(w);
     return err;
 }

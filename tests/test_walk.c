@@ -43,6 +43,7 @@ static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
 {
     uint64_t *executed = payload;
     for (size_t j = 0; j < njobs; j++) {
+        assert_int_equal(bcw__job_prepare(&jobs[j]), 0);
         for (uint32_t i = 0; i < jobs[j].nseq; i++) {
             const uint16_t *w = &jobs[j].words[jobs[j].off[i]];
             bcw_wire_result *r = &jobs[j].results[i];
