@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "states.h"
 
+#include "explorer/stateset.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,7 +355,7 @@ typedef struct walk_sink {
     const bcw_unit *u;
     unsigned state;
     const bcw_walk_cfg *base;
-    int err;
+    bcw_stateset seen; /* concrete states of all the states' walks */
 } walk_sink;
 
 static int add_transition(bcw_states *st, unsigned from, uint16_t step,
@@ -376,6 +378,9 @@ static int walk_emit(void *payload, const bcw_seq *s)
 {
     walk_sink *ws = payload;
     bcw_states *st = ws->st;
+    bool added;
+    if (s->state != 0 && bcw__stateset_add(&ws->seen, s->state, &added) < 0)
+        return BCW_ENOMEM;
     if (s->len == s->nprefix + 1) {
         /* one method after the cover: a transition of the graph */
         int to = -1;
@@ -406,8 +411,6 @@ static void add_sum(bcw_summary *a, const bcw_summary *b)
     a->pruned_state += b->pruned_state;
     a->prune_state = a->prune_state || b->prune_state;
     a->calls += b->calls;
-    /* concrete_states stays 0: each state's walk counts its own, and
-     * their sum would count shared states more than once */
 }
 
 int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
@@ -438,6 +441,10 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
         add_sum(out, &d->sum);
     }
     r->state = NULL;
+    /* distinct across the states' walks, not their sum: walks from two
+     * covers reach many of the same states */
+    out->concrete_states = ws.seen.len;
+    bcw__stateset_clear(&ws.seen);
     /* JWalk's warnings: a state never left, predicates that overlap */
     for (unsigned i = 0; i < st->nstates && err == 0; i++) {
         bool left = false, entered = false;

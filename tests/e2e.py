@@ -708,6 +708,11 @@ class DesignStates(unittest.TestCase):
         # the bitcode's size == 0 is is_empty, seen on every probed state
         self.assertIn("predicate size == 0 merged into is_empty: the same "
                       "on every probed state", doc["warnings"])
+        # concrete states are counted once across the states' walks
+        lines = jsonl("bstack.bc", "bstack", "state", 3)
+        seen = {s["concrete_state"] for s in lines[:-1]
+                if "concrete_state" in s}
+        self.assertEqual(doc["concrete_states"], len(seen))
         trans = {(t["from"], t["call"]): (t["outcome"], t["to"])
                  for t in doc["transitions"]}
         self.assertEqual(trans[("empty", "bstack_pop")], ("abort", None))
