@@ -860,6 +860,27 @@ class ModelFiles(unittest.TestCase):
                           open(os.path.join(models, name), "rb").read(64))
 
 
+def model_states(start, step, methods, shown, depth):
+    """Breadth-first over a model's states to `depth` calls: how many
+    distinct states the hash sees (their first `shown` fields; the rest
+    is the search's own bookkeeping).  step returns None for a call that
+    halts."""
+    seen, states, level = {start}, {start[:shown]}, [start]
+    for _ in range(depth):
+        nxt = []
+        for st in level:
+            for m in methods:
+                s = step(st, m)
+                if s is None:
+                    continue
+                states.add(s[:shown])
+                if s not in seen:
+                    seen.add(s)
+                    nxt.append(s)
+        level = nxt
+    return len(states)
+
+
 def bstack_model(depth):
     """Distinct concrete states of bstack within `depth` calls, by an
     independent breadth-first model of what the state hash sees: the size
@@ -885,20 +906,8 @@ def bstack_model(depth):
                 size -= 1
         return (size, data, pushed)
 
-    seen, states, level = {start}, {start[:2]}, [start]
-    for _ in range(depth):
-        nxt = []
-        for st in level:
-            for m in ("push", "pop", "top", "size", "is_empty", "is_full"):
-                s = step(st, m)
-                if s is None:
-                    continue
-                states.add(s[:2])
-                if s not in seen:
-                    seen.add(s)
-                    nxt.append(s)
-        level = nxt
-    return len(states)
+    return model_states(start, step, ("push", "pop", "top", "size",
+                                      "is_empty", "is_full"), 2, depth)
 
 
 def ringq_model(depth):
@@ -917,18 +926,7 @@ def ringq_model(depth):
             head, count = (head + 1) % 4, count - 1
         return (items, head, tail, count, put)
 
-    seen, states, level = {start}, {start[:4]}, [start]
-    for _ in range(depth):
-        nxt = []
-        for st in level:
-            for m in ("put", "get", "length"):
-                s = step(st, m)
-                states.add(s[:4])
-                if s not in seen:
-                    seen.add(s)
-                    nxt.append(s)
-        level = nxt
-    return len(states)
+    return model_states(start, step, ("put", "get", "length"), 4, depth)
 
 
 def concrete_states(lines):
