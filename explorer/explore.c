@@ -587,6 +587,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         /* one giving out a handle changes the handles, not the object */
         observer[i] =
             f->role == BCW_ROLE_OBSERVER && bcw__handle_given(u, f) < 0;
+        if (observer[i])
+            plan->funcs[i].flags |= BCW_WIRE_OBSERVER;
         for (unsigned k = 0; k < f->nparams; k++)
             nout[i] = (uint8_t)(nout[i] + reports(&plan->funcs[i].params[k]));
         if (f->unwalkable != NULL)

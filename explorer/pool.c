@@ -224,7 +224,7 @@ static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
         uint32_t words = 0;
         for (uint32_t i = 0; i < job->nseq; i++) {
             const uint16_t *q = &job->words[job->off[i]];
-            uint32_t n = (uint32_t)q[0] + 2;
+            uint32_t n = (uint32_t)(q[0] & BCW_SEQ_LEN_MASK) + 2;
             BCW_ASSERT(words + n <= BCW_MAX_SEQ_WORDS);
             memcpy(&s->seqs[words], q, n * sizeof *q);
             s->off[i] = words;

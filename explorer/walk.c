@@ -25,6 +25,9 @@
 
 #define NO_PARENT UINT32_MAX
 #define JOBS_PER_GROUP 64
+/* sequences per observer step the worker hashes before and after: enough
+ * to catch a side effect, bounded so long walks do not pay for it */
+#define OBSERVER_CHECKS 64
 
 typedef struct node {
     uint32_t parent;
@@ -57,6 +60,8 @@ typedef struct walker {
     size_t capjobs;
     struct fill *fills;
     size_t capfills;
+    /* sequences ending in each step the worker checked as an observer */
+    uint32_t checked[BCW_MAX_FUNCS];
     uint64_t calls;
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
@@ -123,11 +128,21 @@ typedef struct fill {
 static int fill_job(bcw_job *job)
 {
     const fill *f = job->ctx;
+    walker *w = f->w;
     size_t words = f->base;
     for (size_t i = 0; i < f->n; i++) {
-        f->w->off[f->first + i] = (uint32_t)(words - f->base);
-        unsigned len = chain(f->w, f->node + i, &f->w->words[words + 1]);
-        f->w->words[words] = (uint16_t)len;
+        w->off[f->first + i] = (uint32_t)(words - f->base);
+        unsigned len = chain(w, f->node + i, &w->words[words + 1]);
+        uint16_t last = w->words[words + 1 + len];
+        /* the first sequences ending in each observer, in enumeration
+         * order (deterministic), have the worker check it */
+        uint16_t check = 0;
+        if (len > 0 && w->cfg->observer != NULL && w->cfg->observer[last] &&
+            w->checked[last] < OBSERVER_CHECKS) {
+            w->checked[last]++;
+            check = BCW_SEQ_CHECK_OBSERVER;
+        }
+        w->words[words] = (uint16_t)(len | check);
         words += len + 2;
     }
     return 0;
@@ -160,11 +175,10 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
     if (nd->state == 0)
         return 0;
     int err = bcw__stateset_add(&w->states, nd->state, &added);
-    /* an observer must leave the state its prefix left, which the
-     * prefix's own run hashed: no second hash in the worker */
-    uint64_t before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
+    /* an observer must leave the state as it found it: the worker hashed
+     * both in the same run */
     if (err == 0 && cfg->observer_changed != NULL && cfg->observer[nd->step] &&
-        before != 0 && before != nd->state)
+        (r->flags & BCW_RESULT_OBSERVER_CHANGED))
         cfg->observer_changed[nd->step]++;
     /* only nodes that would grow may stand for others: a state first
      * reached by an observer in the algebra walk is not a reason to cut */

@@ -49,7 +49,7 @@ static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
             bcw_wire_result *r = &jobs[j].results[i];
             memset(r, 0, sizeof *r);
             int size = 0, data[10] = {0}, reads = 0;
-            unsigned len = w[0], next = 1;
+            unsigned len = w[0] & BCW_SEQ_LEN_MASK, next = 1;
             r->calls = 2 + len;
             (*executed)++;
             for (unsigned k = 1; k <= len; k++) {
@@ -95,6 +95,10 @@ static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
                 h = mix(h, (uint64_t)data[k]);
             r->state = h | 1;
             r->key = mix(r->state, next) | 1;
+            /* the worker's own check: the sneaky observer, last, moved
+             * the state it found */
+            if ((w[0] & BCW_SEQ_CHECK_OBSERVER) && w[1 + len] == sneaky)
+                r->flags |= BCW_RESULT_OBSERVER_CHANGED;
         }
     }
     return 0;
@@ -262,7 +266,7 @@ static void test_walk__state_pruning_tally_by_hand(void **state)
 }
 
 /* An observer that changes the state is counted once per sequence it
- * ends: the state after it differs from its prefix's. */
+ * ends, as the worker reports it. */
 static void test_walk__observer_changes_are_counted(void **state)
 {
     (void)state;

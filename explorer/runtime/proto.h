@@ -42,6 +42,10 @@
 #define BCW_MAX_FUNCS 256
 #define BCW_MAX_BATCH 4096
 #define BCW_MAX_PLAN_STRINGS 16384
+/* set in a sequence's length word: hash the state before its last call
+ * too, which is an observer (BCW_RESULT_OBSERVER_CHANGED) */
+#define BCW_SEQ_CHECK_OBSERVER 0x8000u
+#define BCW_SEQ_LEN_MASK 0x7fffu
 #define BCW_MAX_SEQ_WORDS (BCW_MAX_BATCH * 18)
 
 /* How a call (and so a sequence) ended.  Classified in one place on each
@@ -112,7 +116,7 @@ typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
     uint8_t role; /* enum bcw_role */
     uint8_t nparams;
-    uint8_t flags; /* BCW_WIRE_REBINDS */
+    uint8_t flags; /* BCW_WIRE_REBINDS, BCW_WIRE_OBSERVER */
     uint8_t pad;
     bcw_wire_param ret;
     bcw_wire_param params[BCW_MAX_PARAMS];
@@ -120,6 +124,10 @@ typedef struct bcw_wire_func {
 
 /* The call returns the unit's new handle: target becomes the result. */
 #define BCW_WIRE_REBINDS 1u
+/* An observer of the model: a sequence ending in it may ask the worker
+ * to hash the state before it too (BCW_SEQ_CHECK_OBSERVER), to tell
+ * whether it changed anything (BCW_RESULT_OBSERVER_CHANGED). */
+#define BCW_WIRE_OBSERVER 2u
 
 /* A call's observation: the last call of each sequence is reported. */
 typedef struct bcw_wire_result {
@@ -144,7 +152,14 @@ typedef struct bcw_wire_result {
      * equal keys have equal futures; pruning compares these.  0 when
      * state is. */
     uint64_t key;
+    uint32_t flags; /* BCW_RESULT_* */
+    uint32_t pad;
 } bcw_wire_result;
+
+/* The last call is an observer (BCW_WIRE_OBSERVER) and the object's
+ * concrete state after it differs from the state before it, both hashed
+ * in this run. */
+#define BCW_RESULT_OBSERVER_CHANGED 1u
 
 /* A design-state predicate: an interface observer the worker calls with
  * the object (plan entry `func`, a bool result), or a comparison of two

@@ -1007,7 +1007,9 @@ static void run_seq(uint32_t i)
 {
     const uint16_t *w = &shm->seqs[shm->off[i]];
     static uint32_t len;
-    len = w[0];
+    static int check;
+    len = w[0] & BCW_SEQ_LEN_MASK;
+    check = (w[0] & BCW_SEQ_CHECK_OBSERVER) != 0;
     bcw_wire_result *r = &shm->results[i];
     memset(r, 0, sizeof *r);
     shm->cur = i;
@@ -1050,11 +1052,24 @@ static void run_seq(uint32_t i)
         bcw_rt_alloc_reset();
         return;
     }
-    for (cur_call = 1; cur_call <= len; cur_call++)
-        run_call(w[1 + cur_call], &g, r, cur_call == len);
+    static uint64_t before;
+    before = 0;
+    for (cur_call = 1; cur_call <= len; cur_call++) {
+        unsigned fi = w[1 + cur_call];
+        /* an observer last: the state before it, hashed in this run (a
+         * prefix's own run may differ: time, randomness) */
+        if (cur_call == len && check &&
+            (shm->funcs[fi].flags & BCW_WIRE_OBSERVER) &&
+            (shm->state_flags & BCW_STATE_HASH))
+            before = state_now();
+        run_call(fi, &g, r, cur_call == len);
+    }
     /* the state the sequence left, before predicates call anything */
-    if (shm->state_flags & BCW_STATE_HASH)
+    if (shm->state_flags & BCW_STATE_HASH) {
         record_state(r, &g);
+        if (before != 0 && r->state != 0 && before != r->state)
+            r->flags |= BCW_RESULT_OBSERVER_CHANGED;
+    }
     if (shm->state_flags & BCW_STATE_PREDS)
         eval_preds(r);
     if (shm->destructor >= 0) {
