@@ -487,7 +487,47 @@ static int returns_truth_value(LLVMValueRef fn)
     return rets > 0;
 }
 
-static int interface_preds(bcw_unit *u, LLVMModuleRef mod, size_t *cap)
+/* An observer whose one result is a comparison of the object's fields
+ * (return s->size == 0): that comparison, normalised as bitcode
+ * predicates are, into p (formal, negated). */
+static void formal_form(const ctx *c, LLVMValueRef fn, bcw_pred *p)
+{
+    LLVMValueRef cmp = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (term == NULL || !LLVMIsAReturnInst(term))
+            continue;
+        if (cmp != NULL || LLVMGetNumOperands(term) != 1)
+            return; /* more than one result */
+        LLVMValueRef v = LLVMGetOperand(term, 0);
+        if (LLVMIsAZExtInst(v))
+            v = LLVMGetOperand(v, 0);
+        if (!LLVMIsAICmpInst(v))
+            return;
+        cmp = v;
+    }
+    bcw_pred f = {0};
+    LLVMValueRef unit = LLVMCountParams(fn) == 1 ? LLVMGetParam(fn, 0) : NULL;
+    LLVMIntPredicate pr = cmp ? LLVMGetICmpPredicate(cmp) : LLVMIntEQ;
+    if (cmp == NULL || unit == NULL ||
+        !term_of(c, LLVMGetOperand(cmp, 0), unit, &f.l) ||
+        !term_of(c, LLVMGetOperand(cmp, 1), unit, &f.r) ||
+        (f.l.kind != BCW_TERM_FIELD && f.r.kind != BCW_TERM_FIELD) ||
+        !normalise(pr, &f.l, &f.r, &f.op))
+        return;
+    p->op = f.op;
+    p->l = f.l;
+    p->r = f.r;
+    p->formal = true;
+    /* normalise keeps one variable per comparison: !=, >= and > are the
+     * negations of ==, < and <= */
+    p->negated = pr == LLVMIntNE || pr == LLVMIntSGE || pr == LLVMIntSGT ||
+                 pr == LLVMIntUGE || pr == LLVMIntUGT;
+}
+
+static int interface_preds(const ctx *c, bcw_unit *u, LLVMModuleRef mod,
+                           size_t *cap)
 {
     size_t prefix = strlen(u->name);
     for (unsigned i = 0; i < u->nfuncs; i++) {
@@ -509,6 +549,8 @@ static int interface_preds(bcw_unit *u, LLVMModuleRef mod, size_t *cap)
             return BCW_ENOMEM;
         p->interface = true;
         p->func = (int)i;
+        if (fn != NULL)
+            formal_form(c, fn, p);
         u->npreds++;
     }
     return 0;
@@ -545,7 +587,7 @@ int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
     c.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(mod));
     size_t cap = 0;
     if (err == 0)
-        err = interface_preds(u, mod, &cap);
+        err = interface_preds(&c, u, mod, &cap);
     for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
         bcw_func *f = &u->funcs[i];
         LLVMValueRef fn = LLVMGetNamedFunction(mod, f->name);

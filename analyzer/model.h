@@ -118,6 +118,9 @@ typedef struct bcw_pred {
     int func;        /* interface: the observer's index in funcs */
     enum bcw_cmp op; /* bitcode: l op r */
     bcw_term l, r;
+    /* interface: its observer returns the comparison l op r (negated:
+     * its opposite), so it means what that bitcode predicate means */
+    bool formal, negated;
     char **users; /* bitcode: the methods that branch on it */
     unsigned nusers;
 } bcw_pred;

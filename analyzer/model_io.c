@@ -10,7 +10,7 @@
 #include "model.h"
 
 #define MODEL_FORMAT "bcwalk-model"
-#define MODEL_VERSION 4
+#define MODEL_VERSION 5
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */
@@ -135,7 +135,7 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     msgpack_pack_array(pk, u->npreds);
     for (unsigned i = 0; i < u->npreds; i++) {
         const bcw_pred *p = &u->preds[i];
-        msgpack_pack_array(pk, 7);
+        msgpack_pack_array(pk, 9);
         pstr(pk, p->name);
         p->interface ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
         msgpack_pack_int32(pk, p->func);
@@ -143,6 +143,8 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
         pterm(pk, &p->l);
         pterm(pk, &p->r);
         pstrv(pk, p->users, p->nusers);
+        p->formal ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+        p->negated ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     }
     msgpack_pack_array(pk, u->nhandles);
     for (unsigned i = 0; i < u->nhandles; i++) {
@@ -454,7 +456,7 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
     const msgpack_object *ps =
         items(r, &a[7], sizeof *u->preds, &u->preds, &n, "predicates");
     for (uint32_t i = 0; ps && r->err == 0 && i < n; i++) {
-        const msgpack_object *p = arr(r, &ps[i], 7, "predicate");
+        const msgpack_object *p = arr(r, &ps[i], 9, "predicate");
         if (p == NULL)
             break;
         bcw_pred *q = &u->preds[i];
@@ -466,6 +468,8 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
         rterm(r, &p[4], &q->l);
         rterm(r, &p[5], &q->r);
         q->users = strv(r, &p[6], &q->nusers, "users");
+        q->formal = boolean(r, &p[7], "formal");
+        q->negated = boolean(r, &p[8], "negated");
         if (q->interface && (q->func < 0 || q->func >= (int)u->nfuncs))
             bad(r, "predicate function");
     }

@@ -175,6 +175,25 @@ static int relation(const prober *pr, unsigned a, unsigned b)
     return !any ? 0 : same ? 1 : opposite ? -1 : 0;
 }
 
+static bool same_term(const bcw_term *a, const bcw_term *b)
+{
+    return a->kind == b->kind && a->via == b->via && a->offset == b->offset &&
+           a->bits == b->bits && a->value == b->value;
+}
+
+/* How predicates a and b relate by their forms: 1 the same comparison,
+ * -1 its negation (an interface predicate whose observer returns it, or
+ * its negation), 0 not known from the bitcode. */
+static int formal_relation(const bcw_pred *a, const bcw_pred *b)
+{
+    bool fa = !a->interface || a->formal, fb = !b->interface || b->formal;
+    if (!fa || !fb || a->op != b->op || !same_term(&a->l, &b->l) ||
+        !same_term(&a->r, &b->r))
+        return 0;
+    bool na = a->interface && a->negated, nb = b->interface && b->negated;
+    return na == nb ? 1 : -1;
+}
+
 /* 1 never false, -1 never true, 0 both seen (or never known). */
 static int constant(const prober *pr, unsigned a)
 {
@@ -276,6 +295,21 @@ static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
         if (c != 0)
             continue; /* a constant names no state */
         int same = -1, rel = 0;
+        /* the bitcode's word first: an observer returning the comparison */
+        for (unsigned k = 0; k < st->nchosen && same < 0; k++)
+            if ((rel = formal_relation(&u->preds[st->cand[st->chosen[k]]],
+                                       pa)) != 0)
+                same = (int)st->chosen[k];
+        if (same >= 0) {
+            const bcw_pred *q = &u->preds[st->cand[same]];
+            const bcw_pred *obs = q->interface ? q : pa;
+            err = note(
+                st, bcw__sprintf("predicate %s merged into %s: %s returns %s",
+                                 pa->name, q->name, u->funcs[obs->func].name,
+                                 rel > 0 ? "that comparison"
+                                         : "that comparison's negation"));
+            continue;
+        }
         for (unsigned k = 0; k < st->nchosen && same < 0; k++)
             if ((rel = relation(pr, st->chosen[k], a)) != 0)
                 same = (int)st->chosen[k];

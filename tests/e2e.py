@@ -705,9 +705,10 @@ class DesignStates(unittest.TestCase):
                          [("empty", 0), ("default", 1), ("full", 10)])
         self.assertEqual(doc["states"][2]["predicates"],
                          {"is_empty": False, "is_full": True})
-        # the bitcode's size == 0 is is_empty, seen on every probed state
-        self.assertIn("predicate size == 0 merged into is_empty: the same "
-                      "on every probed state", doc["warnings"])
+        # the bitcode's size == 0 is is_empty: bstack_is_empty returns it
+        self.assertIn("predicate size == 0 merged into is_empty: "
+                      "bstack_is_empty returns that comparison",
+                      doc["warnings"])
         # concrete states are counted once across the states' walks
         lines = jsonl("bstack.bc", "bstack", "state", 3)
         seen = {s["concrete_state"] for s in lines[:-1]
@@ -753,6 +754,10 @@ class DesignStates(unittest.TestCase):
         self.assertEqual(sorted(s["name"] for s in doc["states"]),
                          sorted(["default", "on_loan", "reserved",
                                  "on_loan & reserved"]))
+        # is_on_loan returns on_loan != 0: the negation of on_loan == 0
+        self.assertIn("predicate on_loan == 0 merged into is_on_loan: "
+                      "book_is_on_loan returns that comparison's negation",
+                      doc["warnings"])
         trans = {(t["from"], t["call"]): t["to"] for t in doc["transitions"]}
         self.assertEqual(trans[("reserved", "book_lend")],
                          "on_loan & reserved")

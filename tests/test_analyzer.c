@@ -635,6 +635,39 @@ static void test_analyzer__allocation_failures_are_clean(void **state)
     }
 }
 
+/* An interface predicate whose observer returns a comparison of fields
+ * carries that comparison: the state walk merges the bitcode's copy by
+ * it, not by observation alone. */
+static void test_analyzer__observers_returning_comparisons(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("bstack.bc");
+    const bcw_unit *u = &m->units[0];
+    const bcw_pred *empty = NULL, *size0 = NULL;
+    for (unsigned i = 0; i < u->npreds; i++) {
+        if (strcmp(u->preds[i].name, "is_empty") == 0)
+            empty = &u->preds[i];
+        if (strcmp(u->preds[i].name, "size == 0") == 0)
+            size0 = &u->preds[i];
+    }
+    assert_non_null(empty);
+    assert_non_null(size0);
+    assert_true(empty->formal);
+    assert_false(empty->negated);
+    assert_int_equal(empty->op, size0->op);
+    assert_int_equal(empty->l.offset, size0->l.offset);
+    assert_int_equal(empty->r.kind, BCW_TERM_CONST);
+    bcw_model_free(m);
+    m = analyze("book.bc");
+    u = &m->units[0];
+    for (unsigned i = 0; i < u->npreds; i++)
+        if (strcmp(u->preds[i].name, "is_on_loan") == 0) {
+            assert_true(u->preds[i].formal);
+            assert_true(u->preds[i].negated); /* on_loan != 0 */
+        }
+    bcw_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
+        cmocka_unit_test(test_analyzer__observers_returning_comparisons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
