@@ -265,10 +265,66 @@ static int make_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
     if (*nout > BCW_MAX_FUNCS)
         return bcw__error(BCW_EINPUT,
                           "unit %s has %u steps (functions times "
-                          "categories); at most %d can be walked (try "
-                          "--combine pairs or a lower --max-combos)",
+                          "categories); at most %d can be walked",
                           u->name, *nout, BCW_MAX_FUNCS);
     return 0;
+}
+
+/* The steps, fitted to what a walk takes: when the categories' combinations
+ * make more than BCW_MAX_FUNCS steps, all pairs instead of all
+ * combinations, then fewer combinations per function, saying so in the
+ * report.  *out is the caller's. */
+static int fit_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
+                     const bcw_explore_opts *o, const bcw_usergen *gen,
+                     const buffer_perms *bp, bcw_reporter *r)
+{
+    bcw_explore_opts fit = *o;
+    unsigned first = 0;
+    for (;;) {
+        unsigned keep = r->nwarnings;
+        int err = make_steps(out, nout, u, &fit, gen, bp, r);
+        if (err == 0 && *nout <= BCW_MAX_FUNCS) {
+            if (first == 0)
+                return 0;
+            char *w = bcw__sprintf(
+                "%s: %u steps with %s combinations (at most %d are walked): "
+                "walked as --combine %s --max-combos %u, %u steps",
+                u->name, first,
+                o->combine == BCW_COMBINE_PAIRS ? "all-pairs" : "all",
+                BCW_MAX_FUNCS,
+                fit.combine == BCW_COMBINE_PAIRS ? "pairs" : "all",
+                fit.max_combos, *nout);
+            if (w == NULL ||
+                bcw__grow(&r->warnings, &r->capwarnings, r->nwarnings + 1,
+                          sizeof *r->warnings) < 0) {
+                free(w);
+                return BCW_ENOMEM;
+            }
+            r->warnings[r->nwarnings++] = w;
+            return 0;
+        }
+        if (err < 0 && *nout <= BCW_MAX_FUNCS) {
+            free(*out); /* a failure, not too many steps */
+            *out = NULL;
+            return err;
+        }
+        if (first == 0)
+            first = *nout;
+        free(*out);
+        *out = NULL;
+        /* this attempt's cap warnings go: the next one says its own */
+        while (r->nwarnings > keep)
+            free(r->warnings[--r->nwarnings]);
+        if (fit.combine == BCW_COMBINE_ALL)
+            fit.combine = BCW_COMBINE_PAIRS;
+        else if (fit.max_combos > 1)
+            fit.max_combos = (fit.max_combos ? fit.max_combos : 1) / 2;
+        else
+            return bcw__error(BCW_EINPUT,
+                              "unit %s has %u functions with one step each; "
+                              "at most %d can be walked",
+                              u->name, *nout, BCW_MAX_FUNCS);
+    }
 }
 
 /* Copies p's expression nodes into the plan's pool for a category with
@@ -531,7 +587,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (err == 0)
         err = buffer_perms_make(&bp, o, &sk.report);
     if (err == 0)
-        err = make_steps(&steps, &nsteps, u, o, gen, &bp, &sk.report);
+        err = fit_steps(&steps, &nsteps, u, o, gen, &bp, &sk.report);
     bcw_plan *plan = bcw__calloc(1, sizeof *plan);
     uint16_t *ctors = bcw__calloc(nsteps, sizeof *ctors);
     uint16_t *methods = bcw__calloc(nsteps, sizeof *methods);

@@ -525,6 +525,17 @@ class Categories(unittest.TestCase):
                      [("hset_add", ["Obj#0"]), ("hset_has", ["Obj#1"])])
         self.assertEqual(fresh["calls"][-1]["result"], "0")
 
+    def test_too_many_steps_fall_back_to_pairs(self):
+        # 256 buffer contents make more steps than a walk takes: bcwalk
+        # walks all pairs and fewer combinations instead, and says so
+        doc = explore_json("sbuf.bc", "sbuf", "protocol", 1, "--permute",
+                           "abcdef", "--max-combos", "256")
+        fits = [w for w in doc["warnings"] if "steps with all" in w]
+        self.assertEqual(len(fits), 1, doc["warnings"])
+        self.assertRegex(fits[0], r"^sbuf: \d+ steps with all combinations "
+                         r"\(at most 256 are walked\): walked as --combine "
+                         r"pairs --max-combos \d+, \d+ steps$")
+
     def test_buffer_lengths(self):
         # a length the code does not branch on: empty, one byte, small
         lines = jsonl("cfg.bc", "cfg", "protocol", 1)
