@@ -249,18 +249,17 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
 {
     const bcw_walk_cfg *cfg = w->cfg;
     const node *nd = &w->nodes[i];
-    if (cfg->emit == NULL) {
-        /* nobody reads the sequences: count them only */
-        if (nd->outcome != BCW_RUN_NORMAL) {
-            sum->terminated++;
-        } else {
-            sum->normal++;
-            if (cfg->kind == BCW_WALK_ALGEBRA && nd->parent != NO_PARENT &&
-                cfg->returns_void[nd->step])
-                sum->predicted_void++;
-        }
-        return 0;
-    }
+    /* a node with a parent ends a sequence of at least one method */
+    bool predicted = nd->outcome == BCW_RUN_NORMAL &&
+                     cfg->kind == BCW_WALK_ALGEBRA && nd->parent != NO_PARENT &&
+                     cfg->returns_void[nd->step];
+    if (nd->outcome == BCW_RUN_NORMAL)
+        sum->normal++;
+    else
+        sum->terminated++;
+    sum->predicted_void += predicted;
+    if (cfg->emit == NULL)
+        return 0; /* nobody reads the sequences: counted only */
     bcw_seq s = {0};
     s.len = chain(w, i, w->steps);
     size_t j = i;
@@ -281,17 +280,8 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.halted_at = nd->halted_at;
     s.state = nd->state;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
-    if (nd->outcome == BCW_RUN_NORMAL) {
-        sum->normal++;
-        if (cfg->kind == BCW_WALK_ALGEBRA && s.len > 0 &&
-            cfg->returns_void[nd->step]) {
-            s.predicted = true;
-            sum->predicted_void++;
-        }
-    } else {
-        sum->terminated++;
-    }
-    return cfg->emit ? cfg->emit(cfg->emit_payload, &s) : 0;
+    s.predicted = predicted;
+    return cfg->emit(cfg->emit_payload, &s);
 }
 
 int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
