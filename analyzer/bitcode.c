@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
+
 #define BITCODE_LIMIT ((size_t)1 << 32)
 
 static void diagnostic(LLVMDiagnosticInfoRef info, void *payload)

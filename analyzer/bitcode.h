@@ -5,7 +5,7 @@
 
 #include <llvm-c/Core.h>
 
-#include "common.h"
+#include "errors.h"
 
 /* A loaded module and the context that owns it. */
 typedef struct bcw_bitcode {

@@ -5,9 +5,12 @@
  * as expression trees the solver turns into Z3 terms, with their C text
  * both ways in terms of the function's own parameters and fields. */
 #define _POSIX_C_SOURCE 200809L
+#include "conditions.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bitcode.h"
 #include "fields.h"
 
@@ -125,17 +128,6 @@ static bool depends(builder *b, const bcw_frame *fr, LLVMValueRef v)
     b->p->nnodes = mark;
     b->uses_param = saved;
     return yes;
-}
-
-const char *bcw__cop_symbol(unsigned op)
-{
-    static const char *const ops[] = {
-        [BCW_C_ADD] = "+",  [BCW_C_SUB] = "-",  [BCW_C_MUL] = "*",
-        [BCW_C_SDIV] = "/", [BCW_C_UDIV] = "/", [BCW_C_SREM] = "%",
-        [BCW_C_UREM] = "%", [BCW_C_AND] = "&",  [BCW_C_OR] = "|",
-        [BCW_C_XOR] = "^",  [BCW_C_SHL] = "<<", [BCW_C_LSHR] = ">>",
-        [BCW_C_ASHR] = ">>"};
-    return op < sizeof ops / sizeof ops[0] ? ops[op] : NULL;
 }
 
 /* C text of node i, negated if `negate` (an ICMP): what a condition

@@ -4,21 +4,19 @@
  * contract.h's REQUIRES/ENSURES/INVARIANT (calls of bcw_contract_fail
  * with the kind and text), and the unit's invariant function. */
 #define _POSIX_C_SOURCE 200809L
+#include "contracts.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bitcode.h"
+#include "conditions.h"
 #include "fields.h"
+#include "literals.h"
 
 static const char *const invariant_words[] = {"invariant", "check",    "ok",
                                               "valid",     "is_valid", NULL};
-
-const char *bcw__contract_name(enum bcw_contract_kind kind)
-{
-    static const char *const names[] = {"assert", "abort", "requires",
-                                        "ensures", "invariant"};
-    return names[kind];
-}
 
 /* The text of a constant C string argument, or NULL. */
 static const char *const_string(LLVMValueRef v)

@@ -13,10 +13,14 @@
  * parameter is shallow: a method writing s->data[i] keeps `readonly` on s
  * there, because the store goes through a loaded field pointer. */
 #define _POSIX_C_SOURCE 200809L
+#include "effects.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bitcode.h"
+#include "hash.h"
 #include "model.h"
 
 typedef struct fx_func {
@@ -335,7 +339,7 @@ static void solve_globals(const bcw_effects *fx, fx_func *f)
     }
 }
 
-int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc)
+int bcw__effects_new(bcw_effects **out, bcw_bitcode *bc)
 {
     *out = NULL;
     bcw_effects *fx = bcw__calloc(1, sizeof *fx);

@@ -51,7 +51,5 @@ BCW_INTERNAL char *bcw__cond_text_in(const bcw_unit *u, const bcw_func *f,
 BCW_INTERNAL bool bcw__field_offset(LLVMTargetDataRef td, LLVMValueRef ptr,
                                     LLVMValueRef unit, uint32_t *off);
 
-/* Finds each method's contracts and the unit's invariant function. */
-BCW_INTERNAL int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod);
 
 #endif

@@ -4,11 +4,15 @@
  * condition whose `value` is a string that meets it; the solver makes
  * them the parameter's categories. */
 #define _POSIX_C_SOURCE 200809L
+#include "literals.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bitcode.h"
 #include "model.h"
+#include "text.h"
 
 #define MAX_LITERAL 64  /* longer literals are cut: a prefix still tells */
 #define MAX_LENGTH 4096 /* strlen(s) tests past it are left out */

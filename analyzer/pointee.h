@@ -7,8 +7,8 @@
 
 #include <llvm-c/Core.h>
 
-#include "common.h"
 #include "diinfo.h"
+#include "errors.h"
 
 enum bcw_pointee_kind {
     BCW_PT_UNKNOWN,

@@ -8,13 +8,19 @@
  * function `X_new` returning a pointer makes unit X, and `X_push(p, ...)`
  * is its method. */
 #define _POSIX_C_SOURCE 200809L
+#include "units.h"
+
 #include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bitcode.h"
+#include "contracts.h"
 #include "diinfo.h"
+#include "effects.h"
 #include "fields.h"
+#include "hash.h"
 #include "model.h"
 #include "pointee.h"
 
@@ -1156,71 +1162,4 @@ int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
     bcw__index_free(&f.sym_ix);
     LLVMDisposeTargetData(f.td);
     return err;
-}
-
-int bcw__unit_destructor(const bcw_unit *u)
-{
-    for (unsigned i = 0; i < u->nfuncs; i++)
-        if (u->funcs[i].role == BCW_ROLE_DESTRUCTOR &&
-            u->funcs[i].nparams == 1 && u->funcs[i].unwalkable == NULL)
-            return (int)i;
-    return -1;
-}
-
-/* Can a walk call constructor `f` with values of its own making? */
-static bool generated_only(const bcw_func *f)
-{
-    if (f->role != BCW_ROLE_CONSTRUCTOR || f->unwalkable != NULL)
-        return false;
-    for (unsigned k = 0; k < f->nparams; k++)
-        switch (f->params[k].kind) {
-        case BCW_PK_INT:
-        case BCW_PK_BOOL:
-        case BCW_PK_CHAR:
-        case BCW_PK_FLOAT:
-        case BCW_PK_ENUM:
-        case BCW_PK_STRING:
-            break;
-        default:
-            return false;
-        }
-    return true;
-}
-
-int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)
-{
-    if (p->kind != BCW_PK_UNIT_REF || p->detail == NULL)
-        return -1;
-    for (unsigned i = 0; i < m->nunits; i++) {
-        const bcw_unit *u = &m->units[i];
-        if (strcmp(u->name, p->detail) != 0)
-            continue;
-        int best = -1;
-        for (unsigned j = 0; j < u->nfuncs; j++)
-            if (generated_only(&u->funcs[j]) &&
-                (best < 0 || u->funcs[j].nparams < u->funcs[best].nparams))
-                best = (int)j;
-        *unit = i;
-        return best;
-    }
-    return -1;
-}
-
-int bcw__handle_index(const bcw_unit *u, const char *type)
-{
-    for (unsigned i = 0; type != NULL && i < u->nhandles; i++)
-        if (strcmp(u->handles[i].type, type) == 0)
-            return (int)i;
-    return -1;
-}
-
-int bcw__handle_given(const bcw_unit *u, const bcw_func *f)
-{
-    if (f->ret.abi != BCW_ABI_PTR)
-        return -1;
-    for (unsigned i = 0; i < u->nhandles; i++)
-        for (unsigned j = 0; j < u->handles[i].nfrom; j++)
-            if (strcmp(u->handles[i].from[j], f->name) == 0)
-                return (int)i;
-    return -1;
 }

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "analyzer/model.h"
 #include "bcwalk/error.h"
 #include "bcwalk/solver.h"
+#include "model.h"
 
 static double now_s(void)
 {

@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyzer/native.h"
+#include "alloc.h"
+#include "file.h"
+#include "hash.h"
+#include "native.h"
 
 extern char **environ;
 

@@ -3,7 +3,7 @@
 #ifndef BCW_BUILD_H
 #define BCW_BUILD_H
 
-#include "analyzer/model.h"
+#include "model.h"
 
 /* Finds or builds the worker executable for `bitcode` (analysed as
  * `model`).  The cache lives in `cache_dir`, or $XDG_CACHE_HOME/bcwalk,

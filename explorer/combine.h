@@ -5,9 +5,9 @@
 
 #include <stdint.h>
 
-#include "analyzer/abi.h"
-#include "analyzer/common.h"
+#include "abi.h"
 #include "bcwalk/explore.h"
+#include "errors.h"
 
 typedef struct bcw_combo {
     uint8_t cat[BCW_MAX_PARAMS]; /* category of each parameter */

@@ -5,15 +5,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "explorer/build.h"
-#include "explorer/combine.h"
-#include "explorer/generator.h"
-#include "explorer/permute.h"
-#include "explorer/pool.h"
-#include "explorer/report.h"
-#include "explorer/results.h"
-#include "explorer/states.h"
-#include "explorer/walk.h"
+#include "alloc.h"
+#include "build.h"
+#include "combine.h"
+#include "generator.h"
+#include "permute.h"
+#include "pool.h"
+#include "report.h"
+#include "results.h"
+#include "states.h"
+#include "walk.h"
 
 #define MAX_DEPTH 255
 /* enough for a capacity-10 stack to reach Full */

@@ -11,9 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explorer/build.h"
-#include "explorer/report.h"
-#include "explorer/runtime/custom.h"
+#include "alloc.h"
+#include "build.h"
+#include "file.h"
+#include "hash.h"
+#include "report.h"
+#include "custom.h"
 
 struct bcw_usergen {
     bcw_custom custom;

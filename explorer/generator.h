@@ -4,9 +4,9 @@
 #ifndef BCW_EXPLORER_GENERATOR_H
 #define BCW_EXPLORER_GENERATOR_H
 
-#include "analyzer/model.h"
-#include "explorer/pool.h"
-#include "explorer/runtime/values.h"
+#include "model.h"
+#include "pool.h"
+#include "values.h"
 
 typedef struct bcw_usergen bcw_usergen;
 struct bcw_step;

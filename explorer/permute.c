@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 #define MAX_SEED 64
 #define MAX_GROUPS 8
 

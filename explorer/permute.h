@@ -3,7 +3,10 @@
 #ifndef BCW_PERMUTE_H
 #define BCW_PERMUTE_H
 
-#include "analyzer/common.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
 
 /* Every distinct permutation of the bytes of `seed`, in lexicographic
  * order; when `seed` has '|'s ("ab|cd"), each group is permuted on its

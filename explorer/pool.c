@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
+
 extern char **environ;
 
 #define HELLO_TIMEOUT_MS 10000

@@ -2,8 +2,11 @@
 #ifndef BCW_POOL_H
 #define BCW_POOL_H
 
-#include "analyzer/common.h"
-#include "explorer/runtime/proto.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
+#include "proto.h"
 
 typedef struct bcw_pool bcw_pool;
 

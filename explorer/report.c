@@ -3,9 +3,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
-#include "explorer/states.h"
+#include "states.h"
 
-#include "explorer/generator.h"
+#include "generator.h"
+#include "text.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
 #ifndef BCW_REPORT_H
 #define BCW_REPORT_H
 
-#include "analyzer/model.h"
-#include "explorer/runtime/values.h"
-#include "explorer/walk.h"
+#include "model.h"
+#include "values.h"
+#include "walk.h"
 
 /* A step of the walk's alphabet: a function of the unit, with the
  * category values some of its parameters get (others are generated). */

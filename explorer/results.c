@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 
-#include "explorer/states.h"
+#include "states.h"
 
 #include <errno.h>
 #include <msgpack.h>
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explorer/report.h"
+#include "alloc.h"
+#include "report.h"
 
 #define FLUSH_AT (64 * 1024)
 

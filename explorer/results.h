@@ -4,9 +4,9 @@
 #ifndef BCW_RESULTS_H
 #define BCW_RESULTS_H
 
-#include "analyzer/model.h"
-#include "explorer/report.h"
-#include "explorer/walk.h"
+#include "model.h"
+#include "report.h"
+#include "walk.h"
 
 typedef struct bcw_results bcw_results;
 

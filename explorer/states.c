@@ -11,7 +11,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "states.h"
 
-#include "explorer/stateset.h"
+#include "alloc.h"
+#include "file.h"
+#include "stateset.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,9 +6,9 @@
 #ifndef BCW_STATES_H
 #define BCW_STATES_H
 
-#include "explorer/pool.h"
-#include "explorer/report.h"
-#include "explorer/walk.h"
+#include "pool.h"
+#include "report.h"
+#include "walk.h"
 
 typedef struct bcw_dstate {
     char *name;      /* "empty", "default", "on_loan & reserved" */

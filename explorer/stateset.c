@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "alloc.h"
+
 /* The hashes are well mixed already (rt_state.c): the low bits index. */
 static size_t slot_of(uint64_t h, size_t cap)
 {

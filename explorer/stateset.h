@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyzer/common.h"
+#include "errors.h"
 
 typedef struct bcw_stateset {
     uint64_t *slots; /* 0: empty */

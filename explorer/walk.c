@@ -17,7 +17,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "walk.h"
 
-#include "explorer/stateset.h"
+#include "alloc.h"
+#include "stateset.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "bcwalk/explore.h"
-#include "explorer/pool.h"
+#include "pool.h"
 
 /* One executed sequence as the sink sees it: the constructor then `len`
  * methods (plan indices), every call's raw result and out values, and

@@ -5,11 +5,13 @@
  * shape and name), elements (a new cell, or the same one again) and
  * buffer lengths the code does not branch on (0, 1, small). */
 #define _POSIX_C_SOURCE 200809L
+#include "kinds.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/model.h"
-#include "solver/kinds.h"
+#include "alloc.h"
+#include "model.h"
 
 #define LONG_STRING "a string longer than any literal it is compared with."
 

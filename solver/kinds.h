@@ -2,7 +2,7 @@
 #ifndef BCW_SOLVER_KINDS_H
 #define BCW_SOLVER_KINDS_H
 
-#include "analyzer/model.h"
+#include "model.h"
 
 /* Gives p, a string with conditions, a callback or an element of a
  * method, its categories; other parameters are left alone.  0 or

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <z3.h>
 
-#include "analyzer/model.h"
+#include "alloc.h"
 #include "bcwalk/solver.h"
-#include "solver/kinds.h"
+#include "hash.h"
+#include "kinds.h"
+#include "model.h"
 
 #define MAX_COMBO_CONDS 6 /* 64 combinations */
 /* Bounds relative to the object's fields make categories only while they

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analyzer/model.h"
+#include "alloc.h"
 #include "bcwalk/solver.h"
+#include "file.h"
+#include "model.h"
 
 int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache)
 {

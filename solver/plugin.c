@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyzer/model.h"
+#include "analyze.h"
 #include "bcwalk/solver.h"
+#include "file.h"
+#include "model.h"
 
 int bcw__plugin_run(LLVMModuleRef mod)
 {

@@ -13,8 +13,9 @@
 
 #include <cmocka.h>
 
-#include "analyzer/model.h"
+#include "alloc.h"
 #include "bcwalk/error.h"
+#include "model.h"
 
 static bcw_model *analyze(const char *name)
 {

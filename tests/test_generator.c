@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "explorer/runtime/custom.h"
+#include "custom.h"
 
 /* A generator in memory: each next() hands out the values queued in
  * `vals`, or delegates when `delegate` is set. */

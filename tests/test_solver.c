@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "analyzer/model.h"
 #include "bcwalk/error.h"
 #include "bcwalk/solver.h"
+#include "model.h"
 
 static bcw_model *partitioned(const char *name)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "explorer/runtime/values.h"
+#include "values.h"
 
 static void test_values__ints_are_quasi_unique_per_sequence(void **state)
 {

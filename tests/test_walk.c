@@ -11,9 +11,9 @@
 #include <cmocka.h>
 
 #include "bcwalk/error.h"
-#include "explorer/combine.h"
-#include "explorer/permute.h"
-#include "explorer/walk.h"
+#include "combine.h"
+#include "permute.h"
+#include "walk.h"
 
 /* Plan indices of the model stack. */
 enum { NEW, PUSH, POP, TOP, SIZE, IS_EMPTY, IS_FULL, NPLAN };

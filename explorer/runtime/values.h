@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "analyzer/abi.h"
+#include "abi.h"
 
 typedef struct bcw_gen {
     uint32_t ints, chars, bools, floats, strings, objs;

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
+#include "file.h"
+
 #include "model.h"
 
 #define MODEL_FORMAT "bcwalk-model"

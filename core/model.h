@@ -1,5 +1,6 @@
-/* model.h - the unit model's structures, shared by the analyzer that
- * builds it and the explorer that walks it. */
+/* model.h - the unit model's structures and what every stage asks of
+ * them: the analyzer builds a model, the solver annotates its parameters
+ * (categories), the explorer walks it read-only. */
 #ifndef BCW_MODEL_H
 #define BCW_MODEL_H
 
@@ -8,7 +9,7 @@
 
 #include "abi.h"
 #include "bcwalk/model.h"
-#include "common.h"
+#include "errors.h"
 
 /* A branch condition a parameter decides, and its C text both ways. */
 typedef struct bcw_cond {
@@ -161,39 +162,6 @@ struct bcw_model {
     char **skipped; /* "name: reason" for API we cannot call */
 };
 
-/* Static mod analysis (effects.c): for every defined function, whether
- * it may write memory reachable from each pointer parameter, or module
- * globals.  `why` gets a short reason for the first write found. */
-typedef struct bcw_effects bcw_effects;
-struct bcw_bitcode;
-BCW_INTERNAL int bcw__effects_new(bcw_effects **out, struct bcw_bitcode *bc);
-BCW_INTERNAL bool bcw__effects_writes(const bcw_effects *fx, const char *fn,
-                                      unsigned param, const char **why);
-BCW_INTERNAL bool bcw__effects_frees(const bcw_effects *fx, const char *fn,
-                                     unsigned param);
-/* Does `fn` free memory its parameter reaches (not the parameter)? */
-BCW_INTERNAL bool bcw__effects_releases(const bcw_effects *fx, const char *fn,
-                                        unsigned param);
-BCW_INTERNAL bool bcw__effects_moves(const bcw_effects *fx, const char *fn,
-                                     unsigned param);
-BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);
-
-/* bcw_model_analyze for a module already in memory (the opt plugin):
- * analyses a copy, so `mod` (an LLVMModuleRef) is left as it was. */
-struct LLVMOpaqueModule;
-BCW_INTERNAL int bcw__model_analyze_module(bcw_model **out,
-                                           struct LLVMOpaqueModule *mod);
-
-/* Unit discovery (units.c) fills model->units from the loaded module. */
-BCW_INTERNAL int bcw__units_find(bcw_model *model, struct bcw_bitcode *bc,
-                                 const bcw_effects *fx);
-
-/* Collects the branch conditions each integer parameter of `f` decides
- * (conditions.c), from function `fn` of the simplified module. */
-struct LLVMOpaqueValue;
-BCW_INTERNAL int bcw__conditions_find(const bcw_unit *u, bcw_func *f,
-                                      struct LLVMOpaqueValue *fn);
-
 /* How condition texts name field `name` of the unit in function f:
  * "balance", or "c->mode" when a parameter of f has the field's name
  * (mode vs c->mode).  The caller's; NULL when out of memory. */
@@ -206,10 +174,6 @@ BCW_INTERNAL char *bcw__field_at(const bcw_unit *u, const bcw_func *f,
 
 /* The C operator of an arithmetic node ("+", "<<"), NULL for others. */
 BCW_INTERNAL const char *bcw__cop_symbol(unsigned op);
-
-/* Collects what each string parameter of `f` is compared against
- * (literals.c): conditions with a `value`. */
-BCW_INTERNAL int bcw__literals_find(bcw_func *f, struct LLVMOpaqueValue *fn);
 
 /* Frees a parameter's strings and arrays; NULL fields are fine. */
 BCW_INTERNAL void bcw__param_free(bcw_param *p);

@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "analyzer/abi.h"
+#include "abi.h"
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 #define BCW_PROTO_VERSION 3u

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "bitcode.h"
 
 /* libc functions whose calls from the unit go to the runtime instead. */

@@ -1,0 +1,14 @@
+/* analyze.h - the analyzer's entry points beside the public
+ * bcw_model_analyze (bcwalk/model.h). */
+#ifndef BCW_ANALYZE_H
+#define BCW_ANALYZE_H
+
+#include <llvm-c/Core.h>
+
+#include "model.h"
+
+/* bcw_model_analyze for a module already in memory (the opt plugin):
+ * analyses a copy, so `mod` is left as it was. */
+BCW_INTERNAL int bcw__model_analyze_module(bcw_model **out, LLVMModuleRef mod);
+
+#endif

@@ -1,0 +1,35 @@
+/* alloc.h - the one allocation wrapper, growable arrays and buffers. */
+#ifndef BCW_ALLOC_H
+#define BCW_ALLOC_H
+
+#include <stddef.h>
+
+#include "errors.h"
+
+/* The one allocation wrapper: tests can make the Nth call fail.  NULL
+ * returns record an out-of-memory error. */
+BCW_INTERNAL void *bcw__malloc(size_t n);
+BCW_INTERNAL void *bcw__calloc(size_t n, size_t size);
+BCW_INTERNAL void *bcw__realloc(void *p, size_t n);
+BCW_INTERNAL char *bcw__strdup(const char *s);
+BCW_INTERNAL char *bcw__strndup(const char *s, size_t n);
+BCW_INTERNAL char *bcw__sprintf(const char *fmt, ...) BCW_PRINTF(1, 2);
+/* Fail the nth allocation from now on (1 = the next one); 0 turns it off. */
+BCW_INTERNAL void bcw__alloc_fail_at(unsigned long nth);
+
+/* Grows a dynamic array `*p` of `*cap` elements of `size` bytes so that it
+ * holds at least `need`; 0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__grow(void *p, size_t *cap, size_t need, size_t size);
+
+/* A growable byte buffer with a limit (curl's dynbuf). */
+typedef struct bcw_buf {
+    char *data;
+    size_t len, cap, limit;
+} bcw_buf;
+BCW_INTERNAL void bcw__buf_init(bcw_buf *b, size_t limit);
+BCW_INTERNAL int bcw__buf_put(bcw_buf *b, const void *data, size_t n);
+BCW_INTERNAL int bcw__buf_printf(bcw_buf *b, const char *fmt, ...)
+    BCW_PRINTF(2, 3);
+BCW_INTERNAL void bcw__buf_free(bcw_buf *b);
+
+#endif

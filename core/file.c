@@ -1,0 +1,150 @@
+/* file.c - whole-file reads, atomic writes, folders and the cache root. */
+#define _POSIX_C_SOURCE 200809L
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "hash.h"
+
+int bcw__write_file_atomic(const char *path, const void *data, size_t n)
+{
+    char *tmp = bcw__sprintf("%s.tmp.%ld", path, (long)getpid());
+    if (tmp == NULL)
+        return BCW_ENOMEM;
+    int err = 0;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        err = bcw__error(BCW_ERROR, "open %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    const char *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            err = bcw__error(BCW_ERROR, "write %s: %s", tmp, strerror(errno));
+            goto done;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    if (fsync(fd) < 0) {
+        err = bcw__error(BCW_ERROR, "fsync %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    if (close(fd) < 0) {
+        fd = -1;
+        err = bcw__error(BCW_ERROR, "close %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    fd = -1;
+    if (rename(tmp, path) < 0)
+        err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmp, path,
+                         strerror(errno));
+done:
+    if (fd >= 0)
+        close(fd);
+    if (err < 0)
+        unlink(tmp);
+    free(tmp);
+    return err;
+}
+
+int bcw__read_file(char **out, size_t *len, const char *path, size_t limit)
+{
+    *out = NULL;
+    *len = 0;
+    int err = 0;
+    char *data = NULL;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) < 0) {
+        err = bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        err = bcw__error(BCW_EINPUT, "%s: not a regular file", path);
+        goto done;
+    }
+    if ((size_t)st.st_size > limit) {
+        err = bcw__error(BCW_EINPUT, "%s: larger than %zu bytes", path, limit);
+        goto done;
+    }
+    data = bcw__malloc((size_t)st.st_size + 1);
+    if (data == NULL) {
+        err = BCW_ENOMEM;
+        goto done;
+    }
+    size_t got = fread(data, 1, (size_t)st.st_size, f);
+    if (got != (size_t)st.st_size) {
+        err = bcw__error(BCW_EINPUT, "%s: read failed", path);
+        goto done;
+    }
+    data[got] = '\0';
+    *out = data;
+    *len = got;
+    data = NULL;
+done:
+    free(data);
+    fclose(f);
+    return err;
+}
+
+int bcw__mkdir_p(const char *path)
+{
+    char *p = bcw__strdup(path);
+    if (p == NULL)
+        return BCW_ENOMEM;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+            int err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
+            free(p);
+            return err;
+        }
+        *s = '/';
+    }
+    int err = 0;
+    if (mkdir(p, 0755) < 0 && errno != EEXIST)
+        err = bcw__error(BCW_ERROR, "mkdir %s: %s", p, strerror(errno));
+    free(p);
+    return err;
+}
+
+char *bcw__cache_root(const char *dir)
+{
+    if (dir != NULL)
+        return bcw__strdup(dir);
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg != NULL && xdg[0] == '/')
+        return bcw__sprintf("%s/bcwalk", xdg);
+    const char *home = getenv("HOME");
+    if (home != NULL && home[0] == '/')
+        return bcw__sprintf("%s/.cache/bcwalk", home);
+    return bcw__sprintf("/tmp/bcwalk-cache-%ld", (long)getuid());
+}
+
+int bcw__hash_file(uint64_t *h, const char *path)
+{
+    char *data;
+    size_t len;
+    int err = bcw__read_file(&data, &len, path, (size_t)1 << 32);
+    if (err < 0)
+        return err;
+    *h = bcw__hash(data, len, *h);
+    free(data);
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* file.h - whole-file reads, atomic writes, folders and the cache root. */
+#ifndef BCW_FILE_H
+#define BCW_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
+
+/* Writes `n` bytes to `path` atomically: a temporary file in the same
+ * folder, fsync, rename.  0 or BCW_ERROR with the failing call named. */
+BCW_INTERNAL int bcw__write_file_atomic(const char *path, const void *data,
+                                        size_t n);
+/* Reads a whole file; *out is the caller's (free()). */
+BCW_INTERNAL int bcw__read_file(char **out, size_t *len, const char *path,
+                                size_t limit);
+
+/* mkdir -p; 0 or BCW_ERROR naming the folder. */
+BCW_INTERNAL int bcw__mkdir_p(const char *path);
+/* The cache folder: `dir` if given, else $XDG_CACHE_HOME/bcwalk, else
+ * ~/.cache/bcwalk.  The caller's (free()); NULL if out of memory. */
+BCW_INTERNAL char *bcw__cache_root(const char *dir);
+/* Continues hash *h over the contents of a file. */
+BCW_INTERNAL int bcw__hash_file(uint64_t *h, const char *path);
+
+#endif

@@ -1,0 +1,39 @@
+/* hash.h - the 64-bit hash and the hash index from keys to positions. */
+#ifndef BCW_HASH_H
+#define BCW_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
+
+/* 64-bit hash of a byte string (xxhash-style mixing, one pass), and the
+ * same continued from an earlier value. */
+BCW_INTERNAL uint64_t bcw__hash(const void *data, size_t n, uint64_t seed);
+
+/* A hash index from keys to small integers (array positions): the
+ * caller hashes its key and confirms candidates, so one index type serves
+ * strings and pointers alike. */
+typedef struct bcw_index_slot {
+    uint64_t hash;
+    uint32_t value; /* UINT32_MAX: empty */
+} bcw_index_slot;
+typedef struct bcw_index {
+    bcw_index_slot *slots;
+    size_t cap, len;
+} bcw_index;
+
+/* Adds value under hash; 0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__index_put(bcw_index *ix, uint64_t hash, uint32_t value);
+/* Calls match(value, payload) for each value stored under `hash` until it
+ * returns non-zero; returns that value, or UINT32_MAX. */
+BCW_INTERNAL uint32_t bcw__index_get(const bcw_index *ix, uint64_t hash,
+                                     int (*match)(uint32_t value,
+                                                  const void *payload),
+                                     const void *payload);
+BCW_INTERNAL void bcw__index_free(bcw_index *ix);
+/* Hashes of a C string and of a pointer, for the index. */
+BCW_INTERNAL uint64_t bcw__hash_str(const char *s);
+BCW_INTERNAL uint64_t bcw__hash_ptr(const void *p);
+
+#endif

@@ -1,0 +1,242 @@
+/* model.c - the model's lifetime, lookups and the names its enums are
+ * shown by: what every stage asks of a model. */
+#define _POSIX_C_SOURCE 200809L
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+void bcw__param_free(bcw_param *p)
+{
+    free(p->name);
+    free(p->ctype);
+    free(p->detail);
+    for (unsigned i = 0; i < p->nconds; i++) {
+        free(p->conds[i].text);
+        free(p->conds[i].negated);
+        free(p->conds[i].value);
+    }
+    free(p->conds);
+    free(p->nodes);
+    for (unsigned i = 0; i < p->nparts; i++) {
+        free(p->parts[i].label);
+        free(p->parts[i].rel_text);
+        free(p->parts[i].str);
+    }
+    free(p->parts);
+    free(p->parts_note);
+}
+
+void bcw_model_free(bcw_model *m)
+{
+    if (m == NULL)
+        return;
+    for (unsigned i = 0; i < m->nunits; i++) {
+        bcw_unit *u = &m->units[i];
+        for (unsigned j = 0; j < u->nfuncs; j++) {
+            bcw_func *f = &u->funcs[j];
+            free(f->name);
+            free(f->why);
+            free(f->unwalkable);
+            bcw__strv_free(f->reads, f->nreads);
+            bcw__strv_free(f->wrote, f->nwrote);
+            for (unsigned k = 0; k < f->ncontracts; k++)
+                free(f->contracts[k].expr);
+            free(f->contracts);
+            bcw__param_free(&f->ret);
+            for (unsigned k = 0; k < f->nparams; k++)
+                bcw__param_free(&f->params[k]);
+        }
+        free(u->funcs);
+        for (unsigned j = 0; j < u->nfields; j++)
+            free(u->fields[j].name);
+        free(u->fields);
+        for (unsigned j = 0; j < u->npreds; j++) {
+            free(u->preds[j].name);
+            bcw__strv_free(u->preds[j].users, u->preds[j].nusers);
+        }
+        free(u->preds);
+        for (unsigned j = 0; j < u->nhandles; j++) {
+            bcw_handle *h = &u->handles[j];
+            free(h->type);
+            bcw__strv_free(h->from, h->nfrom);
+            bcw__strv_free(h->users, h->nusers);
+            bcw__strv_free(h->invalidators, h->ninvalidators);
+        }
+        free(u->handles);
+        free(u->name);
+        free(u->ctype);
+    }
+    for (unsigned i = 0; i < m->nsyms; i++)
+        free(m->syms[i]);
+    for (unsigned i = 0; i < m->nskipped; i++)
+        free(m->skipped[i]);
+    free(m->syms);
+    free(m->skipped);
+    free(m->units);
+    free(m->path);
+    free(m);
+}
+
+void bcw__strv_free(char **v, unsigned n)
+{
+    for (unsigned i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+unsigned bcw_model_unit_count(const bcw_model *m)
+{
+    return m->nunits;
+}
+
+const char *bcw_model_unit_name(const bcw_model *m, unsigned i)
+{
+    return i < m->nunits ? m->units[i].name : NULL;
+}
+
+int bcw_model_find_unit(const bcw_model *m, const char *name)
+{
+    for (unsigned i = 0; i < m->nunits; i++)
+        if (strcmp(m->units[i].name, name) == 0)
+            return (int)i;
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    for (unsigned i = 0; i < m->nunits; i++)
+        bcw__buf_printf(&b, "%s%s", i ? ", " : "", m->units[i].name);
+    bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s' (units: %s)", m->path,
+               name, b.data ? b.data : "none");
+    bcw__buf_free(&b);
+    return BCW_ENOTFOUND;
+}
+
+const char *bcw__role_name(enum bcw_role role)
+{
+    switch (role) {
+    case BCW_ROLE_CONSTRUCTOR:
+        return "constructor";
+    case BCW_ROLE_INIT_CONSTRUCTOR:
+        return "init-constructor";
+    case BCW_ROLE_DESTRUCTOR:
+        return "destructor";
+    case BCW_ROLE_OBSERVER:
+        return "observer";
+    case BCW_ROLE_MUTATOR:
+        return "mutator";
+    case BCW_ROLE_EMPTY:
+        return "empty cell";
+    }
+    return "?";
+}
+
+const char *bcw__kind_name(enum bcw_pkind kind)
+{
+    static const char *const names[] = {
+        "unit",    "int",    "bool",     "char",     "float",      "string",
+        "element", "out",    "scratch",  "void",     "enum",       "callback",
+        "buffer",  "length", "unit_ref", "unit_out", "unit_value", "handle"};
+    return names[kind];
+}
+
+const char *bcw__contract_name(enum bcw_contract_kind kind)
+{
+    static const char *const names[] = {"assert", "abort", "requires",
+                                        "ensures", "invariant"};
+    return names[kind];
+}
+
+const char *bcw__cop_symbol(unsigned op)
+{
+    static const char *const ops[] = {
+        [BCW_C_ADD] = "+",  [BCW_C_SUB] = "-",  [BCW_C_MUL] = "*",
+        [BCW_C_SDIV] = "/", [BCW_C_UDIV] = "/", [BCW_C_SREM] = "%",
+        [BCW_C_UREM] = "%", [BCW_C_AND] = "&",  [BCW_C_OR] = "|",
+        [BCW_C_XOR] = "^",  [BCW_C_SHL] = "<<", [BCW_C_LSHR] = ">>",
+        [BCW_C_ASHR] = ">>"};
+    return op < sizeof ops / sizeof ops[0] ? ops[op] : NULL;
+}
+
+int bcw__unit_destructor(const bcw_unit *u)
+{
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        if (u->funcs[i].role == BCW_ROLE_DESTRUCTOR &&
+            u->funcs[i].nparams == 1 && u->funcs[i].unwalkable == NULL)
+            return (int)i;
+    return -1;
+}
+
+/* Can a walk call constructor `f` with values of its own making? */
+static bool generated_only(const bcw_func *f)
+{
+    if (f->role != BCW_ROLE_CONSTRUCTOR || f->unwalkable != NULL)
+        return false;
+    for (unsigned k = 0; k < f->nparams; k++)
+        switch (f->params[k].kind) {
+        case BCW_PK_INT:
+        case BCW_PK_BOOL:
+        case BCW_PK_CHAR:
+        case BCW_PK_FLOAT:
+        case BCW_PK_ENUM:
+        case BCW_PK_STRING:
+            break;
+        default:
+            return false;
+        }
+    return true;
+}
+
+int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)
+{
+    if (p->kind != BCW_PK_UNIT_REF || p->detail == NULL)
+        return -1;
+    for (unsigned i = 0; i < m->nunits; i++) {
+        const bcw_unit *u = &m->units[i];
+        if (strcmp(u->name, p->detail) != 0)
+            continue;
+        int best = -1;
+        for (unsigned j = 0; j < u->nfuncs; j++)
+            if (generated_only(&u->funcs[j]) &&
+                (best < 0 || u->funcs[j].nparams < u->funcs[best].nparams))
+                best = (int)j;
+        *unit = i;
+        return best;
+    }
+    return -1;
+}
+
+int bcw__handle_index(const bcw_unit *u, const char *type)
+{
+    for (unsigned i = 0; type != NULL && i < u->nhandles; i++)
+        if (strcmp(u->handles[i].type, type) == 0)
+            return (int)i;
+    return -1;
+}
+
+int bcw__handle_given(const bcw_unit *u, const bcw_func *f)
+{
+    if (f->ret.abi != BCW_ABI_PTR)
+        return -1;
+    for (unsigned i = 0; i < u->nhandles; i++)
+        for (unsigned j = 0; j < u->handles[i].nfrom; j++)
+            if (strcmp(u->handles[i].from[j], f->name) == 0)
+                return (int)i;
+    return -1;
+}
+
+char *bcw__field_ref(const bcw_func *f, const char *name)
+{
+    for (unsigned i = 0; f != NULL && f->self >= 0 && i < f->nparams; i++)
+        if ((int)i != f->self && strcmp(f->params[i].name, name) == 0)
+            return bcw__sprintf("%s->%s", f->params[f->self].name, name);
+    return bcw__strdup(name);
+}
+
+char *bcw__field_at(const bcw_unit *u, const bcw_func *f, int64_t offset)
+{
+    for (unsigned k = 0; k < u->nfields; k++)
+        if (u->fields[k].offset == (uint32_t)offset)
+            return bcw__field_ref(f, u->fields[k].name);
+    return bcw__sprintf("@%lld", (long long)offset);
+}
