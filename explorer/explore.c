@@ -703,7 +703,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
             o->prune != BCW_PRUNE_NONE && o->generator == NULL, u);
         sk.report.states = &states;
         if (err == 0)
-            err = bcw__states_walk(&states, &cfg, &sk.report, out);
+            err = bcw__states_walk(&states, &cfg, u, bcw__report_begin_state,
+                                   &sk.report, out);
         if (err == 0 && o->graph_path != NULL)
             err = bcw__states_dot(&states, u, steps, o->graph_path);
         if (err == 0)

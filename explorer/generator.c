@@ -15,7 +15,6 @@
 #include "build.h"
 #include "file.h"
 #include "hash.h"
-#include "report.h"
 #include "custom.h"
 
 struct bcw_usergen {

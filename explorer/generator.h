@@ -6,10 +6,10 @@
 
 #include "model.h"
 #include "pool.h"
+#include "step.h"
 #include "values.h"
 
 typedef struct bcw_usergen bcw_usergen;
-struct bcw_step;
 
 /* Builds (a .c or .bc file: clang -shared -fPIC -O1, cached by content
  * under the cache root's generators/ folder) or takes (a .so) the
@@ -32,7 +32,7 @@ BCW_INTERNAL bool bcw__generator_takes(const bcw_usergen *g, unsigned func,
  * generator.  Fails with BCW_EINPUT if the names do not fit. */
 BCW_INTERNAL int bcw__generator_plan(const bcw_usergen *g, bcw_plan *plan,
                                      const bcw_unit *u,
-                                     const struct bcw_step *steps,
+                                     const bcw_step *steps,
                                      unsigned nsteps);
 
 /* Starts replaying a sequence: the generator's reset().  NULL accepted. */

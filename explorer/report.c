@@ -12,20 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *bcw__walk_name(enum bcw_walk_kind kind)
-{
-    return kind == BCW_WALK_ALGEBRA ? "algebra"
-           : kind == BCW_WALK_STATE ? "state"
-                                    : "protocol";
-}
-
-const char *bcw__outcome_name(unsigned outcome)
-{
-    static const char *const names[] = {"normal", "crash",    "abort",
-                                        "hang",   "rejected", "failure"};
-    return outcome < sizeof names / sizeof names[0] ? names[outcome] : "?";
-}
-
 static const char *signal_name(int signo)
 {
     switch (signo) {
@@ -443,6 +429,15 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
         fprintf(f, ", \"outcome\": \"%s\"}", outcome);
     }
     fputs("]}\n", f);
+}
+
+void bcw__report_begin_state(void *reporter, const char *name, int index)
+{
+    bcw_reporter *r = reporter;
+    r->state = name;
+    r->state_index = index;
+    r->last_len = 0;
+    r->started_state = false;
 }
 
 int bcw__report_seq(void *payload, const bcw_seq *s)

@@ -4,22 +4,10 @@
 #define BCW_REPORT_H
 
 #include "model.h"
+#include "step.h"
 #include "values.h"
 #include "walk.h"
 
-/* A step of the walk's alphabet: a function of the unit, with the
- * category values some of its parameters get (others are generated). */
-typedef struct bcw_step {
-    unsigned func; /* index in unit->funcs */
-    bool fixed[BCW_MAX_PARAMS];
-    int64_t value[BCW_MAX_PARAMS];
-    const char *label[BCW_MAX_PARAMS]; /* the category, or NULL */
-    /* a category bounded by the object's fields: its bounds, read at call
-     * time, and how the value is shown ("balance + limit + 1") */
-    const bcw_part *relative[BCW_MAX_PARAMS];
-    const bcw_part *part[BCW_MAX_PARAMS]; /* the category, or NULL */
-    bool custom[BCW_MAX_PARAMS];          /* drawn from the custom generator */
-} bcw_step;
 
 typedef struct bcw_reporter {
     const bcw_model *model; /* for the units other units' arguments */
@@ -45,13 +33,14 @@ typedef struct bcw_reporter {
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */
 BCW_INTERNAL int bcw__report_seq(void *reporter, const bcw_seq *seq);
 
+/* Starts the sequences of the state walk's state `name` (index `index`);
+ * (NULL, -1) ends the state walk (a bcw_state_begin_cb). */
+BCW_INTERNAL void bcw__report_begin_state(void *reporter, const char *name,
+                                          int index);
+
 /* Prints the summary: the text report's tail, the JSON document, or the
  * last JSON line. */
 BCW_INTERNAL int bcw__report_summary(bcw_reporter *r, const bcw_summary *s);
-
-/* Name of a walk kind ("protocol") and of an outcome ("abort"). */
-BCW_INTERNAL const char *bcw__walk_name(enum bcw_walk_kind kind);
-BCW_INTERNAL const char *bcw__outcome_name(unsigned outcome);
 
 /* The strings of call `k` of `seq`: arguments replayed from the master
  * generator or the step's categories into args[] (their category labels

@@ -449,11 +449,12 @@ static void add_sum(bcw_summary *a, const bcw_summary *b)
     a->calls += b->calls;
 }
 
-int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
+int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
+                     const bcw_unit *u, bcw_state_begin_cb begin, void *payload,
                      bcw_summary *out)
 {
     memset(out, 0, sizeof *out);
-    walk_sink ws = {.st = st, .u = r->unit, .base = base};
+    walk_sink ws = {.st = st, .u = u, .base = base};
     int err = 0;
     /* states found during the walk (no cover) are not walked */
     unsigned nwalk = st->nstates;
@@ -468,15 +469,12 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
         cfg.emit = walk_emit;
         cfg.emit_payload = &ws;
         ws.state = i;
-        r->state = d->name;
-        r->state_index = (int)i;
-        r->last_len = 0;
-        r->started_state = false;
+        begin(payload, d->name, (int)i);
         err = bcw__walk_run(&d->sum, &cfg);
         d = &st->states[i]; /* the walk may have added states */
         add_sum(out, &d->sum);
     }
-    r->state = NULL;
+    begin(payload, NULL, -1);
     /* distinct across the states' walks, not their sum: walks from two
      * covers reach many of the same states */
     out->concrete_states = ws.seen.len;
@@ -503,9 +501,9 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
         unsigned holds = 0;
         for (unsigned k = 0; k < st->nchosen; k++)
             if (bit(st->states[i].value, k) &&
-                r->unit->preds[st->cand[st->chosen[k]]].interface)
+                u->preds[st->cand[st->chosen[k]]].interface)
                 bcw__buf_printf(&b, "%s%s", holds++ ? " and " : "",
-                                r->unit->preds[st->cand[st->chosen[k]]].name);
+                                u->preds[st->cand[st->chosen[k]]].name);
         if (holds > 1 && err == 0)
             err = note(st, bcw__sprintf("predicates %s overlap: they hold "
                                         "together in state %s",
@@ -513,23 +511,6 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base, bcw_reporter *r,
         bcw__buf_free(&b);
     }
     return err;
-}
-
-char *bcw__step_text(const bcw_unit *u, const bcw_step *st)
-{
-    const bcw_func *f = &u->funcs[st->func];
-    bcw_buf b;
-    bcw__buf_init(&b, 4096);
-    bcw__buf_printf(&b, "%s", f->name);
-    bool any = false;
-    for (unsigned k = 0; k < f->nparams; k++)
-        if (st->label[k] != NULL) {
-            bcw__buf_printf(&b, "%s%s", any ? "; " : " [", st->label[k]);
-            any = true;
-        }
-    if (any)
-        bcw__buf_printf(&b, "]");
-    return b.data;
 }
 
 /* A DOT identifier or label: double-quoted, escaped. */

@@ -7,7 +7,7 @@
 #define BCW_STATES_H
 
 #include "pool.h"
-#include "report.h"
+#include "step.h"
 #include "walk.h"
 
 typedef struct bcw_dstate {
@@ -68,20 +68,23 @@ BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                                    unsigned depth, bool prune,
                                    const bcw_unit *u);
 
-/* The state walk: base's walk from every state's cover, each reported
- * under its state's name through r, with its summary in the state; the
- * transitions of length one become the graph.  *out gets the totals. */
+/* Told before each state's walk which state it is (name, index), and
+ * (NULL, -1) after the last. */
+typedef void (*bcw_state_begin_cb)(void *payload, const char *name,
+                                   int index);
+
+/* The state walk: base's walk from every state's cover, its sequences
+ * emitted through base's callback after begin() names their state, with
+ * its summary in the state; the transitions of length one become the
+ * graph.  *out gets the totals. */
 BCW_INTERNAL int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
-                                  bcw_reporter *r, bcw_summary *out);
+                                  const bcw_unit *u, bcw_state_begin_cb begin,
+                                  void *payload, bcw_summary *out);
 
 /* The state graph as DOT, written atomically to `path`. */
 BCW_INTERNAL int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
                                  const bcw_step *steps, const char *path);
 
-/* How reports and the graph name a step: the function, then its
- * categories' labels in brackets: "cfg_set [key == \"width\"; value > 0]".
- * The caller's, NULL when out of memory. */
-BCW_INTERNAL char *bcw__step_text(const bcw_unit *u, const bcw_step *st);
 
 BCW_INTERNAL void bcw__states_free(bcw_states *st);
 

@@ -394,3 +394,17 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     free(w);
     return err;
 }
+
+const char *bcw__walk_name(enum bcw_walk_kind kind)
+{
+    return kind == BCW_WALK_ALGEBRA ? "algebra"
+           : kind == BCW_WALK_STATE ? "state"
+                                    : "protocol";
+}
+
+const char *bcw__outcome_name(unsigned outcome)
+{
+    static const char *const names[] = {"normal", "crash",    "abort",
+                                        "hang",   "rejected", "failure"};
+    return outcome < sizeof names / sizeof names[0] ? names[outcome] : "?";
+}

@@ -77,4 +77,8 @@ BCW_INTERNAL int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg);
 BCW_INTERNAL uint64_t bcw__walk_set_size(unsigned nctors, unsigned m,
                                          unsigned depth);
 
+/* Name of a walk kind ("protocol") and of an outcome ("abort"). */
+BCW_INTERNAL const char *bcw__walk_name(enum bcw_walk_kind kind);
+BCW_INTERNAL const char *bcw__outcome_name(unsigned outcome);
+
 #endif

@@ -1,0 +1,30 @@
+/* step.h - the walk's alphabet: a function of the unit with the category
+ * values some of its parameters get, and how reports name it. */
+#ifndef BCW_STEP_H
+#define BCW_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/* A step of the walk's alphabet: a function of the unit, with the
+ * category values some of its parameters get (others are generated). */
+typedef struct bcw_step {
+    unsigned func; /* index in unit->funcs */
+    bool fixed[BCW_MAX_PARAMS];
+    int64_t value[BCW_MAX_PARAMS];
+    const char *label[BCW_MAX_PARAMS]; /* the category, or NULL */
+    /* a category bounded by the object's fields: its bounds, read at call
+     * time, and how the value is shown ("balance + limit + 1") */
+    const bcw_part *relative[BCW_MAX_PARAMS];
+    const bcw_part *part[BCW_MAX_PARAMS]; /* the category, or NULL */
+    bool custom[BCW_MAX_PARAMS];          /* drawn from the custom generator */
+} bcw_step;
+
+/* How reports and the graph name a step: the function, then its
+ * categories' labels in brackets: "cfg_set [key == \"width\"; value > 0]".
+ * The caller's, NULL when out of memory. */
+BCW_INTERNAL char *bcw__step_text(const bcw_unit *u, const bcw_step *st);
+
+#endif
