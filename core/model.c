@@ -29,6 +29,35 @@ void bcw__param_free(bcw_param *p)
     free(p->parts_note);
 }
 
+int bcw__param_add_part(bcw_param *p, bcw_part part)
+{
+    size_t cap = p->nparts;
+    if (bcw__grow(&p->parts, &cap, p->nparts + 1, sizeof *p->parts) < 0) {
+        free(part.label);
+        free(part.str);
+        free(part.rel_text);
+        return BCW_ENOMEM;
+    }
+    p->parts[p->nparts++] = part;
+    return 0;
+}
+
+int64_t bcw__param_add_node(bcw_param *p, bcw_cnode node)
+{
+    size_t cap = p->nnodes;
+    if (bcw__grow(&p->nodes, &cap, p->nnodes + 1, sizeof *p->nodes) < 0)
+        return -1;
+    p->nodes[p->nnodes] = node;
+    return p->nnodes++;
+}
+
+int bcw__param_set_note(bcw_param *p, char *note)
+{
+    free(p->parts_note);
+    p->parts_note = note;
+    return note != NULL ? 0 : BCW_ENOMEM;
+}
+
 void bcw_model_free(bcw_model *m)
 {
     if (m == NULL)

@@ -175,6 +175,21 @@ BCW_INTERNAL char *bcw__field_at(const bcw_unit *u, const bcw_func *f,
 /* The C operator of an arithmetic node ("+", "<<"), NULL for others. */
 BCW_INTERNAL const char *bcw__cop_symbol(unsigned op);
 
+/* The solver's annotations, the only changes it makes to a model.
+ *
+ * Appends category `part` to p's categories; the part's strings become
+ * the parameter's (freed with it, or at once on failure).  0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__param_add_part(bcw_param *p, bcw_part part);
+
+/* Appends expression node `node` to p's nodes (a category's bounds
+ * refer to them by index); its index, or -1 when out of memory. */
+BCW_INTERNAL int64_t bcw__param_add_node(bcw_param *p, bcw_cnode node);
+
+/* Says why p has no categories although it has conditions; takes
+ * `note`, whose NULL (an allocation that failed) gives BCW_ENOMEM. */
+BCW_INTERNAL int bcw__param_set_note(bcw_param *p, char *note);
+
 /* Frees a parameter's strings and arrays; NULL fields are fine. */
 BCW_INTERNAL void bcw__param_free(bcw_param *p);
 

@@ -1,4 +1,4 @@
-/* pool.c - the parent side of the worker protocol (runtime/proto.h):
+/* pool.c - the parent side of the worker protocol (core/wire/proto.h):
  * start workers, hand them batches, notice crashes and hangs, replace
  * dead workers and resume after the sequence that killed them. */
 #define _GNU_SOURCE

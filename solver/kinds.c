@@ -15,20 +15,20 @@
 
 #define LONG_STRING "a string longer than any literal it is compared with."
 
-static int add(bcw_param *p, size_t *cap, char *label, char *str, int64_t v,
-               bool value)
+/* Adds a category: `label`, its string (strings, callbacks) and, if
+ * `value`, its value v.  Takes label and str, NULL meaning out of memory
+ * (str may be NULL for elements and lengths). */
+static int add(bcw_param *p, char *label, char *str, int64_t v, bool value)
 {
-    if (label == NULL ||
-        (str == NULL && p->kind != BCW_PK_ELEMENT &&
-         p->kind != BCW_PK_LENGTH) ||
-        bcw__grow(&p->parts, cap, p->nparts + 1, sizeof *p->parts) < 0) {
+    bcw_part part = {
+        .label = label, .str = str, .nvalues = value, .values = {v}, .rel = -1};
+    if (label == NULL || (str == NULL && p->kind != BCW_PK_ELEMENT &&
+                          p->kind != BCW_PK_LENGTH)) {
         free(label);
         free(str);
         return BCW_ENOMEM;
     }
-    p->parts[p->nparts++] = (bcw_part){
-        .label = label, .str = str, .nvalues = value, .values = {v}, .rel = -1};
-    return 0;
+    return bcw__param_add_part(p, part);
 }
 
 static bool has_value(const bcw_param *p, const char *v)
@@ -43,20 +43,19 @@ static bool has_value(const bcw_param *p, const char *v)
  * string unless a condition already has them. */
 static int strings(bcw_param *p)
 {
-    size_t cap = 0;
     int err = 0;
     for (unsigned i = 0; i < p->nconds && err == 0; i++)
         if (p->conds[i].value != NULL && !has_value(p, p->conds[i].value))
-            err = add(p, &cap, bcw__strdup(p->conds[i].text),
+            err = add(p, bcw__strdup(p->conds[i].text),
                       bcw__strdup(p->conds[i].value), 0, false);
     if (err == 0 && !has_value(p, ""))
-        err = add(p, &cap, bcw__sprintf("%s == \"\"", p->name), bcw__strdup(""),
+        err = add(p, bcw__sprintf("%s == \"\"", p->name), bcw__strdup(""),
                   0, false);
     if (err == 0 && !has_value(p, "a") && !has_value(p, "x"))
-        err = add(p, &cap, bcw__strdup("one character"), bcw__strdup("a"), 0,
+        err = add(p, bcw__strdup("one character"), bcw__strdup("a"), 0,
                   false);
     if (err == 0 && !has_value(p, LONG_STRING))
-        err = add(p, &cap, bcw__strdup("none of them"),
+        err = add(p, bcw__strdup("none of them"),
                   bcw__strdup(LONG_STRING), 0, false);
     return err;
 }
@@ -109,7 +108,6 @@ const char *bcw__callback_name(enum bcw_callback cb)
  * built-in closure. */
 static int callbacks(const bcw_model *m, bcw_param *p)
 {
-    size_t cap = 0;
     for (unsigned i = 0; i < p->nconds; i++) {
         const char *fn = p->conds[i].value;
         unsigned sym = 0;
@@ -117,7 +115,7 @@ static int callbacks(const bcw_model *m, bcw_param *p)
             sym++;
         if (sym == m->nsyms)
             continue; /* analysed without its symbol: cannot be passed */
-        int err = add(p, &cap, bcw__strdup(p->conds[i].text), bcw__strdup(fn),
+        int err = add(p, bcw__strdup(p->conds[i].text), bcw__strdup(fn),
                       sym, true);
         if (err < 0)
             return err;
@@ -125,7 +123,7 @@ static int callbacks(const bcw_model *m, bcw_param *p)
     if (p->nparts > 0 || p->nsig == 0)
         return 0;
     enum bcw_callback cb = builtin(p);
-    return add(p, &cap,
+    return add(p,
                bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
                bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
 }
@@ -135,10 +133,9 @@ static int callbacks(const bcw_model *m, bcw_param *p)
  * "already there" and "found" paths are reached too. */
 static int elements(bcw_param *p)
 {
-    size_t cap = 0;
-    int err = add(p, &cap, bcw__strdup("a new element"), NULL, 0, false);
+    int err = add(p, bcw__strdup("a new element"), NULL, 0, false);
     return err < 0 ? err
-                   : add(p, &cap, bcw__sprintf("%s == Obj#0", p->name), NULL, 0,
+                   : add(p, bcw__sprintf("%s == Obj#0", p->name), NULL, 0,
                          true);
 }
 
@@ -146,10 +143,9 @@ static int elements(bcw_param *p)
  * small buffer (BCW_BUFFER_BYTES), the buffer as long as it says. */
 static int lengths(bcw_param *p)
 {
-    size_t cap = 0;
     static const int64_t sizes[] = {0, 1, BCW_BUFFER_BYTES};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        int err = add(p, &cap,
+        int err = add(p,
                       bcw__sprintf("%s == %lld", p->name, (long long)sizes[i]),
                       NULL, sizes[i], true);
         if (err < 0)

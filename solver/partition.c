@@ -372,28 +372,21 @@ static char *label_text(const bcw_param *p, uint8_t mask, unsigned n,
     return b.data ? b.data : bcw__strdup("any");
 }
 
-static int add_part(bcw_param *p, size_t *cap, char *label, int64_t rep,
-                    int64_t lo, int64_t hi)
+static int add_part(bcw_param *p, char *label, int64_t rep, int64_t lo,
+                    int64_t hi)
 {
-    if (label == NULL ||
-        bcw__grow(&p->parts, cap, p->nparts + 1, sizeof *p->parts) < 0) {
-        free(label);
+    if (label == NULL)
         return BCW_ENOMEM;
-    }
-    bcw_part *c = &p->parts[p->nparts++];
-    memset(c, 0, sizeof *c);
-    c->label = label;
-    c->rel = -1;
-    c->nrel = 0;
+    bcw_part c = {.label = label, .rel = -1};
     int64_t cand[3] = {rep, lo, hi};
     for (int i = 0; i < 3; i++) {
         bool seen = false;
-        for (unsigned j = 0; j < c->nvalues; j++)
-            seen = seen || c->values[j] == cand[i];
+        for (unsigned j = 0; j < c.nvalues; j++)
+            seen = seen || c.values[j] == cand[i];
         if (!seen)
-            c->values[c->nvalues++] = cand[i];
+            c.values[c.nvalues++] = cand[i];
     }
-    return 0;
+    return bcw__param_add_part(p, c);
 }
 
 static bool has_op(const bcw_param *p, uint32_t i, enum bcw_cop op, int depth)
@@ -502,27 +495,16 @@ static char *node_text(const bcw_unit *u, const bcw_func *fn,
     }
 }
 
-/* Appends a node to p's nodes; its index or -1. */
-static int64_t add_node(bcw_param *p, bcw_cnode nd)
-{
-    size_t cap = p->nnodes;
-    if (bcw__grow(&p->nodes, &cap, p->nnodes + 1, sizeof *p->nodes) < 0)
-        return -1;
-    p->nodes[p->nnodes] = nd;
-    return p->nnodes++;
-}
-
 /* A category with bounds on the live object: one LOWER/UPPER/EQUAL node
  * per bounding literal of `combo` (constant and relative alike), read by
  * the worker at call time. */
 static int relative_part(const bcw_unit *u, const bcw_func *fn, bcw_param *p,
-                         size_t *cap, char *label, const uint32_t *t,
+                         char *label, const uint32_t *t,
                          const unsigned *pred, unsigned n, unsigned combo,
                          int shown)
 {
-    int err = add_part(p, cap, label, 0, 0, 0);
-    if (err < 0)
-        return err;
+    if (label == NULL)
+        return BCW_ENOMEM;
     uint32_t first = p->nnodes, count = 0;
     /* the shown (relative) bound first: the walk passes its boundary */
     for (unsigned j = 0; j < n; j++) {
@@ -541,46 +523,50 @@ static int relative_part(const bcw_unit *u, const bcw_func *fn, bcw_param *p,
         /* x != t keeps its t: the worker steps off it */
         if (op == BCW_C_UNEQUAL)
             delta = 0;
-        if (add_node(p, (bcw_cnode){op, 64, 0, delta, t[i], 0}) < 0)
+        if (bcw__param_add_node(p, (bcw_cnode){op, 64, 0, delta, t[i], 0}) <
+            0) {
+            free(label);
             return BCW_ENOMEM;
+        }
         count++;
     }
-    /* the bound nodes must be contiguous: they were appended last */
-    bcw_part *part = &p->parts[p->nparts - 1];
-    part->nvalues = 0;
-    part->rel = (int32_t)first;
-    part->nrel = count;
+    /* the bound nodes are contiguous: they were appended last */
+    bcw_part part = {.label = label, .rel = (int32_t)first, .nrel = count};
     int64_t d = boundary_delta(pred[shown], (combo >> shown) & 1u);
     char *text = node_text(u, fn, p, t[shown], 0);
-    part->rel_text = text == NULL ? NULL
-                     : d == 0
-                         ? bcw__strdup(text)
-                         : bcw__sprintf("%s %c 1", text, d > 0 ? '+' : '-');
+    part.rel_text = text == NULL ? NULL
+                    : d == 0
+                        ? bcw__strdup(text)
+                        : bcw__sprintf("%s %c 1", text, d > 0 ? '+' : '-');
     free(text);
-    return part->rel_text ? 0 : BCW_ENOMEM;
+    if (part.rel_text == NULL) {
+        free(label);
+        return BCW_ENOMEM;
+    }
+    return bcw__param_add_part(p, part);
 }
 
 /* A category of conditions that mix x with the object's fields in
  * shapes other than bounds: one HOLDS/FAILS node per condition of
  * `combo`, the worker searching x on the live object at call time. */
-static int solved_part(bcw_param *p, size_t *cap, char *label, unsigned n,
-                       unsigned combo)
+static int solved_part(bcw_param *p, char *label, unsigned n, unsigned combo)
 {
-    int err = add_part(p, cap, label, 0, 0, 0);
-    if (err < 0)
-        return err;
-    uint32_t first = p->nnodes;
-    for (unsigned i = 0; i < n; i++) {
+    bcw_part part = {.label = label, .rel = (int32_t)p->nnodes, .nrel = n,
+                     .rel_text = bcw__strdup("solved")};
+    for (unsigned i = 0; i < n && label != NULL && part.rel_text != NULL;
+         i++) {
         uint8_t op = (combo >> i) & 1u ? BCW_C_HOLDS : BCW_C_FAILS;
-        if (add_node(p, (bcw_cnode){op, 1, 0, 0, p->conds[i].root, 0}) < 0)
-            return BCW_ENOMEM;
+        if (bcw__param_add_node(p, (bcw_cnode){op, 1, 0, 0, p->conds[i].root,
+                                               0}) < 0)
+            break;
     }
-    bcw_part *part = &p->parts[p->nparts - 1];
-    part->nvalues = 0;
-    part->rel = (int32_t)first;
-    part->nrel = n;
-    part->rel_text = bcw__strdup("solved");
-    return part->rel_text ? 0 : BCW_ENOMEM;
+    if (label == NULL || part.rel_text == NULL ||
+        p->nnodes != (uint32_t)part.rel + n) {
+        free(label);
+        free(part.rel_text);
+        return BCW_ENOMEM;
+    }
+    return bcw__param_add_part(p, part);
 }
 
 static uint64_t shape_key(const bcw_param *p, unsigned n, bool sgn,
@@ -685,11 +671,11 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
     Z3_context z = s->z;
     unsigned n = p->nconds;
     if (n > MAX_COMBO_CONDS) {
-        p->parts_note = bcw__sprintf("%u conditions: only the first %d are "
-                                     "combined",
-                                     n, MAX_COMBO_CONDS);
-        if (p->parts_note == NULL)
-            return BCW_ENOMEM;
+        int err = bcw__param_set_note(
+            p, bcw__sprintf("%u conditions: only the first %d are combined", n,
+                            MAX_COMBO_CONDS));
+        if (err < 0)
+            return err;
         n = MAX_COMBO_CONDS;
     }
     unsigned bits = bcw_abi_bits(p->abi);
@@ -710,23 +696,20 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
         all_bounds = all_bounds && bound;
         if ((conds[i] = term(s, p, p->conds[i].root, x)) == NULL ||
             (fields && !object)) {
-            free(p->parts_note);
-            p->parts_note = bcw__strdup(
-                "its conditions mix it with the unit's fields in a way not "
-                "partitioned yet");
-            return p->parts_note ? 0 : BCW_ENOMEM;
+            return bcw__param_set_note(
+                p, bcw__strdup("its conditions mix it with the unit's fields "
+                               "in a way not partitioned yet"));
         }
     }
     unsigned nrel = 0;
     for (unsigned i = 0; i < n; i++)
         nrel += rel[i];
     if (nrel > MAX_RELATIVE_CONDS) {
-        free(p->parts_note);
-        p->parts_note = bcw__sprintf(
-            "%u conditions compare it with the unit's fields (a search over "
-            "them, like set membership): not partitioned",
-            nrel);
-        return p->parts_note ? 0 : BCW_ENOMEM;
+        return bcw__param_set_note(
+            p, bcw__sprintf("%u conditions compare it with the unit's fields "
+                            "(a search over them, like set membership): not "
+                            "partitioned",
+                            nrel));
     }
     /* fields in other shapes than bounds: the worker solves each
      * category on the live object */
@@ -734,7 +717,6 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
     bool sgn = bcw_abi_signed(p->abi);
     verdict *v = NULL;
     int err = decide(s, p, n, x, conds, sgn, !solve && nrel == 0, &v);
-    size_t cap = 0;
     for (unsigned combo = 0; combo < (1u << n) && err == 0; combo++) {
         const verdict *d = &v[combo];
         if (!d->feasible)
@@ -751,12 +733,12 @@ static int partition_param(solver *s, const bcw_unit *u, const bcw_func *fn,
             if (rel[i])
                 r = (int)i;
         if (solve)
-            err = solved_part(p, &cap, label, n, combo);
+            err = solved_part(p, label, n, combo);
         else if (r >= 0)
-            err = relative_part(u, fn, p, &cap, label, rel_t, rel_pred, n,
+            err = relative_part(u, fn, p, label, rel_t, rel_pred, n,
                                 combo, r);
         else if (d->bounded)
-            err = add_part(p, &cap, label, d->rep, d->lo, d->hi);
+            err = add_part(p, label, d->rep, d->lo, d->hi);
         else
             free(label); /* infeasible after all */
     }

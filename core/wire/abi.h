@@ -176,7 +176,7 @@ typedef struct bcw_cnode {
 } bcw_cnode;
 
 /* Most nodes a relative value (a category bound over the unit's fields)
- * may have, and the plan's pool of them (explorer/runtime/proto.h). */
+ * may have, and the plan's pool of them (proto.h). */
 #define BCW_MAX_TERM_NODES 16
 #define BCW_MAX_PLAN_NODES 1024
 
