@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all setup configure build demo check check-asan check-llvm19 bench format clean
+.PHONY: all setup configure build demo check check-asan check-llvm19 bench install format clean
 
 all: build
 
@@ -37,6 +37,13 @@ check-llvm19:
 	cmake -S . -B $(BUILD)-llvm19 $(CMAKE_FLAGS) -DBCW_LLVM_VERSION=19
 	cmake --build $(BUILD)-llvm19 -j $(JOBS)
 	cd $(BUILD)-llvm19 && ctest --output-on-failure -j $(JOBS)
+
+# Installs bin/bcwalk, its runtime, the public headers, the opt plugin, a
+# pkg-config file and the man page under PREFIX (make install
+# PREFIX=$$HOME/.local).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	cmake --build $(BUILD) --target bench

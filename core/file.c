@@ -148,3 +148,44 @@ int bcw__hash_file(uint64_t *h, const char *path)
     free(data);
     return 0;
 }
+
+int bcw__install_path(char **out, const char *rel)
+{
+    *out = NULL;
+    char exe[4096];
+    const char *env = getenv("BCWALK_PREFIX");
+    char *prefix = NULL;
+    if (env != NULL && env[0] != '\0') {
+        prefix = bcw__strdup(env);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n < 0)
+            return bcw__error(BCW_ERROR, "readlink /proc/self/exe: %s",
+                              strerror(errno));
+        exe[n] = '\0';
+        /* prefix/bin/bcwalk: two levels up */
+        for (int up = 0; up < 2; up++) {
+            char *slash = strrchr(exe, '/');
+            if (slash == NULL)
+                return bcw__error(BCW_ERROR, "cannot tell where bcwalk is "
+                                  "installed from %s (set BCWALK_PREFIX)",
+                                  exe);
+            *slash = '\0';
+        }
+        prefix = bcw__strdup(exe[0] ? exe : "/");
+    }
+    char *path = prefix ? bcw__sprintf("%s/%s", prefix, rel) : NULL;
+    free(prefix);
+    if (path == NULL)
+        return BCW_ENOMEM;
+    if (access(path, R_OK) != 0) {
+        int err = bcw__error(BCW_ERROR,
+                             "%s: %s (bcwalk's installation is incomplete; "
+                             "BCWALK_PREFIX names another prefix)",
+                             path, strerror(errno));
+        free(path);
+        return err;
+    }
+    *out = path;
+    return 0;
+}

@@ -20,6 +20,13 @@ BCW_INTERNAL int bcw__mkdir_p(const char *path);
 /* The cache folder: `dir` if given, else $XDG_CACHE_HOME/bcwalk, else
  * ~/.cache/bcwalk.  The caller's (free()); NULL if out of memory. */
 BCW_INTERNAL char *bcw__cache_root(const char *dir);
+/* Where bcwalk is installed: $BCWALK_PREFIX if set, else the folder above
+ * the running executable's (prefix/bin/bcwalk; in the build tree
+ * build/bin/bcwalk, whose build/lib and build/include mirror an
+ * install).  Nothing of the build tree is compiled in.  *out is
+ * "<prefix>/<rel>", the caller's (free()); BCW_ERROR when it does not
+ * exist, naming where it was looked for. */
+BCW_INTERNAL int bcw__install_path(char **out, const char *rel);
 /* Continues hash *h over the contents of a file. */
 BCW_INTERNAL int bcw__hash_file(uint64_t *h, const char *path);
 

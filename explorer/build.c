@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "bcwalk/version.h"
 #include "file.h"
 #include "hash.h"
 #include "native.h"
@@ -63,16 +64,22 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
                       const char *cache_dir)
 {
     *out = NULL;
-    uint64_t key =
-        bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG, 0);
-    int err = bcw__hash_file(&key, bitcode);
+    char *runtime = NULL;
+    int err = bcw__install_path(&runtime, BCW_RUNTIME_REL);
+    if (err < 0)
+        return err;
+    uint64_t key = bcw__hash(BCW_CLANG, sizeof BCW_CLANG, 0);
+    key = bcw__hash(bcw_version(), strlen(bcw_version()), key);
+    err = bcw__hash_file(&key, bitcode);
     if (err == 0)
-        err = bcw__hash_file(&key, BCW_RUNTIME_LIB);
+        err = bcw__hash_file(&key, runtime);
     /* the instrumentation is part of the build: a new bcwalk rebuilds */
     if (err == 0)
         err = bcw__hash_file(&key, "/proc/self/exe");
-    if (err < 0)
+    if (err < 0) {
+        free(runtime);
         return err;
+    }
     char *root = bcw__cache_root(cache_dir);
     char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL, *log = NULL,
          *built = NULL;
@@ -112,7 +119,7 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         "-opaque-pointers",
 #endif
         unit,
-        BCW_RUNTIME_LIB,
+        runtime,
         "-lffi",
         "-lm",
         "-ldl", /* custom generators are loaded with dlopen */
@@ -151,6 +158,7 @@ done:
             unlink(log);
         rmdir(tmpdir);
     }
+    free(runtime);
     free(root);
     free(dir);
     free(tmpdir);

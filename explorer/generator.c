@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "bcwalk/version.h"
 #include "build.h"
 #include "file.h"
 #include "hash.h"
@@ -47,17 +48,21 @@ static int build(char **out, const char *file, const char *cache_dir)
 {
     /* the compile line is part of the key: a new flag rebuilds */
     static const char flags[] = "-shared -fPIC -O1 -Wl,-Bsymbolic v1";
-    uint64_t key =
-        bcw__hash(BCW_VERSION BCW_CLANG, sizeof BCW_VERSION BCW_CLANG,
-                  BCW_GENERATOR_VERSION);
+    uint64_t key = bcw__hash(BCW_CLANG, sizeof BCW_CLANG, BCW_GENERATOR_VERSION);
+    key = bcw__hash(bcw_version(), strlen(bcw_version()), key);
     key = bcw__hash(flags, sizeof flags, key);
     key = bcw__hash(file + strlen(file) - 2, 2, key); /* ".c" or "bc" */
     int err = bcw__hash_file(&key, file);
     if (err < 0)
         return err;
     char *root = bcw__cache_root(cache_dir), *dir = NULL, *so = NULL,
-         *tmp = NULL, *log = NULL, *kept = NULL;
-    if (root == NULL || (dir = bcw__sprintf("%s/generators", root)) == NULL ||
+         *tmp = NULL, *log = NULL, *kept = NULL, *inc = NULL, *iflag = NULL;
+    /* the installed public headers: bcwalk/generator.h */
+    if ((err = bcw__install_path(&inc, "include/bcwalk/generator.h")) < 0)
+        goto done;
+    inc[strlen(inc) - strlen("/bcwalk/generator.h")] = '\0';
+    if (root == NULL || (iflag = bcw__sprintf("-I%s", inc)) == NULL ||
+        (dir = bcw__sprintf("%s/generators", root)) == NULL ||
         (so = bcw__sprintf("%s/%016llx.so", dir, (unsigned long long)key)) ==
             NULL ||
         (tmp = bcw__sprintf("%s/tmp.%016llx.%ld.so", dir,
@@ -78,7 +83,7 @@ static int build(char **out, const char *file, const char *cache_dir)
                           "-fPIC",
                           "-O1",
                           "-Wl,-Bsymbolic",
-                          "-I" BCW_INCLUDE_DIR,
+                          iflag,
                           file,
                           "-o",
                           tmp,
@@ -109,6 +114,8 @@ done:
         unlink(tmp);
     if (log != NULL)
         unlink(log);
+    free(inc);
+    free(iflag);
     free(root);
     free(dir);
     free(tmp);

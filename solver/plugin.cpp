@@ -23,7 +23,7 @@ struct BcwalkAnalyze : PassInfoMixin<BcwalkAnalyze> {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 {
-    return {LLVM_PLUGIN_API_VERSION, "bcwalk", "0.1", [](PassBuilder &pb) {
+    return {LLVM_PLUGIN_API_VERSION, "bcwalk", BCW_VERSION, [](PassBuilder &pb) {
                 pb.registerPipelineParsingCallback(
                     [](StringRef name, ModulePassManager &mpm,
                        ArrayRef<PassBuilder::PipelineElement>) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bcwalk/version.h"
 #include "cli.h"
 
 static const cli_cmd commands[] = {
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
         strcmp(argv[1], "help") == 0)
         return usage(stdout), EXIT_OK;
     if (strcmp(argv[1], "--version") == 0)
-        return puts("bcwalk " BCW_VERSION), EXIT_OK;
+        return printf("bcwalk %s\n", bcw_version()), EXIT_OK;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
