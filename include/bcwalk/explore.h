@@ -113,7 +113,11 @@ typedef struct bcw_summary {
  * the file appears complete or not at all).  On success fills *out and
  * returns 0.  A crash, abort or hang of the code under test is a result,
  * not a failure; failures are bad input (BCW_EINPUT), a native build or
- * worker start that fails (BCW_ERROR), or running out of memory. */
+ * worker start that fails (BCW_ERROR), or running out of memory.  Bad
+ * predicates or a bad permutation seed give a message that begins with
+ * "design-state predicates: " or "buffer permutation seed: ", an
+ * unreadable custom generator one that begins "custom generator FILE: ",
+ * so that a caller can tell which of its settings to blame. */
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *opts);
 
