@@ -80,9 +80,9 @@ static int cap_warning(bcw_reporter *r, const bcw_func *f,
                               "), above the cap of %u: only the first %u "
                               "are walked%s",
                               walked, walked,
-                              mode == BCW_COMBINE_ALL ? " (--combine pairs "
-                                                        "makes fewer)"
-                                                      : "");
+                              mode == BCW_COMBINE_ALL
+                                  ? " (combining by all pairs makes fewer)"
+                                  : "");
     if (err == 0)
         err = bcw__buf_put(&b, "", 1);
     if (err == 0 && bcw__grow(&r->warnings, &r->capwarnings, r->nwarnings + 1,
@@ -175,8 +175,9 @@ static int buffer_perms_make(buffer_perms *bp, const bcw_explore_opts *o,
     }
     free(contents);
     if (err == 0 && total > n) {
-        char *w = bcw__sprintf("--permute \"%s\": %llu contents, above the "
-                               "cap of %u: only the first %u are used",
+        char *w = bcw__sprintf("buffer permutation seed \"%s\": %llu "
+                               "contents, above the cap of %u: only the "
+                               "first %u are used",
                                o->permute, (unsigned long long)total, cap, n);
         if (w == NULL || bcw__grow(&r->warnings, &r->capwarnings,
                                    r->nwarnings + 1, sizeof *r->warnings) < 0) {
@@ -289,11 +290,13 @@ static int fit_steps(bcw_step **out, unsigned *nout, const bcw_unit *u,
                 return 0;
             char *w = bcw__sprintf(
                 "%s: %u steps with %s combinations (at most %d are walked): "
-                "walked as --combine %s --max-combos %u, %u steps",
+                "walked with %s, at most %u combinations per function, %u "
+                "steps",
                 u->name, first,
                 o->combine == BCW_COMBINE_PAIRS ? "all-pairs" : "all",
                 BCW_MAX_FUNCS,
-                fit.combine == BCW_COMBINE_PAIRS ? "pairs" : "all",
+                fit.combine == BCW_COMBINE_PAIRS ? "all pairs"
+                                                 : "all combinations",
                 fit.max_combos, *nout);
             if (w == NULL ||
                 bcw__grow(&r->warnings, &r->capwarnings, r->nwarnings + 1,
@@ -573,9 +576,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (o->walk != BCW_WALK_STATE &&
         (o->predicates != NULL || o->graph_path != NULL || o->probe_depth))
         return bcw__error(BCW_EINPUT,
-                          "%s apply to the state walk only "
-                          "(--walk state)",
-                          "--predicates, --probe-depth and --graph");
+                          "design-state predicates, probe depth and state "
+                          "graph apply to the state walk only");
     const bcw_unit *u = &model->units[o->unit];
     bcw_step *steps = NULL;
     unsigned nsteps = 0;

@@ -145,7 +145,7 @@ int bcw__generator_open(bcw_usergen **out, const char *file, const bcw_unit *u,
 {
     *out = NULL;
     if (access(file, R_OK) != 0)
-        return bcw__error(BCW_EINPUT, "%s: %s (--generator)", file,
+        return bcw__error(BCW_EINPUT, "custom generator %s: %s", file,
                           strerror(errno));
     bool is_so = ends_with(file, ".so");
     if (!is_so && !ends_with(file, ".c") && !ends_with(file, ".bc"))

@@ -57,8 +57,8 @@ static int group_perms(char ***out, unsigned *n, const char *g, size_t len)
     do {
         if (*n >= 100000)
             return bcw__error(BCW_EINPUT,
-                              "--permute: group \"%s\" has too many "
-                              "permutations",
+                              "buffer permutation seed: group \"%s\" has "
+                              "too many permutations",
                               s);
         if (bcw__grow(out, &cap, *n + 1, sizeof **out) < 0 ||
             ((*out)[*n] = bcw__strndup(s, len)) == NULL)
@@ -76,8 +76,7 @@ int bcw__permutations(char ***out, unsigned *n, uint64_t *total,
     *total = 0;
     if (strlen(seed) > MAX_SEED)
         return bcw__error(BCW_EINPUT,
-                          "--permute: the seed has more than %d "
-                          "bytes",
+                          "buffer permutation seed: more than %d bytes",
                           MAX_SEED);
     char **groups[MAX_GROUPS] = {0};
     unsigned ng[MAX_GROUPS] = {0}, ngroups = 0;
@@ -85,10 +84,13 @@ int bcw__permutations(char ***out, unsigned *n, uint64_t *total,
     for (const char *g = seed; err == 0;) {
         size_t len = strcspn(g, "|");
         if (len == 0)
-            err = bcw__error(BCW_EINPUT, "--permute: an empty group in \"%s\"",
+            err = bcw__error(BCW_EINPUT,
+                             "buffer permutation seed: an empty group in "
+                             "\"%s\"",
                              seed);
         else if (ngroups == MAX_GROUPS)
-            err = bcw__error(BCW_EINPUT, "--permute: more than %d groups",
+            err = bcw__error(BCW_EINPUT,
+                             "buffer permutation seed: more than %d groups",
                              MAX_GROUPS);
         else
             err = group_perms(&groups[ngroups], &ng[ngroups], g, len);

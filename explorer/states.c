@@ -54,7 +54,8 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
     memset(st, 0, sizeof *st);
     st->explicit_choice = names != NULL;
     if (names != NULL && names[0] == '\0')
-        return bcw__error(BCW_EINPUT, "--predicates: no predicate named");
+        return bcw__error(BCW_EINPUT,
+                          "design-state predicates: no predicate named");
     if (names != NULL) {
         for (const char *n = names; *n;) {
             size_t item = strcspn(n, ","), len = strcspn(n, ",:");
@@ -70,7 +71,8 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
                                     u->preds[k].name);
                 int err = bcw__error(
                     BCW_EINPUT,
-                    "--predicates: unit %s has no predicate \"%.*s\"; "
+                    "design-state predicates: unit %s has no predicate "
+                    "\"%.*s\"; "
                     "its predicates are %s",
                     u->name, (int)len, n, b.data && b.len ? b.data : "none");
                 bcw__buf_free(&b);
@@ -78,12 +80,13 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
             }
             if (st->ncand == BCW_MAX_PREDS)
                 return bcw__error(BCW_EINPUT,
-                                  "--predicates: more than %d predicates",
+                                  "design-state predicates: more than %d named",
                                   BCW_MAX_PREDS);
             /* name:label renames it in the states' names */
             if (len + 1 == item)
                 return bcw__error(BCW_EINPUT,
-                                  "--predicates: an empty name after \"%.*s:\"",
+                                  "design-state predicates: an empty name "
+                                  "after \"%.*s:\"",
                                   (int)len, n);
             if (len < item && (st->label[st->ncand] = bcw__strndup(
                                    n + len + 1, item - len - 1)) == NULL)

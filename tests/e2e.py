@@ -533,8 +533,10 @@ class Categories(unittest.TestCase):
         fits = [w for w in doc["warnings"] if "steps with all" in w]
         self.assertEqual(len(fits), 1, doc["warnings"])
         self.assertRegex(fits[0], r"^sbuf: \d+ steps with all combinations "
-                         r"\(at most 256 are walked\): walked as --combine "
-                         r"pairs --max-combos \d+, \d+ steps$")
+                         r"\(at most 256 are walked\): walked with all pairs, "
+                         r"at most \d+ combinations per function, \d+ steps$")
+        # the library's report describes settings, it names no option
+        self.assertNotIn("--", " ".join(doc["warnings"]))
 
     def test_buffer_lengths(self):
         # a length the code does not branch on: empty, one byte, small
@@ -563,7 +565,9 @@ class Categories(unittest.TestCase):
                          "stratified permutation 1 of 4")
         p = bcwalk("explore", example("sbuf.bc"), "--unit", "sbuf",
                    "--permute", "ab||c", check=2)
-        self.assertIn("--permute: an empty group", p.stderr)
+        # the library names the setting, the command line its option
+        self.assertIn('explore: --permute: an empty group in "ab||c"',
+                      p.stderr)
 
     def test_all_pairs_and_the_cap(self):
         full = explore_json("cfg.bc", "cfg", "protocol", 1)
@@ -573,6 +577,8 @@ class Categories(unittest.TestCase):
         self.assertTrue(any(w.startswith("cfg_set: 18 combinations of its "
                                           "categories (key 6, value 3), "
                                           "above the cap of 4")
+                            and w.endswith("(combining by all pairs makes "
+                                           "fewer)")
                             for w in capped["warnings"]), capped["warnings"])
         self.assertLess(capped["sequences"]["normal"],
                         full["sequences"]["normal"])
@@ -815,11 +821,17 @@ class DesignStates(unittest.TestCase):
         self.assertIn('unit bstack has no predicate "is_big"; its '
                       'predicates are "is_empty", "is_full"', p.stderr)
         for bad, msg in ((("--walk", "state", "--predicates", ""),
-                          "--predicates: no predicate named"),
+                          "explore: --predicates: no predicate named"),
                          (("--walk", "state", "--predicates", "is_empty:"),
                           'an empty name after "is_empty:"'),
                          (("--predicates", "is_empty"),
-                          "apply to the state walk only")):
+                          "explore: --predicates applies to the state walk "
+                          "only (--walk state)"),
+                         (("--graph", "x.dot"),
+                          "explore: --graph applies to the state walk only"),
+                         (("--probe-depth", "4"),
+                          "explore: --probe-depth applies to the state walk "
+                          "only")):
             p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
                        *bad, check=2)
             self.assertIn(msg, p.stderr)
@@ -1097,10 +1109,60 @@ class BadInput(unittest.TestCase):
         self.expect_usage_error("explore", example("bstack.bc"),
                                 needle="--unit")
 
+    def test_bad_option_values(self):
+        # each names the command, the option and what it takes
+        bstack = (example("bstack.bc"), "--unit", "bstack")
+        for args, needle in (
+                (("--depth",), "explore: missing K after --depth (see bcwalk "
+                               "explore --help)"),
+                (("-o",), "explore: missing FILE after -o"),
+                (("--jobs", "0"), "explore: --jobs must be an integer from 1 "
+                                  "to 1024, not '0'"),
+                (("--depth=x",), "explore: --depth must be an integer from 1 "
+                                 "to 255, not 'x'"),
+                (("--walk", "sideways"), "explore: unknown --walk 'sideways' "
+                                         "(protocol, algebra or state)"),
+                (("--boundaries=yes",), "explore: --boundaries takes no "
+                                        "value"),
+                (("--graph", ""), "explore: --graph needs a file name"),
+                (("--generator", "/nonexistent/gen.c"),
+                 "explore: --generator /nonexistent/gen.c: No such file or "
+                 "directory")):
+            self.expect_usage_error("explore", *bstack, *args, needle=needle)
+        self.expect_usage_error("explore", example("bstack.bc"),
+                                needle="explore: --unit NAME is required")
+        self.expect_usage_error("analyze", example("bstack.bc"), "--format",
+                                "xml", needle="analyze: unknown --format "
+                                              "'xml' (text or json)")
+        self.expect_usage_error("analyze", example("bstack.bc"), "-x",
+                                needle="analyze: unknown option '-x' (see "
+                                       "bcwalk analyze --help)")
+
+    def test_options_in_any_order(self):
+        # operands and options mix; --name=value, -oFILE and -- work
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.msgpack")
+            bcwalk("analyze", "--unit=bstack", "-o" + path, "--",
+                   example("bstack.bc"), check=0)
+            self.assertTrue(os.path.exists(path))
+
     def test_help_has_examples(self):
         for cmd in ("analyze", "explore"):
             p = bcwalk(cmd, "--help", check=0)
             self.assertIn("examples:", p.stdout)
+            self.assertTrue(p.stdout.startswith("usage: bcwalk " + cmd))
+            self.assertIn("\noptions:\n", p.stdout)
+            self.assertTrue(p.stdout.split("examples:")[1].strip()
+                            .startswith(("bcwalk", "clang")), cmd)
+            self.assertLessEqual(max(map(len, p.stdout.split(
+                "examples:")[0].splitlines())), 79, cmd)
+        self.assertIn("examples:", bcwalk("--help", check=0).stdout)
+        # generated from the option table: the defaults and ranges
+        out = bcwalk("explore", "-h", check=0).stdout
+        self.assertIn("[--walk protocol|algebra|state]", out)
+        self.assertRegex(out, r"--depth K +the longest method sequence "
+                              r"\(1 to 255, default 3\)")
+        self.assertRegex(out, r"--max-combos N .*\n.*\(1 to 256, default 64\)")
 
 
 GEN_HEAD = "#include <bcwalk/generator.h>\n#include <string.h>\n"

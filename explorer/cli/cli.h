@@ -19,12 +19,4 @@ int cmd_explore(int argc, char **argv);
 /* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The usage errors every subcommand gives: an unknown option (the last
- * one getopt looked at), and not exactly one bitcode file. */
-int cli_bad_option(const char *cmd, char **argv, int optind);
-int cli_need_one_file(const char *cmd);
-
-/* Parses a positive integer option value in [1, max]; -1 if it is not. */
-long cli_positive(const char *s, long max);
-
 #endif

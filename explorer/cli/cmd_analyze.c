@@ -1,104 +1,95 @@
 /* cmd_analyze.c - bcwalk analyze: the units of a bitcode file. */
 #define _POSIX_C_SOURCE 200809L
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "bcwalk/error.h"
 #include "bcwalk/model.h"
 #include "bcwalk/solver.h"
 #include "cli.h"
+#include "opt.h"
 
-static void help(void)
-{
-    puts("usage: bcwalk analyze LIB.bc [--unit NAME] [--format text|json]\n"
-         "                      [--invariant FN] [-o MODEL]\n"
-         "\n"
-         "Finds the units (a struct with its constructors, methods and\n"
-         "destructors) in LLVM bitcode and classifies each method as an\n"
-         "observer or a mutator by a static mod analysis.\n"
-         "\n"
-         "options:\n"
-         "  --unit NAME       show only this unit\n"
-         "  --format FORMAT   text (default) or json\n"
-         "  --invariant FN    FN is its unit's invariant function (besides\n"
-         "                    the T_invariant, T_check, T_ok, T_valid found\n"
-         "                    by name)\n"
-         "  -o MODEL          save the model file (msgpack, docs/model.md);\n"
-         "                    nothing is printed unless --format is given\n"
-         "\n"
-         "examples:\n"
-         "  clang -g -c -emit-llvm stack.c -o stack.bc\n"
-         "  bcwalk analyze stack.bc\n"
-         "  bcwalk analyze stack.bc --unit bstack --format json\n"
-         "  bcwalk analyze stack.bc -o stack.model.msgpack");
-}
+/* What the command line sets. */
+typedef struct analyze_args {
+    const char *unit, *invariant, *output;
+    enum bcw_model_format format;
+} analyze_args;
+
+static const analyze_args defaults = {.format = BCW_MODEL_TEXT};
+
+static const cli_word formats[] = {
+    {.word = "text",
+     .value = BCW_MODEL_TEXT,
+     .help = "each unit with its functions and their roles"},
+    {.word = "json", .value = BCW_MODEL_JSON, .help = "one JSON document"},
+    {.word = NULL}};
+
+static const cli_opt options[] = {
+    {.name = "unit",
+     .arg = "NAME",
+     CLI_TEXT(analyze_args, unit),
+     .help = "show only this unit"},
+    {.name = "format",
+     .arg = "FORMAT",
+     CLI_WORD(analyze_args, format, formats),
+     .help = "how the model is printed"},
+    {.name = "invariant",
+     .arg = "FN",
+     CLI_TEXT(analyze_args, invariant),
+     .help = "FN is its unit's invariant function (besides the "
+             "T_invariant, T_check, T_ok, T_valid found by name)"},
+    {.name = "output",
+     .alias = 'o',
+     .arg = "MODEL",
+     CLI_FILE_OUT(analyze_args, output),
+     .help = "save the model file (msgpack, docs/model.md); nothing is "
+             "printed unless --format is given"},
+    {.kind = CLI_END}};
+
+static const cli_spec spec = {
+    .cmd = "analyze",
+    .operand = "LIB.bc",
+    .operand_is = "bitcode file",
+    .about = "Finds the units (a struct with its constructors, methods and\n"
+             "destructors) in LLVM bitcode and classifies each method as an\n"
+             "observer or a mutator by a static mod analysis.\n",
+    .after = "examples:\n"
+             "  clang -g -c -emit-llvm stack.c -o stack.bc\n"
+             "  bcwalk analyze stack.bc\n"
+             "  bcwalk analyze stack.bc --unit bstack --format json\n"
+             "  bcwalk analyze stack.bc -o stack.model.msgpack\n",
+    .opts = options,
+    .defaults = &defaults,
+    .size = sizeof defaults};
 
 int cmd_analyze(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"unit", required_argument, NULL, 'u'},
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"invariant", required_argument, NULL, 'i'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    const char *unit = NULL, *output = NULL, *invariant = NULL;
-    enum bcw_model_format format = BCW_MODEL_TEXT;
-    bool print = true, format_given = false;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'u':
-            unit = optarg;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'i':
-            invariant = optarg;
-            break;
-        case 'f':
-            format_given = true;
-            if (strcmp(optarg, "json") == 0)
-                format = BCW_MODEL_JSON;
-            else if (strcmp(optarg, "text") == 0)
-                format = BCW_MODEL_TEXT;
-            else
-                return cli_fail("analyze: unknown format '%s' (text or json)",
-                                optarg);
-            break;
-        case 'h':
-            help();
-            return EXIT_OK;
-        default:
-            return cli_bad_option("analyze", argv, optind);
-        }
-    }
-    if (optind + 1 != argc)
-        return cli_need_one_file("analyze");
+    analyze_args a;
+    cli_args given;
+    int rc;
+    if ((rc = cli_parse(&given, &spec, &a, argc, argv)) != CLI_RUN)
+        return rc;
     bcw_model *model = NULL;
-    if (bcw_model_analyze(&model, argv[optind]) < 0)
+    if (bcw_model_analyze(&model, given.operand) < 0)
         return cli_fail("%s", bcw_error_last());
     if (bcw_model_partition(model) < 0) {
         bcw_model_free(model);
         return cli_fail("%s", bcw_error_last());
     }
     int index = -1;
-    if ((invariant != NULL && bcw_model_set_invariant(model, invariant) < 0) ||
-        (unit != NULL && (index = bcw_model_find_unit(model, unit)) < 0)) {
+    if ((a.invariant != NULL &&
+         bcw_model_set_invariant(model, a.invariant) < 0) ||
+        (a.unit != NULL && (index = bcw_model_find_unit(model, a.unit)) < 0)) {
         bcw_model_free(model);
         return cli_fail("%s", bcw_error_last());
     }
     /* with -o the model file is the output; --format prints it too */
-    print = output == NULL || format_given;
-    int rc = EXIT_OK;
-    if (output != NULL && bcw_model_save(model, output) < 0)
+    bool print = a.output == NULL || cli_given(&given, &spec, "format");
+    rc = EXIT_OK;
+    if (a.output != NULL && bcw_model_save(model, a.output) < 0)
         rc = cli_fail("%s", bcw_error_last());
     if (rc == EXIT_OK && print &&
-        bcw_model_write(model, index, format, stdout) < 0)
+        bcw_model_write(model, index, a.format, stdout) < 0)
         rc = cli_fail("%s", bcw_error_last());
     bcw_model_free(model);
     return rc;

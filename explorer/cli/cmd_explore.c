@@ -1,9 +1,7 @@
 /* cmd_explore.c - bcwalk explore: a bounded exhaustive walk of a unit. */
 #define _POSIX_C_SOURCE 200809L
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -11,68 +9,160 @@
 #include "bcwalk/explore.h"
 #include "bcwalk/solver.h"
 #include "cli.h"
+#include "opt.h"
 
-static void help(void)
-{
-    puts(
-        "usage: bcwalk explore LIB.bc --unit NAME --walk "
-        "protocol|algebra|state\n"
-        "                      [--depth K] [--format text|json|jsonl]\n"
-        "                      [--jobs N] [--timeout MS] [--calls stub|ffi] "
-        "[-o RESULTS]\n"
-        "                      [--combine all|pairs] [--max-combos N] "
-        "[--generator FILE]\n"
-        "                      [--permute SEED] [--prune state|none] "
-        "[--boundaries]\n"
-        "                      [--probe-depth N] [--predicates LIST] "
-        "[--graph FILE]\n"
-        "\n"
+/* What the command line sets: the library's options and the unit's name
+ * (the library takes its index). */
+typedef struct explore_args {
+    bcw_explore_opts o;
+    const char *unit;
+} explore_args;
+
+static const explore_args defaults = {.o = BCW_EXPLORE_OPTS_INIT};
+
+static const cli_word walks[] = {
+    {.word = "protocol",
+     .value = BCW_WALK_PROTOCOL,
+     .help = "every method sequence after each constructor"},
+    {.word = "algebra",
+     .value = BCW_WALK_ALGEBRA,
+     .help = "the same, but a sequence's prefix holds only constructors "
+             "and mutators"},
+    {.word = "state",
+     .value = BCW_WALK_STATE,
+     .help = "the protocol walk from every design state"},
+    {.word = NULL}};
+
+static const cli_word formats[] = {
+    {.word = "text",
+     .value = BCW_REPORT_TEXT,
+     .help = "a report of every sequence, then the summary"},
+    {.word = "json", .value = BCW_REPORT_JSON, .help = "a JSON summary"},
+    {.word = "jsonl",
+     .value = BCW_REPORT_JSONL,
+     .help = "one JSON object per sequence, then the summary"},
+    {.word = NULL}};
+
+static const cli_word calls[] = {
+    {.word = "stub", .value = 0, .help = "generated typed call stubs"},
+    {.word = "ffi", .value = 1, .help = "every call through libffi"},
+    {.word = NULL}};
+
+static const cli_word combines[] = {
+    {.word = "all", .value = BCW_COMBINE_ALL, .help = "every combination"},
+    {.word = "pairs",
+     .value = BCW_COMBINE_PAIRS,
+     .help = "every pair of categories of any two parameters: fewer steps"},
+    {.word = NULL}};
+
+static const cli_word prunes[] = {
+    {.word = "auto",
+     .value = BCW_PRUNE_AUTO,
+     .help = "state from depth 6 on; none below it or with --generator"},
+    {.word = "state",
+     .value = BCW_PRUNE_STATE,
+     .help = "a sequence that reaches a concrete state (memory reachable "
+             "from the object, and the next generated values) an earlier "
+             "one reached is run but not extended"},
+    {.word = "none", .value = BCW_PRUNE_NONE, .help = "extend every sequence"},
+    {.word = NULL}};
+
+static const cli_opt options[] = {
+    {.name = "unit",
+     .arg = "NAME",
+     CLI_TEXT(explore_args, unit),
+     .flags = CLI_REQUIRED,
+     .help = "the unit to walk (bcwalk analyze lists the units)"},
+    {.name = "walk",
+     .arg = "KIND",
+     CLI_WORD(explore_args, o.walk, walks),
+     .help = "which walk"},
+    {.name = "depth",
+     .arg = "K",
+     CLI_INT(explore_args, o.depth, 1, 255),
+     .help = "the longest method sequence"},
+    {.name = "format",
+     .arg = "FORMAT",
+     CLI_WORD(explore_args, o.format, formats),
+     .help = "what is printed"},
+    {.name = "jobs",
+     .arg = "N",
+     CLI_INT(explore_args, o.jobs, 1, 1024),
+     .help = "worker processes"},
+    {.name = "timeout",
+     .arg = "MS",
+     CLI_INT(explore_args, o.timeout_ms, 1, 3600000),
+     .help = "a call that runs longer, in milliseconds, is a hang"},
+    {.name = "output",
+     .alias = 'o',
+     .arg = "FILE",
+     CLI_FILE_OUT(explore_args, o.results_path),
+     .help = "save the results as msgpack (written atomically)"},
+    {.name = "calls",
+     .arg = "HOW",
+     CLI_WORD(explore_args, o.use_ffi, calls),
+     .help = "how the unit's functions are called"},
+    {.name = "boundaries",
+     CLI_FLAG(explore_args, o.boundaries),
+     .help = "walk each category's minimum and maximum too, not only its "
+             "representative"},
+    {.name = "combine",
+     .arg = "HOW",
+     CLI_WORD(explore_args, o.combine, combines),
+     .help = "how one call's parameter categories combine"},
+    {.name = "max-combos",
+     .arg = "N",
+     CLI_INT(explore_args, o.max_combos, 1, 256),
+     .help = "most combinations walked per function; the report warns when "
+             "it cuts"},
+    {.name = "probe-depth",
+     .arg = "N",
+     CLI_INT(explore_args, o.probe_depth, 1, 64),
+     .dflt = "12",
+     .help = "state walk: the longest constructor + mutators sequence "
+             "probed for design states"},
+    {.name = "predicates",
+     .arg = "LIST",
+     CLI_TEXT(explore_args, o.predicates),
+     .setting = "design-state predicates",
+     .dflt = "the interface's, plus the bitcode ones it lacks",
+     .help = "state walk: the predicates (comma-separated) that make the "
+             "states; NAME:LABEL renames one"},
+    {.name = "graph",
+     .arg = "FILE",
+     CLI_FILE_OUT(explore_args, o.graph_path),
+     .help = "state walk: write the state graph as DOT"},
+    {.name = "permute",
+     .arg = "SEED",
+     CLI_TEXT(explore_args, o.permute),
+     .setting = "buffer permutation seed",
+     .help = "buffer contents: every distinct permutation of SEED's bytes, "
+             "or with '|' (\"ab|cd\") of each group on its own "
+             "(stratified); the paired length follows the content"},
+    {.name = "generator",
+     .arg = "FILE",
+     CLI_FILE_IN(explore_args, o.generator),
+     .setting = "custom generator",
+     .help = "custom generator (bcwalk/generator.h) for the parameters it "
+             "takes: C (.c) or bitcode (.bc), compiled and cached, or a "
+             "shared object (.so)"},
+    {.name = "prune",
+     .arg = "HOW",
+     CLI_WORD(explore_args, o.prune, prunes),
+     .help = "pruning by concrete state"},
+    {.kind = CLI_END}};
+
+static const cli_spec spec = {
+    .cmd = "explore",
+    .operand = "LIB.bc",
+    .operand_is = "bitcode file",
+    .about =
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, the algebra walk TA_k whose prefixes hold\n"
         "only constructors and mutators, or the state walk TS_k: TP_k from\n"
         "each design state's cover) in crash-isolated workers, and\n"
-        "reports each sequence's result and the summary counts.\n"
-        "\n"
-        "options:\n"
-        "  --unit NAME       the unit to walk (see bcwalk analyze)\n"
-        "  --walk KIND       protocol (default), algebra, or state: the\n"
-        "                    protocol walk from every design state\n"
-        "  --depth K         longest method sequence, 1..255 (default 3)\n"
-        "  --format FORMAT   text report (default), json summary, or jsonl:\n"
-        "                    one object per sequence, then the summary\n"
-        "  --jobs N          worker processes (default 1)\n"
-        "  --timeout MS      a call that runs longer is a hang (default 1000)\n"
-        "  -o FILE           save the results as msgpack (written atomically)\n"
-        "  --calls HOW       stub (default): generated typed call stubs;\n"
-        "                    ffi: every call through libffi\n"
-        "  --boundaries      walk each category's minimum and maximum too,\n"
-        "                    not only its representative\n"
-        "  --combine HOW     how one call's parameter categories combine:\n"
-        "                    all (default) or pairs (every pair of categories\n"
-        "                    of any two parameters, fewer steps)\n"
-        "  --max-combos N    most combinations walked per function, 1..256\n"
-        "                    (default 64; the report warns when it cuts)\n"
-        "  --probe-depth N   state walk: longest constructor + mutators\n"
-        "                    sequence probed for design states (default 12)\n"
-        "  --predicates LIST state walk: the predicates (comma-separated)\n"
-        "                    that make the states; default: the interface's,\n"
-        "                    plus bitcode ones it lacks; NAME:LABEL renames "
-        "it\n"
-        "  --graph FILE      state walk: write the state graph as DOT\n"
-        "  --permute SEED    buffer contents: every distinct permutation of\n"
-        "                    SEED's bytes, or with '|' (\"ab|cd\") of each\n"
-        "                    group on its own (stratified); the paired length\n"
-        "                    follows the content\n"
-        "  --generator FILE  custom generator (bcwalk/generator.h) for the\n"
-        "                    parameters it takes: C (.c) or bitcode (.bc),\n"
-        "                    compiled and cached, or a shared object (.so)\n"
-        "  --prune HOW       state: a sequence that reaches a concrete state\n"
-        "                    (memory reachable from the object, and the\n"
-        "                    next generated values) an earlier one reached\n"
-        "                    is run but not extended; none: extend all.\n"
-        "                    Default: state from depth 6 on, none below it\n"
-        "                    or with --generator\n"
-        "\n"
+        "reports each sequence's result and the summary counts.\n",
+    .after =
         "The native code is built with clang from the same bitcode and\n"
         "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"
         "\n"
@@ -87,7 +177,24 @@ static void help(void)
         "  bcwalk explore stack.bc --unit bstack --depth 3 "
         "--generator examples/gen_index.c\n"
         "  bcwalk explore stack.bc --unit bstack --depth 12 --format json   "
-        "# pruned: seconds");
+        "# pruned: seconds\n",
+    .opts = options,
+    .defaults = &defaults,
+    .size = sizeof defaults};
+
+/* Option interactions; the parser checked each value on its own.
+ * Returns CLI_RUN or EXIT_USAGE after saying what is wrong. */
+static int verify(const explore_args *a, const cli_args *given)
+{
+    static const char *const state_only[] = {"predicates", "probe-depth",
+                                             "graph"};
+    for (size_t i = 0; i < sizeof state_only / sizeof *state_only; i++)
+        if (a->o.walk != BCW_WALK_STATE &&
+            cli_given(given, &spec, state_only[i]))
+            return cli_fail("explore: --%s applies to the state walk only "
+                            "(--walk state)",
+                            state_only[i]);
+    return CLI_RUN;
 }
 
 /* Renders progress on a terminal, in place, at most ~15 times a second. */
@@ -104,154 +211,19 @@ static void progress(const bcw_progress *p, void *payload)
 
 int cmd_explore(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"unit", required_argument, NULL, 'u'},
-        {"walk", required_argument, NULL, 'w'},
-        {"depth", required_argument, NULL, 'd'},
-        {"format", required_argument, NULL, 'f'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"timeout", required_argument, NULL, 't'},
-        {"output", required_argument, NULL, 'o'},
-        {"calls", required_argument, NULL, 'c'},
-        {"combine", required_argument, NULL, 'C'},
-        {"max-combos", required_argument, NULL, 'M'},
-        {"generator", required_argument, NULL, 'g'},
-        {"permute", required_argument, NULL, 'P'},
-        {"probe-depth", required_argument, NULL, 'D'},
-        {"predicates", required_argument, NULL, 'R'},
-        {"graph", required_argument, NULL, 'G'},
-        {"prune", required_argument, NULL, 'Q'},
-        {"boundaries", no_argument, NULL, 'B'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    bcw_explore_opts opts = BCW_EXPLORE_OPTS_INIT;
-    const char *unit = NULL;
-    long v;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'u':
-            unit = optarg;
-            break;
-        case 'w':
-            if (strcmp(optarg, "protocol") == 0)
-                opts.walk = BCW_WALK_PROTOCOL;
-            else if (strcmp(optarg, "algebra") == 0)
-                opts.walk = BCW_WALK_ALGEBRA;
-            else if (strcmp(optarg, "state") == 0)
-                opts.walk = BCW_WALK_STATE;
-            else
-                return cli_fail("explore: unknown walk '%s' (protocol, "
-                                "algebra or state)",
-                                optarg);
-            break;
-        case 'd':
-            if ((v = cli_positive(optarg, 255)) < 0)
-                return cli_fail("explore: --depth must be an integer from 1 "
-                                "to 255, not '%s'",
-                                optarg);
-            opts.depth = (unsigned)v;
-            break;
-        case 'f':
-            if (strcmp(optarg, "text") == 0)
-                opts.format = BCW_REPORT_TEXT;
-            else if (strcmp(optarg, "json") == 0)
-                opts.format = BCW_REPORT_JSON;
-            else if (strcmp(optarg, "jsonl") == 0)
-                opts.format = BCW_REPORT_JSONL;
-            else
-                return cli_fail("explore: unknown format '%s' (text, json or "
-                                "jsonl)",
-                                optarg);
-            break;
-        case 'j':
-            if ((v = cli_positive(optarg, 1024)) < 0)
-                return cli_fail("explore: --jobs must be an integer from 1 "
-                                "to 1024, not '%s'",
-                                optarg);
-            opts.jobs = (unsigned)v;
-            break;
-        case 't':
-            if ((v = cli_positive(optarg, 3600000)) < 0)
-                return cli_fail("explore: --timeout must be a positive "
-                                "number of milliseconds, not '%s'",
-                                optarg);
-            opts.timeout_ms = (unsigned)v;
-            break;
-        case 'o':
-            opts.results_path = optarg;
-            break;
-        case 'c':
-            if (strcmp(optarg, "stub") != 0 && strcmp(optarg, "ffi") != 0)
-                return cli_fail("explore: unknown --calls '%s' (stub or ffi)",
-                                optarg);
-            opts.use_ffi = strcmp(optarg, "ffi") == 0;
-            break;
-        case 'C':
-            if (strcmp(optarg, "all") != 0 && strcmp(optarg, "pairs") != 0)
-                return cli_fail("explore: unknown --combine '%s' (all or "
-                                "pairs)",
-                                optarg);
-            opts.combine = strcmp(optarg, "pairs") == 0 ? BCW_COMBINE_PAIRS
-                                                        : BCW_COMBINE_ALL;
-            break;
-        case 'M':
-            if ((v = cli_positive(optarg, 256)) < 0)
-                return cli_fail("explore: --max-combos must be an integer "
-                                "from 1 to 256, not '%s'",
-                                optarg);
-            opts.max_combos = (unsigned)v;
-            break;
-        case 'g':
-            opts.generator = optarg;
-            break;
-        case 'P':
-            opts.permute = optarg;
-            break;
-        case 'D':
-            if ((v = cli_positive(optarg, 64)) < 0)
-                return cli_fail("explore: --probe-depth must be an integer "
-                                "from 1 to 64, not '%s'",
-                                optarg);
-            opts.probe_depth = (unsigned)v;
-            break;
-        case 'R':
-            opts.predicates = optarg;
-            break;
-        case 'G':
-            opts.graph_path = optarg;
-            break;
-        case 'Q':
-            if (strcmp(optarg, "state") != 0 && strcmp(optarg, "none") != 0)
-                return cli_fail("explore: unknown --prune '%s' (state or "
-                                "none)",
-                                optarg);
-            opts.prune =
-                strcmp(optarg, "state") == 0 ? BCW_PRUNE_STATE : BCW_PRUNE_NONE;
-            break;
-        case 'B':
-            opts.boundaries = 1;
-            break;
-        case 'h':
-            help();
-            return EXIT_OK;
-        default:
-            return cli_bad_option("explore", argv, optind);
-        }
-    }
-    /* verify, then run */
-    if (optind + 1 != argc)
-        return cli_need_one_file("explore");
-    if (unit == NULL)
-        return cli_fail("explore: --unit NAME is required (bcwalk analyze "
-                        "lists the units)");
-    opts.bitcode = argv[optind];
+    explore_args a;
+    cli_args given;
+    int rc;
+    if ((rc = cli_parse(&given, &spec, &a, argc, argv)) != CLI_RUN ||
+        (rc = verify(&a, &given)) != CLI_RUN)
+        return rc;
+    bcw_explore_opts opts = a.o;
+    opts.bitcode = given.operand;
     bcw_model *model = NULL;
     /* unchanged bitcode is analysed once: the model is cached */
     if (bcw_model_open(&model, opts.bitcode, NULL) < 0)
         return cli_fail("%s", bcw_error_last());
-    if ((opts.unit = bcw_model_find_unit(model, unit)) < 0) {
+    if ((opts.unit = bcw_model_find_unit(model, a.unit)) < 0) {
         bcw_model_free(model);
         return cli_fail("%s", bcw_error_last());
     }
@@ -268,6 +240,6 @@ int cmd_explore(int argc, char **argv)
         fputs("\r\033[K", stderr);
     bcw_model_free(model);
     if (err < 0)
-        return cli_fail("%s", bcw_error_last());
+        return cli_fail_library(&spec, &given);
     return EXIT_OK;
 }

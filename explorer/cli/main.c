@@ -25,28 +25,6 @@ int cli_fail(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_bad_option(const char *cmd, char **argv, int optind)
-{
-    return cli_fail("%s: unknown or incomplete option '%s' (see bcwalk %s "
-                    "--help)",
-                    cmd, argv[optind - 1], cmd);
-}
-
-int cli_need_one_file(const char *cmd)
-{
-    return cli_fail("%s: expected one bitcode file (see bcwalk %s --help)", cmd,
-                    cmd);
-}
-
-long cli_positive(const char *s, long max)
-{
-    if (s == NULL || *s < '0' || *s > '9')
-        return -1;
-    char *end;
-    long v = strtol(s, &end, 10);
-    return *end == '\0' && v >= 1 && v <= max ? v : -1;
-}
-
 static void usage(FILE *f)
 {
     fputs("usage: bcwalk <command> [options]\n\n"

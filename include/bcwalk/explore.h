@@ -78,11 +78,16 @@ typedef struct bcw_explore_opts {
                                too, not only its representative */
 } bcw_explore_opts;
 
+/* The defaults: a protocol walk of depth 3 in one worker, 1000 ms per
+ * call, a text report, typed call stubs, all combinations of a call's
+ * categories (at most 64 per function), pruning chosen by depth; every
+ * pointer NULL.  `bcw_explore_opts o = BCW_EXPLORE_OPTS_INIT;` */
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
-        NULL, 0, BCW_WALK_PROTOCOL, 3, 1, 1000, BCW_REPORT_TEXT, NULL, NULL,   \
-            NULL, 0, BCW_COMBINE_ALL, 64, NULL, NULL, NULL, NULL, 0, NULL,     \
-            NULL, BCW_PRUNE_AUTO, 0                                            \
+        .walk = BCW_WALK_PROTOCOL, .depth = 3, .jobs = 1, .timeout_ms = 1000,  \
+        .format = BCW_REPORT_TEXT, .use_ffi = 0, .combine = BCW_COMBINE_ALL,   \
+        .max_combos = 64, .probe_depth = 0, .prune = BCW_PRUNE_AUTO,           \
+        .boundaries = 0                                                        \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
@@ -108,7 +113,11 @@ typedef struct bcw_summary {
  * the file appears complete or not at all).  On success fills *out and
  * returns 0.  A crash, abort or hang of the code under test is a result,
  * not a failure; failures are bad input (BCW_EINPUT), a native build or
- * worker start that fails (BCW_ERROR), or running out of memory. */
+ * worker start that fails (BCW_ERROR), or running out of memory.  Bad
+ * predicates or a bad permutation seed give a message that begins with
+ * "design-state predicates: " or "buffer permutation seed: ", an
+ * unreadable custom generator one that begins "custom generator FILE: ",
+ * so that a caller can tell which of its settings to blame. */
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *opts);
 
