@@ -2,6 +2,7 @@
 #ifndef BCW_RT_H
 #define BCW_RT_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,18 @@ uint64_t bcw_rt_state_hash(const bcw_rt_roots *roots);
 
 /* Mixes one word into a hash (the state hash's mixing step). */
 uint64_t bcw_rt_state_mix(uint64_t h, uint64_t word);
+
+/* rt_halt.c: where a halt of the code under test lands.  rt_main arms
+ * it around each sequence (seq_env, in_seq) and each interface predicate
+ * (pred_env, in_pred: a halt there leaves the predicate unknown instead
+ * of ending the sequence). */
+typedef struct bcw_rt_landing {
+    sigjmp_buf seq_env, pred_env;
+    volatile int in_seq, in_pred;
+    volatile enum bcw_outcome outcome; /* how the sequence halted */
+    volatile int signo;
+} bcw_rt_landing;
+extern bcw_rt_landing bcw_rt_land;
 
 /* Ends the sequence in flight with `outcome` (never returns).  Called by
  * the interposed abort, assert and exit, and by the allocator when the

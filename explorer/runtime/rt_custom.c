@@ -1,6 +1,7 @@
 /* rt_custom.c - the worker's side of a custom generator: loads the one
  * the plan names and draws the values of the parameters it generates
  * (BCW_FIXED_CUSTOM). */
+#define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
 #include "custom.h"

@@ -60,10 +60,6 @@ static size_t globals_size;
 
 /* State of the sequence in flight: static, because a siglongjmp back
  * into run_seq must see it. */
-static sigjmp_buf seq_env;
-static volatile int in_seq;
-static volatile enum bcw_outcome halt_outcome;
-static volatile int halt_signo;
 static uint32_t cur_call, seq_calls;
 static void *target;
 static _Alignas(16) char unit_storage[1 << 16];
@@ -120,25 +116,6 @@ static void put32(uint32_t v)
         ;
 }
 
-/* Set while an interface predicate runs: a halt in it leaves the
- * predicate unknown instead of ending the sequence. */
-static sigjmp_buf pred_env;
-static volatile int in_pred;
-
-void bcw_rt_halt(enum bcw_outcome outcome, int signo)
-{
-    if (in_pred) {
-        in_pred = 0;
-        siglongjmp(pred_env, 1);
-    }
-    if (!in_seq)
-        _exit(BCW_EXIT_SETUP);
-    in_seq = 0;
-    halt_outcome = outcome;
-    halt_signo = signo;
-    siglongjmp(seq_env, 1);
-}
-
 void bcw_rt_abort(void)
 {
     bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
@@ -168,7 +145,7 @@ void bcw_rt_exit(int status)
 /* A fatal signal: record it for the sequence in flight and leave. */
 static void on_fatal(int signo)
 {
-    if (in_seq) {
+    if (bcw_rt_land.in_seq) {
         bcw_wire_result *r = &shm->results[shm->cur];
         r->outcome = signo == SIGABRT ? BCW_RUN_ABORT : BCW_RUN_CRASH;
         r->signo = (uint8_t)signo;
@@ -932,10 +909,10 @@ static void eval_pred(bcw_wire_result *r, uint32_t i)
         const bcw_wire_func *f = &shm->funcs[p->func];
         uint64_t args[BCW_MAX_PARAMS] = {(uint64_t)(uintptr_t)target};
         uint64_t raw = 0;
-        if (sigsetjmp(pred_env, 0) == 0) {
-            in_pred = 1;
+        if (sigsetjmp(bcw_rt_land.pred_env, 0) == 0) {
+            bcw_rt_land.in_pred = 1;
             bcw_unit_stubs[f->sym](args, &raw);
-            in_pred = 0;
+            bcw_rt_land.in_pred = 0;
             value = (raw & 0xff) != 0;
             known = 1;
         }
@@ -1026,15 +1003,15 @@ static void run_seq(uint32_t i)
     static bcw_gen g;
     memset(&g, 0, sizeof g);
     bcw_rt_custom_reset();
-    if (sigsetjmp(seq_env, 0) != 0) {
-        r->outcome = (uint8_t)halt_outcome;
-        r->signo = (uint8_t)halt_signo;
+    if (sigsetjmp(bcw_rt_land.seq_env, 0) != 0) {
+        r->outcome = (uint8_t)bcw_rt_land.outcome;
+        r->signo = (uint8_t)bcw_rt_land.signo;
         r->halted_at = (uint16_t)cur_call;
         r->calls = seq_calls;
         bcw_rt_alloc_reset();
         return;
     }
-    in_seq = 1;
+    bcw_rt_land.in_seq = 1;
     unsigned ctor = w[1];
     if (shm->funcs[ctor].role == BCW_ROLE_INIT_CONSTRUCTOR ||
         shm->funcs[ctor].role == BCW_ROLE_EMPTY) {
@@ -1046,7 +1023,7 @@ static void run_seq(uint32_t i)
         run_call(ctor, &g, r, len == 0);
     if (target == NULL) {
         /* a constructor that gives no object rejects its arguments */
-        in_seq = 0;
+        bcw_rt_land.in_seq = 0;
         r->outcome = BCW_RUN_REJECTED;
         r->calls = seq_calls;
         bcw_rt_alloc_reset();
@@ -1076,7 +1053,7 @@ static void run_seq(uint32_t i)
         static bcw_wire_result scratch;
         run_call((unsigned)shm->destructor, &g, &scratch, 0);
     }
-    in_seq = 0;
+    bcw_rt_land.in_seq = 0;
     r->calls = seq_calls;
     bcw_rt_alloc_reset();
 }

@@ -18,6 +18,7 @@
  * reachable memory has the same shape and the same bytes, wherever libc
  * put the blocks.  docs/worker-protocol.md says where that is
  * conservative and where it is blind. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
