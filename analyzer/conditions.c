@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "alloc.h"
 #include "bitcode.h"
-#include "fields.h"
+#include "cond_text.h"
 
 #define MAX_NODES 256
 #define MAX_CONDS 16
@@ -86,7 +87,8 @@ static int64_t build(builder *b, const bcw_frame *fr, LLVMValueRef v, int depth)
         /* a field of the unit: the solver keeps such bounds relative */
         uint32_t off;
         if (fr->unit == NULL ||
-            !bcw__field_offset(b->td, LLVMGetOperand(v, 0), fr->unit, &off))
+            !bcw__addr_field_offset(b->td, LLVMGetOperand(v, 0), fr->unit,
+                                    &off))
             return -1;
         return node(b, (bcw_cnode){BCW_C_FIELD, (uint8_t)bits, 0,
                                    fr->unit_base + off, 0, 0});
@@ -238,7 +240,7 @@ static int follow(builder *b, const bcw_frame *fr, LLVMValueRef call, int depth)
         LLVMValueRef v = LLVMGetOperand(call, a);
         uint32_t off;
         if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
-            bcw__field_offset(b->td, v, fr->unit, &off)) {
+            bcw__addr_field_offset(b->td, v, fr->unit, &off)) {
             /* fields read through it are the unit's */
             in.unit = LLVMGetParam(callee, a);
             in.unit_base = fr->unit_base + off;

@@ -11,8 +11,8 @@
 
 #include "alloc.h"
 #include "bitcode.h"
+#include "cond_text.h"
 #include "conditions.h"
-#include "fields.h"
 #include "literals.h"
 
 static const char *const invariant_words[] = {"invariant", "check",    "ok",
