@@ -11,11 +11,21 @@
 #include "addr.h"
 #include "alloc.h"
 
-/* What the text of a value is written against. */
+/* What the text of a value is written against, and the first
+ * allocation failure: a NULL text alone means "cannot be written". */
 typedef struct expr {
     const bcw_unit *u;
     LLVMTargetDataRef td;
+    int err;
 } expr;
+
+/* `s`, an allocation's result, noting its failure. */
+static char *made(expr *c, char *s)
+{
+    if (s == NULL)
+        c->err = BCW_ENOMEM;
+    return s;
+}
 
 static const char *icmp_text(LLVMIntPredicate p, bool negate)
 {
@@ -64,20 +74,20 @@ static const char *binop_text(LLVMOpcode op)
     }
 }
 
-static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
+static char *expr_text(expr *c, const bcw_func *f, const bcw_frame *fr,
                        LLVMValueRef v, bool negate, int hops);
 
-static char *join(char *l, const char *op, char *r, bool parens)
+static char *join(expr *c, char *l, const char *op, char *r, bool parens)
 {
-    char *s = l && r
-                  ? bcw__sprintf(parens ? "(%s %s %s)" : "%s %s %s", l, op, r)
-                  : NULL;
+    char *s = l && r ? made(c, bcw__sprintf(parens ? "(%s %s %s)" : "%s %s %s",
+                                            l, op, r))
+                     : NULL;
     free(l);
     free(r);
     return s;
 }
 
-static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
+static char *expr_text(expr *c, const bcw_func *f, const bcw_frame *fr,
                        LLVMValueRef v, bool negate, int hops)
 {
     if (hops > 12)
@@ -93,7 +103,7 @@ static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
             free(r);
             return NULL;
         }
-        return join(l, op, r, false);
+        return join(c, l, op, r, false);
     }
     if (is_bool && LLVMIsABinaryOperator(v)) {
         LLVMOpcode op = LLVMGetInstructionOpcode(v);
@@ -106,19 +116,20 @@ static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
             bool conj = (op == LLVMAnd) != negate;
             char *l = expr_text(c, f, fr, a, negate, hops + 1);
             char *r = expr_text(c, f, fr, b, negate, hops + 1);
-            return join(l, conj ? "&&" : "||", r, true);
+            return join(c, l, conj ? "&&" : "||", r, true);
         }
     }
     if (is_bool && negate) {
         char *s = expr_text(c, f, fr, v, false, hops + 1);
-        char *n = s ? bcw__sprintf("!(%s)", s) : NULL;
+        char *n = s ? made(c, bcw__sprintf("!(%s)", s)) : NULL;
         free(s);
         return n;
     }
     if (LLVMIsAConstantInt(v))
-        return bcw__sprintf("%lld", (long long)LLVMConstIntGetSExtValue(v));
+        return made(
+            c, bcw__sprintf("%lld", (long long)LLVMConstIntGetSExtValue(v)));
     if (LLVMIsAConstantPointerNull(v))
-        return bcw__strdup("NULL");
+        return made(c, bcw__strdup("NULL"));
     if (LLVMIsAArgument(v)) {
         unsigned n = LLVMCountParams(fr->fn);
         for (unsigned i = 0; i < n; i++) {
@@ -131,7 +142,8 @@ static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
                                        LLVMGetOperand(fr->call, i), negate,
                                        hops + 1)
                            : NULL;
-            return i < f->nparams ? bcw__strdup(f->params[i].name) : NULL;
+            return i < f->nparams ? made(c, bcw__strdup(f->params[i].name))
+                                  : NULL;
         }
         return NULL;
     }
@@ -146,14 +158,15 @@ static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
             a.via += (int32_t)fr->unit_base;
         else
             a.off += fr->unit_base;
-        char *name = bcw__addr_text(c->u, a);
+        char *name = made(c, bcw__addr_text(c->u, a));
         if (name != NULL && a.via < 0 && !a.element) {
             /* a parameter of the same name: say whose field it is */
-            char *ref = bcw__field_ref(f, name);
+            char *ref = made(c, bcw__field_ref(f, name));
             free(name);
             name = ref;
         }
-        char *s = name && a.element ? bcw__sprintf("%s[...]", name) : NULL;
+        char *s =
+            name && a.element ? made(c, bcw__sprintf("%s[...]", name)) : NULL;
         if (a.element) {
             free(name);
             return s;
@@ -168,33 +181,38 @@ static char *expr_text(const expr *c, const bcw_func *f, const bcw_frame *fr,
         if (*op == '-' && LLVMIsAConstantInt(a) &&
             LLVMConstIntGetSExtValue(a) == 0) {
             char *s = expr_text(c, f, fr, b, false, hops + 1);
-            char *n = s ? bcw__sprintf("-%s", s) : NULL;
+            char *n = s ? made(c, bcw__sprintf("-%s", s)) : NULL;
             free(s);
             return n;
         }
-        return join(expr_text(c, f, fr, a, false, hops + 1), op,
+        return join(c, expr_text(c, f, fr, a, false, hops + 1), op,
                     expr_text(c, f, fr, b, false, hops + 1), true);
     }
     return NULL;
 }
 
-char *bcw__cond_text_in(const bcw_unit *u, const bcw_func *f,
-                        const bcw_frame *fr, LLVMValueRef v, bool negate)
+int bcw__cond_text_in(char **out, const bcw_unit *u, const bcw_func *f,
+                      const bcw_frame *fr, LLVMValueRef v, bool negate)
 {
     expr c = {0};
     c.u = u;
     c.td =
         LLVMCreateTargetData(LLVMGetDataLayoutStr(LLVMGetGlobalParent(fr->fn)));
-    char *s = expr_text(&c, f, fr, v, negate, 0);
+    *out = expr_text(&c, f, fr, v, negate, 0);
     LLVMDisposeTargetData(c.td);
-    return s;
+    if (c.err < 0) {
+        /* a part failed: what remains would say something else */
+        free(*out);
+        *out = NULL;
+    }
+    return c.err;
 }
 
-char *bcw__cond_text(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
-                     LLVMValueRef cond, bool negate)
+int bcw__cond_text(char **out, const bcw_unit *u, const bcw_func *f,
+                   LLVMValueRef fn, LLVMValueRef cond, bool negate)
 {
     bcw_frame fr = {fn, NULL, 0, NULL, NULL};
     if (f->self >= 0)
         fr.unit = LLVMGetParam(fn, (unsigned)f->self);
-    return bcw__cond_text_in(u, f, &fr, cond, negate);
+    return bcw__cond_text_in(out, u, f, &fr, cond, negate);
 }

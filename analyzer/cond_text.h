@@ -23,19 +23,19 @@ typedef struct bcw_frame {
     const struct bcw_frame *parent;
 } bcw_frame;
 
-/* The condition `cond` of `fn` (method f of unit u) in C, over the
- * unit's fields, f's parameters and constants: "amount > 0", "size ==
- * 0"; negated if `negate`.  NULL if it cannot be written so, or on
- * allocation failure.  The string is the caller's (free()). */
-BCW_INTERNAL char *bcw__cond_text(const bcw_unit *u, const bcw_func *f,
-                                  LLVMValueRef fn, LLVMValueRef cond,
-                                  bool negate);
+/* *out: the condition `cond` of `fn` (method f of unit u) in C, over
+ * the unit's fields, f's parameters and constants: "amount > 0", "size
+ * == 0"; negated if `negate`; NULL if it cannot be written so.  The
+ * string is the caller's (free()).  0, or BCW_ENOMEM with *out NULL. */
+BCW_INTERNAL int bcw__cond_text(char **out, const bcw_unit *u,
+                                const bcw_func *f, LLVMValueRef fn,
+                                LLVMValueRef cond, bool negate);
 
 /* As bcw__cond_text, for a condition or integer value `v` of frame `fr`
  * of method f, written in terms of f's parameters: the callee of
  * helper(amount + 1) testing `y > 10` reads "(amount + 1) > 10". */
-BCW_INTERNAL char *bcw__cond_text_in(const bcw_unit *u, const bcw_func *f,
-                                     const bcw_frame *fr, LLVMValueRef v,
-                                     bool negate);
+BCW_INTERNAL int bcw__cond_text_in(char **out, const bcw_unit *u,
+                                   const bcw_func *f, const bcw_frame *fr,
+                                   LLVMValueRef v, bool negate);
 
 #endif
