@@ -82,6 +82,7 @@ static int new_cell_unit(bcw_finder *f, const char *name, const bcw_sig *s)
     u->funcs = bcw__calloc(1, sizeof *u->funcs);
     if (u->ctype == NULL || u->funcs == NULL)
         return BCW_ENOMEM;
+    u->nfuncs = 1; /* counted first: bcw_model_free frees what follows */
     bcw_func *e = &u->funcs[0];
     e->role = BCW_ROLE_EMPTY;
     e->self = -1;
@@ -94,7 +95,6 @@ static int new_cell_unit(bcw_finder *f, const char *name, const bcw_sig *s)
     e->ret.ctype = bcw__strdup(u->ctype);
     if (e->name == NULL || e->ret.name == NULL || e->ret.ctype == NULL)
         return BCW_ENOMEM;
-    u->nfuncs = 1;
     return unit;
 }
 
