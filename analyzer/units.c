@@ -112,9 +112,8 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
             char buf[64];
             unsigned slot;
             const char *name;
-            if ((name = bcw__roles_constructs(s, &slot, buf, sizeof buf)) ==
-                    NULL ||
-                bcw__finder_unit(&f, name) >= 0)
+            name = bcw__roles_constructs(s, &slot, buf, sizeof buf);
+            if (name == NULL || bcw__finder_unit(&f, name) >= 0)
                 continue;
             /* a pointer into a unit it takes is a derived handle */
             bool takes = bcw__roles_takes_struct(s), derived = false;
@@ -147,11 +146,13 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
         err = bcw__handles_find(&f);
     if (err >= 0)
         err = bcw__callbacks_find(&f);
-    for (unsigned i = 0; i < model->nunits && err >= 0; i++)
-        if ((err = bcw__fields_analyze(&model->units[i], bc->mod,
-                                       f.origins[i].fn, f.origins[i].slot)) ==
-            0)
-            err = bcw__contracts_analyze(&model->units[i], bc->mod);
+    for (unsigned i = 0; i < model->nunits && err >= 0; i++) {
+        bcw_unit *u = &model->units[i];
+        err =
+            bcw__fields_analyze(u, bc->mod, f.origins[i].fn, f.origins[i].slot);
+        if (err == 0)
+            err = bcw__contracts_analyze(u, bc->mod);
+    }
     if (err >= 0 && model->nunits == 0)
         err = bcw__skipped_no_unit(&f);
     bcw__finder_dispose(&f);
