@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "alloc.h"
 #include "bitcode.h"
-#include "fields.h"
+#include "cond_text.h"
 
 #define MAX_NODES 256
 #define MAX_CONDS 16
@@ -27,14 +28,27 @@ typedef struct builder {
     LLVMValueRef arg; /* the parameter's value in the function itself */
     size_t cap, ccap; /* of p->nodes, p->conds */
     int uses_param;
+    int err; /* the first allocation failure: a -1 node or a NULL text
+                alone mean "not an expression of the parameter" */
 } builder;
+
+/* `s`, an allocation's result, noting its failure. */
+static char *made(builder *b, char *s)
+{
+    if (s == NULL)
+        b->err = BCW_ENOMEM;
+    return s;
+}
 
 static int64_t node(builder *b, bcw_cnode n)
 {
-    if (b->p->nnodes >= MAX_NODES ||
-        bcw__grow(&b->p->nodes, &b->cap, b->p->nnodes + 1,
-                  sizeof *b->p->nodes) < 0)
+    if (b->p->nnodes >= MAX_NODES)
         return -1;
+    if (bcw__grow(&b->p->nodes, &b->cap, b->p->nnodes + 1,
+                  sizeof *b->p->nodes) < 0) {
+        b->err = BCW_ENOMEM;
+        return -1;
+    }
     b->p->nodes[b->p->nnodes] = n;
     return b->p->nnodes++;
 }
@@ -86,7 +100,8 @@ static int64_t build(builder *b, const bcw_frame *fr, LLVMValueRef v, int depth)
         /* a field of the unit: the solver keeps such bounds relative */
         uint32_t off;
         if (fr->unit == NULL ||
-            !bcw__field_offset(b->td, LLVMGetOperand(v, 0), fr->unit, &off))
+            !bcw__addr_field_offset(b->td, LLVMGetOperand(v, 0), fr->unit,
+                                    &off))
             return -1;
         return node(b, (bcw_cnode){BCW_C_FIELD, (uint8_t)bits, 0,
                                    fr->unit_base + off, 0, 0});
@@ -132,7 +147,7 @@ static bool depends(builder *b, const bcw_frame *fr, LLVMValueRef v)
 
 /* C text of node i, negated if `negate` (an ICMP): what a condition
  * reads when its C source cannot be followed. */
-static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
+static char *tree_text(builder *b, uint32_t i, bool negate, int depth)
 {
     /* LLVMIntPredicate from LLVMIntEQ (32) on, and its negation */
     static const char *const preds[] = {"==", "!=", ">",  ">=", "<",
@@ -143,11 +158,11 @@ static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
         return NULL;
     switch ((enum bcw_cop)n->op) {
     case BCW_C_PARAM:
-        return bcw__strdup(b->p->name);
+        return made(b, bcw__strdup(b->p->name));
     case BCW_C_CONST:
-        return bcw__sprintf("%lld", (long long)n->value);
+        return made(b, bcw__sprintf("%lld", (long long)n->value));
     case BCW_C_FIELD:
-        return bcw__field_at(b->u, b->f, n->value);
+        return made(b, bcw__field_at(b->u, b->f, n->value));
     case BCW_C_ZEXT:
     case BCW_C_SEXT:
     case BCW_C_TRUNC:
@@ -167,9 +182,10 @@ static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
         }
         char *l = tree_text(b, n->a, false, depth + 1);
         char *r = tree_text(b, n->b, false, depth + 1);
-        char *s =
-            l && r ? bcw__sprintf(depth ? "(%s %s %s)" : "%s %s %s", l, op, r)
-                   : NULL;
+        char *s = l && r
+                      ? made(b, bcw__sprintf(depth ? "(%s %s %s)" : "%s %s %s",
+                                             l, op, r))
+                      : NULL;
         free(l);
         free(r);
         return s;
@@ -178,22 +194,26 @@ static char *tree_text(const builder *b, uint32_t i, bool negate, int depth)
 }
 
 /* The text of condition or value `v` of `fr`: its C source in the
- * function's terms, else read off its tree `root`.  NULL: no memory. */
-static char *text_of(const builder *b, const bcw_frame *fr, LLVMValueRef v,
+ * function's terms, else read off its tree `root`.  NULL if neither can
+ * be written, or out of memory (b->err). */
+static char *text_of(builder *b, const bcw_frame *fr, LLVMValueRef v,
                      int64_t root, bool negate)
 {
-    char *s = bcw__cond_text_in(b->u, b->f, fr, v, negate);
+    char *s;
+    int err = bcw__cond_text_in(&s, b->u, b->f, fr, v, negate);
+    if (err < 0) {
+        b->err = err;
+        return NULL;
+    }
     return s != NULL || root < 0 ? s : tree_text(b, (uint32_t)root, negate, 0);
 }
 
 static int add_cond(builder *b, int64_t root, char *text, char *negated)
 {
     bcw_param *p = b->p;
-    int err = 0;
-    if (text == NULL || negated == NULL || root < 0) {
-        err = root < 0 ? 0 : BCW_ENOMEM;
-        goto drop;
-    }
+    int err = b->err;
+    if (err < 0 || text == NULL || negated == NULL || root < 0)
+        goto drop; /* out of memory, or a condition bcwalk cannot write */
     for (unsigned i = 0; i < p->nconds; i++)
         if (strcmp(p->conds[i].text, text) == 0 ||
             strcmp(p->conds[i].negated, text) == 0)
@@ -238,7 +258,7 @@ static int follow(builder *b, const bcw_frame *fr, LLVMValueRef call, int depth)
         LLVMValueRef v = LLVMGetOperand(call, a);
         uint32_t off;
         if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
-            bcw__field_offset(b->td, v, fr->unit, &off)) {
+            bcw__addr_field_offset(b->td, v, fr->unit, &off)) {
             /* fields read through it are the unit's */
             in.unit = LLVMGetParam(callee, a);
             in.unit_base = fr->unit_base + off;
@@ -292,15 +312,15 @@ static int switch_conds(builder *b, const bcw_frame *fr, LLVMValueRef sw)
                            ? -1
                            : node(b, (bcw_cnode){BCW_C_ICMP, 1, LLVMIntEQ, 0,
                                                  (uint32_t)t, (uint32_t)c});
-        if (name == NULL && t >= 0 &&
-            (name = fr->parent == NULL ? bcw__strdup(b->p->name)
-                                       : text_of(b, fr, x, t, false)) == NULL)
-            err = BCW_ENOMEM;
-        if (err == 0)
-            err = add_cond(
-                b, root,
-                name ? bcw__sprintf("%s == %lld", name, (long long)v) : NULL,
-                name ? bcw__sprintf("%s != %lld", name, (long long)v) : NULL);
+        if (name == NULL && t >= 0)
+            name = fr->parent == NULL ? made(b, bcw__strdup(b->p->name))
+                                      : text_of(b, fr, x, t, false);
+        err = add_cond(
+            b, root,
+            name ? made(b, bcw__sprintf("%s == %lld", name, (long long)v))
+                 : NULL,
+            name ? made(b, bcw__sprintf("%s != %lld", name, (long long)v))
+                 : NULL);
         if (b->p->nconds == had)
             b->p->nnodes = mark;
     }
@@ -321,6 +341,8 @@ static int scan(builder *b, const bcw_frame *fr, int depth)
             err = switch_conds(b, fr, in);
         else if (LLVMIsACallInst(in) || LLVMIsAInvokeInst(in))
             err = follow(b, fr, in, depth);
+        if (err == 0)
+            err = b->err; /* a node or text failed on the way */
     }
     return err;
 }

@@ -11,8 +11,8 @@
 
 #include "alloc.h"
 #include "bitcode.h"
+#include "cond_text.h"
 #include "conditions.h"
-#include "fields.h"
 #include "literals.h"
 
 static const char *const invariant_words[] = {"invariant", "check",    "ok",
@@ -33,11 +33,13 @@ static const char *const_string(LLVMValueRef v)
     return LLVMGetAsString(init, &len);
 }
 
-/* The condition under which control reaches `bb`: the branch of its
- * only predecessor, or NULL ("always") when it has none or several. */
-static char *guard_of(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
-                      LLVMBasicBlockRef bb)
+/* *out: the condition under which control reaches `bb`, the branch of
+ * its only predecessor, or NULL ("always") when it has none or several.
+ * 0 or BCW_ENOMEM. */
+static int guard_of(char **out, const bcw_unit *u, const bcw_func *f,
+                    LLVMValueRef fn, LLVMBasicBlockRef bb)
 {
+    *out = NULL;
     LLVMValueRef from = NULL;
     int preds = 0;
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
@@ -51,9 +53,9 @@ static char *guard_of(const bcw_unit *u, const bcw_func *f, LLVMValueRef fn,
             }
     }
     if (preds != 1 || !LLVMIsABranchInst(from) || !LLVMIsConditional(from))
-        return NULL;
+        return 0;
     bool when_false = LLVMGetSuccessor(from, 1) == bb;
-    return bcw__cond_text(u, f, fn, LLVMGetCondition(from), when_false);
+    return bcw__cond_text(out, u, f, fn, LLVMGetCondition(from), when_false);
 }
 
 static int add(bcw_func *f, size_t *cap, enum bcw_contract_kind kind,
@@ -94,9 +96,11 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
                                                     : BCW_CK_INVARIANT;
             err = add(f, &cap, ck, bcw__strdup(text ? text : "?"));
         } else if (strcmp(name, "abort") == 0 || strcmp(name, "exit") == 0) {
-            char *guard = guard_of(u, f, fn, LLVMGetInstructionParent(in));
-            err = add(f, &cap, BCW_CK_ABORT,
-                      guard ? guard : bcw__strdup("always"));
+            char *guard;
+            err = guard_of(&guard, u, f, fn, LLVMGetInstructionParent(in));
+            if (err == 0)
+                err = add(f, &cap, BCW_CK_ABORT,
+                          guard ? guard : bcw__strdup("always"));
         }
     }
     return err;

@@ -106,8 +106,9 @@ static int compared(bcw_param *p, size_t *cap, LLVMValueRef call,
         len = MAX_LITERAL;
     char *value = bcw__strndup(lit, len);
     char *shown = value ? bcw__c_quote(value, '"') : NULL;
-    int err = add(p, cap, bcw__sprintf("%s == %s", p->name, shown),
-                  bcw__sprintf("%s != %s", p->name, shown), value);
+    int err =
+        add(p, cap, shown ? bcw__sprintf("%s == %s", p->name, shown) : NULL,
+            shown ? bcw__sprintf("%s != %s", p->name, shown) : NULL, value);
     free(shown);
     return err;
 }

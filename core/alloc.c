@@ -10,9 +10,11 @@
 
 static unsigned long alloc_fail_countdown;
 
-void bcw__alloc_fail_at(unsigned long nth)
+unsigned long bcw__alloc_fail_at(unsigned long nth)
 {
+    unsigned long left = alloc_fail_countdown;
     alloc_fail_countdown = nth;
+    return left;
 }
 
 static int alloc_should_fail(void)

@@ -14,8 +14,11 @@ BCW_INTERNAL void *bcw__realloc(void *p, size_t n);
 BCW_INTERNAL char *bcw__strdup(const char *s);
 BCW_INTERNAL char *bcw__strndup(const char *s, size_t n);
 BCW_INTERNAL char *bcw__sprintf(const char *fmt, ...) BCW_PRINTF(1, 2);
-/* Fail the nth allocation from now on (1 = the next one); 0 turns it off. */
-BCW_INTERNAL void bcw__alloc_fail_at(unsigned long nth);
+/* Fail the nth allocation from now on (1 = the next one); 0 turns it off.
+ * Returns how many allocations the failure set before was still away (0:
+ * it happened, or none was set), so a test can tell whether a run
+ * reached its nth allocation, or count a run's allocations. */
+BCW_INTERNAL unsigned long bcw__alloc_fail_at(unsigned long nth);
 
 /* Grows a dynamic array `*p` of `*cap` elements of `size` bytes so that it
  * holds at least `need`; 0 or BCW_ENOMEM. */

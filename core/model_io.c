@@ -160,12 +160,35 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     }
 }
 
+/* The packed model: grown through the allocation wrapper, with a sticky
+ * error (Redis rio): after the first failure every write is a no-op, and
+ * the save returns it before anything reaches the file. */
+typedef struct wbuf {
+    char *data;
+    size_t len, cap;
+    int err;
+} wbuf;
+
+static int wbuf_write(void *data, const char *buf, size_t len)
+{
+    wbuf *w = data;
+    if (w->err == 0 && w->len + len > MODEL_LIMIT)
+        w->err =
+            bcw__error(BCW_ERROR, "model larger than %zu bytes", MODEL_LIMIT);
+    if (w->err == 0 && bcw__grow(&w->data, &w->cap, w->len + len, 1) < 0)
+        w->err = BCW_ENOMEM;
+    if (w->err != 0)
+        return -1;
+    memcpy(w->data + w->len, buf, len);
+    w->len += len;
+    return 0;
+}
+
 int bcw_model_save(const bcw_model *m, const char *path)
 {
-    msgpack_sbuffer sb;
+    wbuf sb = {0};
     msgpack_packer pk;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_packer_init(&pk, &sb, wbuf_write);
     msgpack_pack_map(&pk, 6);
     pstr(&pk, "format");
     pstr(&pk, MODEL_FORMAT);
@@ -181,10 +204,9 @@ int bcw_model_save(const bcw_model *m, const char *path)
     msgpack_pack_array(&pk, m->nunits);
     for (unsigned i = 0; i < m->nunits; i++)
         punit(&pk, &m->units[i]);
-    int err = sb.data == NULL
-                  ? bcw__error(BCW_ENOMEM, "out of memory packing the model")
-                  : bcw__write_file_atomic(path, sb.data, sb.size);
-    msgpack_sbuffer_destroy(&sb);
+    int err =
+        sb.err != 0 ? sb.err : bcw__write_file_atomic(path, sb.data, sb.len);
+    free(sb.data);
     return err;
 }
 

@@ -1,6 +1,7 @@
 /* test_analyzer.c - unit discovery, roles and bad input, on bitcode of
  * the examples built by CMake. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -612,28 +613,123 @@ static void test_analyzer__unknown_unit_lists_units(void **state)
     bcw_model_free(m);
 }
 
-/* Fail the 1st, 2nd, ... allocation: every time a clean error, no
- * crash, and once enough succeed, the same model. */
+/* Analyses `file` failing its 1st, 2nd, ... allocation until a run no
+ * longer reaches the one to fail: every run that reached it fails
+ * cleanly (`fails`, no model), never crashes and never passes off a
+ * model as complete; the run that did not gives the undisturbed model.
+ * `done` is what that run returns (0, or BCW_EINPUT for a module with
+ * no unit).  Returns how many runs failed. */
+static unsigned long analyze_failing_each(const char *file, int done)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", BCW_EXAMPLES, file);
+    bcw_model *ref = NULL;
+    assert_int_equal(bcw_model_analyze(&ref, path), done);
+    char *want = ref ? json_of(ref) : NULL;
+    unsigned long nth;
+    for (nth = 1;; nth++) {
+        bcw_model *m = (bcw_model *)1;
+        bcw__alloc_fail_at(nth);
+        int err = bcw_model_analyze(&m, path);
+        bool reached = bcw__alloc_fail_at(0) == 0;
+        if (!reached) {
+            assert_int_equal(err, done);
+            if (m != NULL) {
+                char *got = json_of(m);
+                assert_string_equal(got, want);
+                free(got);
+            }
+            bcw_model_free(m);
+            break;
+        }
+        if (err != BCW_ENOMEM)
+            fail_msg("%s: allocation %lu failed, yet the analysis returned "
+                     "%d (%s)",
+                     file, nth, err, bcw_error_last());
+        assert_null(m);
+    }
+    free(want);
+    bcw_model_free(ref);
+    return nth - 1;
+}
+
+/* The analyzer's entry point under every allocation failure, on the
+ * examples with the most shapes: heap, init and cell units, derived
+ * handles, callbacks, strings, contracts, callees' conditions, the
+ * variant builds, and a module with no unit. */
 static void test_analyzer__allocation_failures_are_clean(void **state)
 {
     (void)state;
-    char path[512];
-    snprintf(path, sizeof path, "%s/bstack.bc", BCW_EXAMPLES);
+    const char *files[] = {"bstack.bc",
+                           "bstack-O2-opaque.bc",
+                           "counter-O2-nodebug.bc",
+                           "dlist.bc",
+                           "slist.bc",
+                           "sbuf.bc",
+                           "cfg.bc",
+                           "hset.bc",
+                           "callee.bc",
+                           "str.bc",
+                           "str-nodebug.bc",
+                           "account.bc",
+                           "iset.bc",
+                           "bank.bc"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        assert_true(analyze_failing_each(files[i], 0) > 5);
+    analyze_failing_each("nounit.bc", BCW_EINPUT);
+}
+
+/* Saves and loads under every allocation failure: a failed save leaves
+ * no file, not even a temporary one; a failed load returns an error
+ * and no model. */
+static void test_analyzer__model_files_under_allocation_failures(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/bcwalk-model-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600];
+    snprintf(path, sizeof path, "%s/m.msgpack", dir);
+    bcw_model *m = analyze("dlist.bc");
+    char *want = json_of(m);
     for (unsigned long nth = 1;; nth++) {
-        bcw_model *m = NULL;
         bcw__alloc_fail_at(nth);
-        int err = bcw_model_analyze(&m, path);
-        bcw__alloc_fail_at(0);
-        if (err == 0) {
-            assert_int_equal(m->nunits, 1);
-            bcw_model_free(m);
+        int err = bcw_model_save(m, path);
+        bool reached = bcw__alloc_fail_at(0) == 0;
+        if (!reached) {
+            assert_int_equal(err, 0);
+            assert_true(nth > 2); /* the packing, not only the file name */
+            break;
+        }
+        assert_int_equal(err, BCW_ENOMEM);
+        DIR *d = opendir(dir);
+        assert_non_null(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                fail_msg("allocation %lu failed, yet %s was left", nth,
+                         e->d_name);
+        closedir(d);
+    }
+    for (unsigned long nth = 1;; nth++) {
+        bcw_model *back = (bcw_model *)1;
+        bcw__alloc_fail_at(nth);
+        int err = bcw_model_load(&back, path);
+        bool reached = bcw__alloc_fail_at(0) == 0;
+        if (!reached) {
+            assert_int_equal(err, 0);
+            char *got = json_of(back);
+            assert_string_equal(got, want);
+            free(got);
+            bcw_model_free(back);
             assert_true(nth > 5);
             break;
         }
         assert_int_equal(err, BCW_ENOMEM);
-        assert_null(m);
-        assert_true(nth < 10000);
+        assert_null(back);
     }
+    free(want);
+    bcw_model_free(m);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* An interface predicate whose observer returns a comparison of fields
@@ -694,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
+        cmocka_unit_test(test_analyzer__model_files_under_allocation_failures),
         cmocka_unit_test(test_analyzer__observers_returning_comparisons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,137 @@
+/* finder.c - unit discovery's shared state: every API function's
+ * signature read once, and the units and symbols found so far, looked up
+ * by name through hash indexes. */
+#define _POSIX_C_SOURCE 200809L
+#include "finder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+/* What the index lookups below confirm candidates against. */
+typedef struct probe {
+    const bcw_finder *f;
+    const char *name;
+    LLVMValueRef fn;
+} probe;
+
+static int unit_named(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return strcmp(p->f->model->units[i].name, p->name) == 0;
+}
+
+static int sym_named(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return strcmp(p->f->model->syms[i], p->name) == 0;
+}
+
+static int sig_of_fn(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return p->f->sigs[i].fn == p->fn;
+}
+
+const bcw_sig *bcw__finder_sig(const bcw_finder *f, LLVMValueRef fn)
+{
+    probe p = {f, NULL, fn};
+    uint32_t i =
+        fn ? bcw__index_get(&f->sig_ix, bcw__hash_ptr(fn), sig_of_fn, &p)
+           : UINT32_MAX;
+    return i == UINT32_MAX ? NULL : &f->sigs[i];
+}
+
+/* Reads every API function's signature once: discovery goes over them
+ * several times, and reading debug info and pointees is the analysis's
+ * dearest part. */
+static int load_sigs(bcw_finder *f)
+{
+    size_t cap = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn;
+         fn = LLVMGetNextFunction(fn)) {
+        if (bcw__grow(&f->sigs, &cap, f->nsigs + 1, sizeof *f->sigs) < 0)
+            return BCW_ENOMEM;
+        if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs]))
+            continue;
+        if (bcw__index_put(&f->sig_ix, bcw__hash_ptr(fn), f->nsigs) < 0)
+            return BCW_ENOMEM;
+        f->nsigs++;
+    }
+    return 0;
+}
+
+int bcw__finder_init(bcw_finder *f, bcw_model *model, bcw_bitcode *bc,
+                     const bcw_effects *fx)
+{
+    memset(f, 0, sizeof *f);
+    f->model = model;
+    f->mod = bc->mod;
+    f->fx = fx;
+    f->td = LLVMCreateTargetData(LLVMGetDataLayoutStr(bc->mod));
+    return load_sigs(f);
+}
+
+void bcw__finder_dispose(bcw_finder *f)
+{
+    free(f->sigs);
+    bcw__index_free(&f->sig_ix);
+    free(f->origins);
+    bcw__index_free(&f->unit_ix);
+    bcw__index_free(&f->sym_ix);
+    if (f->td != NULL)
+        LLVMDisposeTargetData(f->td);
+    memset(f, 0, sizeof *f);
+}
+
+int bcw__finder_unit(const bcw_finder *f, const char *name)
+{
+    if (name == NULL)
+        return -1;
+    probe p = {f, name, NULL};
+    uint32_t i =
+        bcw__index_get(&f->unit_ix, bcw__hash_str(name), unit_named, &p);
+    return i == UINT32_MAX ? -1 : (int)i;
+}
+
+int bcw__finder_unit_by_prefix(const bcw_finder *f, const char *fn)
+{
+    char prefix[128];
+    size_t n = strlen(fn);
+    if (n >= sizeof prefix)
+        return -1;
+    memcpy(prefix, fn, n + 1);
+    for (char *us = strrchr(prefix, '_'); us != NULL;
+         us = strrchr(prefix, '_')) {
+        *us = '\0';
+        int unit = bcw__finder_unit(f, prefix);
+        if (unit >= 0)
+            return unit;
+    }
+    return -1;
+}
+
+int bcw__finder_add_unit(bcw_finder *f, unsigned i)
+{
+    return bcw__index_put(&f->unit_ix, bcw__hash_str(f->model->units[i].name),
+                          i);
+}
+
+int bcw__finder_sym(bcw_finder *f, const char *name, unsigned *out)
+{
+    bcw_model *m = f->model;
+    probe p = {f, name, NULL};
+    uint64_t h = bcw__hash_str(name);
+    uint32_t i = bcw__index_get(&f->sym_ix, h, sym_named, &p);
+    if (i != UINT32_MAX) {
+        *out = i;
+        return 0;
+    }
+    if (bcw__grow(&m->syms, &f->syms_cap, m->nsyms + 1, sizeof *m->syms) < 0)
+        return BCW_ENOMEM;
+    if ((m->syms[m->nsyms] = bcw__strdup(name)) == NULL)
+        return BCW_ENOMEM;
+    *out = m->nsyms++;
+    return bcw__index_put(&f->sym_ix, h, *out);
+}

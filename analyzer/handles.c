@@ -1,0 +1,167 @@
+/* handles.c - derived handles: structs (not units) that a unit's methods
+ * return and other functions take, like list_first's node for node_next
+ * and node_value.  Their users become the unit's functions, taking the
+ * handle; the unit's mutators that free memory it reaches may leave them
+ * dangling (invalidators). */
+#define _POSIX_C_SOURCE 200809L
+#include "handles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "funcs.h"
+
+/* Appends a copy of `name` to a string array unless it is there. */
+static int strv_add(char ***v, unsigned *n, const char *name)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (strcmp((*v)[i], name) == 0)
+            return 0;
+    size_t cap = *n;
+    if (bcw__grow(v, &cap, *n + 1, sizeof **v) < 0 ||
+        ((*v)[*n] = bcw__strdup(name)) == NULL)
+        return BCW_ENOMEM;
+    (*n)++;
+    return 0;
+}
+
+static bcw_handle *handle_of(bcw_unit *u, const char *type, int *err)
+{
+    for (unsigned i = 0; i < u->nhandles; i++)
+        if (strcmp(u->handles[i].type, type) == 0)
+            return &u->handles[i];
+    size_t cap = u->nhandles;
+    if (bcw__grow(&u->handles, &cap, u->nhandles + 1, sizeof *u->handles) < 0) {
+        *err = BCW_ENOMEM;
+        return NULL;
+    }
+    bcw_handle *h = &u->handles[u->nhandles];
+    memset(h, 0, sizeof *h);
+    if ((h->type = bcw__strdup(type)) == NULL) {
+        *err = BCW_ENOMEM;
+        return NULL;
+    }
+    u->nhandles++;
+    return h;
+}
+
+/* Makes parameter k of `fn` take a `type` handle. */
+static int mark_handle_param(bcw_func *fn, unsigned k, const char *type)
+{
+    if (k >= fn->nparams || fn->params[k].kind == BCW_PK_HANDLE)
+        return 0;
+    bcw_param *p = &fn->params[k];
+    free(p->detail);
+    p->kind = BCW_PK_HANDLE;
+    p->pointee_size = 0;
+    if ((p->detail = bcw__strdup(type)) == NULL)
+        return BCW_ENOMEM;
+    if (strstr(p->ctype, type) == NULL) {
+        free(p->ctype); /* no debug info: classify named the unit */
+        if ((p->ctype = bcw__sprintf("struct %s *", type)) == NULL)
+            return BCW_ENOMEM;
+    }
+    return 0;
+}
+
+/* Makes the users of handle `h` functions of unit `unit`, so walks can
+ * call them: with no unit parameter (`self` -1) and the handle first
+ * (BCW_PK_HANDLE), an observer or a mutator as their writes through it
+ * say.  Users that are already the unit's methods get the kind only. */
+static int add_handle_users(bcw_finder *f, unsigned unit, const bcw_handle *h)
+{
+    for (unsigned i = 0; i < h->nusers; i++) {
+        bcw_unit *u = &f->model->units[unit];
+        const bcw_sig *s =
+            bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, h->users[i]));
+        unsigned j = 0;
+        while (j < u->nfuncs && strcmp(u->funcs[j].name, h->users[i]) != 0)
+            j++;
+        if (j == u->nfuncs) {
+            if (s == NULL)
+                continue;
+            unsigned before = u->nfuncs;
+            /* self 0 for the effects analysis: writes through the handle
+             * change the unit's state */
+            int err = bcw__funcs_add(f, (int)unit, s, BCW_ROLE_OBSERVER, 0, -1);
+            if (err < 0)
+                return err;
+            u = &f->model->units[unit];
+            if (u->nfuncs == before)
+                continue; /* skipped: its reason is listed */
+            u->funcs[j].self = -1;
+        }
+        int err = mark_handle_param(&u->funcs[j], 0, h->type);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+int bcw__handles_find(bcw_finder *f)
+{
+    int err = 0;
+    for (unsigned k = 0; k < f->model->nunits && err == 0; k++) {
+        bcw_unit *u = &f->model->units[k];
+        for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+            const bcw_func *fn = &u->funcs[i];
+            const bcw_sig *s =
+                bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, fn->name));
+            const char *d;
+            bcw_handle *h;
+            if (fn->self < 0 || s == NULL ||
+                (d = bcw__sig_struct(s, 0)) == NULL ||
+                bcw__finder_unit(f, d) >= 0 ||
+                (h = handle_of(u, d, &err)) == NULL)
+                continue;
+            err = strv_add(&h->from, &h->nfrom, fn->name);
+        }
+        for (unsigned j = 0; j < u->nhandles && err == 0; j++) {
+            bcw_handle *h = &u->handles[j];
+            for (unsigned g = 0; g < f->nsigs && !err; g++) {
+                const bcw_sig *s = &f->sigs[g];
+                if (s->n == 0 || !bcw__sig_struct(s, 1) ||
+                    strcmp(bcw__sig_struct(s, 1), h->type))
+                    continue;
+                err = strv_add(&h->users, &h->nusers, s->name);
+                if (err == 0 && bcw__sig_struct(s, 0) &&
+                    strcmp(bcw__sig_struct(s, 0), h->type) == 0)
+                    err = strv_add(&h->from, &h->nfrom, s->name);
+            }
+            for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+                const bcw_func *fn = &u->funcs[i];
+                if ((fn->role == BCW_ROLE_MUTATOR ||
+                     fn->role == BCW_ROLE_DESTRUCTOR) &&
+                    fn->self >= 0 &&
+                    bcw__effects_releases(f->fx, fn->name, (unsigned)fn->self))
+                    err =
+                        strv_add(&h->invalidators, &h->ninvalidators, fn->name);
+            }
+        }
+        for (unsigned j = 0; j < f->model->units[k].nhandles && err == 0; j++)
+            err = add_handle_users(f, k, &f->model->units[k].handles[j]);
+        /* the unit's own methods taking a handle in another position
+         * (dlist_insert_after(l, n, v)) get the handle given out last */
+        u = &f->model->units[k];
+        for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
+            bcw_func *fn = &u->funcs[i];
+            const bcw_sig *s =
+                bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, fn->name));
+            for (unsigned p = 0; s != NULL && fn->self >= 0 && err == 0 &&
+                                 p < fn->nparams && p < s->n;
+                 p++) {
+                const char *d = bcw__sig_struct(s, p + 1);
+                if ((int)p == fn->self || d == NULL ||
+                    fn->params[p].kind == BCW_PK_HANDLE)
+                    continue;
+                for (unsigned j = 0; j < u->nhandles && err == 0; j++)
+                    if (strcmp(d, u->handles[j].type) == 0 &&
+                        (err = mark_handle_param(fn, p, d)) == 0)
+                        err = strv_add(&u->handles[j].users,
+                                       &u->handles[j].nusers, fn->name);
+            }
+        }
+    }
+    return err;
+}

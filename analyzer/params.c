@@ -1,0 +1,283 @@
+/* params.c - parameter kinds: integers, Booleans, characters, enums,
+ * strings, out-parameters, callbacks, scratch structs, references to
+ * other units and the unit itself, from LLVM types, attributes, debug
+ * info and how the function uses each pointer; byte buffers paired with
+ * their length. */
+#define _POSIX_C_SOURCE 200809L
+#include "params.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+static enum bcw_abi scalar_abi(LLVMTypeRef t, bool is_unsigned)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+        return bcw_abi_int(LLVMGetIntTypeWidth(t), is_unsigned);
+    case LLVMFloatTypeKind:
+        return BCW_ABI_FLOAT;
+    case LLVMDoubleTypeKind:
+        return BCW_ABI_DOUBLE;
+    case LLVMPointerTypeKind:
+        return BCW_ABI_PTR;
+    default:
+        return BCW_ABI_VOID;
+    }
+}
+
+static const char *abi_spelling(enum bcw_abi abi)
+{
+    static const char *const names[] = {
+        "void",  "bool",           "signed char", "unsigned char",
+        "short", "unsigned short", "int",         "unsigned int",
+        "long",  "unsigned long",  "float",       "double",
+        "void *"};
+    return names[abi];
+}
+
+/* Does the function test pointer `p` against NULL? */
+static bool compared_with_null(LLVMValueRef p)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAICmpInst(user) &&
+            (LLVMIsAConstantPointerNull(LLVMGetOperand(user, 0)) ||
+             LLVMIsAConstantPointerNull(LLVMGetOperand(user, 1))))
+            return true;
+    }
+    return false;
+}
+
+/* Is pointer `p` only stored through, never read or passed on? */
+static bool only_written(LLVMValueRef p)
+{
+    bool stored = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p)
+            stored = true;
+        else if (!(LLVMIsAICmpInst(user) || LLVMIsADbgInfoIntrinsic(user)))
+            return false;
+    }
+    return stored;
+}
+
+/* Is `v` an address inside the block `base` points to? */
+static bool derived_from(LLVMValueRef v, LLVMValueRef base, int hops)
+{
+    if (v == base)
+        return true;
+    if (hops > 8 || v == NULL)
+        return false;
+    if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v))
+        return derived_from(LLVMGetOperand(v, 0), base, hops + 1);
+    if (LLVMIsALoadInst(v)) /* through the unit's pointer fields */
+        return derived_from(LLVMGetOperand(v, 0), base, hops + 1);
+    if (LLVMIsASelectInst(v))
+        return derived_from(LLVMGetOperand(v, 1), base, hops + 1) ||
+               derived_from(LLVMGetOperand(v, 2), base, hops + 1);
+    if (LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (derived_from(LLVMGetIncomingValue(v, k), base, hops + 1))
+                return true;
+    }
+    return false;
+}
+
+bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base)
+{
+    if (base == NULL ||
+        LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMPointerTypeKind)
+        return false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+            continue;
+        LLVMValueRef v = LLVMGetOperand(t, 0);
+        if (v != base && derived_from(v, base, 0))
+            return true;
+    }
+    return false;
+}
+
+/* Classifies a pointer slot that is not the unit itself. */
+static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
+                            bcw_param *out, const char **why)
+{
+    const bcw_pointee *pt = &s->pt[i];
+    out->abi = BCW_ABI_PTR;
+    if (i == 0) {
+        out->kind = BCW_PK_ELEMENT; /* returned pointers are symbolic */
+        return 0;
+    }
+    /* a char or byte pointer only ever stored through is an out-parameter
+     * (`char *out`), not a string */
+    if (pt->kind == BCW_PT_CHAR && only_written(LLVMGetParam(s->fn, i - 1))) {
+        out->kind = BCW_PK_OUT;
+        out->pointee = pt->is_unsigned ? BCW_ABI_U8 : BCW_ABI_S8;
+        out->pointee_size = 1;
+        return 0;
+    }
+    switch (pt->kind) {
+    case BCW_PT_FUNCTION:
+        out->kind = BCW_PK_CALLBACK;
+        out->detail =
+            bcw__strdup(s->di[i].known && s->di[i].detail[0] ? s->di[i].detail
+                                                             : "void (*)()");
+        out->nsig = (uint8_t)s->di[i].nsig;
+        memcpy(out->sig, s->di[i].sig, s->di[i].nsig);
+        return out->detail ? 0 : BCW_ENOMEM;
+    case BCW_PT_CHAR:
+        out->kind = BCW_PK_STRING;
+        break;
+    case BCW_PT_SCALAR:
+        out->kind = BCW_PK_OUT;
+        out->pointee = scalar_abi(pt->type, pt->is_unsigned);
+        out->pointee_size = (uint32_t)LLVMABISizeOfType(f->td, pt->type);
+        if (out->pointee == BCW_ABI_VOID)
+            *why = "pointer to an unsupported scalar";
+        break;
+    case BCW_PT_POINTER:
+        out->kind = BCW_PK_OUT; /* a handle written back: T **out */
+        out->pointee = BCW_ABI_PTR;
+        out->pointee_size = 8;
+        break;
+    case BCW_PT_STRUCT: {
+        uint64_t size = pt->bits / 8;
+        int other = bcw__finder_unit(f, pt->name);
+        if (size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
+            size = LLVMABISizeOfType(f->td, pt->type);
+        if (size == 0 && other >= 0)
+            size = f->model->units[other].size;
+        out->kind = BCW_PK_SCRATCH;
+        if (other >= 0) {
+            out->kind = BCW_PK_UNIT_REF;
+            if ((out->detail = bcw__strdup(pt->name)) == NULL)
+                return BCW_ENOMEM;
+        }
+        out->pointee_size = (uint32_t)(size == 0     ? 64
+                                       : size > 4096 ? 4096
+                                                     : size);
+        break;
+    }
+    default:
+        out->kind = BCW_PK_ELEMENT;
+        break;
+    }
+    return 0;
+}
+
+int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
+                         const char *unit, bool is_unit, bcw_param *out,
+                         const char **why)
+{
+    memset(out, 0, sizeof *out);
+    out->pair = -1;
+    *why = NULL;
+    const bcw_di_type *di = &s->di[i];
+    LLVMTypeRef t = s->types[i];
+    out->kind = BCW_PK_INT;
+    int err;
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMVoidTypeKind:
+        out->kind = BCW_PK_NONE;
+        out->abi = BCW_ABI_VOID;
+        break;
+    case LLVMIntegerTypeKind: {
+        unsigned bits = LLVMGetIntTypeWidth(t);
+        unsigned zext = LLVMGetEnumAttributeKindForName("zeroext", 7);
+        bool is_unsigned =
+            di->known ? di->is_unsigned
+                      : LLVMGetEnumAttributeAtIndex(s->fn, i, zext) != NULL;
+        out->abi = bcw_abi_int(bits, is_unsigned);
+        if (out->abi == BCW_ABI_VOID) {
+            *why = "integer width not supported";
+            return 0;
+        }
+        if (bits == 1 || (di->known && di->is_bool)) {
+            out->kind = BCW_PK_BOOL;
+        } else if (bits == 8 && (!di->known || di->is_char)) {
+            out->kind = BCW_PK_CHAR;
+        } else if (di->known && di->is_enum) {
+            out->kind = BCW_PK_ENUM;
+            if ((out->detail = bcw__strdup(di->detail)) == NULL)
+                return BCW_ENOMEM;
+        }
+        break;
+    }
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+        out->kind = BCW_PK_FLOAT;
+        out->abi = scalar_abi(t, false);
+        break;
+    case LLVMPointerTypeKind:
+        if (is_unit) {
+            out->kind = BCW_PK_UNIT;
+            out->abi = BCW_ABI_PTR;
+        } else if ((err = classify_pointer(f, s, i, out, why)) < 0 ||
+                   *why != NULL) {
+            return err;
+        }
+        out->nullable = i > 0 && compared_with_null(LLVMGetParam(s->fn, i - 1));
+        out->into_unit =
+            i == 0 && bcw__params_points_into(s->fn, LLVMGetParam(s->fn, 0));
+        break;
+    default:
+        *why = "aggregate passed by value is not supported yet";
+        return 0;
+    }
+    if (out->kind == BCW_PK_CALLBACK)
+        out->ctype = bcw__strdup(out->detail);
+    else if (di->known)
+        out->ctype = bcw__strdup(di->spelling);
+    else if (out->kind == BCW_PK_UNIT)
+        out->ctype = bcw__sprintf("struct %s *", unit);
+    else if (out->kind == BCW_PK_STRING)
+        out->ctype = bcw__strdup("char *");
+    else if (out->kind == BCW_PK_OUT && out->pointee == BCW_ABI_PTR)
+        out->ctype = bcw__strdup("void **");
+    else if (out->kind == BCW_PK_OUT)
+        out->ctype = bcw__sprintf("%s *", abi_spelling(out->pointee));
+    else
+        out->ctype = bcw__strdup(abi_spelling(out->abi));
+    out->name = di->known && di->name[0] ? bcw__strdup(di->name)
+                : i == 0                 ? bcw__strdup("result")
+                                         : bcw__sprintf("p%u", i);
+    return out->ctype == NULL || out->name == NULL ? BCW_ENOMEM : 0;
+}
+
+/* A length parameter by its name or its type: len, size, n, count, cap,
+ * nbytes, or a size_t. */
+static bool is_length(const bcw_param *p)
+{
+    static const char *const words[] = {"len",    "length",   "size",
+                                        "n",      "count",    "cap",
+                                        "nbytes", "capacity", NULL};
+    if (p->kind != BCW_PK_INT || p->abi == BCW_ABI_BOOL)
+        return false;
+    if (strstr(p->ctype, "size_t") != NULL)
+        return true;
+    for (const char *const *w = words; *w; w++)
+        if (strcmp(p->name, *w) == 0 ||
+            (strlen(*w) > 2 && strstr(p->name, *w) != NULL))
+            return true;
+    return false;
+}
+
+void bcw__params_pair_buffers(bcw_func *f)
+{
+    for (unsigned i = 0; i + 1 < f->nparams; i++) {
+        bcw_param *p = &f->params[i], *n = &f->params[i + 1];
+        if ((p->kind == BCW_PK_STRING || p->kind == BCW_PK_ELEMENT) &&
+            is_length(n)) {
+            p->kind = BCW_PK_BUFFER;
+            n->kind = BCW_PK_LENGTH;
+            p->pointee_size = BCW_BUFFER_BYTES;
+            p->pair = (int)i + 1;
+            n->pair = (int)i;
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/* params.h - the kind of each slot of a unit's function: how bcwalk
+ * passes a parameter or reads a result. */
+#ifndef BCW_PARAMS_H
+#define BCW_PARAMS_H
+
+#include <stdbool.h>
+
+#include "finder.h"
+#include "model.h"
+#include "sig.h"
+
+/* Classifies slot i of `s` (0 the result) of a function of unit `unit`
+ * into *out (zeroed first) from its LLVM type, its attributes and debug
+ * info; `is_unit` says the slot is the unit itself.  *why is set to a
+ * reason if bcwalk cannot pass or read the slot, else NULL.  0 or
+ * BCW_ENOMEM; either way what *out holds is freed with bcw__param_free. */
+BCW_INTERNAL int bcw__params_classify(const bcw_finder *f, const bcw_sig *s,
+                                      unsigned i, const char *unit,
+                                      bool is_unit, bcw_param *out,
+                                      const char **why);
+
+/* Pairs each byte pointer followed by its length into one buffer
+ * argument (BCW_PK_BUFFER, BCW_PK_LENGTH). */
+BCW_INTERNAL void bcw__params_pair_buffers(bcw_func *f);
+
+/* Does `fn` return a pointer into the memory `base` (one of its
+ * parameters) points to: an element, a node, an iterator?  `base`
+ * itself does not count. */
+BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
+
+#endif

@@ -1,0 +1,155 @@
+/* roles.c - a function's unit and role.  Constructors of each shape: a
+ * heap constructor returning T *, an init function T_init(T *), int
+ * t_open(..., T **out), and, without struct information, the name's
+ * prefix (X_new makes unit X); destructors by name or because they free
+ * the unit; the rest are observers until their effects say otherwise. */
+#define _POSIX_C_SOURCE 200809L
+#include "roles.h"
+
+#include <string.h>
+
+/* Last '_'-separated word of a function name names its role. */
+static const char *const init_words[] = {"init",  "initialize", "initialise",
+                                         "setup", "construct",  NULL};
+static const char *const ctor_words[] = {"new",  "create", "alloc", "make",
+                                         "open", "from",   NULL};
+static const char *const dtor_words[] = {
+    "free",   "destroy",  "delete",   "release", "dispose", "fini",
+    "deinit", "finalize", "finalise", "cleanup", NULL};
+
+static bool last_word_in(const char *name, const char *const *words)
+{
+    const char *w = strrchr(name, '_');
+    w = w ? w + 1 : name;
+    for (; *words != NULL; words++)
+        if (strcmp(w, *words) == 0)
+            return true;
+    return false;
+}
+
+/* The T **out slot of a constructor `t_open(..., T **out)` that debug
+ * info does not describe: a pointer the function stores a pointer into,
+ * in a function named as a constructor.  0 if none. */
+static unsigned out_slot(const bcw_sig *s)
+{
+    if (!last_word_in(s->name, ctor_words))
+        return 0;
+    for (unsigned i = 1; i <= s->n; i++)
+        if (bcw__sig_weak(s, i) && s->pt[i].kind == BCW_PT_POINTER)
+            return i;
+    return 0;
+}
+
+/* Does `s` take a pointer to a struct (other than a T **out)? */
+bool bcw__roles_takes_struct(const bcw_sig *s)
+{
+    for (unsigned i = 1; i <= s->n; i++)
+        if (bcw__sig_struct(s, i) != NULL)
+            return true;
+    return false;
+}
+
+const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot, char *buf,
+                                  size_t n)
+{
+    const char *ret = bcw__sig_struct(s, 0);
+    const char *first = s->n > 0 ? bcw__sig_struct(s, 1) : NULL;
+    *slot = 0;
+    if (ret != NULL && (first == NULL || strcmp(first, ret) != 0))
+        return ret;
+    *slot = 1;
+    if (first != NULL && last_word_in(s->name, init_words))
+        return first;
+    /* int t_open(..., T **out): debug info names T */
+    if (last_word_in(s->name, ctor_words))
+        for (unsigned i = 1; i <= s->n; i++)
+            if (bcw__sig_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER &&
+                s->pt[i].name[0]) {
+                *slot = i;
+                return s->pt[i].name;
+            }
+    /* no struct information: the name's prefix names the unit */
+    const char *us = strrchr(s->name, '_');
+    if (us == NULL || us == s->name || (size_t)(us - s->name) >= n)
+        return NULL;
+    bool by_result = bcw__sig_weak(s, 0) && last_word_in(s->name, ctor_words);
+    bool by_init =
+        s->n > 0 && bcw__sig_weak(s, 1) && last_word_in(s->name, init_words);
+    unsigned by_out = by_result || by_init ? 0 : out_slot(s);
+    if (!by_result && !by_init && !by_out)
+        return NULL;
+    *slot = by_result ? 0 : by_out ? by_out : 1;
+    memcpy(buf, s->name, (size_t)(us - s->name));
+    buf[us - s->name] = '\0';
+    return buf;
+}
+
+int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
+                  int *self, int *out)
+{
+    const char *ret = bcw__sig_struct(s, 0);
+    const char *first = s->n > 0 ? bcw__sig_struct(s, 1) : NULL;
+    int unit;
+    *self = -1;
+    *out = -1;
+    if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
+        (unit = bcw__finder_unit(f, ret)) >= 0) {
+        *role = BCW_ROLE_CONSTRUCTOR;
+        return unit;
+    }
+    if (bcw__sig_weak(s, 0) && last_word_in(s->name, ctor_words) &&
+        !(s->n > 0 && (first != NULL || bcw__sig_weak(s, 1))) &&
+        (unit = bcw__finder_unit_by_prefix(f, s->name)) >= 0) {
+        *role = BCW_ROLE_CONSTRUCTOR;
+        return unit;
+    }
+    /* t_with_capacity(int): returns a fresh block of the unit's size */
+    if (bcw__sig_weak(s, 0) && s->pt[0].alloc_bytes > 0 &&
+        !(s->n > 0 && (first != NULL || bcw__sig_weak(s, 1))) &&
+        (unit = bcw__finder_unit_by_prefix(f, s->name)) >= 0 &&
+        f->model->units[unit].size == s->pt[0].alloc_bytes) {
+        *role = BCW_ROLE_CONSTRUCTOR;
+        return unit;
+    }
+    /* int t_open(..., T **out) */
+    if (last_word_in(s->name, ctor_words)) {
+        for (unsigned i = 1; i <= s->n; i++) {
+            unit = -1;
+            if (bcw__sig_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER)
+                unit = s->pt[i].name[0] ? bcw__finder_unit(f, s->pt[i].name)
+                       : bcw__sig_weak(s, i)
+                           ? bcw__finder_unit_by_prefix(f, s->name)
+                           : -1;
+            if (unit >= 0) {
+                *role = BCW_ROLE_CONSTRUCTOR;
+                *out = (int)i - 1;
+                return unit;
+            }
+        }
+    }
+    /* the unit is the first parameter (or the cell holding it), or
+     * failing that the first one of a unit's type: map_put(int k, map *m) */
+    unit = bcw__finder_unit(f, first);
+    if (unit < 0 && s->n > 0)
+        unit = bcw__finder_unit(f, bcw__sig_cell(s, 1));
+    *self = 0;
+    for (unsigned i = 2; unit < 0 && i <= s->n; i++) {
+        unit = bcw__finder_unit(f, bcw__sig_struct(s, i));
+        *self = (int)i - 1;
+    }
+    if (unit < 0 && s->n > 0 && bcw__sig_weak(s, 1)) {
+        unit = bcw__finder_unit_by_prefix(f, s->name);
+        *self = 0;
+    }
+    if (unit < 0)
+        return -1;
+    if (last_word_in(s->name, init_words) && *self == 0 && ret == NULL)
+        *role = BCW_ROLE_INIT_CONSTRUCTOR;
+    else if ((last_word_in(s->name, dtor_words) ||
+              bcw__effects_frees(f->fx, s->name, (unsigned)*self)) &&
+             !(ret != NULL && bcw__finder_unit(f, ret) == unit))
+        *role = BCW_ROLE_DESTRUCTOR;
+    else
+        *role = BCW_ROLE_OBSERVER; /* bcw__funcs_add refines it */
+    return unit;
+}

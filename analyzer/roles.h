@@ -1,0 +1,30 @@
+/* roles.h - which unit a function belongs to and its role there, by the
+ * structs its slots name, by its name, and by what it frees. */
+#ifndef BCW_ROLES_H
+#define BCW_ROLES_H
+
+#include <stddef.h>
+
+#include "finder.h"
+#include "model.h"
+#include "sig.h"
+
+/* Does `s` construct a unit?  Returns the unit's name and *slot, the
+ * slot that holds the new unit (0 the result, i parameter i), or NULL.
+ * The name is borrowed from s, or written into buf (n bytes) when the
+ * function's name prefix names the unit. */
+BCW_INTERNAL const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot,
+                                               char *buf, size_t n);
+
+/* Does `s` take a pointer to a struct (other than a T **out)? */
+BCW_INTERNAL bool bcw__roles_takes_struct(const bcw_sig *s);
+
+/* The unit of `s` among the units found so far, or -1, and *role, the
+ * role its name and signature say; *self is the parameter that is the
+ * unit (-1 for constructors), *out a constructor's T **out parameter
+ * (else -1).  An observer here may become a mutator by its effects
+ * (funcs.c). */
+BCW_INTERNAL int bcw__roles_of(const bcw_finder *f, const bcw_sig *s,
+                               enum bcw_role *role, int *self, int *out);
+
+#endif

@@ -1,0 +1,80 @@
+/* sig.c - reading an API function's signature: which functions are API,
+ * their LLVM types, debug info and pointees, and which struct each
+ * pointer slot names. */
+#define _POSIX_C_SOURCE 200809L
+#include "sig.h"
+
+#include <string.h>
+
+#include "bitcode.h"
+
+bool bcw__sig_pointer(const bcw_sig *s, unsigned i)
+{
+    return i <= s->n && LLVMGetTypeKind(s->types[i]) == LLVMPointerTypeKind;
+}
+
+const char *bcw__sig_struct(const bcw_sig *s, unsigned i)
+{
+    return bcw__sig_pointer(s, i) && s->pt[i].kind == BCW_PT_STRUCT
+               ? s->pt[i].name
+               : NULL;
+}
+
+const char *bcw__sig_cell(const bcw_sig *s, unsigned i)
+{
+    return bcw__sig_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER &&
+                   s->pt[i].name[0]
+               ? s->pt[i].name
+               : NULL;
+}
+
+bool bcw__sig_weak(const bcw_sig *s, unsigned i)
+{
+    return bcw__sig_pointer(s, i) && s->pt[i].kind != BCW_PT_STRUCT &&
+           !s->pt[i].from_debug_info;
+}
+
+/* API functions: external ones, and static ones a header defines
+ * (static inline accessors); static helpers in the .c file are not. */
+static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
+{
+    const char *name = bcw__value_name(fn);
+    if (LLVMIsDeclaration(fn) || strncmp(name, "llvm.", 5) == 0 ||
+        strcmp(name, "main") == 0 ||
+        LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
+        return false;
+    LLVMLinkage l = LLVMGetLinkage(fn);
+    *is_static = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+    if (!*is_static)
+        return true;
+    unsigned flen = 0;
+    size_t slen = 0;
+    const char *file = bcw__function_file(fn, &flen);
+    const char *src = LLVMGetSourceFileName(mod, &slen);
+    if (file == NULL || src == NULL)
+        return false;
+    /* debug info names the defining file; a header's name differs from
+     * the translation unit's */
+    return !(flen == slen && memcmp(file, src, slen) == 0) && flen > 2 &&
+           file[flen - 2] == '.' && file[flen - 1] == 'h';
+}
+
+bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!is_api(mod, fn, &s->is_static))
+        return false;
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
+    s->fn = fn;
+    s->name = bcw__value_name(fn);
+    s->n = LLVMCountParamTypes(ft);
+    if (s->n > BCW_MAX_PARAMS)
+        return false;
+    s->types[0] = LLVMGetReturnType(ft);
+    LLVMGetParamTypes(ft, &s->types[1]);
+    bcw__di_signature(fn, s->di, BCW_MAX_PARAMS + 1);
+    for (unsigned i = 0; i <= s->n; i++)
+        if (LLVMGetTypeKind(s->types[i]) == LLVMPointerTypeKind)
+            bcw__pointee(fn, i, &s->di[i], &s->pt[i]);
+    return true;
+}
