@@ -16,6 +16,7 @@
 #include "bcwalk/error.h"
 #include "bcwalk/solver.h"
 #include "model.h"
+#include "session.h"
 
 static bcw_model *partitioned(const char *name)
 {
@@ -247,6 +248,33 @@ static void test_solver__untranslatable_conditions_get_a_note(void **state)
     }
 }
 
+/* An error Z3 reports is recorded by the session's handler (Z3's default
+ * one exits) and becomes BCW_ERROR with Z3's message, sticky: no NULL
+ * term goes back into Z3. */
+static void test_solver__z3_errors_are_errors(void **state)
+{
+    (void)state;
+    bcw_session s;
+    assert_int_equal(bcw__session_open(&s), 0);
+    Z3_ast a = bcw__session_int(&s, 1, 8), b = bcw__session_int(&s, 1, 16);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(bcw__session_check(&s), 0);
+    /* operands of different widths */
+    assert_null(bcw__session_keep(&s, Z3_mk_bvadd(s.z, a, b)));
+    assert_int_equal(bcw__session_check(&s), BCW_ERROR);
+    assert_non_null(strstr(bcw_error_last(), "Z3 failed"));
+    assert_null(bcw__session_int(&s, 2, 8));
+    assert_int_equal(s.err, BCW_ERROR);
+    bcw__session_close(&s);
+    bcw__session_close(&s); /* closing twice is harmless */
+    /* a pop past the scopes pushed: an error without a term */
+    assert_int_equal(bcw__session_open(&s), 0);
+    Z3_solver_pop(s.z, s.sv, 3);
+    assert_int_equal(bcw__session_check(&s), BCW_ERROR);
+    bcw__session_close(&s);
+}
+
 /* Did the allocation made to fail fail?  The wrapper records every
  * failure it makes, and nothing else says "out of memory". */
 static bool allocation_failed(void)
@@ -381,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_solver__callee_compares_with_fields),
         cmocka_unit_test(test_solver__strings_callbacks_elements_lengths),
         cmocka_unit_test(test_solver__unsigned_64_bit_extremes),
+        cmocka_unit_test(test_solver__z3_errors_are_errors),
         cmocka_unit_test(test_solver__untranslatable_conditions_get_a_note),
         cmocka_unit_test(test_solver__partition_allocation_failures),
         cmocka_unit_test(test_solver__open_allocation_failures),
