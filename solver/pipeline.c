@@ -13,40 +13,56 @@
 int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache)
 {
     *out = NULL;
+    bcw_model *m = NULL;
     uint64_t key = 0;
+    char *root = NULL, *dir = NULL, *path = NULL;
     int err = bcw__hash_file(&key, bitcode);
     /* a new bcwalk may analyse differently: its own bytes are in the key */
     if (err == 0)
         err = bcw__hash_file(&key, "/proc/self/exe");
-    char *root = err == 0 ? bcw__cache_root(cache) : NULL;
-    char *dir = root ? bcw__sprintf("%s/models", root) : NULL;
-    char *path = dir ? bcw__sprintf("%s/%016llx.model.msgpack", dir,
-                                    (unsigned long long)key)
-                     : NULL;
-    if (err == 0 && path == NULL)
+    if (err < 0)
+        goto done;
+    root = bcw__cache_root(cache);
+    dir = root ? bcw__sprintf("%s/models", root) : NULL;
+    path = dir ? bcw__sprintf("%s/%016llx.model.msgpack", dir,
+                              (unsigned long long)key)
+               : NULL;
+    if (path == NULL) {
         err = BCW_ENOMEM;
-    if (err == 0 && access(path, R_OK) == 0 && bcw_model_load(out, path) == 0) {
-        char *p = bcw__strdup(bitcode); /* reports name the file given */
-        if (p == NULL) {
-            bcw_model_free(*out);
-            *out = NULL;
-            err = BCW_ENOMEM;
-        } else {
-            free((*out)->path);
-            (*out)->path = p;
-        }
         goto done;
     }
-    /* not cached, or unreadable (then replaced): analyse and partition */
-    if (err == 0)
-        err = bcw_model_analyze(out, bitcode);
-    if (err == 0 && (err = bcw_model_partition(*out)) < 0) {
-        bcw_model_free(*out);
-        *out = NULL;
+    if (access(path, R_OK) == 0) {
+        err = bcw_model_load(&m, path);
+        /* out of memory is a failure; a file that does not load is
+         * replaced below */
+        if (err == BCW_ENOMEM)
+            goto done;
+        if (err == 0) {
+            char *p = bcw__strdup(bitcode); /* reports name the file given */
+            if (p == NULL) {
+                err = BCW_ENOMEM;
+                goto done;
+            }
+            free(m->path);
+            m->path = p;
+            goto done;
+        }
+        err = 0;
     }
-    if (err == 0 && bcw__mkdir_p(dir) == 0)
-        bcw_model_save(*out, path); /* a cache: failing to fill it is fine */
+    /* not cached, or unreadable (then replaced): analyse and partition.
+     * A model made under a failure is never cached: it could say less
+     * than the bitcode does. */
+    if ((err = bcw_model_analyze(&m, bitcode)) < 0 ||
+        (err = bcw_model_partition(m)) < 0)
+        goto done;
+    if (bcw__mkdir_p(dir) == 0)
+        bcw_model_save(m, path); /* a cache: failing to fill it is fine */
 done:
+    if (err < 0) {
+        bcw_model_free(m);
+        m = NULL;
+    }
+    *out = m;
     free(root);
     free(dir);
     free(path);

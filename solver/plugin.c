@@ -18,6 +18,7 @@ int bcw__plugin_run(LLVMModuleRef mod)
     if (bcw__model_analyze_module(&model, mod) < 0 ||
         bcw_model_partition(model) < 0) {
         fprintf(stderr, "bcwalk-analyze: %s\n", bcw_error_last());
+        bcw_model_free(model);
         return -1;
     }
     const char *path = getenv("BCWALK_MODEL");

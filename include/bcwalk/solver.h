@@ -6,15 +6,21 @@
 
 /* Computes the categories of every integer parameter that decides branch
  * conditions: the feasible combinations of those conditions, each with a
- * representative and its boundary values.  Parameters whose conditions
- * involve the unit's fields get a note instead.  Returns 0, or BCW_ERROR
- * if Z3 failed (the model keeps what was computed). */
+ * representative and its boundary values (or, for conditions over the
+ * unit's fields, bounds read from the live object).  A parameter whose
+ * conditions are not partitioned, or some of whose combinations Z3
+ * answered unknown about (a time-out), gets a note saying so.  Returns
+ * 0, BCW_ENOMEM when an allocation failed, or BCW_ERROR with Z3's
+ * message if Z3 failed; after a failure the model keeps what was
+ * computed, which may be incomplete: do not save it. */
 int bcw_model_partition(bcw_model *model);
 
 /* The model of `bitcode`: loaded from the model cache (`cache_dir`, or
  * $XDG_CACHE_HOME/bcwalk, keyed by the bitcode's content and bcwalk's
  * own) or analysed, partitioned (bcw_model_partition) and cached, so unchanged
- * bitcode is analysed once. Fails as bcw_model_analyze does. */
+ * bitcode is analysed once. Fails as bcw_model_analyze and
+ * bcw_model_partition do, leaving *out NULL and the cache without a model
+ * made under the failure. */
 int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache_dir);
 
 #endif

@@ -1,0 +1,64 @@
+/* session.h - one Z3 context and push/pop solver for a model's partition
+ * (session.c): Z3's errors recorded, never fatal; the ASTs kept for the
+ * parameter in hand; bit-vector sorts and constants. */
+#ifndef BCW_SOLVER_SESSION_H
+#define BCW_SOLVER_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <z3.h>
+
+#include "errors.h"
+
+/* Each Z3 check gives up after this long, answering unknown. */
+#define BCW_Z3_TIMEOUT_MS 300u
+
+typedef struct bcw_session {
+    Z3_context z;
+    Z3_solver sv; /* one solver for every check, scoped by push/pop: a
+                     fresh one per query costs ~50x more (PITFALLS.md) */
+    Z3_ast *kept; /* every AST made for the parameter in hand */
+    size_t nkept, capkept;
+    int err; /* the first failure, sticky: BCW_ENOMEM or BCW_ERROR */
+    Z3_error_code z3_code;    /* the first error Z3 reported to the handler */
+    char z3_msg[256];         /* ... and its message, copied at once */
+    struct bcw_session *next; /* the thread's open sessions */
+} bcw_session;
+
+/* Opens a session in `s` (overwritten): a reference-counted context
+ * whose errors are recorded in s, and a solver with the time-out.  The
+ * handler finds the session by its address: `s` stays where it is until
+ * closed.  0, or BCW_ERROR with Z3's message; `s` is closed again after
+ * a failure. */
+BCW_INTERNAL int bcw__session_open(bcw_session *s);
+
+/* Releases everything the session holds; a zeroed or closed session is
+ * fine. */
+BCW_INTERNAL void bcw__session_close(bcw_session *s);
+
+/* The session's state after a group of Z3 calls: 0, or its first
+ * failure (sticky) — an allocation that failed (BCW_ENOMEM) or an error
+ * Z3 reported (BCW_ERROR with Z3's message, recorded by bcw_error_last). */
+BCW_INTERNAL int bcw__session_check(bcw_session *s);
+
+/* Holds `a`, just returned by Z3, until bcw__session_release: in a
+ * reference-counted context an AST with no reference may be freed at the
+ * next call.  Returns `a` (borrowed from the session), or NULL when the
+ * session has failed — also when `a` is NULL: Z3 failed to make it.
+ * Callers check for NULL before handing the result to Z3 again. */
+BCW_INTERNAL Z3_ast bcw__session_keep(bcw_session *s, Z3_ast a);
+
+/* Drops every AST kept so far; the session stays usable. */
+BCW_INTERNAL void bcw__session_release(bcw_session *s);
+
+/* The bit-vector sort of `bits` bits (1 to 64), kept; NULL when the
+ * session has failed. */
+BCW_INTERNAL Z3_sort bcw__session_bv_sort(bcw_session *s, unsigned bits);
+
+/* Bit-vector constant `v` (taken modulo 2^bits) and free variable `name`
+ * of `bits` bits, kept; NULL when the session has failed. */
+BCW_INTERNAL Z3_ast bcw__session_int(bcw_session *s, int64_t v, unsigned bits);
+BCW_INTERNAL Z3_ast bcw__session_var(bcw_session *s, const char *name,
+                                     unsigned bits);
+
+#endif
