@@ -10,13 +10,15 @@
  * it never writes (padding, unused slots), are then the same in every
  * worker, which the state hash (rt_state.c) depends on. */
 #define _GNU_SOURCE
+#include "rt_alloc.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt.h"
+#include "rt_halt.h"
 
 #define LIVE_MAGIC 0x6263772d6c697665ull /* "bcw-live" */
 #define DEAD_MAGIC 0x6263772d64656164ull /* "bcw-dead" */
