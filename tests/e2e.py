@@ -1039,6 +1039,37 @@ class ConcreteStates(unittest.TestCase):
                          [x.get("concrete_state") for x in two[:-1]])
 
 
+class DeepWalks(unittest.TestCase):
+    """A sequence that gives out more than 64 pointers: the worker's
+    table numbering them (ptr#k) once held 64 and was read past its end,
+    giving a pointer met again past the 64th a new number."""
+
+    @staticmethod
+    def rung(step):
+        """The rung ladder_climb steps on at its step-th call (from 0)."""
+        up = step % (2 * 66 - 2)
+        return up if up < 66 else 2 * 66 - 2 - up
+
+    def test_ladder_keeps_every_pointer_number_at_depth_70(self):
+        for calls in ("stub", "ffi"):
+            with self.subTest(calls=calls):
+                lines = jsonl("ladder.bc", "ladder", "protocol", 70,
+                              "--calls", calls)
+                seqs, summary = lines[:-1], lines[-1]
+                self.assertEqual(summary["sequences"]["normal"], 71)
+                self.assertEqual(summary["concrete_states"], 71)
+                # rungs 0 .. 65 are new pointers, numbered in order; from
+                # the 67th call the ladder goes down: rungs 64, 63 ...
+                # again, with the numbers they had
+                for s in seqs:
+                    self.assertEqual(
+                        [c["result"] for c in s["calls"][1:]],
+                        ["ptr#%d" % self.rung(k) for k in range(s["length"])])
+                self.assertEqual(
+                    [c["result"] for c in seqs[-1]["calls"][-5:]],
+                    ["ptr#65", "ptr#64", "ptr#63", "ptr#62", "ptr#61"])
+
+
 class BadInput(unittest.TestCase):
     def expect_usage_error(self, *args, needle):
         p = bcwalk(*args, check=2)
