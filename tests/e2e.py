@@ -1325,6 +1325,16 @@ class Generators(unittest.TestCase):
                           "cannot load the generator")
 
 
+def worker_reports(prefix):
+    """The reports of sanitizer errors workers wrote (PREFIX.pid), in a
+    build with sanitizers; none when prefix is empty."""
+    if not prefix:
+        return []
+    folder, name = os.path.split(prefix)
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.startswith(name + "."))
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--bcwalk", required=True)
@@ -1332,5 +1342,16 @@ if __name__ == "__main__":
     ap.add_argument("--cache", required=True)
     ap.add_argument("--opt", default="")
     ap.add_argument("--plugin", default="")
+    # sanitizer builds: where the workers' ASan/UBSan reports go (PREFIX.pid)
+    ap.add_argument("--worker-logs", default="")
     ARGS, rest = ap.parse_known_args()
-    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
+    for old in worker_reports(ARGS.worker_logs):
+        os.unlink(old)
+    result = unittest.main(argv=[sys.argv[0], *rest], verbosity=2,
+                           exit=False).result
+    reports = worker_reports(ARGS.worker_logs)
+    for path in reports:
+        with open(path, errors="replace") as f:
+            print("sanitizer report of a worker, %s:\n%s" % (path, f.read()),
+                  file=sys.stderr)
+    sys.exit(0 if result.wasSuccessful() and not reports else 1)

@@ -23,6 +23,24 @@
 
 enum worker_state { W_SETUP, W_HELLO, W_READY, W_RUNNING, W_EXIT };
 
+#ifdef BCW_SANITIZER_LOG
+/* A sanitizer build (CMake's BCW_SANITIZE): the worker's stderr is
+ * /dev/null, so ASan's, LSan's and UBSan's reports go to files
+ * BCW_SANITIZER_LOG.<pid>, which the end-to-end tests check. */
+const char *__asan_default_options(void);
+const char *__ubsan_default_options(void);
+
+const char *__asan_default_options(void)
+{
+    return "log_path=" BCW_SANITIZER_LOG;
+}
+
+const char *__ubsan_default_options(void)
+{
+    return "log_path=" BCW_SANITIZER_LOG ":print_stacktrace=1";
+}
+#endif
+
 static void put32(uint32_t v)
 {
     while (write(BCW_FD_STATUS, &v, sizeof v) < 0 && errno == EINTR)
