@@ -424,6 +424,20 @@ class Outcomes(unittest.TestCase):
         self.assertIn("counter_init(target);\ncounter_value(target);\n==> 0",
                       text)
 
+    def test_memory_libc_allocated_is_freed_by_the_unit(self):
+        # note_write frees asprintf's text: the runtime's free hands it
+        # back to libc, and every sequence ends normally
+        summary = explore_json("note.bc", "note", "protocol", 4)
+        self.assertEqual(summary["sequences"]["terminated"], 0)
+        self.assertEqual(summary["sequences"]["normal"], 31)
+        self.assertEqual(summary["worker_restarts"], 0)
+        lines = jsonl("note.bc", "note", "protocol", 3)
+        last = [s for s in lines[:-1]
+                if [c["fn"] for c in s["calls"]] == ["note_new"] +
+                ["note_write"] * 3][0]
+        self.assertEqual([c["result"] for c in last["calls"][1:]],
+                         ["1", "2", "3"])
+
 
 class Categories(unittest.TestCase):
     """Issue 4's examples: the categories of strings, callbacks, elements
