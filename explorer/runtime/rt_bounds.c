@@ -99,15 +99,20 @@ static uint64_t eval(const bcw_rt_worker *w, uint32_t i, int depth)
         v = a * b;
         break;
     case BCW_C_SDIV:
-        v = sext(b, n->bits) ? (uint64_t)(sext(a, n->bits) / sext(b, n->bits))
-                             : 0;
+    case BCW_C_SREM: {
+        int64_t sa = sext(a, n->bits), sb = sext(b, n->bits);
+        /* by -1: x / -1 is -x, wrapping as LLVM's sdiv does, for the CPU
+         * traps on INT64_MIN / -1 (and INT64_MIN % -1) */
+        if (sb == 0)
+            v = 0;
+        else if (sb == -1)
+            v = n->op == BCW_C_SDIV ? -(uint64_t)sa : 0;
+        else
+            v = n->op == BCW_C_SDIV ? (uint64_t)(sa / sb) : (uint64_t)(sa % sb);
         break;
+    }
     case BCW_C_UDIV:
         v = b ? a / b : 0;
-        break;
-    case BCW_C_SREM:
-        v = sext(b, n->bits) ? (uint64_t)(sext(a, n->bits) % sext(b, n->bits))
-                             : 0;
         break;
     case BCW_C_UREM:
         v = b ? a % b : 0;
@@ -224,8 +229,9 @@ static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
     }
     uint64_t best = 1, dist = UINT64_MAX;
     for (unsigned i = 0; i < n; i++) {
+        /* |v - 1|, in unsigned arithmetic: 1 - INT64_MIN overflows */
         int64_t v = is_signed ? sext(cand[i], bits) : (int64_t)cand[i];
-        uint64_t d = is_signed ? (uint64_t)(v >= 1 ? v - 1 : 1 - v)
+        uint64_t d = is_signed ? (v >= 1 ? (uint64_t)v - 1 : 1 - (uint64_t)v)
                                : (cand[i] >= 1 ? cand[i] - 1 : 1);
         if (d < dist && meets(w, p, cand[i])) {
             best = cand[i];
@@ -253,8 +259,8 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p)
         unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
         int64_t x = (int64_t)((uint64_t)sext(eval(w, b->a, 0), bits) +
                               (uint64_t)b->value);
-        if (i == 0) /* x != t: the boundary is just past t */
-            v = b->op == BCW_C_UNEQUAL ? x + 1 : x;
+        if (i == 0) /* x != t: the boundary is just past t (wrapping) */
+            v = b->op == BCW_C_UNEQUAL ? (int64_t)((uint64_t)x + 1) : x;
         if (b->op == BCW_C_LOWER && x > lo)
             lo = x;
         else if (b->op == BCW_C_UPPER && x < hi)
