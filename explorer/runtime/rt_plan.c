@@ -76,6 +76,7 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
     w->shm = shm;
     if (shm->magic != BCW_SHM_MAGIC || shm->version != BCW_PROTO_VERSION ||
         shm->nfuncs > BCW_MAX_FUNCS ||
+        (shm->destructor >= 0 && (uint32_t)shm->destructor >= shm->nfuncs) ||
         shm->unit_size > sizeof w->unit_storage ||
         shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS)
         return -1;
