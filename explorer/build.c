@@ -118,6 +118,15 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         "-mllvm",
         "-opaque-pointers",
 #endif
+#ifdef BCW_SANITIZE_WORKERS
+        /* the runtime is built with ASan and UBSan: link their runtime.
+         * The unit's code stays as it is: its functions carry no
+         * sanitize_address attribute, UBSan's checks are made by clang's
+         * front end, and -asan-globals=0 keeps its globals unpadded */
+        "-fsanitize=address,undefined",
+        "-mllvm",
+        "-asan-globals=0",
+#endif
         unit,
         runtime,
         "-lffi",

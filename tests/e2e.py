@@ -424,6 +424,20 @@ class Outcomes(unittest.TestCase):
         self.assertIn("counter_init(target);\ncounter_value(target);\n==> 0",
                       text)
 
+    def test_memory_libc_allocated_is_freed_by_the_unit(self):
+        # note_write frees asprintf's text: the runtime's free hands it
+        # back to libc, and every sequence ends normally
+        summary = explore_json("note.bc", "note", "protocol", 4)
+        self.assertEqual(summary["sequences"]["terminated"], 0)
+        self.assertEqual(summary["sequences"]["normal"], 31)
+        self.assertEqual(summary["worker_restarts"], 0)
+        lines = jsonl("note.bc", "note", "protocol", 3)
+        last = [s for s in lines[:-1]
+                if [c["fn"] for c in s["calls"]] == ["note_new"] +
+                ["note_write"] * 3][0]
+        self.assertEqual([c["result"] for c in last["calls"][1:]],
+                         ["1", "2", "3"])
+
 
 class Categories(unittest.TestCase):
     """Issue 4's examples: the categories of strings, callbacks, elements
@@ -1051,6 +1065,37 @@ class ConcreteStates(unittest.TestCase):
                          [x.get("concrete_state") for x in two[:-1]])
 
 
+class DeepWalks(unittest.TestCase):
+    """A sequence that gives out more than 64 pointers: the worker's
+    table numbering them (ptr#k) once held 64 and was read past its end,
+    giving a pointer met again past the 64th a new number."""
+
+    @staticmethod
+    def rung(step):
+        """The rung ladder_climb steps on at its step-th call (from 0)."""
+        up = step % (2 * 66 - 2)
+        return up if up < 66 else 2 * 66 - 2 - up
+
+    def test_ladder_keeps_every_pointer_number_at_depth_70(self):
+        for calls in ("stub", "ffi"):
+            with self.subTest(calls=calls):
+                lines = jsonl("ladder.bc", "ladder", "protocol", 70,
+                              "--calls", calls)
+                seqs, summary = lines[:-1], lines[-1]
+                self.assertEqual(summary["sequences"]["normal"], 71)
+                self.assertEqual(summary["concrete_states"], 71)
+                # rungs 0 .. 65 are new pointers, numbered in order; from
+                # the 67th call the ladder goes down: rungs 64, 63 ...
+                # again, with the numbers they had
+                for s in seqs:
+                    self.assertEqual(
+                        [c["result"] for c in s["calls"][1:]],
+                        ["ptr#%d" % self.rung(k) for k in range(s["length"])])
+                self.assertEqual(
+                    [c["result"] for c in seqs[-1]["calls"][-5:]],
+                    ["ptr#65", "ptr#64", "ptr#63", "ptr#62", "ptr#61"])
+
+
 class BadInput(unittest.TestCase):
     def expect_usage_error(self, *args, needle):
         p = bcwalk(*args, check=2)
@@ -1356,6 +1401,16 @@ class Generators(unittest.TestCase):
                           "cannot load the generator")
 
 
+def worker_reports(prefix):
+    """The reports of sanitizer errors workers wrote (PREFIX.pid), in a
+    build with sanitizers; none when prefix is empty."""
+    if not prefix:
+        return []
+    folder, name = os.path.split(prefix)
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.startswith(name + "."))
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--bcwalk", required=True)
@@ -1363,5 +1418,16 @@ if __name__ == "__main__":
     ap.add_argument("--cache", required=True)
     ap.add_argument("--opt", default="")
     ap.add_argument("--plugin", default="")
+    # sanitizer builds: where the workers' ASan/UBSan reports go (PREFIX.pid)
+    ap.add_argument("--worker-logs", default="")
     ARGS, rest = ap.parse_known_args()
-    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
+    for old in worker_reports(ARGS.worker_logs):
+        os.unlink(old)
+    result = unittest.main(argv=[sys.argv[0], *rest], verbosity=2,
+                           exit=False).result
+    reports = worker_reports(ARGS.worker_logs)
+    for path in reports:
+        with open(path, errors="replace") as f:
+            print("sanitizer report of a worker, %s:\n%s" % (path, f.read()),
+                  file=sys.stderr)
+    sys.exit(0 if result.wasSuccessful() and not reports else 1)

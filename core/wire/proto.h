@@ -49,7 +49,7 @@
 #define BCW_MAX_SEQ_WORDS (BCW_MAX_BATCH * 18)
 
 /* How a call (and so a sequence) ended.  Classified in one place on each
- * side: rt_main.c's run_call and pool.c's worker_died. */
+ * side: rt_seq.c's run_call and pool.c's worker_died. */
 enum bcw_outcome {
     BCW_RUN_NORMAL = 0, /* returned */
     BCW_RUN_CRASH,      /* fatal signal: SIGSEGV, SIGBUS, SIGFPE, SIGILL */

@@ -10,7 +10,7 @@
 #include "bcwalk/generator.h"
 #include "values.h"
 
-/* Element cells a generator may name (rt_main.c's cell table). */
+/* Element cells a generator may name (rt_worker.h's cell table). */
 #define BCW_CUSTOM_CELLS 4096
 
 /* A loaded generator.  Zeroed: none. */

@@ -10,13 +10,26 @@
  * it never writes (padding, unused slots), are then the same in every
  * worker, which the state hash (rt_state.c) depends on. */
 #define _GNU_SOURCE
+#include "rt_alloc.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt.h"
+#include "rt_halt.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BCW_RT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BCW_RT_ASAN 1
+#endif
+#endif
+#ifdef BCW_RT_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 #define LIVE_MAGIC 0x6263772d6c697665ull /* "bcw-live" */
 #define DEAD_MAGIC 0x6263772d64656164ull /* "bcw-dead" */
@@ -42,6 +55,21 @@ static size_t dead_bytes;
 static block *header_of(void *p)
 {
     return (block *)p - 1;
+}
+
+/* The magic number of the block at p, to tell ours (live or freed) from
+ * memory libc handed out itself (getline, asprintf).  It is the 8 bytes
+ * before p: in a block of libc's, malloc's size word, readable and never
+ * equal to ours.  Under ASan they are its allocator's poisoned chunk
+ * header instead, and reading them would be reported: ask first. */
+static uint64_t magic_of(void *p)
+{
+#ifdef BCW_RT_ASAN
+    if (__asan_region_is_poisoned((char *)p - sizeof(uint64_t),
+                                  sizeof(uint64_t)) != NULL)
+        return 0;
+#endif
+    return header_of(p)->magic;
 }
 
 /* A new block on the live list, its bytes as libc left them. */
@@ -97,13 +125,14 @@ void bcw_rt_free(void *p)
 {
     if (p == NULL)
         return;
-    block *b = header_of(p);
-    if (b->magic == DEAD_MAGIC)
+    uint64_t magic = magic_of(p);
+    if (magic == DEAD_MAGIC)
         bcw_rt_halt(BCW_RUN_ABORT, SIGABRT); /* double free */
-    if (b->magic != LIVE_MAGIC) {
+    if (magic != LIVE_MAGIC) {
         free(p); /* memory from libc itself (getline, asprintf) */
         return;
     }
+    block *b = header_of(p);
     unlink_block(b);
     b->magic = DEAD_MAGIC;
     if (dead_bytes + b->size > QUARANTINE_BYTES)
@@ -157,9 +186,9 @@ void *bcw_rt_realloc(void *p, size_t n)
 {
     if (p == NULL)
         return bcw_rt_malloc(n);
-    block *b = header_of(p);
-    if (b->magic != LIVE_MAGIC)
+    if (magic_of(p) != LIVE_MAGIC)
         return realloc(p, n);
+    block *b = header_of(p);
     void *q = alloc_block(n);
     if (q == NULL)
         return NULL;

@@ -1,11 +1,11 @@
 /* rt_custom.c - the worker's side of a custom generator: loads the one
  * the plan names and draws the values of the parameters it generates
  * (BCW_FIXED_CUSTOM). */
-#define _POSIX_C_SOURCE 200809L
+#include "rt_custom.h"
+
 #include <string.h>
 
 #include "custom.h"
-#include "rt.h"
 
 static bcw_custom custom;
 /* what the generator is told of each parameter, by plan index; the

@@ -1,24 +1,92 @@
-/* rt_halt.c - a halt of the code under test (abort, assert, exit, a
- * contract, a double free) ends the sequence in flight, or the interface
- * predicate being evaluated, by a siglongjmp to where rt_main armed it. */
+/* rt_halt.c - how a sequence ends early (rt_halt.h): the interposed
+ * abort, assert, exit and contract failures jump back to the sequence
+ * runner; a fatal signal is recorded in shared memory and ends the
+ * worker.
+ *
+ * The interposed functions and the signal handler are called with no
+ * context, so this file keeps the two pointers it needs: the sequence in
+ * flight (part of the worker's state) and the shared memory. */
 #define _GNU_SOURCE
-#include <setjmp.h>
+#include "rt_halt.h"
+
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "rt.h"
-
-bcw_rt_landing bcw_rt_land;
+static bcw_rt_flight *flight;
+static bcw_shm *shm;
 
 void bcw_rt_halt(enum bcw_outcome outcome, int signo)
 {
-    if (bcw_rt_land.in_pred) {
-        bcw_rt_land.in_pred = 0;
-        siglongjmp(bcw_rt_land.pred_env, 1);
-    }
-    if (!bcw_rt_land.in_seq)
+    if (flight == NULL) /* before set-up: the unit's static constructors */
         _exit(BCW_EXIT_SETUP);
-    bcw_rt_land.in_seq = 0;
-    bcw_rt_land.outcome = outcome;
-    bcw_rt_land.signo = signo;
-    siglongjmp(bcw_rt_land.seq_env, 1);
+    if (flight->in_pred) {
+        flight->in_pred = 0;
+        siglongjmp(flight->pred_env, 1);
+    }
+    if (!flight->armed)
+        _exit(BCW_EXIT_SETUP);
+    flight->armed = 0;
+    flight->outcome = outcome;
+    flight->signo = signo;
+    siglongjmp(flight->env, 1);
+}
+
+void bcw_rt_abort(void)
+{
+    bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
+}
+
+void bcw_rt_assert_fail(const char *expr, const char *file, unsigned line,
+                        const char *fn)
+{
+    (void)expr, (void)file, (void)line, (void)fn;
+    bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
+}
+
+/* contract.h's bcw_contract_fail, renamed in the unit's bitcode */
+void bcw_rt_contract_fail(int kind, const char *expr, const char *file,
+                          int line)
+{
+    (void)expr, (void)file, (void)line;
+    bcw_rt_halt(kind == 1 ? BCW_RUN_REJECTED : BCW_RUN_FAILURE, kind);
+}
+
+void bcw_rt_exit(int status)
+{
+    (void)status;
+    bcw_rt_halt(BCW_RUN_ABORT, 0);
+}
+
+/* A fatal signal: record it for the sequence in flight and leave. */
+static void on_fatal(int signo)
+{
+    if (flight->armed) {
+        bcw_wire_result *r = &shm->results[shm->cur];
+        r->outcome = signo == SIGABRT ? BCW_RUN_ABORT : BCW_RUN_CRASH;
+        r->signo = (uint8_t)signo;
+        r->halted_at = (uint16_t)flight->call;
+        r->calls = flight->calls;
+        _exit(BCW_EXIT_FAULT);
+    }
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_shm *s)
+{
+    flight = f;
+    shm = s;
+    /* fatal signals run on their own stack: a stack overflow in the code
+     * under test must still be recorded */
+    static char altstack[1 << 16];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+    int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+    for (size_t k = 0; k < sizeof fatal / sizeof fatal[0]; k++)
+        sigaction(fatal[k], &sa, NULL);
 }

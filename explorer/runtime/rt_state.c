@@ -18,11 +18,10 @@
  * reachable memory has the same shape and the same bytes, wherever libc
  * put the blocks.  docs/worker-protocol.md says where that is
  * conservative and where it is blind. */
-#define _POSIX_C_SOURCE 200809L
+#include "rt_state.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "rt.h"
 
 enum { SPAN_HEAP = 1, SPAN_FREED, SPAN_ARENA, SPAN_UNIT, SPAN_GLOBALS };
 

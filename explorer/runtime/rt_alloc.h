@@ -1,0 +1,52 @@
+/* rt_alloc.h - the allocator the code under test calls (rt_alloc.c):
+ * bcwalk renames the unit's malloc, free and their kin to the
+ * bcw_rt_malloc family below, so every block the unit owns is known. */
+#ifndef BCW_RT_ALLOC_H
+#define BCW_RT_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A span of memory the state hash (rt_state.c) may follow pointers into:
+ * a block of the code under test, an arena allocation, the unit's static
+ * storage, its globals.  `kind` and `visit` belong to rt_state.c. */
+typedef struct bcw_rt_span {
+    uintptr_t start;
+    size_t size;
+    uint32_t kind;
+    uint32_t visit; /* 0: not reached yet; else the visit number + 1 */
+} bcw_rt_span;
+
+/* Frees every block the code under test still holds (its leaks) so the
+ * next sequence starts clean; returns how many there were. */
+size_t bcw_rt_alloc_reset(void);
+
+/* Is `p` inside a block the code under test freed during this sequence
+ * (and not inside a live one)?  Freed blocks stay out of libc's hands
+ * until the sequence ends (up to a bound), so a handle to one is told
+ * from a handle to memory reused since. */
+int bcw_rt_alloc_freed(const void *p);
+
+/* Are the n bytes at p inside one live block of the code under test? */
+int bcw_rt_alloc_live(const void *p, size_t n);
+
+/* Writes the blocks of the code under test into out[0..cap-1], in no
+ * particular order: the live ones (kind 0) and those it freed during
+ * this sequence (kind 1, still quarantined); returns how many there are
+ * (more than cap when out was too small). */
+size_t bcw_rt_alloc_spans(bcw_rt_span *out, size_t cap);
+
+/* The functions the unit's calls are renamed to: as libc's, but the
+ * blocks are the runtime's (new ones filled with 0xa5, freed ones kept
+ * until the sequence ends; a double free halts the sequence as an
+ * abort).  A pointer libc allocated itself (getline, asprintf) is handed
+ * back to libc. */
+void *bcw_rt_malloc(size_t n);
+void *bcw_rt_calloc(size_t n, size_t size);
+void *bcw_rt_realloc(void *p, size_t n);
+void *bcw_rt_reallocarray(void *p, size_t n, size_t size);
+void bcw_rt_free(void *p);
+char *bcw_rt_strdup(const char *s);
+char *bcw_rt_strndup(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,291 @@
+/* rt_bounds.c - values computed from the live object (rt_bounds.h): the
+ * plan's expression nodes evaluated on the object, the boundary value of
+ * a category bounded by its fields, and the value a category mixing the
+ * parameter with fields is solved for. */
+#include "rt_bounds.h"
+
+#include <string.h>
+
+static uint64_t mask(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+    if (bits == 0 || bits >= 64)
+        return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    return (int64_t)((mask(v, bits) ^ m) - m);
+}
+
+int64_t bcw_rt_bounds_sext(uint64_t v, unsigned bits)
+{
+    return sext(v, bits);
+}
+
+/* a pred b (LLVMIntPredicate) on bits-wide values. */
+static uint64_t compare(unsigned pred, uint64_t a, uint64_t b, unsigned bits)
+{
+    uint64_t ua = mask(a, bits), ub = mask(b, bits);
+    int64_t sa = sext(a, bits), sb = sext(b, bits);
+    switch (pred) {
+    case 32:
+        return ua == ub;
+    case 33:
+        return ua != ub;
+    case 34:
+        return ua > ub;
+    case 35:
+        return ua >= ub;
+    case 36:
+        return ua < ub;
+    case 37:
+        return ua <= ub;
+    case 38:
+        return sa > sb;
+    case 39:
+        return sa >= sb;
+    case 40:
+        return sa < sb;
+    case 41:
+        return sa <= sb;
+    default:
+        return 0;
+    }
+}
+
+/* The value of expression node i of the pool on the unit's object.
+ * Operands always come before their node (the model loader checks), and
+ * the depth is bounded besides. */
+static uint64_t eval(const bcw_rt_worker *w, uint32_t i, int depth)
+{
+    const bcw_shm *shm = w->shm;
+    if (depth > 64 || i >= shm->npool)
+        return 0;
+    const bcw_cnode *n = &shm->pool[i];
+    uint64_t a = 0, b = 0, v = 0;
+    if (n->op > BCW_C_FIELD)
+        a = eval(w, n->a, depth + 1);
+    if (n->op >= BCW_C_ADD && n->op <= BCW_C_ASHR)
+        b = eval(w, n->b, depth + 1);
+    unsigned abits =
+        n->op > BCW_C_FIELD && n->a < shm->npool ? shm->pool[n->a].bits : 64;
+    if (n->op == BCW_C_ICMP)
+        b = eval(w, n->b, depth + 1);
+    switch ((enum bcw_cop)n->op) {
+    case BCW_C_PARAM:
+        v = w->solving_x; /* the candidate being tried */
+        break;
+    case BCW_C_ICMP:
+        v = compare(n->pred, a, b, abits);
+        break;
+    case BCW_C_CONST:
+        v = (uint64_t)n->value;
+        break;
+    case BCW_C_FIELD:
+        /* a field of the object: target's memory, the unit's size */
+        if (w->target != NULL && n->value >= 0 &&
+            (uint64_t)n->value + (n->bits + 7) / 8 <= 4096)
+            memcpy(&v, (const char *)w->target + n->value, (n->bits + 7) / 8);
+        break;
+    case BCW_C_ADD:
+        v = a + b;
+        break;
+    case BCW_C_SUB:
+        v = a - b;
+        break;
+    case BCW_C_MUL:
+        v = a * b;
+        break;
+    case BCW_C_SDIV:
+    case BCW_C_SREM: {
+        int64_t sa = sext(a, n->bits), sb = sext(b, n->bits);
+        /* by -1: x / -1 is -x, wrapping as LLVM's sdiv does, for the CPU
+         * traps on INT64_MIN / -1 (and INT64_MIN % -1) */
+        if (sb == 0)
+            v = 0;
+        else if (sb == -1)
+            v = n->op == BCW_C_SDIV ? -(uint64_t)sa : 0;
+        else
+            v = n->op == BCW_C_SDIV ? (uint64_t)(sa / sb) : (uint64_t)(sa % sb);
+        break;
+    }
+    case BCW_C_UDIV:
+        v = b ? a / b : 0;
+        break;
+    case BCW_C_UREM:
+        v = b ? a % b : 0;
+        break;
+    case BCW_C_AND:
+        v = a & b;
+        break;
+    case BCW_C_OR:
+        v = a | b;
+        break;
+    case BCW_C_XOR:
+        v = a ^ b;
+        break;
+    case BCW_C_SHL:
+        v = b < 64 ? a << b : 0;
+        break;
+    case BCW_C_LSHR:
+        v = b < 64 ? a >> b : 0;
+        break;
+    case BCW_C_ASHR:
+        v = (uint64_t)(sext(a, n->bits) >> (b < 64 ? b : 63));
+        break;
+    case BCW_C_SEXT:
+        v = (uint64_t)sext(a, abits);
+        break;
+    case BCW_C_ZEXT:
+        v = mask(a, abits);
+        break;
+    default: /* TRUNC: the mask below */
+        v = a;
+        break;
+    }
+    return mask(v, n->bits);
+}
+
+/* Does candidate x meet every HOLDS/FAILS literal of p's category? */
+static int meets(bcw_rt_worker *w, const bcw_wire_param *p, uint64_t x)
+{
+    const bcw_shm *shm = w->shm;
+    w->solving_x = x;
+    for (uint32_t i = 0; i < p->nbounds; i++) {
+        uint32_t at = p->bounds + i;
+        if (at >= shm->npool)
+            return 0;
+        const bcw_cnode *lit = &shm->pool[at];
+        if ((eval(w, lit->a, 0) != 0) != (lit->op == BCW_C_HOLDS))
+            return 0;
+    }
+    return 1;
+}
+
+/* Where literal `lit` changes its truth between lo and hi (it differs
+ * at the two ends), assuming it changes once: the first x at which it
+ * has hi's truth, by bisection on the signed or unsigned order. */
+static uint64_t threshold(bcw_rt_worker *w, const bcw_cnode *lit, uint64_t lo,
+                          uint64_t hi, int is_signed, unsigned bits)
+{
+    w->solving_x = hi;
+    uint64_t want = eval(w, lit->a, 0) != 0;
+    for (int step = 0; step < 70; step++) {
+        uint64_t mid;
+        if (is_signed) {
+            int64_t l = sext(lo, bits), h = sext(hi, bits);
+            if (h - l <= 1)
+                break;
+            mid = (uint64_t)(l + (h - l) / 2);
+        } else {
+            if (mask(hi, bits) - mask(lo, bits) <= 1)
+                break;
+            mid = mask(lo, bits) + (mask(hi, bits) - mask(lo, bits)) / 2;
+        }
+        w->solving_x = mid;
+        if ((eval(w, lit->a, 0) != 0) == want)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* A category whose conditions mix the parameter with the object's fields
+ * (len + b->len >= b->cap): the value nearest 1 that meets them on the
+ * object as it is now, among 1, 0, -1 and the points where each
+ * condition changes (found by bisection over the non-negative and, for
+ * signed parameters, the negative half); 1 when none does. */
+static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
+{
+    const bcw_shm *shm = w->shm;
+    unsigned bits = bcw_abi_bits((enum bcw_abi)p->abi);
+    int is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
+    uint64_t cand[3 + 6 * BCW_MAX_TERM_NODES];
+    unsigned n = 0;
+    cand[n++] = 1;
+    cand[n++] = 0;
+    cand[n++] = mask((uint64_t)-1, bits);
+    uint64_t top = is_signed ? mask(~0ull, bits) >> 1 : mask(~0ull, bits) >> 2;
+    uint64_t bottom = is_signed ? mask(~top, bits) : 0;
+    for (uint32_t i = 0; i < p->nbounds && n + 6 <= sizeof cand / sizeof *cand;
+         i++) {
+        const bcw_cnode *lit = &shm->pool[p->bounds + i];
+        uint64_t ends[2][2] = {{0, top}, {bottom, mask((uint64_t)-1, bits)}};
+        for (int h = 0; h < (is_signed ? 2 : 1); h++) {
+            uint64_t lo = ends[h][0], hi = ends[h][1];
+            w->solving_x = lo;
+            uint64_t at_lo = eval(w, lit->a, 0) != 0;
+            w->solving_x = hi;
+            if ((eval(w, lit->a, 0) != 0) == at_lo)
+                continue;
+            uint64_t t = threshold(w, lit, lo, hi, is_signed, bits);
+            cand[n++] = t;
+            cand[n++] = mask(t - 1, bits);
+            cand[n++] = mask(t + 1, bits);
+        }
+    }
+    uint64_t best = 1, dist = UINT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        /* |v - 1|, in unsigned arithmetic: 1 - INT64_MIN overflows */
+        int64_t v = is_signed ? sext(cand[i], bits) : (int64_t)cand[i];
+        uint64_t d = is_signed ? (v >= 1 ? (uint64_t)v - 1 : 1 - (uint64_t)v)
+                               : (cand[i] >= 1 ? cand[i] - 1 : 1);
+        if (d < dist && meets(w, p, cand[i])) {
+            best = cand[i];
+            dist = d;
+        }
+    }
+    return best;
+}
+
+uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p)
+{
+    const bcw_shm *shm = w->shm;
+    if (p->nbounds > 0 && p->bounds < shm->npool &&
+        (shm->pool[p->bounds].op == BCW_C_HOLDS ||
+         shm->pool[p->bounds].op == BCW_C_FAILS))
+        return solve(w, p);
+    int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
+    int64_t avoid[BCW_MAX_TERM_NODES];
+    unsigned navoid = 0;
+    for (uint32_t i = 0; i < p->nbounds; i++) {
+        uint32_t at = p->bounds + i;
+        if (at >= shm->npool)
+            break;
+        const bcw_cnode *b = &shm->pool[at];
+        unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
+        int64_t x = (int64_t)((uint64_t)sext(eval(w, b->a, 0), bits) +
+                              (uint64_t)b->value);
+        if (i == 0) /* x != t: the boundary is just past t (wrapping) */
+            v = b->op == BCW_C_UNEQUAL ? (int64_t)((uint64_t)x + 1) : x;
+        if (b->op == BCW_C_LOWER && x > lo)
+            lo = x;
+        else if (b->op == BCW_C_UPPER && x < hi)
+            hi = x;
+        else if (b->op == BCW_C_EQUAL)
+            lo = hi = x;
+        else if (b->op == BCW_C_UNEQUAL && navoid < BCW_MAX_TERM_NODES)
+            avoid[navoid++] = x;
+    }
+    if (lo <= hi)
+        v = v < lo ? lo : v > hi ? hi : v;
+    /* step off the values x must not take, upwards, then downwards,
+     * within the bounds */
+    for (int dir = 1; dir >= -1 && navoid > 0; dir -= 2) {
+        int64_t x = v;
+        for (unsigned tries = 0; tries <= navoid; tries++) {
+            unsigned k = 0;
+            while (k < navoid && avoid[k] != x)
+                k++;
+            if (k == navoid)
+                return (uint64_t)x;
+            if ((dir > 0 && x == hi) || (dir < 0 && x == lo))
+                break;
+            x += dir;
+        }
+    }
+    return (uint64_t)v;
+}

@@ -1,0 +1,24 @@
+/* rt_bounds.h - values computed from the live object (rt_bounds.c): the
+ * arguments of categories whose bounds or conditions involve the unit's
+ * fields (BCW_FIXED_BOUNDS). */
+#ifndef BCW_RT_BOUNDS_H
+#define BCW_RT_BOUNDS_H
+
+#include <stdint.h>
+
+#include "rt_worker.h"
+
+/* v's low `bits` bits, sign-extended; for 0 or 64 bits v itself. */
+int64_t bcw_rt_bounds_sext(uint64_t v, unsigned bits);
+
+/* The value to pass for parameter p, a BCW_FIXED_BOUNDS one, on the
+ * object as it is now.  A category bounded by the object's fields: the
+ * boundary value of its first bound (the relative one the report shows),
+ * kept within the category's other bounds (as signed 64-bit numbers)
+ * when the object allows, and stepped off the values it must not take.
+ * A category whose conditions mix the parameter with the fields
+ * (HOLDS/FAILS literals): the value nearest 1 that meets them, among 1,
+ * 0, -1 and the points where each condition changes; 1 when none does. */
+uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p);
+
+#endif

@@ -1,0 +1,92 @@
+/* rt_closure.c - built-in callbacks (rt_closure.h): libffi closures the
+ * code under test calls in place of a callback argument. */
+#include "rt_closure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_call.h"
+
+/* What an element argument stands for: cell k holds k (Obj#k); other
+ * pointers stand for themselves. */
+static uint64_t cell_key(const bcw_rt_closure *c, const void *p)
+{
+    uintptr_t a = (uintptr_t)p, base = (uintptr_t)c->cells;
+    if (a >= base && a < base + (size_t)BCW_RT_CELLS * BCW_RT_CELL_SIZE)
+        return (a - base) / BCW_RT_CELL_SIZE;
+    return (uint64_t)a;
+}
+
+/* A built-in callback (abi.h's bcw_callback): a libffi closure of the
+ * callback's signature that counts its calls. */
+static void on_closure(ffi_cif *cif, void *ret, void **args, void *data)
+{
+    bcw_rt_closure *c = data;
+    c->calls++;
+    int64_t v = 0;
+    uint64_t a = cif->nargs > 0 && c->sig[1] == BCW_ABI_PTR
+                     ? cell_key(c, *(void **)args[0])
+                     : 0;
+    uint64_t b = cif->nargs > 1 && c->sig[2] == BCW_ABI_PTR
+                     ? cell_key(c, *(void **)args[1])
+                     : 0;
+    switch (c->kind) {
+    case BCW_CB_COMPARE:
+        v = a < b ? -1 : a > b;
+        break;
+    case BCW_CB_EQUAL:
+        v = a == b;
+        break;
+    case BCW_CB_HASH:
+        v = (int64_t)((a * 0x9e3779b97f4a7c15ull) >> 40);
+        break;
+    default:
+        break;
+    }
+    switch ((enum bcw_abi)c->sig[0]) {
+    case BCW_ABI_VOID:
+        break;
+    case BCW_ABI_FLOAT:
+        *(float *)ret = (float)v;
+        break;
+    case BCW_ABI_DOUBLE:
+        *(double *)ret = (double)v;
+        break;
+    case BCW_ABI_PTR:
+        *(void **)ret = NULL;
+        break;
+    default:
+        *(ffi_sarg *)ret = (ffi_sarg)v;
+        break;
+    }
+}
+
+int bcw_rt_closure_make(bcw_rt_worker *w, unsigned fi, unsigned k)
+{
+    const bcw_wire_param *p = &w->shm->funcs[fi].params[k];
+    if (p->nsig == 0 || p->nsig > BCW_MAX_PARAMS + 1 || p->value < 1 ||
+        p->value > BCW_CB_LAST)
+        return -1;
+    bcw_rt_closure *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return -1;
+    c->kind = (uint8_t)p->value;
+    c->cells = &w->cells[0][0];
+    memcpy(c->sig, p->sig, sizeof c->sig);
+    for (unsigned i = 1; i < p->nsig; i++)
+        c->args[i - 1] = bcw_rt_call_type((enum bcw_abi)p->sig[i]);
+    c->fc = ffi_closure_alloc(sizeof(ffi_closure), &c->code);
+    if (c->fc == NULL ||
+        ffi_prep_cif(&c->cif, FFI_DEFAULT_ABI, p->nsig - 1u,
+                     bcw_rt_call_type((enum bcw_abi)p->sig[0]),
+                     c->args) != FFI_OK ||
+        ffi_prep_closure_loc(c->fc, &c->cif, on_closure, c, c->code) !=
+            FFI_OK) {
+        if (c->fc != NULL)
+            ffi_closure_free(c->fc);
+        free(c);
+        return -1;
+    }
+    w->closures[fi][k] = c;
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* rt_closure.h - built-in callbacks (rt_closure.c): a libffi closure of
+ * the callback's signature that compares, matches or hashes element cells
+ * by their number, or visits, and counts its calls (abi.h's
+ * bcw_callback; BCW_FIXED_CLOSURE parameters). */
+#ifndef BCW_RT_CLOSURE_H
+#define BCW_RT_CLOSURE_H
+
+#include <ffi.h>
+#include <stdint.h>
+
+#include "rt_worker.h"
+
+typedef struct bcw_rt_closure {
+    ffi_closure *fc;
+    void *code; /* what the code under test calls */
+    ffi_cif cif;
+    ffi_type *args[BCW_MAX_PARAMS];
+    uint8_t kind; /* enum bcw_callback */
+    uint8_t sig[BCW_MAX_PARAMS + 1];
+    uint32_t calls;    /* during the call in flight */
+    const char *cells; /* the worker's element cells */
+} bcw_rt_closure;
+
+/* Makes the closure for parameter k of plan entry fi into
+ * w->closures[fi][k]: 0, or -1 for a bad plan entry or out of memory.
+ * Called at set-up; the closure lives as long as the worker. */
+int bcw_rt_closure_make(bcw_rt_worker *w, unsigned fi, unsigned k);
+
+#endif

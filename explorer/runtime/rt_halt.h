@@ -1,0 +1,58 @@
+/* rt_halt.h - how a sequence ends early: the interposed abort, assert,
+ * exit and contract failures of the code under test, and fatal signals.
+ *
+ * bcwalk renames abort(), __assert_fail(), exit() and contract.h's
+ * bcw_contract_fail in the unit's bitcode to the functions below, so
+ * they end only the sequence: a siglongjmp back to the sequence runner
+ * (rt_seq.c), no signal at all.  Fatal signals are different: memory may
+ * be corrupt, so the handler records the outcome in shared memory and the
+ * worker exits (BCW_EXIT_FAULT) for the parent to replace. */
+#ifndef BCW_RT_HALT_H
+#define BCW_RT_HALT_H
+
+#include <setjmp.h>
+#include <stdint.h>
+
+#include "proto.h"
+
+/* The sequence in flight, as a halt sees it: where to jump back to and
+ * what to record.  Part of the worker's state (rt_worker.h); the sequence
+ * runner arms it and keeps `call` and `calls` current. */
+typedef struct bcw_rt_flight {
+    sigjmp_buf env;     /* back into the sequence runner */
+    volatile int armed; /* a sequence is in flight: a halt jumps to env */
+    volatile enum bcw_outcome outcome; /* how it halted, for the runner */
+    volatile int signo;
+    uint32_t call;  /* the call in flight: 0 the constructor */
+    uint32_t calls; /* calls made so far in the sequence */
+    /* Set while an interface predicate runs: a halt in it jumps to
+     * pred_env, leaving the predicate unknown instead of ending the
+     * sequence. */
+    sigjmp_buf pred_env;
+    volatile int in_pred;
+} bcw_rt_flight;
+
+/* Installs the handlers of fatal signals (on their own stack, so a stack
+ * overflow in the code under test is still recorded) and remembers where
+ * the halts find the sequence in flight and the shared results.  Both
+ * must outlive the worker.  Called once, at set-up. */
+void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_shm *shm);
+
+/* Ends the sequence in flight with `outcome` (never returns): a jump
+ * back to the sequence runner, or to the interface predicate running.
+ * Outside a sequence the worker exits with BCW_EXIT_SETUP.  Called by the
+ * interposed functions below, by the allocator when the code under test
+ * frees memory twice, and by the runtime for an argument it cannot make
+ * or memory it ran out of. */
+void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
+
+/* The interposed functions the unit's calls are renamed to (its own
+ * abort, __assert_fail, exit and bcw_contract_fail). */
+void bcw_rt_abort(void) __attribute__((noreturn));
+void bcw_rt_assert_fail(const char *expr, const char *file, unsigned line,
+                        const char *fn) __attribute__((noreturn));
+void bcw_rt_contract_fail(int kind, const char *expr, const char *file,
+                          int line) __attribute__((noreturn));
+void bcw_rt_exit(int status) __attribute__((noreturn));
+
+#endif

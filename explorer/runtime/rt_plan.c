@@ -1,0 +1,102 @@
+/* rt_plan.c - the worker's set-up (rt_plan.h): everything the plan in
+ * shared memory says is checked here once, so running sequences can
+ * trust it.  Anything the parent or a stale cache could get wrong is
+ * data to validate, never an index to trust. */
+#include "rt_plan.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rt_call.h"
+#include "rt_closure.h"
+#include "rt_custom.h"
+#include "rt_seq.h"
+
+/* The unit's mutable globals, gathered into one section by bcwalk. */
+extern char __start_bcw_globals[] __attribute__((weak));
+extern char __stop_bcw_globals[] __attribute__((weak));
+
+/* Checks parameter k of plan entry i and prepares what it needs. */
+static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
+{
+    const bcw_shm *shm = w->shm;
+    const bcw_wire_param *p = &shm->funcs[i].params[k];
+    w->argtypes[i][k] = bcw_rt_call_type((enum bcw_abi)p->abi);
+    bool handle =
+        p->fixed == BCW_FIXED_HANDLE || p->fixed == BCW_FIXED_HANDLE_OR_NULL;
+    /* another unit's constructor, itself made of generated values only */
+    bool ctor = p->fixed == BCW_FIXED_UNIT_CTOR;
+    if (ctor && (p->value < 0 || p->value >= shm->nfuncs ||
+                 shm->funcs[p->value].role != BCW_ROLE_CONSTRUCTOR))
+        return -1;
+    for (unsigned j = 0; ctor && j < shm->funcs[p->value].nparams; j++)
+        if (shm->funcs[p->value].params[j].fixed != 0)
+            return -1;
+    if ((handle && (p->value < 0 || p->value >= BCW_MAX_HANDLES)) ||
+        (p->fixed == BCW_FIXED_SYMBOL &&
+         (p->value < 0 || p->value >= bcw_unit_nsyms)) ||
+        (p->fixed == BCW_FIXED_CLOSURE && bcw_rt_closure_make(w, i, k) < 0))
+        return -1;
+    return 0;
+}
+
+/* Checks plan entry i and prepares its call. */
+static int setup_func(bcw_rt_worker *w, unsigned i)
+{
+    const bcw_shm *shm = w->shm;
+    const bcw_wire_func *f = &shm->funcs[i];
+    if ((f->role != BCW_ROLE_EMPTY && f->sym >= bcw_unit_nsyms) ||
+        f->nparams > BCW_MAX_PARAMS)
+        return -1;
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (setup_param(w, i, k) < 0)
+            return -1;
+    if (f->ret.fixed == BCW_FIXED_HANDLE &&
+        (f->ret.value < 0 || f->ret.value >= BCW_MAX_HANDLES))
+        return -1;
+    if (f->ret.fixed == BCW_FIXED_HANDLE &&
+        (unsigned)f->ret.value + 1 > w->nhandle_types)
+        w->nhandle_types = (unsigned)f->ret.value + 1;
+    w->simple[i] = (uint8_t)bcw_rt_seq_is_simple(f);
+    if (ffi_prep_cif(&w->cifs[i], FFI_DEFAULT_ABI, f->nparams,
+                     bcw_rt_call_type((enum bcw_abi)f->ret.abi),
+                     w->argtypes[i]) != FFI_OK)
+        return -1;
+    return 0;
+}
+
+int bcw_rt_plan_setup(bcw_rt_worker *w)
+{
+    bcw_shm *shm = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE, MAP_SHARED,
+                        BCW_FD_SHM, 0);
+    if (shm == MAP_FAILED)
+        return -1;
+    w->shm = shm;
+    if (shm->magic != BCW_SHM_MAGIC || shm->version != BCW_PROTO_VERSION ||
+        shm->nfuncs > BCW_MAX_FUNCS ||
+        (shm->destructor >= 0 && (uint32_t)shm->destructor >= shm->nfuncs) ||
+        shm->unit_size > sizeof w->unit_storage ||
+        shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS)
+        return -1;
+    for (uint32_t i = 0; i < shm->npreds; i++)
+        if (shm->preds[i].interface &&
+            (shm->preds[i].func >= shm->nfuncs ||
+             shm->funcs[shm->preds[i].func].sym >= bcw_unit_nsyms))
+            return -1;
+    for (uint32_t i = 0; i < shm->nfuncs; i++)
+        if (setup_func(w, i) < 0)
+            return -1;
+    w->globals = __start_bcw_globals;
+    uintptr_t gstart = (uintptr_t)__start_bcw_globals;
+    uintptr_t gstop = (uintptr_t)__stop_bcw_globals;
+    if (gstart != 0 && gstop > gstart) {
+        w->globals_size = (size_t)(gstop - gstart);
+        w->globals_copy = malloc(w->globals_size);
+        if (w->globals_copy == NULL)
+            return -1;
+        memcpy(w->globals_copy, w->globals, w->globals_size);
+    }
+    return bcw_rt_custom_setup(shm);
+}

@@ -1,0 +1,179 @@
+/* rt_seq.c - running one sequence (rt_seq.h): the calls in order, the
+ * object each constructor makes or a call rebinds, the handles given
+ * out, what the last call returned, and a clean start for the next
+ * sequence.  Calls whose arguments are only the object and scalars take
+ * a fast path; the others go through rt_args.c. */
+#include "rt_seq.h"
+
+#include <string.h>
+
+#include "rt_alloc.h"
+#include "rt_args.h"
+#include "rt_call.h"
+#include "rt_closure.h"
+#include "rt_custom.h"
+#include "rt_halt.h"
+#include "rt_observe.h"
+
+int bcw_rt_seq_is_simple(const bcw_wire_func *f)
+{
+    if (f->role == BCW_ROLE_CONSTRUCTOR || (f->flags & BCW_WIRE_REBINDS) ||
+        f->ret.fixed != 0)
+        return 0;
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        int scalar = p->kind == BCW_PK_INT || p->kind == BCW_PK_ENUM ||
+                     p->kind == BCW_PK_BOOL || p->kind == BCW_PK_CHAR ||
+                     p->kind == BCW_PK_FLOAT || p->kind == BCW_PK_LENGTH;
+        if (!(p->kind == BCW_PK_UNIT && p->fixed == 0) &&
+            !(scalar && (p->fixed == 0 || p->fixed == BCW_FIXED_VALUE)))
+            return 0;
+    }
+    return 1;
+}
+
+/* run_call for a simple entry. */
+static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
+                       int last)
+{
+    const bcw_wire_func *f = &w->shm->funcs[fi];
+    uint64_t vals[BCW_MAX_PARAMS];
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        vals[k] = p->kind == BCW_PK_UNIT ? (uint64_t)(uintptr_t)w->target
+                  : p->fixed             ? (uint64_t)p->value
+                             : bcw_gen_next(&w->gen, p->kind, p->abi);
+    }
+    uint64_t raw = bcw_rt_call(w, fi, vals);
+    /* pointer results are numbered on every call (see run_call) */
+    uint64_t ret = f->ret.abi == BCW_ABI_PTR
+                       ? bcw_rt_call_pointer(w, (void *)(uintptr_t)raw)
+                       : raw;
+    if (last)
+        r->ret = ret;
+}
+
+/* Makes one call of plan entry `fi`, recording into `r` if `last`. */
+static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
+                     int last)
+{
+    if (w->simple[fi]) {
+        run_simple(w, fi, r, last);
+        return;
+    }
+    const bcw_wire_func *f = &w->shm->funcs[fi];
+    void *outs[BCW_MAX_PARAMS] = {0};
+    uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL);
+    if (f->ret.fixed == BCW_FIXED_HANDLE)
+        w->handles[f->ret.value] = (void *)(uintptr_t)raw;
+    if (f->role == BCW_ROLE_CONSTRUCTOR) {
+        w->target = (void *)(uintptr_t)raw;
+        /* int t_open(..., T **out): the unit comes back in the cell */
+        for (unsigned k = 0; k < f->nparams; k++)
+            if (f->params[k].kind == BCW_PK_UNIT_OUT)
+                w->target = *(void **)outs[k];
+    }
+    if ((f->flags & BCW_WIRE_REBINDS) && raw != 0)
+        w->target = (void *)(uintptr_t)raw;
+    /* every call's pointers are numbered, not only the reported last
+     * call's: ptr#k then names the same pointer in a sequence and in its
+     * extensions, which show it as a handle argument */
+    uint64_t ret = f->ret.abi == BCW_ABI_PTR
+                       ? bcw_rt_call_pointer(w, (void *)(uintptr_t)raw)
+                       : raw;
+    for (unsigned k = 0; k < f->nparams; k++) {
+        uint64_t out = 0;
+        if (f->params[k].fixed == BCW_FIXED_CLOSURE)
+            out = w->closures[fi][k]->calls;
+        else if (f->params[k].kind == BCW_PK_OUT)
+            out = f->params[k].pointee == BCW_ABI_PTR
+                      ? bcw_rt_call_pointer(w, *(void **)outs[k])
+                      : bcw_rt_call_scalar(outs[k], f->params[k].pointee);
+        else
+            continue; /* invoke reported it, or nothing to report */
+        if (last)
+            r->out[k] = out;
+    }
+    if (last)
+        r->ret = ret;
+}
+
+/* Ends the sequence: its calls into r, its leftovers freed. */
+static void finish(bcw_rt_worker *w, bcw_wire_result *r)
+{
+    r->calls = w->flight.calls;
+    bcw_rt_alloc_reset();
+}
+
+void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
+{
+    bcw_shm *shm = w->shm;
+    const uint16_t *q = &shm->seqs[shm->off[i]];
+    w->len = q[0] & BCW_SEQ_LEN_MASK;
+    w->check = (q[0] & BCW_SEQ_CHECK_OBSERVER) != 0;
+    bcw_wire_result *r = &shm->results[i];
+    memset(r, 0, sizeof *r);
+    shm->cur = i;
+    w->target = NULL;
+    w->nptrs = 0;
+    memset(w->handles, 0, sizeof w->handles);
+    w->arena_used = 0;
+    w->narena_spans = 0;
+    w->arena_spans_lost = 0;
+    w->flight.calls = 0;
+    w->flight.call = 0;
+    if (w->globals_size > 0)
+        memcpy(w->globals, w->globals_copy, w->globals_size);
+    memset(&w->gen, 0, sizeof w->gen);
+    bcw_rt_custom_reset();
+    /* a halt comes back here (rt_halt.c): only w's memory, not this
+     * function's locals, may have changed since */
+    if (sigsetjmp(w->flight.env, 0) != 0) {
+        r->outcome = (uint8_t)w->flight.outcome;
+        r->signo = (uint8_t)w->flight.signo;
+        r->halted_at = (uint16_t)w->flight.call;
+        finish(w, r);
+        return;
+    }
+    w->flight.armed = 1;
+    unsigned ctor = q[1];
+    if (shm->funcs[ctor].role == BCW_ROLE_INIT_CONSTRUCTOR ||
+        shm->funcs[ctor].role == BCW_ROLE_EMPTY) {
+        memset(w->unit_storage, 0, shm->unit_size);
+        w->target = w->unit_storage;
+    }
+    /* an empty cell is made by no call: it is NULL */
+    if (shm->funcs[ctor].role != BCW_ROLE_EMPTY)
+        run_call(w, ctor, r, w->len == 0);
+    if (w->target == NULL) {
+        /* a constructor that gives no object rejects its arguments */
+        w->flight.armed = 0;
+        r->outcome = BCW_RUN_REJECTED;
+        finish(w, r);
+        return;
+    }
+    w->before = 0;
+    for (w->flight.call = 1; w->flight.call <= w->len; w->flight.call++) {
+        unsigned fi = q[1 + w->flight.call];
+        /* an observer last: the state before it, hashed in this run (a
+         * prefix's own run may differ: time, randomness) */
+        if (w->flight.call == w->len && w->check &&
+            (shm->funcs[fi].flags & BCW_WIRE_OBSERVER) &&
+            (shm->state_flags & BCW_STATE_HASH))
+            w->before = bcw_rt_observe_state(w);
+        run_call(w, fi, r, w->flight.call == w->len);
+    }
+    /* the state the sequence left, before predicates call anything */
+    if (shm->state_flags & BCW_STATE_HASH) {
+        bcw_rt_observe_record(w, r);
+        if (w->before != 0 && r->state != 0 && w->before != r->state)
+            r->flags |= BCW_RESULT_OBSERVER_CHANGED;
+    }
+    if (shm->state_flags & BCW_STATE_PREDS)
+        bcw_rt_observe_preds(w, r);
+    /* the destructor's result is not reported: r is not written */
+    if (shm->destructor >= 0)
+        run_call(w, (unsigned)shm->destructor, r, 0);
+    w->flight.armed = 0;
+    finish(w, r);
+}

@@ -1,0 +1,21 @@
+/* rt_seq.h - running one sequence of the batch (rt_seq.c): the
+ * constructor, the methods, the state it leaves, the destructor. */
+#ifndef BCW_RT_SEQ_H
+#define BCW_RT_SEQ_H
+
+#include <stdint.h>
+
+#include "rt_worker.h"
+
+/* Runs sequence i of the batch in shared memory from scratch (the unit's
+ * globals restored, its leftovers of the sequence before freed) and
+ * writes results[i]; keeps shm->cur, cur_call and the heartbeat current
+ * for the parent.  A halt of the code under test (abort, assert, exit, a
+ * contract, an argument that cannot be made) ends only the sequence; a
+ * fatal signal ends the worker (rt_halt.c). */
+void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i);
+
+/* Can plan entry f take the fast path (bcw_rt_worker's `simple`)? */
+int bcw_rt_seq_is_simple(const bcw_wire_func *f);
+
+#endif

@@ -1,0 +1,88 @@
+/* rt_worker.h - the worker's state, one struct handed to every file of
+ * the runtime (AFL++'s afl_state_t), and the runtime's tunables.
+ *
+ * main (rt_main.c) owns the one instance.  The plan part is filled once
+ * at set-up (rt_plan.c) and read-only afterwards; the sequence part is
+ * reset before each sequence (rt_seq.c).  What the code under test calls
+ * without context (the allocator, the interposed abort) keeps its own
+ * state in its file (rt_alloc.c, rt_halt.c). */
+#ifndef BCW_RT_WORKER_H
+#define BCW_RT_WORKER_H
+
+#include <ffi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "custom.h"
+#include "proto.h"
+#include "rt_alloc.h"
+#include "rt_halt.h"
+#include "values.h"
+
+/* Bytes of the per-sequence arena: strings, buffers, out-parameter and
+ * scratch storage.  A sequence that needs more ends as an abort. */
+#define BCW_RT_ARENA_SIZE (1u << 20)
+/* Arena allocations the state hash follows; a sequence making more is
+ * not hashed (its state is 0). */
+#define BCW_RT_ARENA_SPANS 4096
+/* Element cells (`void *` arguments): cell k holds k, shown Obj#k. */
+#define BCW_RT_CELLS BCW_CUSTOM_CELLS
+#define BCW_RT_CELL_SIZE 16
+/* Static storage of an init constructor's or a cell unit's object. */
+#define BCW_RT_UNIT_STORAGE (1u << 16)
+/* The longest buffer argument. */
+#define BCW_RT_MAX_BUFFER (64u << 10)
+/* Distinct pointer results a sequence can give: every call's result and
+ * out-parameters (the constructor, up to BCW_SEQ_LEN_MASK methods, the
+ * destructor), so the table numbering them never fills up. */
+#define BCW_RT_MAX_PTRS ((BCW_SEQ_LEN_MASK + 2u) * (1u + BCW_MAX_PARAMS))
+/* Its first size; it doubles from there. */
+#define BCW_RT_PTRS_START 64u
+
+struct bcw_rt_closure; /* a built-in callback (rt_closure.h) */
+
+typedef struct bcw_rt_worker {
+    /* The plan and the batch, shared with the parent (proto.h). */
+    bcw_shm *shm;
+
+    /* Prepared at set-up, by plan entry (rt_plan.c). */
+    ffi_cif cifs[BCW_MAX_FUNCS];
+    ffi_type *argtypes[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
+    struct bcw_rt_closure *closures[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
+    /* 1: the entry's arguments are only the object and generated or
+     * fixed scalars, and its result is no handle and no new object: the
+     * common call, made without the general argument machinery */
+    uint8_t simple[BCW_MAX_FUNCS];
+    unsigned nhandle_types; /* the plan gives out handles 0 .. n-1 */
+    char *globals;          /* the unit's bcw_globals section */
+    size_t globals_size;
+    char *globals_copy; /* its bytes at start-up, restored each sequence */
+
+    /* The sequence in flight (rt_seq.c). */
+    bcw_rt_flight flight; /* where a halt returns to, calls made */
+    void *target;         /* the unit's object */
+    bcw_gen gen;          /* the master generator's position */
+    /* the handle of each slot given out last in this sequence, or NULL */
+    void *handles[BCW_MAX_HANDLES];
+    uint32_t len;    /* methods in the sequence */
+    int check;       /* hash the state before an observer last call too */
+    uint64_t before; /* that state */
+    /* Pointer results numbered so far: ptr#k is ptrs[k] (rt_call.c). */
+    void **ptrs;
+    uint32_t nptrs, capptrs;
+    /* The candidate value of the parameter a HOLDS/FAILS category is
+     * being solved for: what BCW_C_PARAM nodes evaluate to (rt_bounds.c). */
+    uint64_t solving_x;
+    /* The arena (rt_args.c) and its allocations, for the state hash to
+     * follow pointers into; past BCW_RT_ARENA_SPANS the state is not
+     * hashed. */
+    size_t arena_used;
+    size_t narena_spans;
+    int arena_spans_lost;
+    bcw_rt_span arena_spans[BCW_RT_ARENA_SPANS];
+    _Alignas(16) char arena[BCW_RT_ARENA_SIZE];
+    _Alignas(16) char unit_storage[BCW_RT_UNIT_STORAGE];
+    _Alignas(16) char cells[BCW_RT_CELLS][BCW_RT_CELL_SIZE];
+} bcw_rt_worker;
+
+#endif

@@ -1,0 +1,150 @@
+/* test_runtime.c - cmocka: pieces of the worker runtime on their own, in
+ * this process: the numbering of pointer results (rt_call.c) and values
+ * computed from the live object at the edges of 64-bit arithmetic
+ * (rt_bounds.c).  The end-to-end tests run the whole runtime in workers;
+ * these reach cases a walk of the examples does not. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "rt_bounds.h"
+#include "rt_call.h"
+
+/* What bcwalk generates into a worker: no functions here. */
+void *bcw_unit_symtab[1];
+const uint32_t bcw_unit_nsyms = 0;
+const bcw_stub bcw_unit_stubs[1];
+
+/* A worker state with a zeroed plan and `target` as its object. */
+static bcw_rt_worker *worker_new(void *target)
+{
+    bcw_rt_worker *w = calloc(1, sizeof *w);
+    assert_non_null(w);
+    w->shm = calloc(1, sizeof *w->shm);
+    assert_non_null(w->shm);
+    w->target = target;
+    return w;
+}
+
+static void worker_free(bcw_rt_worker *w)
+{
+    free(w->ptrs);
+    free(w->shm);
+    free(w);
+}
+
+/* A sequence giving out far more than 64 pointers: each keeps its
+ * number, met again or not, and the next sequence numbers from 0. */
+static void test_runtime__pointers_numbered_past_64(void **state)
+{
+    (void)state;
+    static int slots[1000];
+    int object;
+    bcw_rt_worker *w = worker_new(&object);
+    for (int round = 0; round < 2; round++) {
+        w->nptrs = 0; /* a new sequence */
+        for (uint64_t i = 0; i < 1000; i++)
+            assert_int_equal(bcw_rt_call_pointer(w, &slots[i]),
+                             BCW_PTR_OTHER | i);
+        for (uint64_t i = 1000; i-- > 0;)
+            assert_int_equal(bcw_rt_call_pointer(w, &slots[i]),
+                             BCW_PTR_OTHER | i);
+    }
+    assert_int_equal(w->nptrs, 1000);
+    assert_int_equal(bcw_rt_call_pointer(w, NULL), BCW_PTR_NULL);
+    assert_int_equal(bcw_rt_call_pointer(w, &object), BCW_PTR_TARGET);
+    assert_int_equal(bcw_rt_call_pointer(w, w->cells[7]), BCW_PTR_CELL | 7);
+    worker_free(w);
+}
+
+/* pool[i] of w's plan */
+static void node(bcw_rt_worker *w, uint32_t i, enum bcw_cop op, unsigned bits,
+                 int64_t value, uint32_t a, uint32_t b)
+{
+    w->shm->pool[i] = (bcw_cnode){.op = (uint8_t)op,
+                                  .bits = (uint8_t)bits,
+                                  .value = value,
+                                  .a = a,
+                                  .b = b};
+    if (w->shm->npool <= i)
+        w->shm->npool = i + 1;
+}
+
+/* A category bounded below by field / -1 or field % -1, the field
+ * INT64_MIN: the one quotient a CPU traps on (SIGFPE, which the worker
+ * would record as the unit's crash); LLVM's sdiv wraps it. */
+static void test_runtime__bounds_divide_int64_min_by_minus_one(void **state)
+{
+    (void)state;
+    int64_t field = INT64_MIN;
+    bcw_rt_worker *w = worker_new(&field);
+    bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS, .bounds = 3, .nbounds = 1};
+    node(w, 0, BCW_C_FIELD, 64, 0, 0, 0);
+    node(w, 1, BCW_C_CONST, 64, -1, 0, 0);
+    node(w, 2, BCW_C_SDIV, 64, 0, 0, 1);
+    node(w, 3, BCW_C_LOWER, 0, 0, 2, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT64_MIN);
+    node(w, 2, BCW_C_SREM, 64, 0, 0, 1);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), 0);
+    /* 32 bits: no overflow, as before */
+    int32_t small = INT32_MIN;
+    w->target = &small;
+    node(w, 0, BCW_C_FIELD, 32, 0, 0, 0);
+    node(w, 1, BCW_C_CONST, 32, -1, 0, 0);
+    node(w, 2, BCW_C_SDIV, 32, 0, 0, 1);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT32_MIN);
+    worker_free(w);
+}
+
+/* x != field with the field INT64_MAX: the value just past it wraps to
+ * INT64_MIN (no signed overflow), which the category allows. */
+static void test_runtime__bounds_step_past_int64_max(void **state)
+{
+    (void)state;
+    int64_t field = INT64_MAX;
+    bcw_rt_worker *w = worker_new(&field);
+    bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS, .bounds = 1, .nbounds = 1};
+    node(w, 0, BCW_C_FIELD, 64, 0, 0, 0);
+    node(w, 1, BCW_C_UNEQUAL, 0, 0, 0, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT64_MIN);
+    worker_free(w);
+}
+
+/* A condition of a signed 64-bit parameter turning at INT64_MIN + 1
+ * (x > INT64_MIN): INT64_MIN is a candidate, and its distance from 1
+ * must be computed without signed overflow; 1 meets it and wins. */
+static void test_runtime__solve_at_int64_min(void **state)
+{
+    (void)state;
+    int64_t field = 0;
+    bcw_rt_worker *w = worker_new(&field);
+    bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS,
+                        .abi = BCW_ABI_S64,
+                        .bounds = 3,
+                        .nbounds = 1};
+    node(w, 0, BCW_C_PARAM, 64, 0, 0, 0);
+    node(w, 1, BCW_C_CONST, 64, INT64_MIN, 0, 0);
+    node(w, 2, BCW_C_ICMP, 1, 0, 0, 1);
+    w->shm->pool[2].pred = 38; /* sgt */
+    node(w, 3, BCW_C_HOLDS, 0, 0, 2, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), 1);
+    /* fails: only INT64_MIN is not greater */
+    node(w, 3, BCW_C_FAILS, 0, 0, 2, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT64_MIN);
+    worker_free(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runtime__pointers_numbered_past_64),
+        cmocka_unit_test(test_runtime__bounds_divide_int64_min_by_minus_one),
+        cmocka_unit_test(test_runtime__bounds_step_past_int64_max),
+        cmocka_unit_test(test_runtime__solve_at_int64_min),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
