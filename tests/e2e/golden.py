@@ -134,9 +134,9 @@ def main():
         return 0
     bad = check(common.ARGS.golden, common.own_tmp(common.ARGS.tmp, "golden"))
     if bad:
-        print("%d of %d golden files differ. If the change is meant: "
-              "make golden, then review git diff tests/golden"
-              % (bad, len(REPORTS)))
+        print("tests/golden: %d files differ, are missing or are stale "
+              "(of %d reports). If the change is meant: make golden, then "
+              "review git diff tests/golden" % (bad, len(REPORTS)))
         return 1
     print("%d reports match tests/golden" % len(REPORTS))
     return 0
