@@ -1,7 +1,7 @@
 """common.py - what every end-to-end test file shares: the command line
 ctest passes (tests/CMakeLists.txt), running the real bcwalk, and the
-readers of its JSON and jsonl output.  Each tests/e2e/<area>.py ends with
-`common.main()`."""
+readers of its JSON, jsonl and msgpack output.  Each tests/e2e/<area>.py
+ends with `common.main()`."""
 import argparse
 import atexit
 import json
