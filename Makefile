@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all setup configure build demo check check-asan check-llvm19 bench install format clean
+.PHONY: all setup configure build demo check check-asan check-llvm19 bench install golden format clean
 
 all: build
 
@@ -47,6 +47,10 @@ install: build
 
 bench: build
 	cmake --build $(BUILD) --target bench
+
+# tests/golden/ written anew from this build's reports: review the diff
+golden: build
+	cmake --build $(BUILD) --target golden
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cpp')

@@ -1,0 +1,148 @@
+"""analyze.py - end-to-end tests of `bcwalk analyze`: units, roles,
+predicates, parameter kinds and contracts in JSON and text, and the opt
+plugin's model. ctest runs this file as test_e2e_analyze."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import common
+from common import bcwalk, example
+
+
+class Analyze(unittest.TestCase):
+    def test_bstack_units_and_roles(self):
+        p = bcwalk("analyze", example("bstack.bc"), "--format", "json",
+                   check=0)
+        model = json.loads(p.stdout)
+        self.assertEqual([u["name"] for u in model["units"]], ["bstack"])
+        u = model["units"][0]
+        self.assertEqual([c["name"] for c in u["constructors"]],
+                         ["bstack_new"])
+        self.assertEqual([d["name"] for d in u["destructors"]],
+                         ["bstack_free"])
+        roles = {m["name"]: m["role"] for m in u["methods"]}
+        self.assertEqual(roles, {
+            "bstack_push": "mutator", "bstack_pop": "mutator",
+            "bstack_top": "observer", "bstack_size": "observer",
+            "bstack_is_empty": "observer", "bstack_is_full": "observer"})
+        push = next(m for m in u["methods"] if m["name"] == "bstack_push")
+        self.assertEqual(push["params"][1],
+                         {"name": "x", "type": "int", "kind": "int"})
+
+    def test_predicates_in_json(self):
+        m = json.loads(bcwalk("analyze", example("ringq.bc"), "--format",
+                              "json", check=0).stdout)
+        preds = {p["name"]: p for p in m["units"][0]["predicates"]}
+        self.assertEqual(set(preds), {"count == cap", "count == 0"})
+        full = preds["count == cap"]
+        self.assertEqual(full["source"], "bitcode")
+        self.assertEqual((full["op"], full["l"], full["r"]),
+                         ("==", {"field": 16, "bits": 32},
+                          {"field": 20, "bits": 32}))
+        self.assertEqual(full["used_by"], ["ringq_put"])
+        self.assertEqual(preds["count == 0"]["r"], {"const": 0})
+        put = next(f for f in m["units"][0]["methods"]
+                   if f["name"] == "ringq_put")
+        self.assertEqual(put["writes"], ["tail", "count", "*items"])
+        b = json.loads(bcwalk("analyze", example("bstack.bc"), "--format",
+                              "json", check=0).stdout)
+        iface = [p for p in b["units"][0]["predicates"]
+                 if p["source"] == "interface"]
+        self.assertEqual([(p["name"], p["expr"]) for p in iface],
+                         [("is_empty", "bstack_is_empty(target)"),
+                          ("is_full", "bstack_is_full(target)")])
+
+    def test_parameter_kinds_and_contracts_in_json(self):
+        m = json.loads(bcwalk("analyze", example("sbuf.bc"), "--format",
+                              "json", check=0).stdout)
+        sbuf, pool = m["units"]
+        methods = {f["name"]: f for f in sbuf["methods"]}
+        params = {f: {p["name"]: p for p in methods[f]["params"]}
+                  for f in methods}
+        mode = params["sbuf_set_case"]["mode"]
+        self.assertEqual((mode["kind"], mode["enumerators"]),
+                         ("enum", "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4"))
+        # the switch's cases are the enum's categories, and the rest
+        self.assertEqual([(c["label"], c["values"][0])
+                          for c in mode["partitions"]],
+                         [("mode != 0 && mode != 1 && mode != 4", "2"),
+                          ("mode == 0", "0"), ("mode == 1", "1"),
+                          ("mode == 4", "4")])
+        self.assertEqual(params["sbuf_append"]["data"]["kind"], "buffer")
+        self.assertEqual(params["sbuf_append"]["data"]["length"], "len")
+        self.assertEqual(params["sbuf_append"]["len"]["buffer"], "data")
+        self.assertEqual(params["sbuf_each"]["visit"]["signature"],
+                         "void (*)(char, void *)")
+        self.assertNotIn("not_walked", methods["sbuf_each"])
+        self.assertEqual([(c["label"], c["function"]) for c in
+                          params["sbuf_each"]["visit"]["partitions"]],
+                         [("visit == bcw_visit", "bcw_visit")])
+        self.assertTrue(params["sbuf_copy_to"]["dst"]["nullable"])
+        self.assertEqual(params["sbuf_last"]["out"]["kind"], "out")
+        self.assertTrue(methods["sbuf_data"]["returns_into_unit"])
+        put = next(f for f in pool["methods"] if f["name"] == "sbuf_pool_put")
+        self.assertEqual(put["params"][1]["kind"], "unit_ref")
+        self.assertEqual(put["params"][1]["unit"], "sbuf")
+        a = json.loads(bcwalk("analyze", example("account.bc"), "--format",
+                              "json", check=0).stdout)["units"][0]
+        self.assertIn({"function": "account_withdraw", "kind": "requires",
+                       "expr": "amount > 0"}, a["contracts"])
+        self.assertIn({"function": "account_deposit", "kind": "abort",
+                       "expr": "frozen != 0"}, a["contracts"])
+        self.assertIn({"kind": "invariant_function",
+                       "function": "account_invariant"}, a["contracts"])
+
+    def test_invariant_named_by_the_user(self):
+        m = json.loads(bcwalk("analyze", example("ringq.bc"), "--invariant",
+                              "ringq_length", "--format", "json",
+                              check=0).stdout)
+        self.assertIn({"kind": "invariant_function",
+                       "function": "ringq_length"},
+                      m["units"][0]["contracts"])
+        p = bcwalk("analyze", example("ringq.bc"), "--invariant", "ringq_put",
+                   check=2)
+        self.assertIn("ringq_put cannot be ringq's invariant", p.stderr)
+
+    def test_text_shows_signatures(self):
+        p = bcwalk("analyze", example("bstack.bc"), check=0)
+        self.assertIn("mutator          void bstack_push(bstack *s, int x)\n"
+                      "                   reads data, size, capacity\n"
+                      "                   writes size, *data\n", p.stdout)
+        self.assertIn("predicate        size == capacity   [branched on in "
+                      "bstack_push, bstack_is_full]", p.stdout)
+        self.assertIn("observer         bool bstack_is_empty(const bstack *s)",
+                      p.stdout)
+
+    def test_same_roles_at_O2_and_without_debug_info(self):
+        def roles(bc):
+            m = json.loads(bcwalk("analyze", example(bc), "--format", "json",
+                                  check=0).stdout)
+            return {f["name"]: f["role"] for f in m["units"][0]["methods"]}
+        self.assertEqual(roles("bstack.bc"), roles("bstack-O2.bc"))
+        self.assertEqual(roles("bstack.bc"), roles("bstack-nodebug.bc"))
+
+
+class OptPlugin(unittest.TestCase):
+    def test_plugin_model_equals_the_command(self):
+        opt, plugin = common.ARGS.opt, common.ARGS.plugin
+        if not plugin:
+            self.skipTest("the plugin is not built with sanitizers")
+        for bc in ("bstack.bc", "ringq.bc", "account.bc", "counter.bc",
+                   "bstack-O2-nodebug.bc"):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "model.json")
+                env = dict(os.environ, BCWALK_MODEL=out)
+                p = subprocess.run([opt, "-load-pass-plugin=" + plugin,
+                                    "-passes=bcwalk-analyze",
+                                    "-disable-output", example(bc)],
+                                   capture_output=True, text=True, env=env)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                cmd = bcwalk("analyze", example(bc), "--format", "json",
+                             check=0).stdout
+                self.assertEqual(open(out).read(), cmd, bc)
+
+
+if __name__ == "__main__":
+    common.main()

@@ -1,0 +1,126 @@
+"""bad_input.py - end-to-end tests of usage errors: files that are not
+bitcode, bitcode bcwalk cannot read, bad options and units. ctest runs this
+file as test_e2e_bad_input."""
+import os
+import tempfile
+import unittest
+
+import common
+from common import bcwalk, example, source
+
+
+class BadInput(unittest.TestCase):
+    def expect_usage_error(self, *args, needle):
+        p = bcwalk(*args, check=2)
+        self.assertEqual(p.stdout, "")
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn(needle, lines[0])
+
+    def test_not_bitcode(self):
+        self.expect_usage_error("analyze", __file__, needle="not LLVM bitcode")
+
+    def test_truncated_bitcode(self):
+        with tempfile.NamedTemporaryFile(suffix=".bc") as f:
+            f.write(open(example("bstack.bc"), "rb").read()[:700])
+            f.flush()
+            self.expect_usage_error("explore", f.name, "--unit", "bstack",
+                                    needle="truncated")
+
+    def test_bitcode_from_a_newer_llvm(self):
+        newer = source("tests", "data", "bstack-llvm19.bc")
+        p = bcwalk("analyze", newer)
+        if p.returncode == 0:  # this bcwalk is built against LLVM 19
+            self.assertIn("unit bstack", p.stdout)
+            return
+        self.expect_usage_error("analyze", newer,
+                                needle="bitcode from LLVM 19 cannot be read "
+                                       "by bcwalk built with LLVM 14")
+
+    def test_missing_file(self):
+        self.expect_usage_error("analyze", "/nonexistent.bc",
+                                needle="/nonexistent.bc")
+
+    def test_no_unit(self):
+        self.expect_usage_error("analyze", example("nounit.bc"),
+                                needle="no unit found")
+
+    def test_unknown_unit(self):
+        self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                "stack", needle="no unit named 'stack'")
+
+    def test_bad_depth(self):
+        for d in ("0", "-1", "three", "3x", "1000"):
+            self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                    "bstack", "--depth", d, needle="--depth")
+
+    def test_bad_prune(self):
+        self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                "bstack", "--prune", "all",
+                                needle="unknown --prune 'all'")
+
+    def test_unknown_option_and_command(self):
+        self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                "bstack", "--fast", needle="--fast")
+        self.expect_usage_error("frobnicate", needle="frobnicate")
+        self.expect_usage_error("explore", example("bstack.bc"),
+                                needle="--unit")
+
+    def test_bad_option_values(self):
+        # each names the command, the option and what it takes
+        bstack = (example("bstack.bc"), "--unit", "bstack")
+        for args, needle in (
+                (("--depth",), "explore: missing K after --depth (see bcwalk "
+                               "explore --help)"),
+                (("-o",), "explore: missing FILE after -o"),
+                (("--jobs", "0"), "explore: --jobs must be an integer from 1 "
+                                  "to 1024, not '0'"),
+                (("--depth=x",), "explore: --depth must be an integer from 1 "
+                                 "to 255, not 'x'"),
+                (("--walk", "sideways"), "explore: unknown --walk 'sideways' "
+                                         "(protocol, algebra or state)"),
+                (("--boundaries=yes",), "explore: --boundaries takes no "
+                                        "value"),
+                (("--graph", ""), "explore: --graph needs a file name"),
+                (("--generator", "/nonexistent/gen.c"),
+                 "explore: --generator /nonexistent/gen.c: No such file or "
+                 "directory")):
+            self.expect_usage_error("explore", *bstack, *args, needle=needle)
+        self.expect_usage_error("explore", example("bstack.bc"),
+                                needle="explore: --unit NAME is required")
+        self.expect_usage_error("analyze", example("bstack.bc"), "--format",
+                                "xml", needle="analyze: unknown --format "
+                                              "'xml' (text or json)")
+        self.expect_usage_error("analyze", example("bstack.bc"), "-x",
+                                needle="analyze: unknown option '-x' (see "
+                                       "bcwalk analyze --help)")
+
+    def test_options_in_any_order(self):
+        # operands and options mix; --name=value, -oFILE and -- work
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.msgpack")
+            bcwalk("analyze", "--unit=bstack", "-o" + path, "--",
+                   example("bstack.bc"), check=0)
+            self.assertTrue(os.path.exists(path))
+
+    def test_help_has_examples(self):
+        for cmd in ("analyze", "explore"):
+            p = bcwalk(cmd, "--help", check=0)
+            self.assertIn("examples:", p.stdout)
+            self.assertTrue(p.stdout.startswith("usage: bcwalk " + cmd))
+            self.assertIn("\noptions:\n", p.stdout)
+            self.assertTrue(p.stdout.split("examples:")[1].strip()
+                            .startswith(("bcwalk", "clang")), cmd)
+            self.assertLessEqual(max(map(len, p.stdout.split(
+                "examples:")[0].splitlines())), 79, cmd)
+        self.assertIn("examples:", bcwalk("--help", check=0).stdout)
+        # generated from the option table: the defaults and ranges
+        out = bcwalk("explore", "-h", check=0).stdout
+        self.assertIn("[--walk protocol|algebra|state]", out)
+        self.assertRegex(out, r"--depth K +the longest method sequence "
+                              r"\(1 to 255, default 3\)")
+        self.assertRegex(out, r"--max-combos N .*\n.*\(1 to 256, default 64\)")
+
+
+if __name__ == "__main__":
+    common.main()

@@ -1,0 +1,132 @@
+"""handles.py - end-to-end tests of derived handles taken from earlier calls
+and other units made by their own constructors (issue 4). ctest runs this
+file as test_e2e_handles."""
+import json
+import unittest
+
+import common
+from common import bcwalk, example, jsonl
+
+
+class HandlesAndOtherUnits(unittest.TestCase):
+    """Issue 4: derived handles taken from earlier calls of the sequence,
+    and other units made by their own constructors."""
+
+    def by_calls(self, lines):
+        return {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
+                for s in lines[:-1]}
+
+    def test_a_method_takes_the_handle_in_a_later_position(self):
+        # dlist_insert_after(l, n, v): the unit's own method, the handle
+        # second; after dlist_first it inserts, and the list grows
+        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 4))
+        ins = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                    ("dlist_first", ("#0",)),
+                    ("dlist_insert_after", ("#0", "ptr#0", "2")),
+                    ("dlist_count", ("#0",)))]
+        self.assertEqual([c["result"] for c in ins["calls"][3:]], ["0", "2"])
+        # no handle given out yet: the call is not made
+        none = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                     ("dlist_insert_after", ("#0", "none", "2")))]
+        self.assertEqual(none["calls"][-1]["outcome"], "rejected")
+
+    def test_node_value_sees_the_appended_values(self):
+        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 5))
+        first = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                      ("dlist_first", ("#0",)), ("node_value", ("ptr#0",)))]
+        self.assertEqual(first["calls"][2]["result"], "ptr#0")
+        self.assertEqual((first["calls"][3]["result"],
+                          first["calls"][3]["outcome"]), ("1", "normal"))
+        # node_next gives out the next handle, which node_value then takes
+        second = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                       ("dlist_append", ("#0", "2")),
+                       ("dlist_first", ("#0",)), ("node_next", ("ptr#0",)),
+                       ("node_value", ("ptr#1",)))]
+        self.assertEqual(second["calls"][4]["result"], "ptr#1")
+        self.assertEqual(second["calls"][5]["result"], "2")
+        # past the end node_next gives out NULL: no handle to pass on
+        end = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                    ("dlist_first", ("#0",)), ("node_next", ("ptr#0",)),
+                    ("node_value", ("none",)))]
+        self.assertEqual(end["calls"][-1]["outcome"], "rejected")
+        text = bcwalk("explore", example("dlist.bc"), "--unit", "dlist",
+                      "--depth", "3", check=0).stdout
+        self.assertIn("dlist_append(target, 1);\n"
+                      "dlist_first(target);  /* ==> ptr#0 */\n"
+                      "node_value(ptr#0);\n==> 1\n", text)
+
+    def test_a_call_with_no_handle_is_not_made(self):
+        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 2))
+        for fn in ("node_value", "node_next"):
+            s = seqs[(("dlist_new", ()), (fn, ("none",)))]
+            self.assertEqual(s["calls"][1]["outcome"], "rejected")
+            self.assertNotIn("result", s["calls"][1])
+        # dlist_first of an empty list gives out NULL: still no handle
+        s = seqs[(("dlist_new", ()), ("dlist_first", ("#0",)))]
+        self.assertEqual(s["calls"][1]["result"], "NULL")
+        text = bcwalk("explore", example("dlist.bc"), "--unit", "dlist",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("node_value(/* no node */);\n"
+                      "==> *rejected* no node handle given out", text)
+
+    def test_a_handle_used_after_its_node_was_freed_is_a_crash(self):
+        for calls in ("stub", "ffi"):
+            with self.subTest(calls=calls):
+                p = bcwalk("explore", example("dlist.bc"), "--unit", "dlist",
+                           "--depth", "4", "--format", "jsonl", "--calls",
+                           calls, "--jobs", "2", check=0)
+                lines = [json.loads(x) for x in p.stdout.splitlines()]
+                seqs = self.by_calls(lines)
+                s = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                          ("dlist_first", ("#0",)),
+                          ("dlist_remove_first", ("#0",)),
+                          ("node_value", ("ptr#0",)))]
+                self.assertEqual(s["calls"][-1]["outcome"], "crash")
+                summary = lines[-1]
+                # recorded by the worker, which goes on: no restart
+                self.assertEqual(summary["worker_restarts"], 0)
+        text = bcwalk("explore", example("dlist.bc"), "--unit", "dlist",
+                      "--depth", "4", check=0).stdout
+        self.assertIn("dlist_first(target);  /* ==> ptr#0 */\n"
+                      "dlist_remove_first(target);\nnode_value(ptr#0);\n"
+                      "==> *crash* use after free (the node handle was "
+                      "freed)", text)
+
+    def test_the_algebra_walk_extends_calls_giving_out_handles(self):
+        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "algebra", 3))
+        s = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                  ("dlist_first", ("#0",)), ("node_value", ("ptr#0",)))]
+        self.assertEqual(s["calls"][-1]["result"], "1")
+
+    def test_handle_users_in_the_model(self):
+        m = json.loads(bcwalk("analyze", example("dlist.bc"), "--format",
+                              "json", check=0).stdout)["units"][0]
+        value = next(f for f in m["methods"] if f["name"] == "node_value")
+        self.assertEqual((value["role"], value["params"][0]["kind"],
+                          value["params"][0]["handle"]),
+                         ("observer", "handle", "node"))
+        text = bcwalk("analyze", example("dlist.bc"), check=0).stdout
+        self.assertIn("int node_value(const node *n)\n"
+                      "                   n: the node handle given out last",
+                      text)
+
+    def test_the_pool_takes_a_real_sbuf(self):
+        seqs = self.by_calls(jsonl("sbuf.bc", "sbuf_pool", "protocol", 2))
+        put = ("sbuf_pool_put", ("#0", "sbuf_new()"))
+        s = seqs[(("sbuf_pool_new", ()), put,
+                  ("sbuf_pool_capacity", ("#0",)))]
+        # sbuf_new's buffer holds 32 bytes: zeroed storage would give 0
+        self.assertEqual(s["calls"][-1]["result"], "32")
+        text = bcwalk("explore", example("sbuf.bc"), "--unit", "sbuf_pool",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("sbuf_pool_put(target, sbuf_new());\n==> 0", text)
+        m = json.loads(bcwalk("analyze", example("sbuf.bc"), "--format",
+                              "json", check=0).stdout)["units"][1]
+        put = next(f for f in m["methods"] if f["name"] == "sbuf_pool_put")
+        self.assertEqual(put["params"][1]["made_by"], "sbuf_new")
+        self.assertIn("b: made by sbuf_new()",
+                      bcwalk("analyze", example("sbuf.bc"), check=0).stdout)
+
+
+if __name__ == "__main__":
+    common.main()

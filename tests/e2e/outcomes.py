@@ -1,0 +1,176 @@
+"""outcomes.py - end-to-end tests of how calls end (crash, hang, abort,
+rejected, failure) and what the walk passes them: buffers, enums,
+callbacks, out-parameters, cells and globals. ctest runs this file as
+test_e2e_outcomes."""
+import unittest
+
+import common
+from common import bcwalk, example, explore_json, jsonl
+
+
+class Outcomes(unittest.TestCase):
+    def test_crash_hang_and_abort_are_recorded_and_the_walk_goes_on(self):
+        lines = jsonl("faulty.bc", "faulty", "protocol", 2,
+                      "--timeout", "200")
+        summary = lines[-1]
+        last = {tuple(c["fn"] for c in s["calls"]): s["calls"][-1]["outcome"]
+                for s in lines[:-1]}
+        self.assertEqual(last[("faulty_new", "faulty_crash")], "crash")
+        self.assertEqual(last[("faulty_new", "faulty_hang")], "hang")
+        self.assertEqual(last[("faulty_new", "faulty_check")], "abort")
+        self.assertEqual(last[("faulty_new", "faulty_add", "faulty_check")],
+                         "normal")
+        self.assertEqual(last[("faulty_new", "faulty_add", "faulty_crash")],
+                         "crash")
+        self.assertGreaterEqual(summary["worker_restarts"], 4)
+        seq = summary["sequences"]
+        # three constructor steps (faulty_with_capacity's cap >= 100 and
+        # cap < 100 categories), four methods, depth 2
+        self.assertEqual(seq["normal"] + seq["terminated"] + seq["discarded"],
+                         3 * (1 + 4 + 16))
+
+    def test_constructor_returning_null_ends_its_sequence(self):
+        lines = jsonl("faulty.bc", "faulty", "protocol", 2,
+                      "--timeout", "200")
+        rejected = [s for s in lines[:-1]
+                    if s["calls"][0]["fn"] == "faulty_with_capacity" and
+                    s["calls"][0]["args"] == ["1"]]
+        self.assertEqual(len(rejected), 1)  # no extension is run
+        call = rejected[0]["calls"][0]
+        self.assertEqual((call["args"], call["labels"], call["result"],
+                          call["outcome"]),
+                         (["1"], ["cap < 100"], "NULL", "rejected"))
+        text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                      "--depth", "1", "--timeout", "200", check=0).stdout
+        self.assertIn("faulty *target = faulty_with_capacity(1 /* cap < 100 "
+                      "*/);\n==> NULL  *rejected*", text)
+        # the other category makes an object: its sequences go on
+        self.assertIn("faulty *target = faulty_with_capacity(100 /* cap >= "
+                      "100 */);\nfaulty_add(target, 1);\n==> void", text)
+
+    def test_contract_failures_and_rejections(self):
+        lines = jsonl("account.bc", "account", "protocol", 2)
+        last = {tuple(c["fn"] for c in s["calls"]): s["calls"][-1]["outcome"]
+                for s in lines[:-1]}
+        # the off-by-one in account_withdraw breaks its ENSURES: the walk
+        # withdraws the category bound balance + limit + 1 read from the
+        # new account (1) and the balance goes below the limit
+        by_label = {s["calls"][1]["labels"][1]: s["calls"][1]
+                    for s in lines[:-1] if len(s["calls"]) == 2 and
+                    s["calls"][1]["fn"] == "account_withdraw"}
+        # the bound read from a new account, (0 + 0) + 1, is what is passed
+        inside = by_label["amount > 0 && amount <= ((balance + limit) + 1)"]
+        self.assertEqual((inside["args"][1], inside["outcome"]),
+                         ("1", "failure"))
+        above = by_label["amount > 0 && amount > ((balance + limit) + 1)"]
+        self.assertEqual((above["result"], above["outcome"]), ("-1", "normal"))
+        # closing a non-empty account breaks account_close's REQUIRES
+        self.assertEqual(last[("account_new", "account_deposit",
+                               "account_close")], "rejected")
+        self.assertEqual(last[("account_new", "account_close")], "normal")
+        text = bcwalk("explore", example("account.bc"), "--unit", "account",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("account_withdraw(target, 1 /* "
+                      "amount > 0 && amount <= ((balance + limit) + 1) */);\n"
+                      "==> *failure* ENSURES(a->balance >= -a->limit)", text)
+
+    def test_buffers_enums_and_callbacks(self):
+        lines = jsonl("sbuf.bc", "sbuf", "protocol", 2)
+        fns = {c["fn"] for s in lines[:-1] for c in s["calls"]}
+        # len's categories mix it with the object's fields: the worker
+        # solves them on the live object, and reports the value passed
+        appended = {s["calls"][1]["labels"][2]: s["calls"][1]
+                    for s in lines[:-1] if len(s["calls"]) == 2 and
+                    s["calls"][1]["fn"] == "sbuf_append"}
+        self.assertEqual(
+            {label: (c["args"][1:], c["result"])
+             for label, c in appended.items()},
+            {"((b->len + len) + 1) <= cap": (["bytes[16]", "1"], "0"),
+             "((b->len + len) + 1) > cap": (["bytes[32]", "32"], "-1")})
+        # a built-in visitor closure counts its calls: one per byte
+        visits = {s["calls"][1]["args"][2]: s["calls"][2]["out"]
+                  for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                  ["sbuf_new", "sbuf_append", "sbuf_each"]}
+        self.assertEqual(visits, {"1": {"visit": "1 call"},
+                                  "32": {"visit": "0 calls"}})
+        seq = next(s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                   ["sbuf_new", "sbuf_append", "sbuf_last"])
+        self.assertEqual(seq["calls"][1]["args"], ["#0", "bytes[16]", "1"])
+        # the buffer holds 'a'..'p' and one byte was appended: 'a' comes
+        # back out
+        self.assertEqual(seq["calls"][2]["out"], {"out": "'a'"})
+        self.assertEqual(seq["calls"][2]["result"], "0")
+
+    def test_out_parameter_constructor_and_moving_handles(self):
+        lines = jsonl("str.bc", "str", "protocol", 5)
+        by_calls = {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
+                    for s in lines[:-1]}
+        # str_cat reallocates on the 4th append: the walk follows the new
+        # handle it returns, so str_len sees all 19 bytes
+        cat4 = by_calls[(("str_new", ()),
+                         ("str_cat", ("#0", '"a"')),
+                         ("str_cat", ("#0", '""')),
+                         ("str_cat", ("#0", '"hello"')),
+                         ("str_cat", ("#0", '"Hello, World!"')),
+                         ("str_len", ("#0",)))]
+        self.assertEqual(cat4["calls"][-1]["result"], "19")
+        # int str_from(const char *, str **out): the unit comes back in out
+        # strlen(init) > 64: its categories are 64 and 65 characters
+        long = '"' + "x" * 24 + '"... (%d chars)'
+        from_len = by_calls[(("str_from", (long % 64, "&target")),
+                             ("str_len", ("#0",)))]
+        self.assertEqual([c["result"] for c in from_len["calls"]], ["0", "64"])
+        too_long = by_calls[(("str_from", (long % 65, "&target")),)]
+        self.assertEqual((too_long["calls"][0]["result"],
+                          too_long["calls"][0]["outcome"]), ("-1", "rejected"))
+
+    def test_unit_in_the_callers_cell(self):
+        lines = jsonl("slist.bc", "entry", "protocol", 3)
+        by = {tuple(c["fn"] for c in s["calls"]): s["calls"]
+              for s in lines[:-1]}
+        calls = by[("(empty)", "list_push", "list_push", "list_length")]
+        self.assertEqual(calls[1]["args"], ["&#0", "1"])
+        self.assertEqual(calls[3]["args"], ["#0"])
+        self.assertEqual(calls[3]["result"], "2")
+        pop = by[("(empty)", "list_push", "list_push", "list_pop")][-1]
+        self.assertEqual((pop["result"], pop["out"]), ("0", {"out": "2"}))
+        # the walk's destructor frees what is left: no leak between runs
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
+
+    def test_init_constructor_out_parameter_and_globals_reset(self):
+        lines = jsonl("counter.bc", "counter", "protocol", 2)
+        reads = [s for s in lines[:-1] if [c["fn"] for c in s["calls"]] ==
+                 ["counter_init", "counter_step", "counter_read"] and
+                 s["calls"][1]["labels"][1] == "(value + by) <= limit"]
+        self.assertEqual(len(reads), 1)
+        read = reads[0]["calls"][-1]
+        # value 1 plus 1000 per counter_step so far: the module's global
+        # call count starts from its initial value in every sequence
+        self.assertEqual(read["out"], {"out": "1001"})
+        self.assertEqual(read["result"], "0")
+        text = bcwalk("explore", example("counter.bc"), "--unit", "counter",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("counter storage, *target = &storage;\n"
+                      "counter_init(target);", text)
+        self.assertIn("==> 0, *out = 0", text)
+        # counter_value is static inline in counter.h: callable all the same
+        self.assertIn("counter_init(target);\ncounter_value(target);\n==> 0",
+                      text)
+
+    def test_memory_libc_allocated_is_freed_by_the_unit(self):
+        # note_write frees asprintf's text: the runtime's free hands it
+        # back to libc, and every sequence ends normally
+        summary = explore_json("note.bc", "note", "protocol", 4)
+        self.assertEqual(summary["sequences"]["terminated"], 0)
+        self.assertEqual(summary["sequences"]["normal"], 31)
+        self.assertEqual(summary["worker_restarts"], 0)
+        lines = jsonl("note.bc", "note", "protocol", 3)
+        last = [s for s in lines[:-1]
+                if [c["fn"] for c in s["calls"]] == ["note_new"] +
+                ["note_write"] * 3][0]
+        self.assertEqual([c["result"] for c in last["calls"][1:]],
+                         ["1", "2", "3"])
+
+
+if __name__ == "__main__":
+    common.main()

@@ -1,0 +1,108 @@
+"""walks.py - end-to-end tests of the protocol and algebra walks: JWalk's
+BoundedStack counts, the text and jsonl reports, builds of the bitcode,
+stubs and jobs. ctest runs this file as test_e2e_walks."""
+import unittest
+
+import common
+from common import bcwalk, example, explore_json, jsonl
+
+
+class Walks(unittest.TestCase):
+    def test_protocol_depth3_matches_jwalk_boundedstack(self):
+        s = explore_json("bstack.bc", "bstack", "protocol", 3)
+        seq = s["sequences"]
+        self.assertEqual((seq["normal"], seq["terminated"], seq["discarded"]),
+                         (111, 28, 120))
+        self.assertEqual(s["unit"], "bstack")
+        self.assertEqual(s["walk"], "protocol")
+        self.assertEqual(s["depth"], 3)
+
+    def test_algebra_depth3_matches_jwalk_boundedstack(self):
+        s = explore_json("bstack.bc", "bstack", "algebra", 3)
+        seq = s["sequences"]
+        self.assertEqual((seq["normal"], seq["terminated"], seq["discarded"]),
+                         (21, 4, 234))
+        self.assertEqual(seq["predicted_void"], 6)
+        self.assertEqual(seq["pruned_observer"], 150)
+
+    def test_every_build_of_the_bitcode_gives_the_same_walk(self):
+        a = jsonl("bstack.bc", "bstack", "protocol", 3)
+        for bc in ("bstack-O2.bc", "bstack-nodebug.bc", "bstack-opaque.bc",
+                   "bstack-O2-opaque.bc", "bstack-O2-nodebug.bc"):
+            b = jsonl(bc, "bstack", "protocol", 3)
+            self.assertEqual([s["calls"] for s in a[:-1]],
+                             [s["calls"] for s in b[:-1]], bc)
+            self.assertEqual(a[-1]["sequences"], b[-1]["sequences"], bc)
+
+    def test_text_report_is_jwalk_style_and_deterministic(self):
+        args = ("explore", example("bstack.bc"), "--unit", "bstack",
+                "--walk", "protocol", "--depth", "2")
+        out = bcwalk(*args, check=0).stdout
+        self.assertEqual(out, bcwalk(*args, check=0).stdout)
+        self.assertIn("Exploring all method protocols of length: 0\n\n"
+                      "bstack *target = bstack_new();\n==> #0\n", out)
+        self.assertIn("bstack *target = bstack_new();\nbstack_push(target, 1);"
+                      "\nbstack_top(target);\n==> 1\n", out)
+        self.assertIn("bstack_pop(target);\n==> *abort* SIGABRT\n", out)
+        self.assertIn("Exercised 23 test sequences that executed normally",
+                      out)
+        self.assertIn("Discarded 12 test sequences whose prefixes had failed",
+                      out)
+
+    def test_algebra_text_withholds_void_results(self):
+        out = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                     "--walk", "algebra", "--depth", "3", check=0).stdout
+        self.assertIn("Withheld 6 void results predicted from signatures",
+                      out)
+        self.assertIn("Exploring all algebraic constructions of length: 3",
+                      out)
+        self.assertNotIn("bstack_push(target, 1);\n==> void", out)
+
+    def test_jsonl_streams_every_sequence_then_the_summary(self):
+        lines = jsonl("bstack.bc", "bstack", "protocol", 3)
+        seqs, summary = lines[:-1], lines[-1]
+        self.assertEqual(len(seqs), 139)
+        self.assertEqual(summary["sequences"]["normal"], 111)
+        push2 = [s for s in seqs if [c["fn"] for c in s["calls"]] ==
+                 ["bstack_new", "bstack_push", "bstack_push", "bstack_top"]]
+        self.assertEqual(len(push2), 1)
+        calls = push2[0]["calls"]
+        self.assertEqual(calls[1]["args"], ["#0", "1"])
+        self.assertEqual(calls[2]["args"], ["#0", "2"])
+        self.assertEqual(calls[3]["result"], "2")
+        self.assertNotIn("result", calls[1])  # void
+        self.assertTrue(all(c["outcome"] == "normal" for c in calls))
+        lengths = [s["length"] for s in seqs]
+        self.assertEqual(lengths, sorted(lengths))
+
+    def test_two_file_unit_walks_the_same_at_O0_and_O2(self):
+        a = jsonl("iset.bc", "iset", "protocol", 3)
+        b = jsonl("iset-O2-nodebug.bc", "iset", "protocol", 3)
+        self.assertEqual([s["calls"] for s in a[:-1]],
+                         [s["calls"] for s in b[:-1]])
+        add2 = [s for s in a[:-1] if [c["fn"] for c in s["calls"]] ==
+                ["iset_new", "iset_add", "iset_add", "iset_size"]]
+        self.assertEqual(add2[0]["calls"][-1]["result"], "2")
+
+    def test_libffi_and_typed_stubs_agree(self):
+        for bc, unit in (("bstack.bc", "bstack"), ("counter.bc", "counter"),
+                         ("bstack-nodebug.bc", "bstack"),
+                         ("counter-O2-nodebug.bc", "counter")):
+            stub = jsonl(bc, unit, "protocol", 3, "--calls", "stub")
+            ffi = jsonl(bc, unit, "protocol", 3, "--calls", "ffi")
+            for s in (stub[-1], ffi[-1]):
+                for k in ("elapsed_s", "calls_per_s"):
+                    del s[k]
+            self.assertEqual(stub, ffi, bc)
+
+    def test_jobs_do_not_change_the_results(self):
+        one = jsonl("bstack.bc", "bstack", "protocol", 4, "--jobs", "1")
+        two = jsonl("bstack.bc", "bstack", "protocol", 4, "--jobs", "2")
+        for s in (one[-1], two[-1]):
+            for k in ("elapsed_s", "calls_per_s"):
+                del s[k]
+        self.assertEqual(one, two)
+
+
+if __name__ == "__main__":
+    common.main()
