@@ -144,3 +144,33 @@ void bcw__buf_free(bcw_buf *b)
     free(b->data);
     bcw__buf_init(b, b->limit);
 }
+
+int bcw__strlist_add(bcw_strlist *l, char *s)
+{
+    if (s == NULL || bcw__grow(&l->v, &l->cap, l->n + 1, sizeof *l->v) < 0) {
+        free(s);
+        return BCW_ENOMEM;
+    }
+    l->v[l->n++] = s;
+    return 0;
+}
+
+void bcw__strlist_truncate(bcw_strlist *l, unsigned n)
+{
+    while (l->n > n)
+        free(l->v[--l->n]);
+}
+
+void bcw__strlist_free(bcw_strlist *l)
+{
+    bcw__strlist_truncate(l, 0);
+    free(l->v);
+    *l = (bcw_strlist){0};
+}
+
+void bcw__strv_free(char **v, unsigned n)
+{
+    for (unsigned i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}

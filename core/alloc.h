@@ -35,4 +35,20 @@ BCW_INTERNAL int bcw__buf_printf(bcw_buf *b, const char *fmt, ...)
     BCW_PRINTF(2, 3);
 BCW_INTERNAL void bcw__buf_free(bcw_buf *b);
 
+/* A growable list of strings it owns: a report's warnings and notes. */
+typedef struct bcw_strlist {
+    char **v;
+    unsigned n;
+    size_t cap;
+} bcw_strlist;
+/* Appends s, which the list takes: freed on failure, and a NULL s (an
+ * allocation that failed) gives BCW_ENOMEM. */
+BCW_INTERNAL int bcw__strlist_add(bcw_strlist *l, char *s);
+/* Frees the strings from index n on. */
+BCW_INTERNAL void bcw__strlist_truncate(bcw_strlist *l, unsigned n);
+BCW_INTERNAL void bcw__strlist_free(bcw_strlist *l);
+
+/* Frees an array of n strings; NULL is accepted. */
+BCW_INTERNAL void bcw__strv_free(char **v, unsigned n);
+
 #endif

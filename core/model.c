@@ -109,13 +109,6 @@ void bcw_model_free(bcw_model *m)
     free(m);
 }
 
-void bcw__strv_free(char **v, unsigned n)
-{
-    for (unsigned i = 0; v != NULL && i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 unsigned bcw_model_unit_count(const bcw_model *m)
 {
     return m->nunits;

@@ -193,9 +193,6 @@ BCW_INTERNAL int bcw__param_set_note(bcw_param *p, char *note);
 /* Frees a parameter's strings and arrays; NULL fields are fine. */
 BCW_INTERNAL void bcw__param_free(bcw_param *p);
 
-/* Frees an array of n strings; NULL is accepted. */
-BCW_INTERNAL void bcw__strv_free(char **v, unsigned n);
-
 /* Index of the unit's destructor or first constructor, -1 if none. */
 BCW_INTERNAL int bcw__unit_destructor(const bcw_unit *u);
 

@@ -566,13 +566,13 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
         fprintf(f, "]}],%s", nl);
     }
     fputs("\"warnings\": [", f);
-    for (unsigned i = 0; i < r->nwarnings; i++) {
+    for (unsigned i = 0; i < r->warnings.n; i++) {
         fputs(i ? ", " : "", f);
-        bcw__json_str(f, r->warnings[i]);
+        bcw__json_str(f, r->warnings.v[i]);
     }
-    for (unsigned i = 0; r->states && i < r->states->nnotes; i++) {
-        fputs(i || r->nwarnings ? ", " : "", f);
-        bcw__json_str(f, r->states->notes[i]);
+    for (unsigned i = 0; r->states && i < r->states->notes.n; i++) {
+        fputs(i || r->warnings.n ? ", " : "", f);
+        bcw__json_str(f, r->states->notes.v[i]);
     }
     fprintf(f, "],%s", nl);
     fprintf(f,
@@ -617,8 +617,8 @@ static void text_states(const bcw_reporter *r, const bcw_states *st)
         fputc('\n', f);
         free(call);
     }
-    for (unsigned i = 0; i < st->nnotes; i++)
-        fprintf(f, "Note: %s\n", st->notes[i]);
+    for (unsigned i = 0; i < st->notes.n; i++)
+        fprintf(f, "Note: %s\n", st->notes.v[i]);
 }
 
 int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
@@ -661,8 +661,8 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
         if (s->concrete_states > 0)
             fprintf(f, "Reached %llu distinct concrete states\n",
                     (unsigned long long)s->concrete_states);
-        for (unsigned i = 0; i < r->nwarnings; i++)
-            fprintf(f, "Warning: %s\n", r->warnings[i]);
+        for (unsigned i = 0; i < r->warnings.n; i++)
+            fprintf(f, "Warning: %s\n", r->warnings.v[i]);
         if (r->states != NULL)
             text_states(r, r->states);
         break;

@@ -3,11 +3,11 @@
 #ifndef BCW_REPORT_H
 #define BCW_REPORT_H
 
+#include "alloc.h"
 #include "model.h"
 #include "step.h"
 #include "values.h"
 #include "walk.h"
-
 
 typedef struct bcw_reporter {
     const bcw_model *model; /* for the units other units' arguments */
@@ -25,9 +25,7 @@ typedef struct bcw_reporter {
     int state_index;    /* its index in the states */
     bool started_state; /* its first sequence is printed */
     const struct bcw_states *states; /* the state walk's, for the summary */
-    char **warnings; /* about the alphabet: capped combinations */
-    unsigned nwarnings;
-    size_t capwarnings;
+    bcw_strlist warnings; /* about the alphabet: capped combinations */
 } bcw_reporter;
 
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */

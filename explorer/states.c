@@ -37,17 +37,6 @@ typedef struct prober {
     bool full; /* more than MAX_VECTORS: later ones are not kept */
 } prober;
 
-static int note(bcw_states *st, char *text)
-{
-    if (text == NULL || bcw__grow(&st->notes, &st->capnotes, st->nnotes + 1,
-                                  sizeof *st->notes) < 0) {
-        free(text);
-        return BCW_ENOMEM;
-    }
-    st->notes[st->nnotes++] = text;
-    return 0;
-}
-
 int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
                      const bcw_step *steps, unsigned nsteps, const char *names)
 {
@@ -289,9 +278,10 @@ static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
         const bcw_pred *pa = &u->preds[st->cand[a]];
         int c = constant(pr, a);
         if (c != 0)
-            err = note(st, bcw__sprintf("predicate %s is never %s in the "
-                                        "probed states",
-                                        pa->name, c > 0 ? "false" : "true"));
+            err = bcw__strlist_add(
+                &st->notes, bcw__sprintf("predicate %s is never %s in the "
+                                         "probed states",
+                                         pa->name, c > 0 ? "false" : "true"));
         if (err < 0 || st->explicit_choice) {
             if (err == 0)
                 st->chosen[st->nchosen++] = a;
@@ -308,22 +298,24 @@ static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
         if (same >= 0) {
             const bcw_pred *q = &u->preds[st->cand[same]];
             const bcw_pred *obs = q->interface ? q : pa;
-            err = note(
-                st, bcw__sprintf("predicate %s merged into %s: %s returns %s",
-                                 pa->name, q->name, u->funcs[obs->func].name,
-                                 rel > 0 ? "that comparison"
-                                         : "that comparison's negation"));
+            err = bcw__strlist_add(
+                &st->notes,
+                bcw__sprintf("predicate %s merged into %s: %s returns %s",
+                             pa->name, q->name, u->funcs[obs->func].name,
+                             rel > 0 ? "that comparison"
+                                     : "that comparison's negation"));
             continue;
         }
         for (unsigned k = 0; k < st->nchosen && same < 0; k++)
             if ((rel = relation(pr, st->chosen[k], a)) != 0)
                 same = (int)st->chosen[k];
         if (same >= 0) {
-            err = note(st,
-                       bcw__sprintf("predicate %s merged into %s: %s on every "
-                                    "probed state",
-                                    pa->name, u->preds[st->cand[same]].name,
-                                    rel > 0 ? "the same" : "its negation"));
+            err = bcw__strlist_add(
+                &st->notes,
+                bcw__sprintf("predicate %s merged into %s: %s on every "
+                             "probed state",
+                             pa->name, u->preds[st->cand[same]].name,
+                             rel > 0 ? "the same" : "its negation"));
             continue;
         }
         st->chosen[st->nchosen++] = a;
@@ -356,11 +348,12 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
     int err = bcw__walk_run(&sum, &cfg);
     st->probed = sum.normal + sum.terminated;
     if (err == 0 && stopped > 0)
-        err = note(st, bcw__sprintf("probing stopped before length %u of "
-                                    "%u: longer sequences would pass %d "
-                                    "runs; states reached only by longer "
-                                    "covers are missed",
-                                    stopped, depth, PROBE_BUDGET));
+        err = bcw__strlist_add(
+            &st->notes, bcw__sprintf("probing stopped before length %u of "
+                                     "%u: longer sequences would pass %d "
+                                     "runs; states reached only by longer "
+                                     "covers are missed",
+                                     stopped, depth, PROBE_BUDGET));
     if (err == 0)
         err = choose(st, &pr, u);
     /* states in the order probing met them: shortest covers first */
@@ -373,10 +366,11 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
         err = k < 0 ? k : 0;
     }
     if (err == 0 && pr.full)
-        err = note(st, bcw__sprintf("probing met more than %d combinations "
-                                    "of predicate values; later ones were "
-                                    "not kept",
-                                    MAX_VECTORS));
+        err = bcw__strlist_add(
+            &st->notes, bcw__sprintf("probing met more than %d combinations "
+                                     "of predicate values; later ones were "
+                                     "not kept",
+                                     MAX_VECTORS));
     if (err == 0 && st->nstates == 0)
         err = bcw__error(BCW_EINPUT,
                          "unit %s: probing found no state (no constructor "
@@ -491,13 +485,15 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
             entered = entered || st->trans[k].from == i;
         }
         if (entered && !left)
-            err = note(
-                st, bcw__sprintf("state %s is never left", st->states[i].name));
+            err = bcw__strlist_add(
+                &st->notes,
+                bcw__sprintf("state %s is never left", st->states[i].name));
         if (!st->states[i].walked && err == 0)
-            err = note(st, bcw__sprintf("state %s was reached only in the "
-                                        "walk, beyond the probe depth: it "
-                                        "has no cover and was not walked",
-                                        st->states[i].name));
+            err = bcw__strlist_add(
+                &st->notes, bcw__sprintf("state %s was reached only in the "
+                                         "walk, beyond the probe depth: it "
+                                         "has no cover and was not walked",
+                                         st->states[i].name));
         /* interface predicates holding together */
         bcw_buf b;
         bcw__buf_init(&b, 4096);
@@ -508,9 +504,10 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
                 bcw__buf_printf(&b, "%s%s", holds++ ? " and " : "",
                                 u->preds[st->cand[st->chosen[k]]].name);
         if (holds > 1 && err == 0)
-            err = note(st, bcw__sprintf("predicates %s overlap: they hold "
-                                        "together in state %s",
-                                        b.data, st->states[i].name));
+            err = bcw__strlist_add(
+                &st->notes, bcw__sprintf("predicates %s overlap: they hold "
+                                         "together in state %s",
+                                         b.data, st->states[i].name));
         bcw__buf_free(&b);
     }
     return err;
@@ -578,7 +575,7 @@ void bcw__states_free(bcw_states *st)
     }
     free(st->states);
     free(st->trans);
-    bcw__strv_free(st->notes, st->nnotes);
+    bcw__strlist_free(&st->notes);
     for (unsigned i = 0; i < BCW_MAX_PREDS; i++)
         free(st->label[i]);
     memset(st, 0, sizeof *st);

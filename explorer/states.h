@@ -6,6 +6,7 @@
 #ifndef BCW_STATES_H
 #define BCW_STATES_H
 
+#include "alloc.h"
 #include "pool.h"
 #include "step.h"
 #include "walk.h"
@@ -45,9 +46,7 @@ typedef struct bcw_states {
     bcw_transition *trans;
     unsigned ntrans;
     size_t captrans;
-    char **notes; /* merged predicates and warnings, for the report */
-    unsigned nnotes;
-    size_t capnotes;
+    bcw_strlist notes; /* merged predicates and warnings, for the report */
     uint64_t probed; /* sequences probing ran */
 } bcw_states;
 

@@ -138,7 +138,7 @@ static int fill_job(bcw_job *job)
         /* the first sequences ending in each observer, in enumeration
          * order (deterministic), have the worker check it */
         uint16_t check = 0;
-        if (len > 0 && w->cfg->observer != NULL && w->cfg->observer[last] &&
+        if (len > 0 && w->cfg->step[last].observer &&
             w->checked[last] < OBSERVER_CHECKS) {
             w->checked[last]++;
             check = BCW_SEQ_CHECK_OBSERVER;
@@ -162,7 +162,7 @@ static bool extendable(const bcw_walk_cfg *cfg, const node *nd, unsigned level)
     if (nd->outcome != BCW_RUN_NORMAL)
         return false;
     return cfg->kind == BCW_WALK_PROTOCOL || level == 0 ||
-           cfg->mutator[nd->step];
+           cfg->step[nd->step].mutator;
 }
 
 /* Records node nd's concrete state from its result r, and prunes it
@@ -178,7 +178,8 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
     int err = bcw__stateset_add(&w->states, nd->state, &added);
     /* an observer must leave the state as it found it: the worker hashed
      * both in the same run */
-    if (err == 0 && cfg->observer_changed != NULL && cfg->observer[nd->step] &&
+    if (err == 0 && cfg->observer_changed != NULL &&
+        cfg->step[nd->step].observer &&
         (r->flags & BCW_RESULT_OBSERVER_CHANGED))
         cfg->observer_changed[nd->step]++;
     /* only nodes that would grow may stand for others: a state first
@@ -231,7 +232,7 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         nd->preds = r->preds;
         nd->known = r->known;
         w->calls += r->calls;
-        unsigned nout = cfg->nout[nd->step];
+        unsigned nout = cfg->step[nd->step].nout;
         if (nout > 0) {
             if (bcw__grow(&w->outs, &w->capouts, w->nouts + BCW_MAX_PARAMS,
                           sizeof *w->outs) < 0)
@@ -253,7 +254,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     /* a node with a parent ends a sequence of at least one method */
     bool predicted = nd->outcome == BCW_RUN_NORMAL &&
                      cfg->kind == BCW_WALK_ALGEBRA && nd->parent != NO_PARENT &&
-                     cfg->returns_void[nd->step];
+                     cfg->step[nd->step].returns_void;
     if (nd->outcome == BCW_RUN_NORMAL)
         sum->normal++;
     else
@@ -268,7 +269,8 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         const node *a = &w->nodes[j];
         bool seen = k >= cfg->nprefix; /* prefix calls are not observed */
         w->rets[k] = seen ? a->ret : 0;
-        w->outp[k] = seen && cfg->nout[a->step] ? &w->outs[a->out_idx] : NULL;
+        w->outp[k] =
+            seen && cfg->step[a->step].nout ? &w->outs[a->out_idx] : NULL;
     }
     s.nprefix = cfg->nprefix;
     s.preds = nd->preds;

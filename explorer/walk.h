@@ -31,6 +31,14 @@ typedef struct bcw_seq {
     uint64_t state;        /* the concrete state's hash, 0: not computed */
 } bcw_seq;
 
+/* What the walk needs to know of a step (by plan index). */
+typedef struct bcw_walk_step {
+    bool mutator;      /* the algebra walk extends sequences ending in it */
+    bool returns_void; /* the algebra walk predicts its result */
+    bool observer;     /* the worker checks it leaves the state as found */
+    uint8_t nout;      /* values it reports besides its result */
+} bcw_walk_step;
+
 typedef struct bcw_walk_cfg {
     enum bcw_walk_kind kind;
     unsigned depth;
@@ -46,19 +54,16 @@ typedef struct bcw_walk_cfg {
     uint64_t budget;
     unsigned *stopped;
     unsigned nmethods;
-    const uint16_t *methods;  /* plan indices of walked methods */
-    const bool *mutator;      /* by plan index */
-    const bool *returns_void; /* by plan index */
-    const uint8_t *nout;      /* out-parameters, by plan index */
+    const uint16_t *methods;   /* plan indices of walked methods */
+    const bcw_walk_step *step; /* by plan index */
     /* Prune by concrete state: a normal sequence whose results' `key`
      * an earlier extended sequence had is not extended (its subtree is
      * counted as pruned_state).  The results must carry keys. */
     bool prune_state;
     /* By plan index, or NULL: counts the normal sequences whose last
-     * call, one marked in `observer`, left another concrete state than
-     * its prefix did (both hashed) */
+     * call, an observer, left another concrete state than its prefix did
+     * (both hashed) */
     uint64_t *observer_changed;
-    const bool *observer; /* by plan index */
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order. */

