@@ -102,15 +102,29 @@ void bcw__buf_init(bcw_buf *b, size_t limit)
     b->data = NULL;
     b->len = b->cap = 0;
     b->limit = limit;
+    b->err = 0;
+}
+
+/* Records the buffer's first failure, and frees what it held. */
+static int buf_fail(bcw_buf *b, int err)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->err = err;
+    return err;
 }
 
 int bcw__buf_put(bcw_buf *b, const void *data, size_t n)
 {
+    if (b->err != 0)
+        return b->err;
     if (b->len + n + 1 > b->limit)
-        return bcw__error(BCW_ENOMEM, "buffer limit of %zu bytes reached",
-                          b->limit);
+        return buf_fail(b, bcw__error(BCW_ENOMEM,
+                                      "buffer limit of %zu bytes reached",
+                                      b->limit));
     if (bcw__grow(&b->data, &b->cap, b->len + n + 1, 1) < 0)
-        return BCW_ENOMEM;
+        return buf_fail(b, BCW_ENOMEM);
     memcpy(b->data + b->len, data, n);
     b->len += n;
     b->data[b->len] = '\0';
@@ -119,18 +133,20 @@ int bcw__buf_put(bcw_buf *b, const void *data, size_t n)
 
 int bcw__buf_printf(bcw_buf *b, const char *fmt, ...)
 {
+    if (b->err != 0)
+        return b->err;
     char small[256];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0)
-        return bcw__error(BCW_ERROR, "vsnprintf failed");
+        return buf_fail(b, bcw__error(BCW_ERROR, "vsnprintf failed"));
     if ((size_t)n < sizeof small)
         return bcw__buf_put(b, small, (size_t)n);
     char *big = bcw__malloc((size_t)n + 1);
     if (big == NULL)
-        return BCW_ENOMEM;
+        return buf_fail(b, BCW_ENOMEM);
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);

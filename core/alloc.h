@@ -24,10 +24,14 @@ BCW_INTERNAL unsigned long bcw__alloc_fail_at(unsigned long nth);
  * holds at least `need`; 0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__grow(void *p, size_t *cap, size_t need, size_t size);
 
-/* A growable byte buffer with a limit (curl's dynbuf). */
+/* A growable byte buffer with a limit (curl's dynbuf), NUL-terminated.
+ * Its first failure sticks: the buffer is freed (data NULL, len 0), and
+ * every later put and printf does nothing and returns that error, so a
+ * builder may check once, at the end, with data or err. */
 typedef struct bcw_buf {
     char *data;
     size_t len, cap, limit;
+    int err;
 } bcw_buf;
 BCW_INTERNAL void bcw__buf_init(bcw_buf *b, size_t limit);
 BCW_INTERNAL int bcw__buf_put(bcw_buf *b, const void *data, size_t n);

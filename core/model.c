@@ -129,7 +129,10 @@ int bcw_model_find_unit(const bcw_model *m, const char *name)
     for (unsigned i = 0; i < m->nunits; i++)
         bcw__buf_printf(&b, "%s%s", i ? ", " : "", m->units[i].name);
     bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s' (units: %s)", m->path,
-               name, b.data ? b.data : "none");
+               name,
+               b.err   ? "(out of memory)"
+               : b.len ? b.data
+                       : "none");
     bcw__buf_free(&b);
     return BCW_ENOTFOUND;
 }

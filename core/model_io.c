@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "file.h"
+#include "pack.h"
 
 #include "model.h"
 
@@ -18,34 +19,23 @@
 
 /* --- writing ------------------------------------------------------- */
 
-static void pstr(msgpack_packer *pk, const char *s)
-{
-    if (s == NULL) {
-        msgpack_pack_nil(pk);
-        return;
-    }
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
-
 static void pstrv(msgpack_packer *pk, char **v, unsigned n)
 {
     msgpack_pack_array(pk, n);
     for (unsigned i = 0; i < n; i++)
-        pstr(pk, v[i]);
+        bcw__pack_str(pk, v[i]);
 }
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
     msgpack_pack_array(pk, 14);
-    pstr(pk, p->name);
-    pstr(pk, p->ctype);
+    bcw__pack_str(pk, p->name);
+    bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
     msgpack_pack_uint8(pk, (uint8_t)p->abi);
     msgpack_pack_uint8(pk, (uint8_t)p->pointee);
     msgpack_pack_uint32(pk, p->pointee_size);
-    pstr(pk, p->detail);
+    bcw__pack_str(pk, p->detail);
     msgpack_pack_int32(pk, p->pair);
     p->nullable ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     p->into_unit ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
@@ -54,17 +44,17 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     for (unsigned i = 0; i < p->nparts; i++) {
         const bcw_part *c = &p->parts[i];
         msgpack_pack_array(pk, 6);
-        pstr(pk, c->label);
+        bcw__pack_str(pk, c->label);
         msgpack_pack_array(pk, c->nvalues);
         for (unsigned v = 0; v < c->nvalues; v++)
             msgpack_pack_int64(pk, c->values[v]);
         msgpack_pack_int32(pk, c->rel);
         msgpack_pack_uint32(pk, c->nrel);
-        pstr(pk, c->rel_text);
-        pstr(pk, c->str);
+        bcw__pack_str(pk, c->rel_text);
+        bcw__pack_str(pk, c->str);
         relative = relative || c->rel >= 0;
     }
-    pstr(pk, p->parts_note);
+    bcw__pack_str(pk, p->parts_note);
     /* the expression nodes relative categories are evaluated from */
     msgpack_pack_array(pk, relative ? p->nnodes : 0);
     for (unsigned i = 0; relative && i < p->nnodes; i++) {
@@ -95,12 +85,12 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 static void pfunc(msgpack_packer *pk, const bcw_func *f)
 {
     msgpack_pack_array(pk, 13);
-    pstr(pk, f->name);
+    bcw__pack_str(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
     f->is_static ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
-    pstr(pk, f->why);
-    pstr(pk, f->unwalkable);
+    bcw__pack_str(pk, f->why);
+    bcw__pack_str(pk, f->unwalkable);
     msgpack_pack_int32(pk, f->self);
     f->rebinds ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     pparam(pk, &f->ret);
@@ -113,22 +103,22 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
     for (unsigned i = 0; i < f->ncontracts; i++) {
         msgpack_pack_array(pk, 2);
         msgpack_pack_uint8(pk, (uint8_t)f->contracts[i].kind);
-        pstr(pk, f->contracts[i].expr);
+        bcw__pack_str(pk, f->contracts[i].expr);
     }
 }
 
 static void punit(msgpack_packer *pk, const bcw_unit *u)
 {
     msgpack_pack_array(pk, 9);
-    pstr(pk, u->name);
-    pstr(pk, u->ctype);
+    bcw__pack_str(pk, u->name);
+    bcw__pack_str(pk, u->ctype);
     msgpack_pack_uint64(pk, u->size);
     msgpack_pack_int32(pk, u->invariant);
     u->cell ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_array(pk, u->nfields);
     for (unsigned i = 0; i < u->nfields; i++) {
         msgpack_pack_array(pk, 3);
-        pstr(pk, u->fields[i].name);
+        bcw__pack_str(pk, u->fields[i].name);
         msgpack_pack_uint32(pk, u->fields[i].offset);
         msgpack_pack_uint32(pk, u->fields[i].bits);
     }
@@ -139,7 +129,7 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     for (unsigned i = 0; i < u->npreds; i++) {
         const bcw_pred *p = &u->preds[i];
         msgpack_pack_array(pk, 9);
-        pstr(pk, p->name);
+        bcw__pack_str(pk, p->name);
         p->interface ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
         msgpack_pack_int32(pk, p->func);
         msgpack_pack_uint8(pk, (uint8_t)p->op);
@@ -153,60 +143,36 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     for (unsigned i = 0; i < u->nhandles; i++) {
         const bcw_handle *h = &u->handles[i];
         msgpack_pack_array(pk, 4);
-        pstr(pk, h->type);
+        bcw__pack_str(pk, h->type);
         pstrv(pk, h->from, h->nfrom);
         pstrv(pk, h->users, h->nusers);
         pstrv(pk, h->invalidators, h->ninvalidators);
     }
 }
 
-/* The packed model: grown through the allocation wrapper, with a sticky
- * error (Redis rio): after the first failure every write is a no-op, and
- * the save returns it before anything reaches the file. */
-typedef struct wbuf {
-    char *data;
-    size_t len, cap;
-    int err;
-} wbuf;
-
-static int wbuf_write(void *data, const char *buf, size_t len)
-{
-    wbuf *w = data;
-    if (w->err == 0 && w->len + len > MODEL_LIMIT)
-        w->err =
-            bcw__error(BCW_ERROR, "model larger than %zu bytes", MODEL_LIMIT);
-    if (w->err == 0 && bcw__grow(&w->data, &w->cap, w->len + len, 1) < 0)
-        w->err = BCW_ENOMEM;
-    if (w->err != 0)
-        return -1;
-    memcpy(w->data + w->len, buf, len);
-    w->len += len;
-    return 0;
-}
-
 int bcw_model_save(const bcw_model *m, const char *path)
 {
-    wbuf sb = {0};
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, wbuf_write);
-    msgpack_pack_map(&pk, 6);
-    pstr(&pk, "format");
-    pstr(&pk, MODEL_FORMAT);
-    pstr(&pk, "version");
-    msgpack_pack_uint32(&pk, MODEL_VERSION);
-    pstr(&pk, "file");
-    pstr(&pk, m->path);
-    pstr(&pk, "syms");
-    pstrv(&pk, m->syms, m->nsyms);
-    pstr(&pk, "skipped");
-    pstrv(&pk, m->skipped, m->nskipped);
-    pstr(&pk, "units");
-    msgpack_pack_array(&pk, m->nunits);
+    bcw_pack p;
+    bcw__pack_init(&p, "the model", MODEL_LIMIT);
+    msgpack_packer *pk = &p.pk;
+    msgpack_pack_map(pk, 6);
+    bcw__pack_str(pk, "format");
+    bcw__pack_str(pk, MODEL_FORMAT);
+    bcw__pack_str(pk, "version");
+    msgpack_pack_uint32(pk, MODEL_VERSION);
+    bcw__pack_str(pk, "file");
+    bcw__pack_str(pk, m->path);
+    bcw__pack_str(pk, "syms");
+    pstrv(pk, m->syms, m->nsyms);
+    bcw__pack_str(pk, "skipped");
+    pstrv(pk, m->skipped, m->nskipped);
+    bcw__pack_str(pk, "units");
+    msgpack_pack_array(pk, m->nunits);
     for (unsigned i = 0; i < m->nunits; i++)
-        punit(&pk, &m->units[i]);
-    int err =
-        sb.err != 0 ? sb.err : bcw__write_file_atomic(path, sb.data, sb.len);
-    free(sb.data);
+        punit(pk, &m->units[i]);
+    int err = p.err != 0 ? p.err
+                         : bcw__write_file_atomic(path, p.buf.data, p.buf.len);
+    bcw__pack_free(&p);
     return err;
 }
 

@@ -336,9 +336,9 @@ static void text_parts(FILE *f, const bcw_param *p)
             continue;
         }
         if (p->parts[c].str != NULL) {
-            char *q = bcw__c_quote(p->parts[c].str, '"');
-            fprintf(f, " %s\n", q ? q : "?");
-            free(q);
+            fputc(' ', f);
+            bcw__c_quote_file(f, p->parts[c].str, '"');
+            fputc('\n', f);
             continue;
         }
         for (unsigned v = 0; v < p->parts[c].nvalues; v++)

@@ -156,6 +156,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.model = model;
     sk.report.unit = u;
     sk.report.steps = a.steps;
+    sk.report.nsteps = a.nsteps;
     sk.report.walk = o->walk;
     sk.report.depth = o->depth;
     sk.report.timeout_ms = o->timeout_ms;
@@ -186,8 +187,6 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         if (err == 0)
             err = bcw__states_walk(&states, &cfg, u, bcw__report_begin_state,
                                    &sk.report, out);
-        if (err == 0 && o->graph_path != NULL)
-            err = bcw__states_dot(&states, u, a.steps, o->graph_path);
         if (err == 0)
             err = bcw__results_states(sk.results, &states);
     } else {
@@ -200,6 +199,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                                 changed);
     if (err == 0)
         err = bcw__report_summary(&sk.report, out);
+    /* the files last, so that a run that failed leaves none */
+    if (err == 0 && o->graph_path != NULL)
+        err = bcw__states_dot(&states, u, a.steps, o->graph_path);
 done:
     if (sk.results != NULL) {
         int cerr = bcw__results_close(sk.results, err == 0 ? out : NULL);

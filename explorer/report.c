@@ -115,15 +115,17 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
              * length; a callback by name */
             const char *str = st->part[p]->str;
             size_t len = strlen(str);
-            char head[SHOWN_CHARS + 1];
+            char head[SHOWN_CHARS + 1], q[4 * SHOWN_CHARS + 3];
             snprintf(head, sizeof head, "%s", str);
-            char *q =
-                pa->kind != BCW_PK_CALLBACK ? bcw__c_quote(head, '"') : NULL;
-            if (q != NULL && len > SHOWN_CHARS)
+            if (pa->kind == BCW_PK_CALLBACK) {
+                snprintf(args[p], 64, "%s", str);
+                continue;
+            }
+            bcw__c_quote_to(q, sizeof q, head, '"');
+            if (len > SHOWN_CHARS)
                 snprintf(args[p], 64, "%.26s... (%zu chars)", q, len);
             else
-                snprintf(args[p], 64, "%s", q ? q : str);
-            free(q);
+                bcw__c_quote_to(args[p], 64, head, '"');
             continue;
         }
         if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
@@ -461,17 +463,24 @@ static void json_counts(FILE *f, const bcw_summary *s)
             (unsigned long long)s->discarded);
 }
 
-static void json_step(FILE *f, const bcw_reporter *r, unsigned step)
+/* Every step's text (bcw__step_text), by plan index, made before
+ * anything of the state walk's summary is printed; NULL when out of
+ * memory. */
+static char **step_texts(const bcw_reporter *r)
 {
-    char *t = bcw__step_text(r->unit, &r->steps[step]);
-    bcw__json_str(f, t ? t : "?");
-    free(t);
+    char **v = bcw__calloc(r->nsteps ? r->nsteps : 1, sizeof *v);
+    for (unsigned i = 0; v != NULL && i < r->nsteps; i++)
+        if ((v[i] = bcw__step_text(r->unit, &r->steps[i])) == NULL) {
+            bcw__strv_free(v, i);
+            return NULL;
+        }
+    return v;
 }
 
 /* The state walk's states (with their predicates, covers and counts)
- * and the transitions fired between them. */
+ * and the transitions fired between them; `texts` names the steps. */
 static void json_states(const bcw_reporter *r, const bcw_states *st,
-                        const char *nl)
+                        char **texts, const char *nl)
 {
     FILE *f = r->f;
     fputs("\"states\": [", f);
@@ -492,7 +501,7 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
             fputc('[', f);
             for (unsigned k = 0; k <= d->ncover; k++) {
                 fputs(k ? ", " : "", f);
-                json_step(f, r, d->seq[k]);
+                bcw__json_str(f, texts[d->seq[k]]);
             }
             fputc(']', f);
         }
@@ -506,7 +515,7 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
         fprintf(f, "%s{\"from\": ", i ? ", " : "");
         bcw__json_str(f, st->states[t->from].name);
         fputs(", \"call\": ", f);
-        json_step(f, r, t->step);
+        bcw__json_str(f, texts[t->step]);
         fprintf(f, ", \"outcome\": \"%s\", \"to\": ",
                 bcw__outcome_name(t->outcome));
         if (t->to >= 0)
@@ -518,7 +527,8 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
     fprintf(f, "],%s", nl);
 }
 
-static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
+static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
+                       bool one_line)
 {
     FILE *f = r->f;
     const char *nl = one_line ? " " : "\n  ";
@@ -546,7 +556,7 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
             (unsigned long long)s->predicted_void,
             (unsigned long long)(executed - s->predicted_void), nl);
     if (r->states != NULL) {
-        json_states(r, r->states, nl);
+        json_states(r, r->states, texts, nl);
     } else {
         fputs("\"states\": [{\"name\": \"default\", \"predicates\": {}, "
               "\"cover\": [",
@@ -585,7 +595,8 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, bool one_line)
 
 /* The state walk's tail: each state with its cover and counts, the
  * transitions, the notes on predicates. */
-static void text_states(const bcw_reporter *r, const bcw_states *st)
+static void text_states(const bcw_reporter *r, const bcw_states *st,
+                        char **texts)
 {
     FILE *f = r->f;
     fprintf(f, "\nDesign states (%u, from %llu probed sequences):\n",
@@ -608,14 +619,11 @@ static void text_states(const bcw_reporter *r, const bcw_states *st)
     fprintf(f, "\nTransitions:\n");
     for (unsigned i = 0; i < st->ntrans; i++) {
         const bcw_transition *t = &st->trans[i];
-        char *call = bcw__step_text(r->unit, &r->steps[t->step]);
-        fprintf(f, "  %s --%s--> %s", st->states[t->from].name,
-                call ? call : "?",
+        fprintf(f, "  %s --%s--> %s", st->states[t->from].name, texts[t->step],
                 t->to >= 0 ? st->states[t->to].name : "(halted)");
         if (t->outcome != BCW_RUN_NORMAL)
             fprintf(f, " *%s*", bcw__outcome_name(t->outcome));
         fputc('\n', f);
-        free(call);
     }
     for (unsigned i = 0; i < st->notes.n; i++)
         fprintf(f, "Note: %s\n", st->notes.v[i]);
@@ -626,6 +634,9 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
     FILE *f = r->f;
     if (f == NULL)
         return 0;
+    char **texts = NULL;
+    if (r->states != NULL && (texts = step_texts(r)) == NULL)
+        return BCW_ENOMEM;
     switch (r->format) {
     case BCW_REPORT_TEXT:
         fprintf(f, "%sTest summary for unit: %s\n\n", r->started ? "\n" : "",
@@ -664,15 +675,16 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
         for (unsigned i = 0; i < r->warnings.n; i++)
             fprintf(f, "Warning: %s\n", r->warnings.v[i]);
         if (r->states != NULL)
-            text_states(r, r->states);
+            text_states(r, r->states, texts);
         break;
     case BCW_REPORT_JSON:
-        print_json(r, s, false);
+        print_json(r, s, texts, false);
         break;
     case BCW_REPORT_JSONL:
-        print_json(r, s, true);
+        print_json(r, s, texts, true);
         break;
     }
+    bcw__strv_free(texts, r->nsteps);
     if (fflush(f) != 0 || ferror(f))
         return bcw__error(BCW_ERROR, "writing the report failed");
     return 0;

@@ -1,5 +1,7 @@
 /* results.c - writes the results file with msgpack-c, flushing a reused
- * buffer about every 64 KiB (one ever-growing buffer is 4x slower). */
+ * buffer about every 64 KiB (one ever-growing buffer is 4x slower).  The
+ * first failure, packing or writing, sticks: nothing more is written and
+ * the file is never renamed into place. */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 
@@ -13,43 +15,39 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "pack.h"
 #include "report.h"
 
 #define FLUSH_AT (64 * 1024)
+/* far above what one flush interval packs: a sequence, or the states */
+#define PACK_LIMIT ((size_t)1 << 30)
 
 struct bcw_results {
     char *path, *tmp;
     FILE *f;
-    msgpack_sbuffer sbuf;
-    msgpack_packer pk;
-    int err; /* sticky */
+    bcw_pack p; /* its error is the writer's, sticky */
 };
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
 
 static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
 {
-    pack_str(pk, k);
-    pack_str(pk, v);
+    bcw__pack_str(pk, k);
+    bcw__pack_str(pk, v);
 }
 
 static void pack_kv_u64(msgpack_packer *pk, const char *k, uint64_t v)
 {
-    pack_str(pk, k);
+    bcw__pack_str(pk, k);
     msgpack_pack_uint64(pk, v);
 }
 
 static void flush(bcw_results *r)
 {
-    if (r->err == 0 && r->sbuf.size > 0 &&
-        fwrite(r->sbuf.data, 1, r->sbuf.size, r->f) != r->sbuf.size)
-        r->err = bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
-    msgpack_sbuffer_clear(&r->sbuf);
+    bcw_buf *b = &r->p.buf;
+    if (r->p.err == 0 && b->len > 0 &&
+        fwrite(b->data, 1, b->len, r->f) != b->len)
+        r->p.err =
+            bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
+    bcw__pack_clear(&r->p);
 }
 
 int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
@@ -60,8 +58,7 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     bcw_results *r = bcw__calloc(1, sizeof *r);
     if (r == NULL)
         return BCW_ENOMEM;
-    msgpack_sbuffer_init(&r->sbuf);
-    msgpack_packer_init(&r->pk, &r->sbuf, msgpack_sbuffer_write);
+    bcw__pack_init(&r->p, "a results chunk", PACK_LIMIT);
     r->path = bcw__strdup(path);
     r->tmp = bcw__sprintf("%s.tmp.%ld", path, (long)getpid());
     if (r->path == NULL || r->tmp == NULL) {
@@ -75,28 +72,33 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
         bcw__results_close(r, NULL);
         return err;
     }
-    msgpack_packer *pk = &r->pk;
+    msgpack_packer *pk = &r->p.pk;
     msgpack_pack_map(pk, 6);
     pack_kv_str(pk, "format", "bcwalk-results");
     pack_kv_u64(pk, "version", 2);
     pack_kv_str(pk, "unit", u->name);
     pack_kv_str(pk, "walk", bcw__walk_name(walk));
     pack_kv_u64(pk, "depth", depth);
-    pack_str(pk, "functions"); /* the steps, by plan index */
+    bcw__pack_str(pk, "functions"); /* the steps, by plan index */
     msgpack_pack_array(pk, nsteps);
     for (unsigned i = 0; i < nsteps; i++) {
         const bcw_func *f = &u->funcs[steps[i].func];
         msgpack_pack_map(pk, 3);
         pack_kv_str(pk, "name", f->name);
         pack_kv_str(pk, "role", bcw__role_name(f->role));
-        pack_str(pk, "labels");
+        bcw__pack_str(pk, "labels");
         msgpack_pack_array(pk, f->nparams);
         for (unsigned k = 0; k < f->nparams; k++) {
             if (steps[i].label[k] != NULL)
-                pack_str(pk, steps[i].label[k]);
+                bcw__pack_str(pk, steps[i].label[k]);
             else
                 msgpack_pack_nil(pk);
         }
+    }
+    if (r->p.err != 0) {
+        int err = r->p.err;
+        bcw__results_close(r, NULL);
+        return err;
     }
     *out = r;
     return 0;
@@ -104,9 +106,9 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
 
 int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state)
 {
-    if (r->err != 0)
-        return r->err;
-    msgpack_packer *pk = &r->pk;
+    if (r->p.err != 0)
+        return r->p.err;
+    msgpack_packer *pk = &r->p.pk;
     /* [steps, results, outcome, signo, halted_at, outs, state, prefix] */
     msgpack_pack_array(pk, 8);
     msgpack_pack_array(pk, s->len + 1);
@@ -133,24 +135,24 @@ int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state)
     else
         msgpack_pack_nil(pk);
     msgpack_pack_uint32(pk, s->nprefix);
-    if (r->sbuf.size >= FLUSH_AT)
+    if (r->p.buf.len >= FLUSH_AT)
         flush(r);
-    return r->err;
+    return r->p.err;
 }
 
 int bcw__results_states(bcw_results *r, const bcw_states *st)
 {
-    if (r == NULL || r->err != 0)
-        return r ? r->err : 0;
-    msgpack_packer *pk = &r->pk;
+    if (r == NULL || r->p.err != 0)
+        return r ? r->p.err : 0;
+    msgpack_packer *pk = &r->p.pk;
     msgpack_pack_map(pk, 2);
-    pack_str(pk, "states");
+    bcw__pack_str(pk, "states");
     msgpack_pack_array(pk, st->nstates);
     for (unsigned i = 0; i < st->nstates; i++) {
         const bcw_dstate *d = &st->states[i];
         /* [name, value, cover] */
         msgpack_pack_array(pk, 3);
-        pack_str(pk, d->name);
+        bcw__pack_str(pk, d->name);
         msgpack_pack_uint32(pk, d->value);
         if (!d->walked) {
             msgpack_pack_nil(pk);
@@ -160,7 +162,7 @@ int bcw__results_states(bcw_results *r, const bcw_states *st)
         for (unsigned k = 0; k <= d->ncover; k++)
             msgpack_pack_uint16(pk, d->seq[k]);
     }
-    pack_str(pk, "transitions");
+    bcw__pack_str(pk, "transitions");
     msgpack_pack_array(pk, st->ntrans);
     for (unsigned i = 0; i < st->ntrans; i++) {
         const bcw_transition *t = &st->trans[i];
@@ -175,18 +177,18 @@ int bcw__results_states(bcw_results *r, const bcw_states *st)
             msgpack_pack_nil(pk);
     }
     flush(r);
-    return r->err;
+    return r->p.err;
 }
 
 int bcw__results_close(bcw_results *r, const bcw_summary *s)
 {
     if (r == NULL)
         return 0;
-    int err = r->err;
+    int err = r->p.err;
     if (s != NULL && err == 0) {
-        msgpack_packer *pk = &r->pk;
+        msgpack_packer *pk = &r->p.pk;
         msgpack_pack_map(pk, 1);
-        pack_str(pk, "summary");
+        bcw__pack_str(pk, "summary");
         msgpack_pack_map(pk, 6);
         pack_kv_u64(pk, "normal", s->normal);
         pack_kv_u64(pk, "terminated", s->terminated);
@@ -195,7 +197,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         pack_kv_u64(pk, "predicted_void", s->predicted_void);
         pack_kv_u64(pk, "calls", s->calls);
         flush(r);
-        err = r->err;
+        err = r->p.err;
         if (err == 0 && (fflush(r->f) != 0 || fsync(fileno(r->f)) != 0))
             err = bcw__error(BCW_ERROR, "sync %s: %s", r->tmp, strerror(errno));
     }
@@ -206,7 +208,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
                          strerror(errno));
     if ((s == NULL || err != 0) && r->tmp != NULL && r->f != NULL)
         unlink(r->tmp);
-    msgpack_sbuffer_destroy(&r->sbuf);
+    bcw__pack_free(&r->p);
     free(r->path);
     free(r->tmp);
     free(r);

@@ -63,7 +63,10 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
                     "design-state predicates: unit %s has no predicate "
                     "\"%.*s\"; "
                     "its predicates are %s",
-                    u->name, (int)len, n, b.data && b.len ? b.data : "none");
+                    u->name, (int)len, n,
+                    b.err   ? "(out of memory)"
+                    : b.len ? b.data
+                            : "none");
                 bcw__buf_free(&b);
                 return err;
             }
@@ -206,7 +209,8 @@ static char *state_name(const bcw_states *st, const bcw_unit *u, uint32_t value)
 {
     bcw_buf b;
     bcw__buf_init(&b, 4096);
-    for (unsigned i = 0; i < st->nchosen; i++) {
+    int err = 0;
+    for (unsigned i = 0; i < st->nchosen && err == 0; i++) {
         if (!bit(value, i))
             continue;
         const char *n = u->preds[st->cand[st->chosen[i]]].name;
@@ -214,10 +218,12 @@ static char *state_name(const bcw_states *st, const bcw_unit *u, uint32_t value)
             n = st->label[st->chosen[i]];
         else if (strncmp(n, "is_", 3) == 0 && n[3] != '\0')
             n += 3;
-        bcw__buf_printf(&b, "%s%s", b.len ? " & " : "", n);
+        err = bcw__buf_printf(&b, "%s%s", b.len ? " & " : "", n);
     }
-    if (b.len == 0)
-        bcw__buf_printf(&b, "default");
+    if (err == 0 && b.len == 0)
+        err = bcw__buf_printf(&b, "default");
+    if (err < 0)
+        bcw__buf_free(&b);
     return b.data;
 }
 
@@ -503,7 +509,9 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
                 u->preds[st->cand[st->chosen[k]]].interface)
                 bcw__buf_printf(&b, "%s%s", holds++ ? " and " : "",
                                 u->preds[st->cand[st->chosen[k]]].name);
-        if (holds > 1 && err == 0)
+        if (err == 0 && b.err != 0)
+            err = b.err;
+        else if (holds > 1 && err == 0)
             err = bcw__strlist_add(
                 &st->notes, bcw__sprintf("predicates %s overlap: they hold "
                                          "together in state %s",
@@ -543,7 +551,8 @@ int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
         halts = halts || st->trans[i].to < 0;
     if (halts)
         bcw__buf_printf(&b, "  halted [shape=box];\n");
-    for (unsigned i = 0; i < st->ntrans; i++) {
+    int err = 0;
+    for (unsigned i = 0; i < st->ntrans && err == 0; i++) {
         const bcw_transition *t = &st->trans[i];
         char *label = bcw__step_text(u, &steps[t->step]);
         if (t->to >= 0)
@@ -552,17 +561,20 @@ int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
             bcw__buf_printf(&b, "  s%u -> halted [label=", t->from);
         bcw_buf l;
         bcw__buf_init(&l, 4096);
-        bcw__buf_printf(&l, "%s", label ? label : "?");
+        bcw__buf_printf(&l, "%s", label ? label : "");
         if (t->outcome != BCW_RUN_NORMAL)
             bcw__buf_printf(&l, " / %s", bcw__outcome_name(t->outcome));
-        dot_str(&b, l.data ? l.data : "?");
+        if (label == NULL || l.err != 0)
+            err = BCW_ENOMEM;
+        else
+            dot_str(&b, l.data);
         bcw__buf_free(&l);
         free(label);
         bcw__buf_printf(&b, "];\n");
     }
     bcw__buf_printf(&b, "}\n");
-    int err = b.data == NULL ? BCW_ENOMEM
-                             : bcw__write_file_atomic(path, b.data, b.len);
+    if (err == 0)
+        err = b.err != 0 ? b.err : bcw__write_file_atomic(path, b.data, b.len);
     bcw__buf_free(&b);
     return err;
 }

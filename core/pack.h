@@ -1,0 +1,31 @@
+/* pack.h - a msgpack-c packer into a buffer grown through the allocation
+ * wrapper, with a sticky error (Redis rio): after the first failure
+ * every write is a no-op, and the writer checks the error once, before
+ * anything it packed reaches a file. */
+#ifndef BCW_PACK_H
+#define BCW_PACK_H
+
+#include <msgpack.h>
+
+#include "alloc.h"
+
+typedef struct bcw_pack {
+    msgpack_packer pk;
+    bcw_buf buf;
+    const char *what; /* names the output in the error: "the model" */
+    int err;          /* the first failure, 0 while there is none */
+} bcw_pack;
+
+/* Starts packing into an empty buffer of at most `limit` bytes. */
+BCW_INTERNAL void bcw__pack_init(bcw_pack *p, const char *what, size_t limit);
+
+/* Packs s as a string, NULL as nil. */
+BCW_INTERNAL void bcw__pack_str(msgpack_packer *pk, const char *s);
+
+/* Empties the buffer (after its bytes were written out); the error
+ * stays. */
+BCW_INTERNAL void bcw__pack_clear(bcw_pack *p);
+
+BCW_INTERNAL void bcw__pack_free(bcw_pack *p);
+
+#endif
