@@ -119,8 +119,9 @@ static LLVMValueRef to_word(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef i64,
 
 /* A typed call stub `void bcw_stub(uint64_t *args, uint64_t *ret)` for
  * `fn`: a direct call, ~10x cheaper than ffi_call, which re-examines its
- * arguments on every call (PITFALLS.md).  Argument extension attributes
- * are copied to the call, as the ABI needs them for narrow integers. */
+ * arguments on every call (benchmarks/README.md).  Argument extension
+ * attributes are copied to the call, as the ABI needs them for narrow
+ * integers. */
 static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(mod);

@@ -1,6 +1,6 @@
 /* walk.h - enumeration of a walk's sequences, level by level (JWalk's
- * Listing 1), with pruning of halted and observer prefixes and the
- * seeds' summary counts.  Execution and output are callbacks, so the
+ * Listing 1), with pruning of halted and observer prefixes and JWalk's
+ * summary counts.  Execution and output are callbacks, so the
  * enumeration can be tested without workers. */
 #ifndef BCW_WALK_H
 #define BCW_WALK_H

@@ -16,7 +16,8 @@
 typedef struct bcw_session {
     Z3_context z;
     Z3_solver sv; /* one solver for every check, scoped by push/pop: a
-                     fresh one per query costs ~50x more (PITFALLS.md) */
+                     fresh one per query costs ~50x more (6-9 ms a
+                     query against 0.09-0.18 ms) */
     Z3_ast *kept; /* every AST made for the parameter in hand */
     size_t nkept, capkept;
     int err; /* the first failure, sticky: BCW_ENOMEM or BCW_ERROR */

@@ -166,7 +166,7 @@ def check(root):
         if rel.endswith(".c") and node(rel) + ".h" in files and \
                 (not incs or incs[0] != own):
             # so that the header compiles alone and says what the file
-            # exports (STYLE.md)
+            # exports
             problems.append('%s does not include "%s" first' % (rel, own))
         for inc in incs:
             target, allowed = resolve(inc, rel, mod, by_mod, files)

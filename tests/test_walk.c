@@ -1,5 +1,5 @@
 /* test_walk.c - the walk enumeration, run against an in-process model of
- * JWalk's BoundedStack instead of workers: the seeds' summary counts,
+ * JWalk's BoundedStack instead of workers: the JWalk paper's counts,
  * pruning, and the order sequences are emitted in. */
 #include <setjmp.h>
 #include <stdarg.h>

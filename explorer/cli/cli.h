@@ -2,9 +2,8 @@
 #ifndef BCW_CLI_H
 #define BCW_CLI_H
 
-/* Exit codes (DESIGN.md): success, findings, bad usage or input. */
+/* Exit codes (README.md): success, bad usage or input. */
 #define EXIT_OK 0
-#define EXIT_FINDINGS 1
 #define EXIT_USAGE 2
 
 typedef struct cli_cmd {
