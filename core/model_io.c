@@ -14,6 +14,8 @@
 #include "model.h"
 
 #define MODEL_FORMAT "bcwalk-model"
+/* docs/model.md states it and tests/check_versions.py holds the two
+ * together: raise both when readers of the old format would misread. */
 #define MODEL_VERSION 5
 #define MODEL_LIMIT ((size_t)1 << 30)
 

@@ -21,6 +21,9 @@
 #define FLUSH_AT (64 * 1024)
 /* far above what one flush interval packs: a sequence, or the states */
 #define PACK_LIMIT ((size_t)1 << 30)
+/* The header's `version`: docs/results.md states it and
+ * tests/check_versions.py holds the two together. */
+#define RESULTS_VERSION 2
 
 struct bcw_results {
     char *path, *tmp;
@@ -75,7 +78,7 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     msgpack_packer *pk = &r->p.pk;
     msgpack_pack_map(pk, 6);
     pack_kv_str(pk, "format", "bcwalk-results");
-    pack_kv_u64(pk, "version", 2);
+    pack_kv_u64(pk, "version", RESULTS_VERSION);
     pack_kv_str(pk, "unit", u->name);
     pack_kv_str(pk, "walk", bcw__walk_name(walk));
     pack_kv_u64(pk, "depth", depth);
