@@ -11,7 +11,8 @@
 static const cli_cmd commands[] = {
     {"analyze", cmd_analyze,
      "show the units of a bitcode file and their roles"},
-    {"explore", cmd_explore, "run a protocol or algebra walk of a unit"},
+    {"explore", cmd_explore,
+     "run a protocol, algebra or state walk of a unit"},
 };
 
 int cli_fail(const char *fmt, ...)
