@@ -1,5 +1,5 @@
-/* dlist.c - a list with node handles: list_first gives a node, node_next
- * the one after it, node_value reads one; list_remove_first frees a node
+/* dlist.c - a list with node handles: dlist_first gives a node, node_next
+ * the one after it, node_value reads one; dlist_remove_first frees a node
  * and so invalidates the handles the caller holds. */
 #include <stdlib.h>
 
