@@ -58,7 +58,7 @@ static int guard_of(char **out, const bcw_unit *u, const bcw_func *f,
     return bcw__cond_text(out, u, f, fn, LLVMGetCondition(from), when_false);
 }
 
-static int add(bcw_func *f, size_t *cap, enum bcw_contract_kind kind,
+static int add(bcw_func *f, size_t *cap, enum bcw_contract_origin kind,
                char *expr)
 {
     if (expr == NULL)
@@ -91,9 +91,9 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
             long kind =
                 LLVMIsAConstantInt(k) ? (long)LLVMConstIntGetZExtValue(k) : 0;
             text = const_string(LLVMGetOperand(in, 1));
-            enum bcw_contract_kind ck = kind == 1   ? BCW_CK_REQUIRES
-                                        : kind == 2 ? BCW_CK_ENSURES
-                                                    : BCW_CK_INVARIANT;
+            enum bcw_contract_origin ck = kind == 1   ? BCW_CK_REQUIRES
+                                          : kind == 2 ? BCW_CK_ENSURES
+                                                      : BCW_CK_INVARIANT;
             err = add(f, &cap, ck, bcw__strdup(text ? text : "?"));
         } else if (strcmp(name, "abort") == 0 || strcmp(name, "exit") == 0) {
             char *guard;

@@ -165,7 +165,7 @@ const char *bcw__kind_name(enum bcw_pkind kind)
     return names[kind];
 }
 
-const char *bcw__contract_name(enum bcw_contract_kind kind)
+const char *bcw__contract_name(enum bcw_contract_origin kind)
 {
     static const char *const names[] = {"assert", "abort", "requires",
                                         "ensures", "invariant"};

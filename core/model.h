@@ -84,8 +84,10 @@ typedef struct bcw_func {
     struct bcw_contract *contracts;
 } bcw_func;
 
-/* A contract found in a function's bitcode. */
-enum bcw_contract_kind {
+/* How the analyzer found a contract in a function's bitcode: the
+ * construct it came from.  The model file stores these values; contract.h's
+ * enum bcw_contract_kind is another numbering, the code under test's. */
+enum bcw_contract_origin {
     BCW_CK_ASSERT,   /* assert(expr) */
     BCW_CK_ABORT,    /* abort() when expr: a guarded path */
     BCW_CK_REQUIRES, /* contract.h */
@@ -93,7 +95,7 @@ enum bcw_contract_kind {
     BCW_CK_INVARIANT
 };
 typedef struct bcw_contract {
-    enum bcw_contract_kind kind;
+    enum bcw_contract_origin kind;
     char *expr; /* the condition that must hold, as written
                    (assert, contract.h) or as decompiled from
                    the branch (abort: the condition to abort) */
@@ -212,7 +214,7 @@ BCW_INTERNAL int bcw__handle_index(const bcw_unit *u, const char *type);
 BCW_INTERNAL int bcw__handle_given(const bcw_unit *u, const bcw_func *f);
 
 /* Contract kind names: "assert", "abort", "requires" ... */
-BCW_INTERNAL const char *bcw__contract_name(enum bcw_contract_kind kind);
+BCW_INTERNAL const char *bcw__contract_name(enum bcw_contract_origin kind);
 
 /* Role names as shown in reports: "constructor", "mutator"... */
 BCW_INTERNAL const char *bcw__role_name(enum bcw_role role);

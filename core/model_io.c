@@ -410,7 +410,7 @@ static void rfunc(rd *r, const msgpack_object *o, bcw_func *f, unsigned nsyms)
         if (c == NULL)
             break;
         f->contracts[i].kind =
-            (enum bcw_contract_kind)u64(r, &c[0], BCW_CK_INVARIANT, "kind");
+            (enum bcw_contract_origin)u64(r, &c[0], BCW_CK_INVARIANT, "kind");
         f->contracts[i].expr = str(r, &c[1], false, "contract");
         f->ncontracts = i + 1;
     }

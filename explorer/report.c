@@ -199,9 +199,9 @@ static const char *contract_text(const bcw_reporter *r, const bcw_seq *s)
     static char buf[160];
     static const char *const kinds[] = {"contract", "REQUIRES", "ENSURES",
                                         "INVARIANT"};
-    enum bcw_contract_kind ck = s->signo == 1   ? BCW_CK_REQUIRES
-                                : s->signo == 2 ? BCW_CK_ENSURES
-                                                : BCW_CK_INVARIANT;
+    enum bcw_contract_origin ck = s->signo == 1   ? BCW_CK_REQUIRES
+                                  : s->signo == 2 ? BCW_CK_ENSURES
+                                                  : BCW_CK_INVARIANT;
     const char *kind = kinds[s->signo <= 3 ? s->signo : 0];
     const char *expr = NULL;
     if (s->halted_at <= s->len) {

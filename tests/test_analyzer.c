@@ -434,7 +434,7 @@ static void test_analyzer__fields_read_and_written(void **state)
 }
 
 static const bcw_contract *contract(const bcw_func *f,
-                                    enum bcw_contract_kind kind)
+                                    enum bcw_contract_origin kind)
 {
     for (unsigned i = 0; i < f->ncontracts; i++)
         if (f->contracts[i].kind == kind)

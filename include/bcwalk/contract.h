@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Which macro failed: bcw_contract_fail's `kind`, and the signal number
+ * bcwalk records for a sequence a failed contract ended. */
 enum bcw_contract_kind {
     BCW_CONTRACT_REQUIRES = 1,
     BCW_CONTRACT_ENSURES = 2,
