@@ -34,29 +34,90 @@ char *bcw__c_quote(const char *s, char quote)
     return b.data;
 }
 
+size_t bcw__utf8_seq(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n == 0)
+        return 0;
+    if (p[0] < 0x80)
+        return 1;
+    /* the lead byte decides the length and the range of the second
+     * byte, which rules out overlong forms (E0, F0), surrogates (ED)
+     * and code points past U+10FFFF (F4) */
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        len = 2;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        len = 3;
+        lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = p[0] == 0xed ? 0x9f : 0xbf;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        len = 4;
+        lo = p[0] == 0xf0 ? 0x90 : 0x80;
+        hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (n < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+bool bcw__utf8_valid(const char *s, size_t n)
+{
+    while (n > 0) {
+        size_t k = bcw__utf8_seq(s, n);
+        if (k == 0)
+            return false;
+        s += k;
+        n -= k;
+    }
+    return true;
+}
+
 void bcw__json_str(FILE *f, const char *s)
 {
+    size_t n = strlen(s);
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
+    while (n > 0) {
+        /* the longest run that needs no escape goes out in one write:
+         * this is the jsonl report's inner loop */
+        size_t run = 0;
+        while (run < n) {
+            unsigned char c = (unsigned char)s[run];
+            size_t k = c >= 0x80 ? bcw__utf8_seq(s + run, n - run)
+                                 : c >= 0x20 && c != '"' && c != '\\';
+            if (k == 0)
+                break;
+            run += k;
         }
+        fwrite(s, 1, run, f);
+        s += run;
+        n -= run;
+        if (n == 0)
+            break;
+        unsigned char c = (unsigned char)*s;
+        if (c == '"')
+            fputs("\\\"", f);
+        else if (c == '\\')
+            fputs("\\\\", f);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            /* not part of a valid sequence: U+DC00 + the byte, which no
+             * valid UTF-8 can hold, so a reader gets the byte back
+             * (Python: .encode("utf-8", "surrogateescape")) */
+            fprintf(f, "\\u%04x", 0xdc00u + c);
+        s++;
+        n--;
     }
     fputc('"', f);
 }

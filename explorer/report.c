@@ -377,10 +377,12 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
         bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
         const char *outcome = bcw__outcome_name(halted ? s->outcome : 0);
         if (k == s->len + 1u) {
+            fputs(", {\"fn\": ", f);
+            bcw__json_str(f, u->funcs[dtor].name);
             fprintf(f,
-                    ", {\"fn\": \"%s\", \"args\": [\"#0\"], \"labels\": "
-                    "[null], \"outcome\": \"%s\"}",
-                    u->funcs[dtor].name, outcome);
+                    ", \"args\": [\"#0\"], \"labels\": [null], "
+                    "\"outcome\": \"%s\"}",
+                    outcome);
             continue;
         }
         const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
