@@ -8,11 +8,18 @@
 
 #include "alloc.h"
 
+static bool is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+           (c >= 'A' && c <= 'F');
+}
+
 char *bcw__c_quote(const char *s, char quote)
 {
     bcw_buf b;
     bcw__buf_init(&b, 4096);
     int err = bcw__buf_put(&b, &quote, 1);
+    bool hex = false; /* the last thing written was a \x escape */
     for (const unsigned char *p = (const unsigned char *)s; *p && !err; p++) {
         if (*p == (unsigned char)quote || *p == '\\')
             err = bcw__buf_printf(&b, "\\%c", *p);
@@ -20,8 +27,13 @@ char *bcw__c_quote(const char *s, char quote)
             err = bcw__buf_put(&b, "\\n", 2);
         else if (*p < 0x20 || *p >= 0x7f)
             err = bcw__buf_printf(&b, "\\x%02x", *p);
+        else if (hex && is_hex(*p) && quote == '"')
+            /* a \x escape takes every hex digit after it: "\xe9cor"
+             * would be one char 0xe9c, so the literal is split */
+            err = bcw__buf_printf(&b, "\"\"%c", *p);
         else
             err = bcw__buf_put(&b, p, 1);
+        hex = *p != '\n' && (*p < 0x20 || *p >= 0x7f);
     }
     if (err == 0)
         err = bcw__buf_put(&b, &quote, 1);

@@ -26,8 +26,11 @@ BCW_INTERNAL bool bcw__utf8_valid(const char *s, size_t n);
  * so no byte is lost. */
 BCW_INTERNAL void bcw__json_str(FILE *f, const char *s);
 
-/* `s` as a C literal in `quote`s ('"' or '\''), escaped; the caller's,
- * NULL when out of memory. */
+/* `s` as a C literal in `quote`s ('"' or '\''), the caller's, NULL when
+ * out of memory.  ASCII whatever `s` holds: the quote and `\` escaped,
+ * a newline `\n`, any other byte outside printable ASCII `\xNN`, and a
+ * string literal split where a hex digit follows such an escape
+ * ("d\xe9""cor"), as `\x` would take it in. */
 BCW_INTERNAL char *bcw__c_quote(const char *s, char quote);
 
 #endif

@@ -89,6 +89,27 @@ static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
         snprintf(buf + len, n - (size_t)len, ")");
 }
 
+/* A string argument: a C literal (so ASCII), a long one by its start
+ * and length, or NULL. */
+static void string_arg(char *buf, size_t n, const char *str)
+{
+    if (str == NULL) {
+        snprintf(buf, n, "NULL");
+        return;
+    }
+    size_t len = strlen(str);
+    char head[SHOWN_CHARS + 1];
+    snprintf(head, sizeof head, "%s", str);
+    char *q = bcw__c_quote(head, '"');
+    if (q == NULL)
+        snprintf(buf, n, "?"); /* out of memory: a report, not a failure */
+    else if (len > SHOWN_CHARS)
+        snprintf(buf, n, "%.26s... (%zu chars)", q, len);
+    else
+        snprintf(buf, n, "%s", q);
+    free(q);
+}
+
 const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                                  unsigned k, bcw_gen *gen, char (*args)[64],
                                  const char **labels, char *result, size_t n,
@@ -111,19 +132,10 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             continue;
         }
         if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
-            /* a string shown as a C literal, a long one by its start and
-             * length; a callback by name */
-            const char *str = st->part[p]->str;
-            size_t len = strlen(str);
-            char head[SHOWN_CHARS + 1];
-            snprintf(head, sizeof head, "%s", str);
-            char *q =
-                pa->kind != BCW_PK_CALLBACK ? bcw__c_quote(head, '"') : NULL;
-            if (q != NULL && len > SHOWN_CHARS)
-                snprintf(args[p], 64, "%.26s... (%zu chars)", q, len);
+            if (pa->kind == BCW_PK_CALLBACK)
+                snprintf(args[p], 64, "%s", st->part[p]->str);
             else
-                snprintf(args[p], 64, "%s", q ? q : str);
-            free(q);
+                string_arg(args[p], 64, st->part[p]->str);
             continue;
         }
         if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
@@ -151,7 +163,7 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             const char *str = NULL;
             uint64_t raw = bcw__generator_next(r->gen, f, p, gen, &str);
             if (pa->kind == BCW_PK_STRING)
-                bcw_value_format_str(args[p], 64, str);
+                string_arg(args[p], 64, str);
             else
                 bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
             continue;

@@ -110,6 +110,14 @@ static void test_text__c_quote_escapes_bytes(void **state)
     char *q = bcw__c_quote("caf\xe9 \"q\"\n\t\\", '"');
     assert_string_equal(q, "\"caf\\xe9 \\\"q\\\"\\n\\x09\\\\\"");
     free(q);
+    /* a hex digit after a \x escape would join it: the literal splits */
+    q = bcw__c_quote("d\xe9"
+                     "cor \x01"
+                     "f \x7f"
+                     "g",
+                     '"');
+    assert_string_equal(q, "\"d\\xe9\"\"cor \\x01\"\"f \\x7fg\"");
+    free(q);
     q = bcw__c_quote("'", '\'');
     assert_string_equal(q, "'\\''");
     free(q);
