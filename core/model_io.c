@@ -9,11 +9,12 @@
 
 #include "alloc.h"
 #include "file.h"
+#include "text.h"
 
 #include "model.h"
 
 #define MODEL_FORMAT "bcwalk-model"
-#define MODEL_VERSION 5
+#define MODEL_VERSION 6
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */
@@ -25,6 +26,13 @@ static void pstr(msgpack_packer *pk, const char *s)
         return;
     }
     size_t n = strlen(s);
+    if (!bcw__utf8_valid(s, n)) {
+        /* msgpack's str is UTF-8: other bytes (a Latin-1 literal) are
+         * bin, which strict readers accept and the reader below too */
+        msgpack_pack_bin(pk, n);
+        msgpack_pack_bin_body(pk, s, n);
+        return;
+    }
     msgpack_pack_str(pk, n);
     msgpack_pack_str_body(pk, s, n);
 }
@@ -270,11 +278,14 @@ static char *str(rd *r, const msgpack_object *o, bool nullable,
 {
     if (o->type == MSGPACK_OBJECT_NIL && nullable)
         return NULL;
-    if (o->type != MSGPACK_OBJECT_STR) {
+    if (o->type != MSGPACK_OBJECT_STR && o->type != MSGPACK_OBJECT_BIN) {
         bad(r, what);
         return NULL;
     }
-    char *s = bcw__strndup(o->via.str.ptr, o->via.str.size);
+    /* bin: a string that is not UTF-8 (pstr) */
+    char *s = o->type == MSGPACK_OBJECT_STR
+                  ? bcw__strndup(o->via.str.ptr, o->via.str.size)
+                  : bcw__strndup(o->via.bin.ptr, o->via.bin.size);
     if (s == NULL && r->err == 0)
         r->err = BCW_ENOMEM;
     return s;

@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "report.h"
+#include "text.h"
 
 #define FLUSH_AT (64 * 1024)
 
@@ -25,9 +26,17 @@ struct bcw_results {
     int err; /* sticky */
 };
 
+/* A string; bin when it is not UTF-8 (a state named on the command
+ * line in Latin-1), since msgpack's str is UTF-8 and strict readers
+ * refuse anything else. */
 static void pack_str(msgpack_packer *pk, const char *s)
 {
     size_t n = strlen(s);
+    if (!bcw__utf8_valid(s, n)) {
+        msgpack_pack_bin(pk, n);
+        msgpack_pack_bin_body(pk, s, n);
+        return;
+    }
     msgpack_pack_str(pk, n);
     msgpack_pack_str_body(pk, s, n);
 }
@@ -78,7 +87,7 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     msgpack_packer *pk = &r->pk;
     msgpack_pack_map(pk, 6);
     pack_kv_str(pk, "format", "bcwalk-results");
-    pack_kv_u64(pk, "version", 2);
+    pack_kv_u64(pk, "version", 3);
     pack_kv_str(pk, "unit", u->name);
     pack_kv_str(pk, "walk", bcw__walk_name(walk));
     pack_kv_u64(pk, "depth", depth);
