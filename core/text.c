@@ -93,43 +93,48 @@ bool bcw__utf8_valid(const char *s, size_t n)
 
 void bcw__json_str(FILE *f, const char *s)
 {
+    /* the jsonl report's inner loop: one lock for the string, then
+     * bytes straight into stdio's buffer */
+    static const char hex[] = "0123456789abcdef";
     size_t n = strlen(s);
-    fputc('"', f);
+    flockfile(f);
+    putc_unlocked('"', f);
     while (n > 0) {
-        /* the longest run that needs no escape goes out in one write:
-         * this is the jsonl report's inner loop */
-        size_t run = 0;
-        while (run < n) {
-            unsigned char c = (unsigned char)s[run];
-            size_t k = c >= 0x80 ? bcw__utf8_seq(s + run, n - run)
-                                 : c >= 0x20 && c != '"' && c != '\\';
-            if (k == 0)
-                break;
-            run += k;
-        }
-        fwrite(s, 1, run, f);
-        s += run;
-        n -= run;
-        if (n == 0)
-            break;
         unsigned char c = (unsigned char)*s;
-        if (c == '"')
-            fputs("\\\"", f);
-        else if (c == '\\')
-            fputs("\\\\", f);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            /* not part of a valid sequence: U+DC00 + the byte, which no
-             * valid UTF-8 can hold, so a reader gets the byte back
-             * (Python: .encode("utf-8", "surrogateescape")) */
-            fprintf(f, "\\u%04x", 0xdc00u + c);
+        size_t k = c >= 0x80 ? bcw__utf8_seq(s, n) : 0;
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+            k = 1;
+        if (k > 0) {
+            for (size_t i = 0; i < k; i++)
+                putc_unlocked(s[i], f);
+            s += k;
+            n -= k;
+            continue;
+        }
+        unsigned code = c;
+        putc_unlocked('\\', f);
+        if (c == '"' || c == '\\') {
+            putc_unlocked(c, f);
+        } else if (c == '\n') {
+            putc_unlocked('n', f);
+        } else if (c == '\t') {
+            putc_unlocked('t', f);
+        } else {
+            /* a control character is \u00XX; a byte that is not part
+             * of a valid sequence is U+DC00 + the byte, which no valid
+             * UTF-8 can hold, so a reader gets the byte back (Python:
+             * .encode("utf-8", "surrogateescape")) */
+            if (c >= 0x80)
+                code = 0xdc00u + c;
+            putc_unlocked('u', f);
+            putc_unlocked(hex[code >> 12], f);
+            putc_unlocked(hex[(code >> 8) & 0xf], f);
+            putc_unlocked(hex[(code >> 4) & 0xf], f);
+            putc_unlocked(hex[code & 0xf], f);
+        }
         s++;
         n--;
     }
-    fputc('"', f);
+    putc_unlocked('"', f);
+    funlockfile(f);
 }
