@@ -14,6 +14,7 @@
 #include "report.h"
 #include "results.h"
 #include "states.h"
+#include "text.h"
 #include "walk.h"
 
 #define MAX_DEPTH 255
@@ -175,10 +176,14 @@ static int buffer_perms_make(buffer_perms *bp, const bcw_explore_opts *o,
     }
     free(contents);
     if (err == 0 && total > n) {
-        char *w = bcw__sprintf("buffer permutation seed \"%s\": %llu "
-                               "contents, above the cap of %u: only the "
-                               "first %u are used",
-                               o->permute, (unsigned long long)total, cap, n);
+        /* the seed's bytes as a C literal, as reports show strings */
+        char *seed = bcw__c_quote(o->permute, '"');
+        char *w = seed ? bcw__sprintf("buffer permutation seed %s: %llu "
+                                      "contents, above the cap of %u: only "
+                                      "the first %u are used",
+                                      seed, (unsigned long long)total, cap, n)
+                       : NULL;
+        free(seed);
         if (w == NULL || bcw__grow(&r->warnings, &r->capwarnings,
                                    r->nwarnings + 1, sizeof *r->warnings) < 0) {
             free(w);

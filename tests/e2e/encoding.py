@@ -155,6 +155,18 @@ class Encoding(unittest.TestCase):
                          [lit in (b"na\xc3\xafve", b"tab\there\x01\x1f\x7f")
                           for lit in LITERALS])
 
+    def test_warning_quotes_a_latin1_seed_as_a_c_literal(self):
+        # 120 permutations of the seed, above the cap of 64: a warning
+        seed = b"\xe9abcd"
+        text = self.explore("text", "--permute", seed)
+        [warning] = [line for line in text.splitlines()
+                     if line.startswith("Warning: buffer permutation")]
+        literal = warning.split("seed ")[1].split(":")[0]
+        self.assertEqual(literal, '"\\xe9""abcd"')
+        self.assertEqual(c_bytes(literal), seed)
+        summary = json.loads(self.explore("json", "--permute", seed))
+        self.assertEqual(summary["warnings"], [warning[len("Warning: "):]])
+
     def test_state_named_in_latin1_on_the_command_line(self):
         tmp = tempfile.gettempdir()
         dot = os.path.join(tmp, "latin1.dot")
