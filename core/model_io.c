@@ -16,7 +16,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 5
+#define MODEL_VERSION 6
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */
@@ -238,11 +238,14 @@ static char *str(rd *r, const msgpack_object *o, bool nullable,
 {
     if (o->type == MSGPACK_OBJECT_NIL && nullable)
         return NULL;
-    if (o->type != MSGPACK_OBJECT_STR) {
+    if (o->type != MSGPACK_OBJECT_STR && o->type != MSGPACK_OBJECT_BIN) {
         bad(r, what);
         return NULL;
     }
-    char *s = bcw__strndup(o->via.str.ptr, o->via.str.size);
+    /* bin: a string that is not UTF-8 (pstr) */
+    char *s = o->type == MSGPACK_OBJECT_STR
+                  ? bcw__strndup(o->via.str.ptr, o->via.str.size)
+                  : bcw__strndup(o->via.bin.ptr, o->via.bin.size);
     if (s == NULL && r->err == 0)
         r->err = BCW_ENOMEM;
     return s;

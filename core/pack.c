@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "text.h"
+
 static int pack_write(void *data, const char *bytes, size_t len)
 {
     bcw_pack *p = data;
@@ -30,6 +32,13 @@ void bcw__pack_str(msgpack_packer *pk, const char *s)
         return;
     }
     size_t n = strlen(s);
+    if (!bcw__utf8_valid(s, n)) {
+        /* msgpack's str is UTF-8: other bytes (a Latin-1 literal, a state
+         * named in Latin-1) are bin, which strict readers accept */
+        msgpack_pack_bin(pk, n);
+        msgpack_pack_bin_body(pk, s, n);
+        return;
+    }
     msgpack_pack_str(pk, n);
     msgpack_pack_str_body(pk, s, n);
 }

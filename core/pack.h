@@ -19,7 +19,7 @@ typedef struct bcw_pack {
 /* Starts packing into an empty buffer of at most `limit` bytes. */
 BCW_INTERNAL void bcw__pack_init(bcw_pack *p, const char *what, size_t limit);
 
-/* Packs s as a string, NULL as nil. */
+/* Packs s as a string (bin when it is not UTF-8), NULL as nil. */
 BCW_INTERNAL void bcw__pack_str(msgpack_packer *pk, const char *s);
 
 /* Empties the buffer (after its bytes were written out); the error

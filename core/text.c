@@ -8,6 +8,12 @@
 
 #include "alloc.h"
 
+static bool is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+           (c >= 'A' && c <= 'F');
+}
+
 /* Appends s to out[n] at *len, as far as it fits with a NUL after. */
 static void put(char *out, size_t n, size_t *len, const char *s)
 {
@@ -16,17 +22,26 @@ static void put(char *out, size_t n, size_t *len, const char *s)
             out[*len] = *s;
 }
 
-/* Byte c inside a C literal in `quote`s, in one[8]. */
-static const char *escape(unsigned char c, char quote, char one[8])
+/* Byte c inside a C literal in `quote`s, in one[8]; *hex says whether
+ * the byte before was written as a \x escape, and is updated. */
+static const char *escape(unsigned char c, char quote, bool *hex, char one[8])
 {
-    if (c == (unsigned char)quote || c == '\\')
+    bool after_hex = *hex;
+    *hex = false;
+    if (c == (unsigned char)quote || c == '\\') {
         snprintf(one, 8, "\\%c", c);
-    else if (c == '\n')
+    } else if (c == '\n') {
         snprintf(one, 8, "\\n");
-    else if (c < 0x20 || c >= 0x7f)
+    } else if (c < 0x20 || c >= 0x7f) {
         snprintf(one, 8, "\\x%02x", c);
-    else
+        *hex = true;
+    } else if (after_hex && is_hex(c) && quote == '"') {
+        /* a \x escape takes every hex digit after it: "\xe9cor" would
+         * be one char 0xe9c, so the literal is split */
+        snprintf(one, 8, "\"\"%c", c);
+    } else {
         snprintf(one, 8, "%c", c);
+    }
     return one;
 }
 
@@ -34,9 +49,10 @@ size_t bcw__c_quote_to(char *out, size_t n, const char *s, char quote)
 {
     size_t len = 0;
     char q[2] = {quote, '\0'}, one[8];
+    bool hex = false;
     put(out, n, &len, q);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        put(out, n, &len, escape(*p, quote, one));
+        put(out, n, &len, escape(*p, quote, &hex, one));
     put(out, n, &len, q);
     if (n > 0)
         out[len < n ? len : n - 1] = '\0';
@@ -46,9 +62,10 @@ size_t bcw__c_quote_to(char *out, size_t n, const char *s, char quote)
 void bcw__c_quote_file(FILE *f, const char *s, char quote)
 {
     char one[8];
+    bool hex = false;
     fputc(quote, f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        fputs(escape(*p, quote, one), f);
+        fputs(escape(*p, quote, &hex, one), f);
     fputc(quote, f);
 }
 
@@ -61,29 +78,95 @@ char *bcw__c_quote(const char *s, char quote)
     return q;
 }
 
+size_t bcw__utf8_seq(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n == 0)
+        return 0;
+    if (p[0] < 0x80)
+        return 1;
+    /* the lead byte decides the length and the range of the second
+     * byte, which rules out overlong forms (E0, F0), surrogates (ED)
+     * and code points past U+10FFFF (F4) */
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        len = 2;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        len = 3;
+        lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+        hi = p[0] == 0xed ? 0x9f : 0xbf;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        len = 4;
+        lo = p[0] == 0xf0 ? 0x90 : 0x80;
+        hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (n < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+bool bcw__utf8_valid(const char *s, size_t n)
+{
+    while (n > 0) {
+        size_t k = bcw__utf8_seq(s, n);
+        if (k == 0)
+            return false;
+        s += k;
+        n -= k;
+    }
+    return true;
+}
+
 void bcw__json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
+    /* the jsonl report's inner loop: one lock for the string, then
+     * bytes straight into stdio's buffer */
+    static const char hex[] = "0123456789abcdef";
+    size_t n = strlen(s);
+    flockfile(f);
+    putc_unlocked('"', f);
+    while (n > 0) {
+        unsigned char c = (unsigned char)*s;
+        size_t k = c >= 0x80 ? bcw__utf8_seq(s, n) : 0;
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+            k = 1;
+        if (k > 0) {
+            for (size_t i = 0; i < k; i++)
+                putc_unlocked(s[i], f);
+            s += k;
+            n -= k;
+            continue;
         }
+        unsigned code = c;
+        putc_unlocked('\\', f);
+        if (c == '"' || c == '\\') {
+            putc_unlocked(c, f);
+        } else if (c == '\n') {
+            putc_unlocked('n', f);
+        } else if (c == '\t') {
+            putc_unlocked('t', f);
+        } else {
+            /* a control character is \u00XX; a byte that is not part
+             * of a valid sequence is U+DC00 + the byte, which no valid
+             * UTF-8 can hold, so a reader gets the byte back (Python:
+             * .encode("utf-8", "surrogateescape")) */
+            if (c >= 0x80)
+                code = 0xdc00u + c;
+            putc_unlocked('u', f);
+            putc_unlocked(hex[code >> 12], f);
+            putc_unlocked(hex[(code >> 8) & 0xf], f);
+            putc_unlocked(hex[(code >> 4) & 0xf], f);
+            putc_unlocked(hex[code & 0xf], f);
+        }
+        s++;
+        n--;
     }
-    fputc('"', f);
+    putc_unlocked('"', f);
+    funlockfile(f);
 }

@@ -9,6 +9,7 @@
 
 #include "combine.h"
 #include "permute.h"
+#include "text.h"
 
 static void wire_param(bcw_wire_param *w, const bcw_param *p)
 {
@@ -125,13 +126,18 @@ static int buffer_perms_make(bcw_alphabet *a, const bcw_explore_opts *o,
         }
     }
     free(contents);
-    if (err == 0 && total > n)
+    if (err == 0 && total > n) {
+        /* the seed's bytes as a C literal, as reports show strings */
+        char *seed = bcw__c_quote(o->permute, '"');
         err = bcw__strlist_add(
             warnings,
-            bcw__sprintf("buffer permutation seed \"%s\": %llu "
-                         "contents, above the cap of %u: only the "
-                         "first %u are used",
-                         o->permute, (unsigned long long)total, cap, n));
+            seed ? bcw__sprintf("buffer permutation seed %s: %llu "
+                                "contents, above the cap of %u: "
+                                "only the first %u are used",
+                                seed, (unsigned long long)total, cap, n)
+                 : NULL);
+        free(seed);
+    }
     return err;
 }
 

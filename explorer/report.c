@@ -89,6 +89,25 @@ static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
         snprintf(buf + len, n - (size_t)len, ")");
 }
 
+/* A string argument: a C literal (so ASCII), a long one by its start
+ * and length, or NULL. */
+static void string_arg(char *buf, size_t n, const char *str)
+{
+    if (str == NULL) {
+        snprintf(buf, n, "NULL");
+        return;
+    }
+    size_t len = strlen(str);
+    char head[SHOWN_CHARS + 1], q[4 * SHOWN_CHARS + 3];
+    snprintf(head, sizeof head, "%s", str);
+    if (len > SHOWN_CHARS) {
+        bcw__c_quote_to(q, sizeof q, head, '"');
+        snprintf(buf, n, "%.26s... (%zu chars)", q, len);
+    } else {
+        bcw__c_quote_to(buf, n, head, '"');
+    }
+}
+
 const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                                  unsigned k, bcw_gen *gen, char (*args)[64],
                                  const char **labels, char *result, size_t n,
@@ -111,21 +130,10 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             continue;
         }
         if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
-            /* a string shown as a C literal, a long one by its start and
-             * length; a callback by name */
-            const char *str = st->part[p]->str;
-            size_t len = strlen(str);
-            char head[SHOWN_CHARS + 1], q[4 * SHOWN_CHARS + 3];
-            snprintf(head, sizeof head, "%s", str);
-            if (pa->kind == BCW_PK_CALLBACK) {
-                snprintf(args[p], 64, "%s", str);
-                continue;
-            }
-            bcw__c_quote_to(q, sizeof q, head, '"');
-            if (len > SHOWN_CHARS)
-                snprintf(args[p], 64, "%.26s... (%zu chars)", q, len);
+            if (pa->kind == BCW_PK_CALLBACK)
+                snprintf(args[p], 64, "%s", st->part[p]->str);
             else
-                bcw__c_quote_to(args[p], 64, head, '"');
+                string_arg(args[p], 64, st->part[p]->str);
             continue;
         }
         if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
@@ -153,7 +161,7 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             const char *str = NULL;
             uint64_t raw = bcw__generator_next(r->gen, f, p, gen, &str);
             if (pa->kind == BCW_PK_STRING)
-                bcw_value_format_str(args[p], 64, str);
+                string_arg(args[p], 64, str);
             else
                 bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
             continue;
@@ -379,10 +387,12 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
         bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
         const char *outcome = bcw__outcome_name(halted ? s->outcome : 0);
         if (k == s->len + 1u) {
+            fputs(", {\"fn\": ", f);
+            bcw__json_str(f, u->funcs[dtor].name);
             fprintf(f,
-                    ", {\"fn\": \"%s\", \"args\": [\"#0\"], \"labels\": "
-                    "[null], \"outcome\": \"%s\"}",
-                    u->funcs[dtor].name, outcome);
+                    ", \"args\": [\"#0\"], \"labels\": [null], "
+                    "\"outcome\": \"%s\"}",
+                    outcome);
             continue;
         }
         const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,

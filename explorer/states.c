@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "file.h"
 #include "stateset.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,14 +522,26 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
     return err;
 }
 
-/* A DOT identifier or label: double-quoted, escaped. */
+/* A DOT identifier or label: double-quoted, escaped, valid UTF-8 as
+ * Graphviz wants it: a byte that is not part of valid UTF-8 (a state
+ * named in Latin-1 on the command line) is shown as the text \xNN, as
+ * the C literals in the labels show bytes. */
 static void dot_str(bcw_buf *b, const char *s)
 {
+    size_t n = strlen(s);
     bcw__buf_put(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            bcw__buf_put(b, "\\", 1);
-        bcw__buf_put(b, s, 1);
+    while (n > 0) {
+        size_t k = bcw__utf8_seq(s, n);
+        if (k == 0) {
+            bcw__buf_printf(b, "\\\\x%02x", (unsigned char)*s);
+            k = 1;
+        } else if (*s == '"' || *s == '\\') {
+            bcw__buf_printf(b, "\\%c", *s);
+        } else {
+            bcw__buf_put(b, s, k);
+        }
+        s += k;
+        n -= k;
     }
     bcw__buf_put(b, "\"", 1);
 }

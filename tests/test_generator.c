@@ -93,9 +93,8 @@ static void test_generator__values_by_kind(void **state)
     assert_int_equal(
         bcw_custom_next(&c, &p, BCW_PK_STRING, BCW_ABI_PTR, &g, &s), 0);
     assert_null(s);
-    assert_string_equal(bcw_value_format_str(buf, sizeof buf, s), "NULL");
     bcw_custom_next(&c, &p, BCW_PK_STRING, BCW_ABI_PTR, &g, &s);
-    assert_string_equal(bcw_value_format_str(buf, sizeof buf, s), "\"mine\"");
+    assert_string_equal(s, "mine");
     /* none of it was the master's */
     bcw_gen fresh = {0};
     assert_memory_equal(&g, &fresh, sizeof g);

@@ -44,6 +44,9 @@ static char *format_pointer(char *buf, size_t n, uint64_t raw)
     return buf;
 }
 
+/* One of bcw_gen_strings as a C literal: they are printable ASCII, so
+ * only quotes and backslashes need escapes (strings from elsewhere go
+ * through the reports' bcw__c_quote). */
 static void format_string(char *buf, size_t n, const char *s)
 {
     size_t j = 0;
@@ -57,15 +60,6 @@ static void format_string(char *buf, size_t n, const char *s)
     }
     buf[j++] = '"';
     buf[j] = '\0';
-}
-
-char *bcw_value_format_str(char *buf, size_t n, const char *s)
-{
-    if (s == NULL)
-        snprintf(buf, n, "NULL");
-    else
-        format_string(buf, n, s);
-    return buf;
 }
 
 char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,

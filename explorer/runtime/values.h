@@ -72,10 +72,6 @@ static inline uint64_t bcw_gen_next(bcw_gen *g, enum bcw_pkind kind,
 char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
                        enum bcw_abi abi, uint64_t raw, int is_result);
 
-/* Formats a string argument: quoted and escaped, or NULL.  Returns
- * `buf`. */
-char *bcw_value_format_str(char *buf, size_t n, const char *s);
-
 /* Sign- or zero-extends raw result bits of an integer ABI class. */
 int64_t bcw_value_int(enum bcw_abi abi, uint64_t raw);
 

@@ -23,15 +23,17 @@ except ImportError:
 ARGS = None
 
 
-def bcwalk(*args, check=None):
+def bcwalk(*args, check=None, raw=False):
     """Runs bcwalk with the tests' model and worker cache; `check` is the
-    exit code required, if any."""
+    exit code required, if any.  With `raw` its output stays bytes (and
+    arguments may be bytes)."""
     env = dict(os.environ, XDG_CACHE_HOME=ARGS.cache)
-    p = subprocess.run([ARGS.bcwalk, *args], capture_output=True, text=True,
-                       env=env, timeout=300)
+    p = subprocess.run([ARGS.bcwalk, *args], capture_output=True,
+                       text=not raw, env=env, timeout=300)
     if check is not None and p.returncode != check:
         raise AssertionError("bcwalk %s: exit %d, expected %d\nstderr: %s"
-                             % (" ".join(args), p.returncode, check, p.stderr))
+                             % (" ".join(map(os.fsdecode, args)),
+                                p.returncode, check, p.stderr))
     return p
 
 

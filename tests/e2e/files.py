@@ -27,7 +27,7 @@ class Files(unittest.TestCase):
         header, seqs, trailer = objs[0], objs[1:-1], objs[-1]
         self.assertEqual({k: header[k] for k in ("format", "version", "unit",
                                                  "walk", "depth")},
-                         {"format": "bcwalk-results", "version": 2,
+                         {"format": "bcwalk-results", "version": 3,
                           "unit": "bstack", "walk": "protocol", "depth": 3})
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual(fns[:3], ["bstack_new", "bstack_free", "bstack_push"])
@@ -67,7 +67,7 @@ class ModelFiles(unittest.TestCase):
         # docs/model.md: one map; a unit is [name, ctype, size, ...,
         # functions, ...], a function [name, role, ...]
         self.assertEqual((model["format"], model["version"], model["file"]),
-                         ("bcwalk-model", 5, example("bstack.bc")))
+                         ("bcwalk-model", 6, example("bstack.bc")))
         [unit] = model["units"]
         self.assertEqual(unit[:3], ["bstack", "bstack", 16])
         roles = ["constructor", "init-constructor", "destructor", "observer",
