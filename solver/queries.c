@@ -96,22 +96,31 @@ static int64_t key_value(uint64_t k, uint64_t flip, unsigned bits,
     return v;
 }
 
+/* *bits gets the width of bit-vector term x, after the session's
+ * errors are checked; a term of no width or wider than 64 bits is an
+ * error. */
+static int term_bits(unsigned *bits, bcw_session *s, Z3_ast x)
+{
+    Z3_sort sort = Z3_get_sort(s->z, x);
+    *bits = sort != NULL ? Z3_get_bv_sort_size(s->z, sort) : 0;
+    int err = bcw__session_check(s);
+    if (err == 0 && (*bits == 0 || *bits > 64))
+        err = s->err =
+            bcw__error(BCW_ERROR, "no values of a %u-bit term", *bits);
+    return err;
+}
+
 /* Each satisfiable bound gives a model whose value tightens the search
  * at once.  Z3's optimizer found the same values at ~3x the cost on real
  * code (a dozen milliseconds per objective on SQLite). */
 int bcw__query_extreme(int64_t *out, Z3_lbool *found, bcw_session *s, Z3_ast f,
                        Z3_ast x, bool is_signed, enum bcw_goal goal)
 {
-    Z3_context z = s->z;
     *found = Z3_L_UNDEF;
-    Z3_sort sort = Z3_get_sort(z, x);
-    unsigned bits = sort != NULL ? Z3_get_bv_sort_size(z, sort) : 0;
-    int err = bcw__session_check(s);
+    unsigned bits;
+    int err = term_bits(&bits, s, x);
     if (err < 0)
         return err;
-    if (bits == 0 || bits > 64)
-        return s->err =
-                   bcw__error(BCW_ERROR, "no extremes of a %u-bit term", bits);
     /* the search runs over the order's keys: values with the sign bit
      * flipped when signed, so plain unsigned order serves both */
     uint64_t top = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -171,9 +180,8 @@ int bcw__query_representative(int64_t *out, bcw_session *s, Z3_ast f, Z3_ast x,
                               int64_t lo, int64_t hi)
 {
     Z3_context z = s->z;
-    Z3_sort sort = Z3_get_sort(z, x);
-    unsigned bits = sort != NULL ? Z3_get_bv_sort_size(z, sort) : 0;
-    int err = bcw__session_check(s);
+    unsigned bits;
+    int err = term_bits(&bits, s, x);
     if (err < 0)
         return err;
     for (int64_t d = 0; d <= 8; d++) {
