@@ -9,6 +9,15 @@
  * module function that writes that parameter.  Module functions are
  * solved together to a fixpoint, so recursion is handled.
  *
+ * An indirect call may reach any function whose address the module takes
+ * (stores, passes or returns it) and whose type is the call's: a table's
+ * hash_func field holds what its constructor was given, a conf's mem_free
+ * field `free`.  Its effect is the union of theirs (through a callback
+ * parameter, of the module's own functions only).  bcwalk's own
+ * callbacks (compare, equal, hash, visitors) write nothing, so a lookup
+ * calling a compare function on unit memory stays an observer unless the
+ * module's own compare functions write.
+ *
  * This is stricter than LLVM's function-attrs, whose `readonly` on a
  * parameter is shallow: a method writing s->data[i] keeps `readonly` on s
  * there, because the store goes through a loaded field pointer. */
@@ -23,15 +32,22 @@
 #include "hash.h"
 #include "model.h"
 
+/* What a function may do to the memory one pointer parameter reaches. */
+typedef struct fx_facts {
+    bool writes;
+    bool frees;      /* frees the parameter itself */
+    bool frees_held; /* frees the pointer the parameter holds (*p) */
+    bool moves;      /* reallocates the parameter itself */
+    bool releases;   /* frees memory the parameter reaches */
+    bool escapes;    /* hands the parameter to code bcwalk cannot see */
+    const char *why; /* the first write found */
+} fx_facts;
+
 typedef struct fx_func {
     LLVMValueRef fn;
     const char *name;
     unsigned nparams;
-    bool writes[BCW_MAX_PARAMS];
-    bool frees[BCW_MAX_PARAMS];
-    bool moves[BCW_MAX_PARAMS];    /* reallocates the parameter itself */
-    bool releases[BCW_MAX_PARAMS]; /* frees memory the parameter reaches */
-    const char *why[BCW_MAX_PARAMS];
+    fx_facts p[BCW_MAX_PARAMS];
     bool globals; /* writes a module global */
     const char *gwhy;
 } fx_func;
@@ -40,6 +56,8 @@ struct bcw_effects {
     unsigned nfuncs;
     fx_func *funcs;
     bcw_index by_fn, by_name;
+    unsigned ntaken;
+    LLVMValueRef *taken; /* functions whose address the module takes */
 };
 
 /* External functions known not to write through their pointer
@@ -171,77 +189,138 @@ static int push(walk *w, LLVMValueRef v)
     return 0;
 }
 
-/* Effect of one call on the reachable values: sets *writes and *frees, and
- * says why.  `arg` is the tainted argument position. */
-static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
-                        bool *writes, bool *frees, bool *moves, bool *releases,
-                        const char **why)
+/* Effect on argument `arg` of calling `callee`, a function. */
+static void callee_effect(const bcw_effects *fx, LLVMValueRef callee,
+                          unsigned arg, fx_facts *out)
 {
-    LLVMValueRef callee = bcw__called_function(call);
-    if (callee == NULL) {
-        *writes = true;
-        *why = "passes unit memory to an indirect call";
-        return;
-    }
     const char *name = bcw__value_name(callee);
     if (strncmp(name, "llvm.", 5) == 0) {
         if ((strncmp(name, "llvm.memset", 11) == 0 ||
              strncmp(name, "llvm.memcpy", 11) == 0 ||
              strncmp(name, "llvm.memmove", 12) == 0) &&
             arg == 0) {
-            *writes = true;
-            *why = name;
+            out->writes = true;
+            out->why = name;
         }
         return;
     }
     fx_func *f = lookup(fx, callee);
     if (f != NULL) {
-        if (arg < f->nparams && f->writes[arg]) {
-            *writes = true;
-            *why = f->name;
+        if (arg >= f->nparams)
+            return;
+        const fx_facts *g = &f->p[arg];
+        if (g->writes) {
+            out->writes = true;
+            out->why = f->name;
         }
-        if (arg < f->nparams && f->frees[arg])
-            *frees = true;
-        if (arg < f->nparams && f->moves[arg])
-            *moves = true;
-        if (arg < f->nparams && f->releases[arg])
-            *releases = true;
+        out->frees |= g->frees;
+        out->moves |= g->moves;
+        out->releases |= g->releases;
+        out->escapes |= g->escapes;
         return;
     }
     if (strcmp(name, "free") == 0 || strcmp(name, "realloc") == 0) {
-        *writes = true;
-        *frees = *frees || strcmp(name, "free") == 0;
-        *moves = *moves || strcmp(name, "realloc") == 0;
-        *why = name;
+        out->writes = true;
+        out->frees |= strcmp(name, "free") == 0;
+        out->moves |= strcmp(name, "realloc") == 0;
+        out->why = name;
     } else if (in_list(dest_writers, name)) {
         if (arg == 0) {
-            *writes = true;
-            *why = name;
+            out->writes = true;
+            out->why = name;
         }
     } else if (!in_list(readonly_externs, name)) {
-        *writes = true;
-        *why = name;
+        out->writes = true;
+        out->escapes = true;
+        out->why = name;
     }
 }
 
-/* Is `v` the parameter itself, through pointer casts only? */
-static bool same_pointer(LLVMValueRef v, LLVMValueRef param)
+/* Effect of one call on argument `arg`, a reachable value.  An indirect
+ * call may reach every function of its type whose address the module
+ * takes, and bcwalk's own callbacks, which write nothing.  Through a
+ * callback parameter, only the module's own functions: bcwalk passes
+ * those or its own, never a library's (a conf's mem_free field holds
+ * `free`, a visitor parameter of the same type never does). */
+static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
+                        fx_facts *out)
+{
+    LLVMValueRef callee = bcw__called_function(call);
+    if (callee != NULL) {
+        callee_effect(fx, callee, arg, out);
+        return;
+    }
+    LLVMTypeRef type = LLVMGetCalledFunctionType(call);
+    LLVMValueRef called = LLVMGetCalledValue(call);
+    while (LLVMIsABitCastInst(called))
+        called = LLVMGetOperand(called, 0);
+    bool by_param = LLVMIsAArgument(called) != NULL;
+    for (unsigned i = 0; i < fx->ntaken; i++)
+        if (LLVMGlobalGetValueType(fx->taken[i]) == type &&
+            !(by_param && LLVMIsDeclaration(fx->taken[i])))
+            callee_effect(fx, fx->taken[i], arg, out);
+}
+
+/* Is `v` the parameter itself (loads 0) or the pointer it holds (loads
+ * 1, `*head` of a list in the caller's cell), through pointer casts, or
+ * a phi or select that may be it (a loop freeing a list from its head)? */
+static bool same_pointer(LLVMValueRef v, LLVMValueRef param, unsigned loads,
+                         int depth)
 {
     while (v != param && (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)))
         v = LLVMGetOperand(v, 0);
-    return v == param;
+    if (v == param)
+        return loads == 0;
+    if (LLVMIsALoadInst(v))
+        return loads > 0 &&
+               same_pointer(LLVMGetOperand(v, 0), param, loads - 1, depth);
+    if (depth > 4 || !(LLVMIsAPHINode(v) || LLVMIsASelectInst(v)))
+        return false;
+    unsigned first = LLVMIsASelectInst(v) ? 1 : 0;
+    unsigned n = LLVMIsASelectInst(v) ? 3 : LLVMCountIncoming(v);
+    for (unsigned i = first; i < n; i++)
+        if (same_pointer(LLVMGetOperand(v, i), param, loads, depth + 1))
+            return true;
+    return false;
 }
 
-/* Follows everything reachable from parameter `p` of `f`. */
+/* A call's effect on `v`, reachable from `param`, at each argument
+ * position it takes: freeing the parameter itself makes a destructor,
+ * reallocating it a new handle; doing either to memory it reaches is
+ * a release and a write.  False if `v` is not an argument (the callee). */
+static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
+                    LLVMValueRef param, fx_facts *out)
+{
+    unsigned n = (unsigned)LLVMGetNumArgOperands(call);
+    bool any = false;
+    for (unsigned a = 0; a < n; a++) {
+        if (LLVMGetOperand(call, a) != v)
+            continue;
+        any = true;
+        fx_facts got = {.why = out->why};
+        call_effect(fx, call, a, &got);
+        bool self = same_pointer(v, param, 0, 0);
+        out->writes |= got.writes;
+        out->why = got.why;
+        out->frees |= got.frees && self;
+        out->frees_held |= got.frees && same_pointer(v, param, 1, 0);
+        out->moves |= got.moves && self;
+        out->releases |= got.releases || (got.frees && !self);
+        out->escapes |= got.escapes;
+    }
+    return any;
+}
+
+/* Follows everything reachable from parameter `p` of `f` into *out. */
 static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
-                       bool *writes, bool *frees, bool *moves, bool *releases,
-                       const char **why)
+                       fx_facts *out)
 {
     walk w = {0};
-    int err = push(&w, LLVMGetParam(f->fn, p));
     LLVMValueRef param = LLVMGetParam(f->fn, p);
+    int err = push(&w, param);
     while (err == 0 && w.nwork > 0 &&
-           !(*writes && *frees && *moves && *releases)) {
+           !(out->writes && out->frees && out->moves && out->releases &&
+             out->escapes && out->frees_held)) {
         LLVMValueRef v = w.work[--w.nwork];
         for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
              u = LLVMGetNextUse(u)) {
@@ -270,8 +349,8 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
                 break;
             case LLVMStore:
                 if (LLVMGetOperand(user, 1) == v) {
-                    *writes = true;
-                    *why = "stores into unit memory";
+                    out->writes = true;
+                    out->why = "stores into unit memory";
                 } else if (LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
                     /* spilled to a local: reloads are reachable too */
                     err = push(&w, LLVMGetOperand(user, 1));
@@ -279,35 +358,17 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
                 break;
             case LLVMAtomicRMW:
             case LLVMAtomicCmpXchg:
-                *writes = true;
-                *why = "updates unit memory atomically";
+                out->writes = true;
+                out->why = "updates unit memory atomically";
                 break;
             case LLVMCall:
-            case LLVMInvoke: {
-                unsigned n = (unsigned)LLVMGetNumArgOperands(user);
-                bool any = false;
-                for (unsigned a = 0; a < n; a++) {
-                    if (LLVMGetOperand(user, a) != v ||
-                        LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
-                        continue;
-                    any = true;
-                    bool fr = false, mv = false;
-                    call_effect(fx, user, a, writes, &fr, &mv, releases, why);
-                    /* freeing the parameter itself makes a destructor,
-                     * reallocating it a new handle; doing either to a
-                     * field pointer is only a write */
-                    if (fr && same_pointer(v, param))
-                        *frees = true;
-                    else if (fr)
-                        *releases = true;
-                    if (mv && same_pointer(v, param))
-                        *moves = true;
-                }
-                if (any &&
+            case LLVMInvoke:
+                if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
+                    break;
+                if (call_on(fx, user, v, param, out) &&
                     LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
                     err = push(&w, user);
                 break;
-            }
             default:
                 break;
             }
@@ -316,6 +377,21 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
     free(w.seen.slots);
     free(w.work);
     return err;
+}
+
+/* Does the module take fn's address (store, pass or return it) rather
+ * than only call it? */
+static bool address_taken(LLVMValueRef fn)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u != NULL; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMBitCast
+                ? address_taken(user)
+                : !(LLVMIsACallInst(user) || LLVMIsAInvokeInst(user)) ||
+                      LLVMGetCalledValue(user) != fn)
+            return true;
+    }
+    return false;
 }
 
 static void solve_globals(const bcw_effects *fx, fx_func *f)
@@ -330,11 +406,16 @@ static void solve_globals(const bcw_effects *fx, fx_func *f)
         }
         if (op != LLVMCall && op != LLVMInvoke)
             continue;
-        fx_func *g = lookup(fx, bcw__called_function(in));
-        if (g != NULL && g->globals) {
-            f->globals = true;
-            f->gwhy = g->name;
-            return;
+        LLVMValueRef callee = bcw__called_function(in);
+        LLVMTypeRef type = LLVMGetCalledFunctionType(in);
+        for (unsigned i = 0; i < (callee ? 1 : fx->ntaken); i++) {
+            fx_func *g = lookup(fx, callee ? callee : fx->taken[i]);
+            if (g != NULL && g->globals &&
+                (callee || LLVMGlobalGetValueType(g->fn) == type)) {
+                f->globals = true;
+                f->gwhy = g->name;
+                return;
+            }
         }
     }
 }
@@ -345,9 +426,17 @@ int bcw__effects_new(bcw_effects **out, bcw_bitcode *bc)
     bcw_effects *fx = bcw__calloc(1, sizeof *fx);
     if (fx == NULL)
         return BCW_ENOMEM;
-    size_t cap = 0;
+    size_t cap = 0, tcap = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(bc->mod); fn != NULL;
          fn = LLVMGetNextFunction(fn)) {
+        if (address_taken(fn)) {
+            if (bcw__grow(&fx->taken, &tcap, fx->ntaken + 1,
+                          sizeof *fx->taken)) {
+                bcw__effects_free(fx);
+                return BCW_ENOMEM;
+            }
+            fx->taken[fx->ntaken++] = fn;
+        }
         if (LLVMIsDeclaration(fn))
             continue;
         if (bcw__grow(&fx->funcs, &cap, fx->nfuncs + 1, sizeof *fx->funcs)) {
@@ -377,23 +466,18 @@ int bcw__effects_new(bcw_effects **out, bcw_bitcode *bc)
                 LLVMValueRef param = LLVMGetParam(f->fn, p);
                 if (LLVMGetTypeKind(LLVMTypeOf(param)) != LLVMPointerTypeKind)
                     continue;
-                bool w = f->writes[p], fr = f->frees[p], mv = f->moves[p];
-                bool rl = f->releases[p];
-                const char *why = f->why[p];
-                if (w && fr && mv && rl)
-                    continue;
-                int err = solve_param(fx, f, p, &w, &fr, &mv, &rl, &why);
+                fx_facts got = f->p[p];
+                int err = solve_param(fx, f, p, &got);
                 if (err < 0) {
                     bcw__effects_free(fx);
                     return err;
                 }
-                if (w != f->writes[p] || fr != f->frees[p] ||
-                    mv != f->moves[p] || rl != f->releases[p]) {
-                    f->writes[p] = w;
-                    f->frees[p] = fr;
-                    f->moves[p] = mv;
-                    f->releases[p] = rl;
-                    f->why[p] = why;
+                if (got.writes != f->p[p].writes ||
+                    got.frees != f->p[p].frees || got.moves != f->p[p].moves ||
+                    got.releases != f->p[p].releases ||
+                    got.frees_held != f->p[p].frees_held ||
+                    got.escapes != f->p[p].escapes) {
+                    f->p[p] = got;
                     changed = true;
                 }
             }
@@ -415,15 +499,25 @@ static const fx_func *by_name(const bcw_effects *fx, const char *name)
     return i == UINT32_MAX ? NULL : &fx->funcs[i];
 }
 
+/* fn's facts about `param`, NULL when fn is not defined here or param
+ * is beyond BCW_MAX_PARAMS. */
+static const fx_facts *facts_of(const bcw_effects *fx, const char *fn,
+                                unsigned param)
+{
+    const fx_func *f = by_name(fx, fn);
+    return f != NULL && param < f->nparams ? &f->p[param] : NULL;
+}
+
 bool bcw__effects_writes(const bcw_effects *fx, const char *fn, unsigned param,
                          const char **why)
 {
     const fx_func *f = by_name(fx, fn);
+    const fx_facts *g = facts_of(fx, fn, param);
     *why = NULL;
     if (f == NULL)
         return true;
-    if (param < f->nparams && f->writes[param]) {
-        *why = f->why[param];
+    if (g != NULL && g->writes) {
+        *why = g->why;
         return true;
     }
     if (f->globals) {
@@ -435,21 +529,34 @@ bool bcw__effects_writes(const bcw_effects *fx, const char *fn, unsigned param,
 
 bool bcw__effects_frees(const bcw_effects *fx, const char *fn, unsigned param)
 {
-    const fx_func *f = by_name(fx, fn);
-    return f != NULL && param < f->nparams && f->frees[param];
+    const fx_facts *g = facts_of(fx, fn, param);
+    return g != NULL && g->frees;
+}
+
+bool bcw__effects_frees_held(const bcw_effects *fx, const char *fn,
+                             unsigned param)
+{
+    const fx_facts *g = facts_of(fx, fn, param);
+    return g != NULL && g->frees_held;
 }
 
 bool bcw__effects_releases(const bcw_effects *fx, const char *fn,
                            unsigned param)
 {
-    const fx_func *f = by_name(fx, fn);
-    return f != NULL && param < f->nparams && f->releases[param];
+    const fx_facts *g = facts_of(fx, fn, param);
+    return g != NULL && g->releases;
 }
 
 bool bcw__effects_moves(const bcw_effects *fx, const char *fn, unsigned param)
 {
-    const fx_func *f = by_name(fx, fn);
-    return f != NULL && param < f->nparams && f->moves[param];
+    const fx_facts *g = facts_of(fx, fn, param);
+    return g != NULL && g->moves;
+}
+
+bool bcw__effects_escapes(const bcw_effects *fx, const char *fn, unsigned param)
+{
+    const fx_facts *g = facts_of(fx, fn, param);
+    return g == NULL || g->escapes;
 }
 
 void bcw__effects_free(bcw_effects *fx)
@@ -459,5 +566,6 @@ void bcw__effects_free(bcw_effects *fx)
     bcw__index_free(&fx->by_fn);
     bcw__index_free(&fx->by_name);
     free(fx->funcs);
+    free(fx->taken);
     free(fx);
 }

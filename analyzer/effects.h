@@ -20,12 +20,21 @@ BCW_INTERNAL bool bcw__effects_writes(const bcw_effects *fx, const char *fn,
 /* Does `fn` free its parameter? */
 BCW_INTERNAL bool bcw__effects_frees(const bcw_effects *fx, const char *fn,
                                      unsigned param);
+/* Does `fn` free the pointer its parameter holds (`*head`, a list in the
+ * caller's cell)? */
+BCW_INTERNAL bool bcw__effects_frees_held(const bcw_effects *fx, const char *fn,
+                                          unsigned param);
 /* Does `fn` free memory its parameter reaches (not the parameter)? */
 BCW_INTERNAL bool bcw__effects_releases(const bcw_effects *fx, const char *fn,
                                         unsigned param);
 /* Does `fn` reallocate its parameter itself? */
 BCW_INTERNAL bool bcw__effects_moves(const bcw_effects *fx, const char *fn,
                                      unsigned param);
+/* Does `fn` hand its parameter to code bcwalk cannot see (an external
+ * it does not know), so that it may free it unseen?  True when `fn`
+ * itself is not defined in the module. */
+BCW_INTERNAL bool bcw__effects_escapes(const bcw_effects *fx, const char *fn,
+                                       unsigned param);
 /* NULL is accepted. */
 BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);
 

@@ -1,8 +1,9 @@
 /* roles.c - a function's unit and role.  Constructors of each shape: a
  * heap constructor returning T *, an init function T_init(T *), int
  * t_open(..., T **out), and, without struct information, the name's
- * prefix (X_new makes unit X); destructors by name or because they free
- * the unit; the rest are observers until their effects say otherwise. */
+ * prefix (X_new makes unit X); destructors because they free the unit,
+ * by name only where the unit goes to code bcwalk cannot see; the rest
+ * are observers until their effects say otherwise. */
 #define _POSIX_C_SOURCE 200809L
 #include "roles.h"
 
@@ -84,6 +85,24 @@ const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot, char *buf,
     return buf;
 }
 
+/* Is `s` a destructor of the unit in its slot `self`?  One that frees the
+ * unit is, whatever its name (cc_array_destroy_cb(a, cb) frees `a`
+ * through a's mem_free field); one named as a destructor (t_free) is if
+ * the unit goes to code bcwalk cannot see; t_delete freeing only a node
+ * of the unit is not.  A list in the caller's cell is freed node by
+ * node, by its pop as well as its free: there the name decides between
+ * functions freeing `*head`. */
+static bool frees_self(const bcw_finder *f, const bcw_sig *s, int self)
+{
+    bool named = last_word_in(s->name, dtor_words);
+    if (bcw__finder_unit(f, bcw__sig_cell(s, (unsigned)self + 1)) >= 0)
+        return named &&
+               (bcw__effects_frees_held(f->fx, s->name, (unsigned)self) ||
+                bcw__effects_escapes(f->fx, s->name, (unsigned)self));
+    return bcw__effects_frees(f->fx, s->name, (unsigned)self) ||
+           (named && bcw__effects_escapes(f->fx, s->name, (unsigned)self));
+}
+
 int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
                   int *self, int *out)
 {
@@ -145,8 +164,7 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
         return -1;
     if (last_word_in(s->name, init_words) && *self == 0 && ret == NULL)
         *role = BCW_ROLE_INIT_CONSTRUCTOR;
-    else if ((last_word_in(s->name, dtor_words) ||
-              bcw__effects_frees(f->fx, s->name, (unsigned)*self)) &&
+    else if (frees_self(f, s, *self) &&
              !(ret != NULL && bcw__finder_unit(f, ret) == unit))
         *role = BCW_ROLE_DESTRUCTOR;
     else

@@ -1,8 +1,10 @@
 /* tally.c - a bag of up to four ints whose `tally_last` looks like an
  * observer but has a hidden side effect: it calls the bag's trace hook,
- * which counts reads in a module global.  The mod analysis does not
- * follow the indirect call, so it classifies tally_last an observer;
- * the walk's state hashing sees the global change and flags it. */
+ * which counts reads in a module global through a pointer it keeps in
+ * another.  The mod analysis follows the indirect call to count_read but
+ * not a store through a pointer loaded from a global, so it classifies
+ * tally_last an observer; the walk's state hashing sees the global change
+ * and flags it. */
 #include <stdlib.h>
 
 typedef struct tally {
@@ -12,10 +14,11 @@ typedef struct tally {
 } tally;
 
 static unsigned long reads; /* profiling: how often the bag was read */
+static unsigned long *read_counter = &reads;
 
 static void count_read(void)
 {
-    reads++;
+    (*read_counter)++;
 }
 
 tally *tally_new(void)

@@ -1,0 +1,62 @@
+"""roles.py - end-to-end tests of roles decided by what functions do, not
+by their names: observers that hand the unit's memory to callbacks,
+destructors that free the unit through a function-pointer field or under
+a camelCase name, a `_delete` that only removes an element.  ctest runs
+this file as test_e2e_roles."""
+import json
+import unittest
+
+import common
+from common import bcwalk, example, jsonl
+
+
+def roles_of(bc):
+    m = json.loads(bcwalk("analyze", example(bc), "--format", "json",
+                          check=0).stdout)
+    [u] = m["units"]
+    roles = {f["name"]: f["role"] for f in u["methods"]}
+    roles.update((f["name"], "destructor") for f in u["destructors"])
+    return u, roles
+
+
+class Roles(unittest.TestCase):
+    def test_lookups_calling_callbacks_are_observers(self):
+        _, roles = roles_of("bag.bc")
+        for fn in ("bag_contains", "bag_index_of", "bag_each", "bag_size"):
+            self.assertEqual(roles[fn], "observer", fn)
+
+    def test_destructors_by_behaviour(self):
+        u, roles = roles_of("bag.bc")
+        self.assertEqual([d["name"] for d in u["destructors"]],
+                         ["bag_destroy", "bag_destroy_cb", "bagRelease"])
+        # named like a destructor, but frees nothing of the bag
+        self.assertEqual(roles["bag_delete"], "mutator")
+        self.assertEqual(roles["bag_add"], "mutator")
+
+    def test_a_list_in_the_callers_cell_is_freed_by_its_free_only(self):
+        # list_pop frees the head node as list_free frees them all; the
+        # name decides between them
+        _, roles = roles_of("slist.bc")
+        self.assertEqual(roles["list_free"], "destructor")
+        self.assertEqual(roles["list_pop"], "mutator")
+
+    def test_walks_call_delete_and_never_halt(self):
+        for walk, depth in (("protocol", 2), ("algebra", 3)):
+            lines = jsonl("bag.bc", "bag", walk, depth)
+            summary = lines[-1]
+            self.assertEqual(summary["sequences"]["terminated"], 0, walk)
+            self.assertEqual(summary["warnings"], [], walk)
+            called = {c["fn"] for s in lines[:-1] for c in s["calls"]}
+            self.assertIn("bag_delete", called, walk)
+            self.assertNotIn("bag_destroy_cb", called, walk)
+            self.assertNotIn("bagRelease", called, walk)
+        # the same element added, deleted once, then no longer there
+        lines = jsonl("bag.bc", "bag", "protocol", 3)
+        [seq] = [s["calls"] for s in lines[:-1]
+                 if [(c["fn"], c["args"][1:]) for c in s["calls"][1:]] ==
+                 [("bag_add", ["Obj#0"]), ("bag_delete", ["Obj#0"]),
+                  ("bag_contains", ["Obj#0"])]]
+        self.assertEqual([c["result"] for c in seq[1:]], ["0", "1", "0"])
+
+if __name__ == "__main__":
+    common.main()
