@@ -43,6 +43,16 @@ const bcw_sig *bcw__finder_sig(const bcw_finder *f, LLVMValueRef fn)
     return i == UINT32_MAX ? NULL : &f->sigs[i];
 }
 
+int bcw__finder_skip(bcw_finder *f, const char *fn, const char *why)
+{
+    bcw_model *m = f->model;
+    if (bcw__grow(&m->skipped, &f->skipped_cap, m->nskipped + 1,
+                  sizeof *m->skipped) < 0)
+        return BCW_ENOMEM;
+    m->skipped[m->nskipped] = bcw__sprintf("%s: %s", fn, why);
+    return m->skipped[m->nskipped++] ? 0 : BCW_ENOMEM;
+}
+
 /* Reads every API function's signature once: discovery goes over them
  * several times, and reading debug info and pointees is the analysis's
  * dearest part. */
@@ -53,8 +63,12 @@ static int load_sigs(bcw_finder *f)
          fn = LLVMGetNextFunction(fn)) {
         if (bcw__grow(&f->sigs, &cap, f->nsigs + 1, sizeof *f->sigs) < 0)
             return BCW_ENOMEM;
-        if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs]))
+        const char *why;
+        if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs], &why)) {
+            if (why != NULL && bcw__finder_skip(f, bcw__value_name(fn), why))
+                return BCW_ENOMEM;
             continue;
+        }
         if (bcw__index_put(&f->sig_ix, bcw__hash_ptr(fn), f->nsigs) < 0)
             return BCW_ENOMEM;
         f->nsigs++;

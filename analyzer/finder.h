@@ -55,6 +55,10 @@ BCW_INTERNAL int bcw__finder_unit_by_prefix(const bcw_finder *f,
 /* Registers a unit just appended to the model as model->units[i], so
  * bcw__finder_unit finds it.  0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__finder_add_unit(bcw_finder *f, unsigned i);
+/* Lists function `fn` in the model's skipped API as "fn: why".  0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__finder_skip(bcw_finder *f, const char *fn,
+                                  const char *why);
 /* *out is the index of `name` in the model's symbol table, added if it
  * is not there.  0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__finder_sym(bcw_finder *f, const char *name,

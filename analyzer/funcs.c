@@ -11,7 +11,6 @@
 
 #include "alloc.h"
 #include "params.h"
-#include "skipped.h"
 
 /* Is slot i of `s` (1 on) the unit: its `self`, or any parameter of the
  * unit's type (or, for a cell unit, its cell)? */
@@ -106,7 +105,7 @@ int bcw__funcs_add(bcw_finder *f, int unit, const bcw_sig *s,
     if (err < 0)
         goto done;
     if (why != NULL) {
-        err = bcw__skipped_add(f, s->name, why);
+        err = bcw__finder_skip(f, s->name, why);
         goto done;
     }
     if (role == BCW_ROLE_OBSERVER) {

@@ -34,14 +34,16 @@ bool bcw__sig_weak(const bcw_sig *s, unsigned i)
            !s->pt[i].from_debug_info;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* API functions: external ones, and static ones a header defines
  * (static inline accessors); static helpers in the .c file are not. */
 static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
 {
     const char *name = bcw__value_name(fn);
     if (LLVMIsDeclaration(fn) || strncmp(name, "llvm.", 5) == 0 ||
-        strcmp(name, "main") == 0 ||
-        LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
+        strcmp(name, "main") == 0)
         return false;
     LLVMLinkage l = LLVMGetLinkage(fn);
     *is_static = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
@@ -59,17 +61,26 @@ static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
            file[flen - 2] == '.' && file[flen - 1] == 'h';
 }
 
-bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s)
+bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,
+                   const char **why)
 {
     memset(s, 0, sizeof *s);
+    *why = NULL;
     if (!is_api(mod, fn, &s->is_static))
         return false;
     LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
     s->fn = fn;
     s->name = bcw__value_name(fn);
     s->n = LLVMCountParamTypes(ft);
-    if (s->n > BCW_MAX_PARAMS)
+    if (LLVMIsFunctionVarArg(ft)) {
+        *why = "is variadic; bcwalk cannot call it";
         return false;
+    }
+    if (s->n > BCW_MAX_PARAMS) {
+        *why = "has more than " STR(
+            BCW_MAX_PARAMS) " parameters; bcwalk cannot call it";
+        return false;
+    }
     s->types[0] = LLVMGetReturnType(ft);
     LLVMGetParamTypes(ft, &s->types[1]);
     bcw__di_signature(fn, s->di, BCW_MAX_PARAMS + 1);

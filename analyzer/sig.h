@@ -22,9 +22,11 @@ typedef struct bcw_sig {
 } bcw_sig;
 
 /* Reads fn's signature into *s; false for functions that are not API
- * (declarations, intrinsics, main, variadic functions, static helpers
- * of the .c file) or have more parameters than bcwalk passes. */
-BCW_INTERNAL bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s);
+ * (declarations, intrinsics, main, static helpers of the .c file), and
+ * for API functions bcwalk cannot call (variadic, more parameters than
+ * it passes), which get the reason in *why (NULL otherwise). */
+BCW_INTERNAL bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,
+                                const char **why);
 
 /* Is slot i a pointer? */
 BCW_INTERNAL bool bcw__sig_pointer(const bcw_sig *s, unsigned i);

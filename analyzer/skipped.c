@@ -1,6 +1,5 @@
-/* skipped.c - what unit discovery leaves out: the skipped API functions
- * with their reasons, and the "no unit found" error listing the structs
- * and functions of the module. */
+/* skipped.c - the "no unit found" error listing the structs and
+ * functions of the module. */
 #define _POSIX_C_SOURCE 200809L
 #include "skipped.h"
 
@@ -9,16 +8,6 @@
 
 #include "alloc.h"
 #include "bitcode.h"
-
-int bcw__skipped_add(bcw_finder *f, const char *fn, const char *why)
-{
-    bcw_model *m = f->model;
-    if (bcw__grow(&m->skipped, &f->skipped_cap, m->nskipped + 1,
-                  sizeof *m->skipped) < 0)
-        return BCW_ENOMEM;
-    m->skipped[m->nskipped] = bcw__sprintf("%s: %s", fn, why);
-    return m->skipped[m->nskipped++] ? 0 : BCW_ENOMEM;
-}
 
 /* Appends a, b and c to a listing, or nothing if they would pass its
  * limit: a long listing is cut, and only an allocation failure is an
@@ -53,7 +42,8 @@ int bcw__skipped_no_unit(const bcw_finder *f)
             continue;
         err = listing_put(&funcs, " ", bcw__value_name(fn), "");
         nfuncs++;
-        if (!bcw__sig_load(f->mod, fn, &s))
+        const char *why;
+        if (!bcw__sig_load(f->mod, fn, &s, &why))
             continue;
         for (unsigned i = 0; i <= s.n && !err; i++) {
             const char *st = bcw__sig_struct(&s, i);

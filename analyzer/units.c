@@ -98,6 +98,40 @@ static int new_cell_unit(bcw_finder *f, const char *name, const bcw_sig *s)
     return unit;
 }
 
+/* Is `fn` a function of a unit, or listed as skipped? */
+static bool placed(const bcw_model *m, const char *fn)
+{
+    size_t n = strlen(fn);
+    for (unsigned i = 0; i < m->nunits; i++)
+        for (unsigned j = 0; j < m->units[i].nfuncs; j++)
+            if (strcmp(m->units[i].funcs[j].name, fn) == 0)
+                return true;
+    for (unsigned i = 0; i < m->nskipped; i++)
+        if (strncmp(m->skipped[i], fn, n) == 0 && m->skipped[i][n] == ':')
+            return true;
+    return false;
+}
+
+/* Lists an API function that belongs to no unit, so that nothing the
+ * library exports is left out silently. */
+static int skip_unitless(bcw_finder *f, const bcw_sig *s)
+{
+    if (placed(f->model, s->name))
+        return 0;
+    for (unsigned i = 0; i <= s->n; i++) {
+        const char *st = bcw__sig_struct(s, i);
+        if (st != NULL) {
+            char *why = bcw__sprintf("its %s %s has no constructor bcwalk "
+                                     "can call",
+                                     i == 0 ? "result" : "parameter", st);
+            int err = why ? bcw__finder_skip(f, s->name, why) : BCW_ENOMEM;
+            free(why);
+            return err;
+        }
+    }
+    return bcw__finder_skip(f, s->name, "takes and returns no unit");
+}
+
 int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
 {
     bcw_finder f;
@@ -144,6 +178,8 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
     }
     if (err >= 0)
         err = bcw__handles_find(&f);
+    for (unsigned g = 0; g < f.nsigs && err >= 0; g++)
+        err = skip_unitless(&f, &f.sigs[g]);
     if (err >= 0)
         err = bcw__callbacks_find(&f);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++) {

@@ -9,7 +9,11 @@
  * - bag_destroy_cb(b, cb) frees the bag through its mem_free field, and
  *   bagRelease is camelCase: both are destructors;
  * - bag_delete(b, x) removes one element and frees nothing of the bag
- *   itself: a mutator the walks call. */
+ *   itself: a mutator the walks call.
+ * bag_add8 (nine parameters) and bag_trace (variadic) cannot be called
+ * by bcwalk: `analyze` lists them as skipped with that reason. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef int (*bag_cmp_fn)(const void *a, const void *b);
@@ -50,6 +54,27 @@ int bag_add(bag *b, void *x)
     }
     b->items[b->n++] = x;
     return 0;
+}
+
+/* Adds eight elements, stopping at the first failure. */
+int bag_add8(bag *b, void *x1, void *x2, void *x3, void *x4, void *x5, void *x6,
+             void *x7, void *x8)
+{
+    void *xs[] = {x1, x2, x3, x4, x5, x6, x7, x8};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
+        if (bag_add(b, xs[i]) != 0)
+            return -1;
+    return 0;
+}
+
+/* printf-style trace of the bag's size and a message. */
+void bag_trace(const bag *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "bag of %zu: ", b->n);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
 }
 
 size_t bag_size(const bag *b)

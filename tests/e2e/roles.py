@@ -33,6 +33,13 @@ class Roles(unittest.TestCase):
         self.assertEqual(roles["bag_delete"], "mutator")
         self.assertEqual(roles["bag_add"], "mutator")
 
+    def test_functions_bcwalk_cannot_call_are_listed(self):
+        m = json.loads(bcwalk("analyze", example("bag.bc"), "--format",
+                              "json", check=0).stdout)
+        self.assertEqual(m["skipped"], [
+            "bag_add8: has more than 8 parameters; bcwalk cannot call it",
+            "bag_trace: is variadic; bcwalk cannot call it"])
+
     def test_a_list_in_the_callers_cell_is_freed_by_its_free_only(self):
         # list_pop frees the head node as list_free frees them all; the
         # name decides between them
