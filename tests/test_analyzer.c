@@ -613,6 +613,31 @@ static void test_analyzer__unknown_unit_lists_units(void **state)
     bcw_model_free(m);
 }
 
+static void test_analyzer__unit_by_its_c_type(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("outctor.bc");
+    assert_int_equal(bcw_model_find_unit(m, "oc_vec_s"), 0);
+    assert_int_equal(bcw_model_find_unit(m, "OcVec"), 0);
+    assert_int_equal(bcw_model_find_unit(m, "struct oc_vec_s"), 0);
+    assert_int_equal(bcw_model_find_unit(m, "struct OcVec"), BCW_ENOTFOUND);
+    assert_non_null(strstr(bcw_error_last(), "units: oc_vec_s (OcVec)"));
+    bcw_model_free(m);
+    /* two structs spelled alike (typedefs of two translation units): the
+     * type is ambiguous, the tags are not */
+    m = analyze("sbuf.bc");
+    assert_int_equal(bcw_model_unit_count(m), 2);
+    for (unsigned i = 0; i < 2; i++) {
+        free(m->units[i].ctype);
+        m->units[i].ctype = bcw__strdup("buffer");
+    }
+    assert_int_equal(bcw_model_find_unit(m, "buffer"), BCW_EINPUT);
+    assert_non_null(
+        strstr(bcw_error_last(), "(sbuf (buffer), sbuf_pool (buffer))"));
+    assert_int_equal(bcw_model_find_unit(m, "sbuf_pool"), 1);
+    bcw_model_free(m);
+}
+
 /* Analyses `file` failing its 1st, 2nd, ... allocation until a run no
  * longer reaches the one to fail: every run that reached it fails
  * cleanly (`fails`, no model), never crashes and never passes off a
@@ -789,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__corrupt_model_files),
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
+        cmocka_unit_test(test_analyzer__unit_by_its_c_type),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
         cmocka_unit_test(test_analyzer__model_files_under_allocation_failures),
         cmocka_unit_test(test_analyzer__observers_returning_comparisons),
