@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "callbacks.h"
 #include "contracts.h"
+#include "diinfo.h"
 #include "fields.h"
 #include "finder.h"
 #include "funcs.h"
@@ -66,13 +67,14 @@ static int new_unit(bcw_finder *f, const char *name, const bcw_sig *s,
         u->ctype =
             pointed_to(&s->di[slot], pt->kind == BCW_PT_POINTER ? 2 : 1, tag);
     free(tag);
-    if (pt->kind == BCW_PT_STRUCT) {
-        u->size = pt->bits / 8;
-        if (u->size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
-            u->size = LLVMABISizeOfType(f->td, pt->type);
-    } else {
+    /* debug info knows the struct even where LLVM has no sized type for
+     * it: seen only through T **out, or declared but not defined here */
+    u->size = bcw__di_struct_bits(s->fn, slot) / 8;
+    if (u->size == 0 && pt->kind == BCW_PT_STRUCT && pt->type != NULL &&
+        LLVMTypeIsSized(pt->type))
+        u->size = LLVMABISizeOfType(f->td, pt->type);
+    if (u->size == 0)
         u->size = pt->alloc_bytes; /* what its constructor allocates */
-    }
     if (u->name == NULL || u->ctype == NULL ||
         bcw__finder_add_unit(f, m->nunits - 1) < 0)
         return BCW_ENOMEM;

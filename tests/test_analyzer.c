@@ -613,6 +613,32 @@ static void test_analyzer__unknown_unit_lists_units(void **state)
     bcw_model_free(m);
 }
 
+/* A unit made only through T **out: its size and fields from debug
+ * info, also where the constructor met first (outctor_from.c, linked
+ * first) sees only the struct's declaration. */
+static void test_analyzer__out_constructor_struct(void **state)
+{
+    (void)state;
+    const char *files[] = {"outctor.bc", "outctor-linked.bc"};
+    const char *names[] = {"size", "capacity", "items", "grow_by"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        bcw_model *m = analyze(files[i]);
+        const bcw_unit *u = &m->units[bcw_model_find_unit(m, "OcVec")];
+        assert_string_equal(u->name, "oc_vec_s");
+        assert_string_equal(u->ctype, "OcVec");
+        assert_int_equal(u->size, 32);
+        assert_int_equal(u->nfields, 4);
+        for (unsigned k = 0; k < 4; k++) {
+            assert_string_equal(u->fields[k].name, names[k]);
+            assert_int_equal(u->fields[k].offset, 8 * k);
+        }
+        const bcw_func *add = func(u, "oc_vec_add");
+        assert_true(has(add->reads, add->nreads, "grow_by"));
+        assert_false(has(add->wrote, add->nwrote, "grow_by"));
+        bcw_model_free(m);
+    }
+}
+
 static void test_analyzer__unit_by_its_c_type(void **state)
 {
     (void)state;
@@ -698,7 +724,8 @@ static void test_analyzer__allocation_failures_are_clean(void **state)
                            "str-nodebug.bc",
                            "account.bc",
                            "iset.bc",
-                           "bank.bc"};
+                           "bank.bc",
+                           "outctor-linked.bc"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         assert_true(analyze_failing_each(files[i], 0) > 5);
     analyze_failing_each("nounit.bc", BCW_EINPUT);
@@ -815,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__unit_by_its_c_type),
+        cmocka_unit_test(test_analyzer__out_constructor_struct),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
         cmocka_unit_test(test_analyzer__model_files_under_allocation_failures),
         cmocka_unit_test(test_analyzer__observers_returning_comparisons),

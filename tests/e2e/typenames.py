@@ -28,5 +28,23 @@ class UnitByItsType(unittest.TestCase):
                       p.stderr)
 
 
+class OutConstructor(unittest.TestCase):
+    """A unit made only by `int oc_vec_new(OcVec **out)`: the struct's
+    size and field names come from debug info."""
+
+    def test_size_and_fields(self):
+        for bc in ("outctor.bc", "outctor-linked.bc"):
+            text = bcwalk("analyze", example(bc), check=0).stdout
+            self.assertTrue(text.startswith("unit oc_vec_s (OcVec, 32 bytes)"),
+                            text)
+            self.assertIn("reads size, capacity, items, grow_by\n", text)
+            self.assertNotIn("@", text)
+            u = json.loads(bcwalk("analyze", example(bc), "--format", "json",
+                                  check=0).stdout)["units"][0]
+            self.assertEqual([(f["name"], f["offset"]) for f in u["fields"]],
+                             [("size", 0), ("capacity", 8), ("items", 16),
+                              ("grow_by", 24)])
+
+
 if __name__ == "__main__":
     common.main()
