@@ -154,10 +154,31 @@ static void callback_abi(const DISubroutineType *st, bcw_di_type *out)
     out->nsig = (unsigned)types.size();
 }
 
+/* The name of `t` if it is a typedef of a char pointer (`typedef char
+ * *sds`, also as `const sds`): a handle to characters, "" otherwise. */
+static std::string handle_name(const DIType *t)
+{
+    auto *d = dyn_cast_or_null<DIDerivedType>(t);
+    while (d != nullptr && (d->getTag() == dwarf::DW_TAG_const_type ||
+                            d->getTag() == dwarf::DW_TAG_volatile_type))
+        d = dyn_cast_or_null<DIDerivedType>(d->getBaseType());
+    if (d == nullptr || d->getTag() != dwarf::DW_TAG_typedef)
+        return "";
+    auto *p = dyn_cast_or_null<DIDerivedType>(strip(d, nullptr));
+    if (p == nullptr || p->getTag() != dwarf::DW_TAG_pointer_type)
+        return "";
+    auto *c = dyn_cast_or_null<DIBasicType>(strip(p->getBaseType(), nullptr));
+    unsigned e = c ? c->getEncoding() : 0;
+    return e == dwarf::DW_ATE_signed_char || e == dwarf::DW_ATE_unsigned_char
+               ? d->getName().str()
+               : "";
+}
+
 static void classify(const DIType *t, bcw_di_type *out)
 {
     out->known = 1;
     copy(out->spelling, sizeof out->spelling, spell(t));
+    copy(out->handle, sizeof out->handle, handle_name(t));
     t = strip(t, nullptr);
     if (auto *b = dyn_cast_or_null<DIBasicType>(t)) {
         unsigned e = b->getEncoding();

@@ -28,6 +28,9 @@ typedef struct bcw_di_type {
     char pointee_name[64]; /* struct name, or its typedef's name; for a
                               pointer to a pointer to a struct (T **),
                               that struct's */
+    char handle[64];       /* a typedef of a char pointer (typedef char
+                              *sds: "sds"), the type of a string handle;
+                              "" for other types */
 } bcw_di_type;
 
 /* Describes the return type (out[0]) and parameters (out[1..]) of `fn`

@@ -23,6 +23,9 @@
 #include "hash.h"
 #include "model.h"
 
+/* how many helper calls deep same_pointer follows a pointer: hdr(s) */
+#define MAX_HELPERS 2
+
 typedef struct fx_func {
     LLVMValueRef fn;
     const char *name;
@@ -224,12 +227,51 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
     }
 }
 
-/* Is `v` the parameter itself, through pointer casts only? */
-static bool same_pointer(LLVMValueRef v, LLVMValueRef param)
+/* Is `v` a GEP by constant indices only? */
+static bool constant_gep(LLVMValueRef v)
 {
-    while (v != param && (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)))
+    if (!LLVMIsAGetElementPtrInst(v))
+        return false;
+    for (int i = 1; i < LLVMGetNumOperands(v); i++)
+        if (!LLVMIsAConstantInt(LLVMGetOperand(v, (unsigned)i)))
+            return false;
+    return true;
+}
+
+/* Is `v` the block parameter `param` points into: the parameter through
+ * casts, at a constant offset (a string handle's header before it, s -
+ * sizeof(struct hdr)), or as a module function given it returns it
+ * (hdr(s)), up to `depth` calls deep? */
+static bool same_pointer(LLVMValueRef v, LLVMValueRef param, int depth)
+{
+    while (v != param && (LLVMIsABitCastInst(v) ||
+                          LLVMIsAAddrSpaceCastInst(v) || constant_gep(v)))
         v = LLVMGetOperand(v, 0);
-    return v == param;
+    if (v == param)
+        return true;
+    LLVMValueRef callee = LLVMIsACallInst(v) ? bcw__called_function(v) : NULL;
+    if (callee == NULL || LLVMIsDeclaration(callee) || depth == 0)
+        return false;
+    /* the helper returns its argument k's block, given param's */
+    unsigned nargs = (unsigned)LLVMGetNumArgOperands(v);
+    for (unsigned k = 0; k < nargs && k < LLVMCountParams(callee); k++) {
+        if (!same_pointer(LLVMGetOperand(v, k), param, depth - 1))
+            continue;
+        bool all = true, any = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb && all;
+             bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+            if (term == NULL || LLVMGetInstructionOpcode(term) != LLVMRet ||
+                LLVMGetNumOperands(term) != 1)
+                continue;
+            any = true;
+            all = same_pointer(LLVMGetOperand(term, 0), LLVMGetParam(callee, k),
+                               depth - 1);
+        }
+        if (any && all)
+            return true;
+    }
+    return false;
 }
 
 /* Follows everything reachable from parameter `p` of `f`. */
@@ -296,11 +338,11 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
                     /* freeing the parameter itself makes a destructor,
                      * reallocating it a new handle; doing either to a
                      * field pointer is only a write */
-                    if (fr && same_pointer(v, param))
+                    if (fr && same_pointer(v, param, MAX_HELPERS))
                         *frees = true;
                     else if (fr)
                         *releases = true;
-                    if (mv && same_pointer(v, param))
+                    if (mv && same_pointer(v, param, MAX_HELPERS))
                         *moves = true;
                 }
                 if (any &&

@@ -27,7 +27,8 @@
 #include "skipped.h"
 
 /* The C type `levels` pointers below spelling `t` ("OcVec **", 2:
- * "OcVec"), or `fallback` ("struct oc_vec_s") without debug info.
+ * "OcVec"; a string handle "sds", 0: "sds"), or `fallback` ("struct
+ * oc_vec_s") without debug info.
  * Owned by the caller; NULL if out of memory. */
 static char *pointed_to(const bcw_di_type *t, unsigned levels,
                         const char *fallback)
@@ -65,7 +66,11 @@ static int new_unit(bcw_finder *f, const char *name, const bcw_sig *s,
     char *tag = bcw__sprintf("struct %s", name);
     if (tag != NULL)
         u->ctype =
-            pointed_to(&s->di[slot], pt->kind == BCW_PT_POINTER ? 2 : 1, tag);
+            pointed_to(&s->di[slot],
+                       pt->kind == BCW_PT_POINTER  ? 2
+                       : pt->kind == BCW_PT_HANDLE ? 0 /* typedef char *sds */
+                                                   : 1,
+                       tag);
     free(tag);
     /* debug info knows the struct even where LLVM has no sized type for
      * it: seen only through T **out, or declared but not defined here */

@@ -639,6 +639,32 @@ static void test_analyzer__out_constructor_struct(void **state)
     }
 }
 
+/* A string handle (typedef char *hstr, its header before the
+ * characters): a unit named by the typedef, made by the function that
+ * returns one and taking none, its handle moved by hstr_cat. */
+static void test_analyzer__string_handle(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("sdsish.bc");
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_string_equal(u->name, "hstr");
+    assert_string_equal(u->ctype, "hstr");
+    assert_int_equal(u->nfields, 0);
+    assert_int_equal(func(u, "hstr_new")->role, BCW_ROLE_CONSTRUCTOR);
+    assert_int_equal(func(u, "hstr_new")->ret.kind, BCW_PK_UNIT);
+    assert_int_equal(func(u, "hstr_new")->params[0].kind, BCW_PK_STRING);
+    assert_int_equal(func(u, "hstr_len")->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(func(u, "hstr_len")->params[0].kind, BCW_PK_UNIT);
+    assert_int_equal(func(u, "hstr_clear")->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(func(u, "hstr_free")->role, BCW_ROLE_DESTRUCTOR);
+    const bcw_func *cat = func(u, "hstr_cat");
+    assert_int_equal(cat->role, BCW_ROLE_MUTATOR);
+    assert_true(cat->rebinds);
+    assert_int_equal(cat->params[1].kind, BCW_PK_STRING);
+    bcw_model_free(m);
+}
+
 static void test_analyzer__unit_by_its_c_type(void **state)
 {
     (void)state;
@@ -725,7 +751,8 @@ static void test_analyzer__allocation_failures_are_clean(void **state)
                            "account.bc",
                            "iset.bc",
                            "bank.bc",
-                           "outctor-linked.bc"};
+                           "outctor-linked.bc",
+                           "sdsish.bc"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         assert_true(analyze_failing_each(files[i], 0) > 5);
     analyze_failing_each("nounit.bc", BCW_EINPUT);
@@ -843,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
         cmocka_unit_test(test_analyzer__unit_by_its_c_type),
         cmocka_unit_test(test_analyzer__out_constructor_struct),
+        cmocka_unit_test(test_analyzer__string_handle),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
         cmocka_unit_test(test_analyzer__model_files_under_allocation_failures),
         cmocka_unit_test(test_analyzer__observers_returning_comparisons),

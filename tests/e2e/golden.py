@@ -18,7 +18,8 @@ from common import bcwalk
 REPORTS = [("analyze-%s.txt" % bc, ("analyze", bc + ".bc"))
            for bc in ("bstack", "faulty", "counter", "ringq", "account",
                       "sbuf", "str", "slist", "dlist", "callee", "cfg",
-                      "hset", "bank", "book", "tally", "iset", "outctor")]
+                      "hset", "bank", "book", "tally", "iset", "outctor",
+                      "sdsish")]
 EXPLORED = (  # example, unit, walk, depth, more arguments
     ("bstack", "bstack", "protocol", 3, ()),
     ("bstack", "bstack", "algebra", 3, ()),
@@ -41,7 +42,8 @@ EXPLORED = (  # example, unit, walk, depth, more arguments
     ("tally", "tally", "protocol", 3, ()),
     ("iset", "iset", "protocol", 3, ()),
     # the unit by its typedef
-    ("outctor", "OcVec", "protocol", 2, ()))
+    ("outctor", "OcVec", "protocol", 2, ()),
+    ("sdsish", "hstr", "protocol", 2, ()))
 REPORTS += [("explore-%s-%s-%d.txt" % (unit, walk, depth),
              ("explore", bc + ".bc", "--unit", unit, "--walk", walk,
               "--depth", str(depth), *more))

@@ -1,12 +1,13 @@
 """types.py - end-to-end tests of types as users name them (issue 10):
 `--unit` by the typedef as well as the struct's tag, units made by
-`T **out` constructors with their size and fields from debug info.
+`T **out` constructors with their size and fields from debug info,
+string handles (`typedef char *hstr`).
 ctest runs this file as test_e2e_typenames."""
 import json
 import unittest
 
 import common
-from common import bcwalk, example
+from common import bcwalk, example, jsonl
 
 
 class UnitByItsType(unittest.TestCase):
@@ -44,6 +45,36 @@ class OutConstructor(unittest.TestCase):
             self.assertEqual([(f["name"], f["offset"]) for f in u["fields"]],
                              [("size", 0), ("capacity", 8), ("items", 16),
                               ("grow_by", 24)])
+
+
+class StringHandle(unittest.TestCase):
+    """`typedef char *hstr` with a header before the characters: a unit
+    named by the typedef, walked through handles that move."""
+
+    def test_analyze(self):
+        text = bcwalk("analyze", example("sdsish.bc"), check=0).stdout
+        self.assertTrue(text.startswith("unit hstr (hstr, 0 bytes)\n"
+                                        "  constructor      hstr "
+                                        "hstr_new(const char *init)\n"),
+                        text)
+        self.assertIn("destructor       void hstr_free(hstr s)", text)
+        u = json.loads(bcwalk("analyze", example("sdsish.bc"), "--format",
+                              "json", check=0).stdout)["units"][0]
+        cat = next(f for f in u["methods"] if f["name"] == "hstr_cat")
+        self.assertTrue(cat["rebinds"])
+
+    def test_walk_follows_the_moved_handle(self):
+        text = bcwalk("explore", example("sdsish.bc"), "--unit", "hstr",
+                      "--depth", "1", check=0).stdout
+        self.assertIn('hstr target = hstr_new("a");\n', text)
+        seqs = {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
+                for s in jsonl("sdsish.bc", "hstr", "protocol", 3)[:-1]}
+        # "a" has no room for "hello": hstr_cat reallocates, and
+        # hstr_len must be given the handle it returned
+        s = seqs[(("hstr_new", ('"a"',)), ("hstr_cat", ("#0", '""')),
+                  ("hstr_cat", ("#0", '"hello"')), ("hstr_len", ("#0",)))]
+        self.assertEqual([(c["outcome"], c["result"]) for c in s["calls"]],
+                         [("normal", "#0")] * 3 + [("normal", "6")])
 
 
 if __name__ == "__main__":
