@@ -7,10 +7,12 @@
 
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
 #if LLVM_VERSION_MAJOR >= 19
 #include <llvm/IR/DebugProgramInstruction.h>
 #endif
@@ -152,10 +154,31 @@ static void callback_abi(const DISubroutineType *st, bcw_di_type *out)
     out->nsig = (unsigned)types.size();
 }
 
+/* The name of `t` if it is a typedef of a char pointer (`typedef char
+ * *sds`, also as `const sds`): a handle to characters, "" otherwise. */
+static std::string handle_name(const DIType *t)
+{
+    auto *d = dyn_cast_or_null<DIDerivedType>(t);
+    while (d != nullptr && (d->getTag() == dwarf::DW_TAG_const_type ||
+                            d->getTag() == dwarf::DW_TAG_volatile_type))
+        d = dyn_cast_or_null<DIDerivedType>(d->getBaseType());
+    if (d == nullptr || d->getTag() != dwarf::DW_TAG_typedef)
+        return "";
+    auto *p = dyn_cast_or_null<DIDerivedType>(strip(d, nullptr));
+    if (p == nullptr || p->getTag() != dwarf::DW_TAG_pointer_type)
+        return "";
+    auto *c = dyn_cast_or_null<DIBasicType>(strip(p->getBaseType(), nullptr));
+    unsigned e = c ? c->getEncoding() : 0;
+    return e == dwarf::DW_ATE_signed_char || e == dwarf::DW_ATE_unsigned_char
+               ? d->getName().str()
+               : "";
+}
+
 static void classify(const DIType *t, bcw_di_type *out)
 {
     out->known = 1;
     copy(out->spelling, sizeof out->spelling, spell(t));
+    copy(out->handle, sizeof out->handle, handle_name(t));
     t = strip(t, nullptr);
     if (auto *b = dyn_cast_or_null<DIBasicType>(t)) {
         unsigned e = b->getEncoding();
@@ -251,22 +274,59 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
     return (int)n;
 }
 
-extern "C" int bcw__di_fields(LLVMValueRef fnref, unsigned slot,
-                              bcw_di_field *out, unsigned max)
+/* A struct definition of the module named `name`, for a slot whose own
+ * compile unit only declares it (typedef struct x X; in a header): the
+ * definition lives in another compile unit of a linked module. */
+static const DICompositeType *definition(const Module &mod, StringRef name)
+{
+    DebugInfoFinder finder;
+    finder.processModule(mod);
+    for (const DIType *t : finder.types()) {
+        auto *c = dyn_cast<DICompositeType>(t);
+        if (c && c->getTag() == dwarf::DW_TAG_structure_type &&
+            !c->isForwardDecl() && c->getName() == name)
+            return c;
+    }
+    return nullptr;
+}
+
+/* The struct slot `slot` of `fn` points to, directly or, for a
+ * constructor's T **out, through a pointer to it; nullptr if none. */
+static const DICompositeType *slot_struct(LLVMValueRef fnref, unsigned slot)
 {
     auto *fn = dyn_cast<Function>(unwrap(fnref));
     DISubprogram *sp = fn ? fn->getSubprogram() : nullptr;
     if (sp == nullptr || sp->getType() == nullptr)
-        return 0;
+        return nullptr;
     DITypeRefArray types = sp->getType()->getTypeArray();
     if (slot >= types.size())
-        return 0;
+        return nullptr;
     auto *ptr = dyn_cast_or_null<DIDerivedType>(strip(types[slot], nullptr));
     if (ptr == nullptr || ptr->getTag() != dwarf::DW_TAG_pointer_type)
-        return 0;
-    auto *st =
-        dyn_cast_or_null<DICompositeType>(strip(ptr->getBaseType(), nullptr));
+        return nullptr;
+    const DIType *base = strip(ptr->getBaseType(), nullptr);
+    auto *inner = dyn_cast_or_null<DIDerivedType>(base);
+    if (inner != nullptr && inner->getTag() == dwarf::DW_TAG_pointer_type)
+        base = strip(inner->getBaseType(), nullptr);
+    auto *st = dyn_cast_or_null<DICompositeType>(base);
     if (st == nullptr || st->getTag() != dwarf::DW_TAG_structure_type)
+        return nullptr;
+    if (st->isForwardDecl() && !st->getName().empty())
+        return definition(*fn->getParent(), st->getName());
+    return st;
+}
+
+extern "C" unsigned bcw__di_struct_bits(LLVMValueRef fn, unsigned slot)
+{
+    const DICompositeType *st = slot_struct(fn, slot);
+    return st ? (unsigned)st->getSizeInBits() : 0;
+}
+
+extern "C" int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
+                              unsigned max)
+{
+    const DICompositeType *st = slot_struct(fn, slot);
+    if (st == nullptr)
         return 0;
     unsigned n = 0;
     for (const DINode *e : st->getElements()) {

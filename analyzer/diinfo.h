@@ -28,6 +28,9 @@ typedef struct bcw_di_type {
     char pointee_name[64]; /* struct name, or its typedef's name; for a
                               pointer to a pointer to a struct (T **),
                               that struct's */
+    char handle[64];       /* a typedef of a char pointer (typedef char
+                              *sds: "sds"), the type of a string handle;
+                              "" for other types */
 } bcw_di_type;
 
 /* Describes the return type (out[0]) and parameters (out[1..]) of `fn`
@@ -42,9 +45,15 @@ typedef struct bcw_di_field {
     int is_pointer, is_signed;
 } bcw_di_field;
 
-/* Lists the top-level members of the struct slot `slot` of `fn` points
- * to (0 the result, i the i-th parameter).  Returns how many were
- * written, at most `max`; 0 without debug info. */
+/* The size in bits of the struct slot `slot` of `fn` points to (0 the
+ * result, i the i-th parameter), directly or through a pointer to it (a
+ * constructor's T **out), from its definition: in another compile unit
+ * of the module where the slot's own only declares it.  0 without debug
+ * info. */
+unsigned bcw__di_struct_bits(LLVMValueRef fn, unsigned slot);
+
+/* Lists the top-level members of that struct (bcw__di_struct_bits).
+ * Returns how many were written, at most `max`; 0 without debug info. */
 int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
                    unsigned max);
 

@@ -32,6 +32,9 @@
 #include "hash.h"
 #include "model.h"
 
+/* how many helper calls deep same_pointer follows a pointer: hdr(s) */
+#define MAX_HELPERS 2
+
 /* What a function may do to the memory one pointer parameter reaches. */
 typedef struct fx_facts {
     bool writes;
@@ -261,27 +264,83 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
             callee_effect(fx, fx->taken[i], arg, out);
 }
 
-/* Is `v` the parameter itself (loads 0) or the pointer it holds (loads
- * 1, `*head` of a list in the caller's cell), through pointer casts, or
- * a phi or select that may be it (a loop freeing a list from its head)? */
-static bool same_pointer(LLVMValueRef v, LLVMValueRef param, unsigned loads,
-                         int depth)
+/* Is `v` a GEP by constant indices only? */
+static bool constant_gep(LLVMValueRef v)
 {
-    while (v != param && (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)))
+    if (!LLVMIsAGetElementPtrInst(v))
+        return false;
+    for (int i = 1; i < LLVMGetNumOperands(v); i++)
+        if (!LLVMIsAConstantInt(LLVMGetOperand(v, (unsigned)i)))
+            return false;
+    return true;
+}
+
+static bool same_pointer_in(LLVMValueRef v, LLVMValueRef param,
+                            unsigned loads, int helpers, int depth);
+
+/* Does module function `callee`, given `v` (param's block) as argument
+ * k, return that block on every path (hdr(s))? */
+static bool returns_block(LLVMValueRef call, LLVMValueRef param,
+                          unsigned loads, int helpers)
+{
+    LLVMValueRef callee = bcw__called_function(call);
+    if (callee == NULL || LLVMIsDeclaration(callee) || helpers == 0)
+        return false;
+    unsigned nargs = (unsigned)LLVMGetNumArgOperands(call);
+    for (unsigned k = 0; k < nargs && k < LLVMCountParams(callee); k++) {
+        if (!same_pointer_in(LLVMGetOperand(call, k), param, loads,
+                             helpers - 1, 0))
+            continue;
+        bool all = true, any = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb && all;
+             bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+            if (term == NULL || LLVMGetInstructionOpcode(term) != LLVMRet ||
+                LLVMGetNumOperands(term) != 1)
+                continue;
+            any = true;
+            all = same_pointer_in(LLVMGetOperand(term, 0),
+                                  LLVMGetParam(callee, k), 0, helpers - 1, 0);
+        }
+        if (any && all)
+            return true;
+    }
+    return false;
+}
+
+static bool same_pointer_in(LLVMValueRef v, LLVMValueRef param,
+                            unsigned loads, int helpers, int depth)
+{
+    while (v != param && (LLVMIsABitCastInst(v) ||
+                          LLVMIsAAddrSpaceCastInst(v) || constant_gep(v)))
         v = LLVMGetOperand(v, 0);
     if (v == param)
         return loads == 0;
     if (LLVMIsALoadInst(v))
-        return loads > 0 &&
-               same_pointer(LLVMGetOperand(v, 0), param, loads - 1, depth);
+        return loads > 0 && same_pointer_in(LLVMGetOperand(v, 0), param,
+                                            loads - 1, helpers, depth);
+    if (LLVMIsACallInst(v))
+        return returns_block(v, param, loads, helpers);
     if (depth > 4 || !(LLVMIsAPHINode(v) || LLVMIsASelectInst(v)))
         return false;
     unsigned first = LLVMIsASelectInst(v) ? 1 : 0;
     unsigned n = LLVMIsASelectInst(v) ? 3 : LLVMCountIncoming(v);
     for (unsigned i = first; i < n; i++)
-        if (same_pointer(LLVMGetOperand(v, i), param, loads, depth + 1))
+        if (same_pointer_in(LLVMGetOperand(v, i), param, loads, helpers,
+                            depth + 1))
             return true;
     return false;
+}
+
+/* Is `v` the block `param` points into (loads 0), or the block the
+ * pointer it holds points to (loads 1, `*head` of a list in the caller's
+ * cell): through casts, at a constant offset (a string handle's header
+ * before it, s - sizeof(struct hdr)), as a module function given it
+ * returns it (hdr(s)), up to MAX_HELPERS calls deep, or as a phi or
+ * select that may be it (a loop freeing a list from its head)? */
+static bool same_pointer(LLVMValueRef v, LLVMValueRef param, unsigned loads)
+{
+    return same_pointer_in(v, param, loads, MAX_HELPERS, 0);
 }
 
 /* A call's effect on `v`, reachable from `param`, at each argument
@@ -299,11 +358,11 @@ static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
         any = true;
         fx_facts got = {.why = out->why};
         call_effect(fx, call, a, &got);
-        bool self = same_pointer(v, param, 0, 0);
+        bool self = same_pointer(v, param, 0);
         out->writes |= got.writes;
         out->why = got.why;
         out->frees |= got.frees && self;
-        out->frees_held |= got.frees && same_pointer(v, param, 1, 0);
+        out->frees_held |= got.frees && same_pointer(v, param, 1);
         out->moves |= got.moves && self;
         out->releases |= got.releases || (got.frees && !self);
         out->escapes |= got.escapes;

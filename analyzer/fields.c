@@ -42,7 +42,9 @@ static int layout(bcw_unit *u, LLVMValueRef ctor, unsigned slot)
 int bcw__fields_analyze(bcw_unit *u, LLVMModuleRef mod, LLVMValueRef ctor,
                         unsigned slot)
 {
-    int err = layout(u, ctor, slot);
+    /* a cell unit's pointer is the cell, not the struct: no field is at
+     * an offset from it */
+    int err = u->cell ? 0 : layout(u, ctor, slot);
     LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(mod));
     if (err == 0)
         err = bcw__preds_interface(u, td, mod);

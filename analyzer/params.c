@@ -145,6 +145,14 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
         out->pointee = BCW_ABI_PTR;
         out->pointee_size = 8;
         break;
+    case BCW_PT_HANDLE: /* another unit's string handle, or characters */
+        out->kind = BCW_PK_STRING;
+        if (bcw__finder_unit(f, pt->name) >= 0) {
+            out->kind = BCW_PK_UNIT_REF;
+            if ((out->detail = bcw__strdup(pt->name)) == NULL)
+                return BCW_ENOMEM;
+        }
+        break;
     case BCW_PT_STRUCT: {
         uint64_t size = pt->bits / 8;
         int other = bcw__finder_unit(f, pt->name);

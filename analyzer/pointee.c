@@ -213,6 +213,9 @@ void bcw__pointee(LLVMValueRef fn, unsigned index, const bcw_di_type *di,
         out->is_unsigned = di->pointee_unsigned;
         if (di->is_funcptr) {
             out->kind = BCW_PT_FUNCTION;
+        } else if (di->handle[0]) {
+            out->kind = BCW_PT_HANDLE;
+            snprintf(out->name, sizeof out->name, "%s", di->handle);
         } else if (di->pointee_void) {
             out->kind = BCW_PT_VOID;
         } else if (di->pointee_char) {

@@ -17,7 +17,9 @@ enum bcw_pointee_kind {
     BCW_PT_CHAR,   /* char: a string or a byte buffer */
     BCW_PT_VOID,
     BCW_PT_POINTER, /* name: the struct of a T ** when debug info says */
-    BCW_PT_FUNCTION
+    BCW_PT_FUNCTION,
+    BCW_PT_HANDLE /* characters behind a typedef that is the unit's handle
+                     (typedef char *sds): name holds the typedef */
 };
 
 typedef struct bcw_pointee {

@@ -1,9 +1,10 @@
 /* roles.c - a function's unit and role.  Constructors of each shape: a
- * heap constructor returning T *, an init function T_init(T *), int
- * t_open(..., T **out), and, without struct information, the name's
- * prefix (X_new makes unit X); destructors because they free the unit,
- * by name only where the unit goes to code bcwalk cannot see; the rest
- * are observers until their effects say otherwise. */
+ * heap constructor returning T * (or a string handle, typedef char
+ * *sds), an init function T_init(T *), int t_open(..., T **out), and,
+ * without struct information, the name's prefix (X_new makes unit X);
+ * destructors because they free the unit, by name only where the unit
+ * goes to code bcwalk cannot see; the rest are observers until their
+ * effects say otherwise. */
 #define _POSIX_C_SOURCE 200809L
 #include "roles.h"
 

@@ -15,7 +15,8 @@ bool bcw__sig_pointer(const bcw_sig *s, unsigned i)
 
 const char *bcw__sig_struct(const bcw_sig *s, unsigned i)
 {
-    return bcw__sig_pointer(s, i) && s->pt[i].kind == BCW_PT_STRUCT
+    return bcw__sig_pointer(s, i) && (s->pt[i].kind == BCW_PT_STRUCT ||
+                                      s->pt[i].kind == BCW_PT_HANDLE)
                ? s->pt[i].name
                : NULL;
 }

@@ -30,7 +30,8 @@ BCW_INTERNAL bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,
 
 /* Is slot i a pointer? */
 BCW_INTERNAL bool bcw__sig_pointer(const bcw_sig *s, unsigned i);
-/* The struct slot i points to, or NULL.  Borrowed from s. */
+/* The struct slot i points to, or the string handle typedef it is
+ * (typedef char *sds), or NULL.  Borrowed from s. */
 BCW_INTERNAL const char *bcw__sig_struct(const bcw_sig *s, unsigned i);
 /* The struct E of a cell slot E ** (debug info names it), or NULL. */
 BCW_INTERNAL const char *bcw__sig_cell(const bcw_sig *s, unsigned i);

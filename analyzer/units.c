@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "callbacks.h"
 #include "contracts.h"
+#include "diinfo.h"
 #include "fields.h"
 #include "finder.h"
 #include "funcs.h"
@@ -24,6 +25,24 @@
 #include "params.h"
 #include "roles.h"
 #include "skipped.h"
+
+/* The C type `levels` pointers below spelling `t` ("OcVec **", 2:
+ * "OcVec"; a string handle "sds", 0: "sds"), or `fallback` ("struct
+ * oc_vec_s") without debug info.
+ * Owned by the caller; NULL if out of memory. */
+static char *pointed_to(const bcw_di_type *t, unsigned levels,
+                        const char *fallback)
+{
+    size_t len = t->known ? strlen(t->spelling) : 0;
+    for (unsigned i = 0; i < levels && len > 0; i++) {
+        if (t->spelling[len - 1] != '*')
+            return bcw__strdup(fallback);
+        len--;
+        while (len > 0 && t->spelling[len - 1] == ' ')
+            len--;
+    }
+    return len > 0 ? bcw__strndup(t->spelling, len) : bcw__strdup(fallback);
+}
 
 /* Makes unit `name` from constructor `s` whose slot `slot` is the unit. */
 static int new_unit(bcw_finder *f, const char *name, const bcw_sig *s,
@@ -41,23 +60,26 @@ static int new_unit(bcw_finder *f, const char *name, const bcw_sig *s,
     memset(u, 0, sizeof *u);
     m->nunits++; /* counted first: bcw_model_free frees what follows */
     u->name = bcw__strdup(name);
-    /* the constructor's result (or init argument) spells the type as the
-     * library's users write it: a typedef if there is one */
-    const bcw_di_type *t = &s->di[slot];
-    if (t->known && t->is_pointer) {
-        size_t len = strlen(t->spelling);
-        u->ctype = bcw__strndup(t->spelling, len >= 2 ? len - 2 : len);
-    } else {
-        u->ctype = bcw__sprintf("struct %s", name);
-    }
+    /* the constructor's result (or init argument, or T **out) spells the
+     * type as the library's users write it: a typedef if there is one */
     const bcw_pointee *pt = &s->pt[slot];
-    if (pt->kind == BCW_PT_STRUCT) {
-        u->size = pt->bits / 8;
-        if (u->size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))
-            u->size = LLVMABISizeOfType(f->td, pt->type);
-    } else {
+    char *tag = bcw__sprintf("struct %s", name);
+    if (tag != NULL)
+        u->ctype =
+            pointed_to(&s->di[slot],
+                       pt->kind == BCW_PT_POINTER  ? 2
+                       : pt->kind == BCW_PT_HANDLE ? 0 /* typedef char *sds */
+                                                   : 1,
+                       tag);
+    free(tag);
+    /* debug info knows the struct even where LLVM has no sized type for
+     * it: seen only through T **out, or declared but not defined here */
+    u->size = bcw__di_struct_bits(s->fn, slot) / 8;
+    if (u->size == 0 && pt->kind == BCW_PT_STRUCT && pt->type != NULL &&
+        LLVMTypeIsSized(pt->type))
+        u->size = LLVMABISizeOfType(f->td, pt->type);
+    if (u->size == 0)
         u->size = pt->alloc_bytes; /* what its constructor allocates */
-    }
     if (u->name == NULL || u->ctype == NULL ||
         bcw__finder_add_unit(f, m->nunits - 1) < 0)
         return BCW_ENOMEM;
@@ -74,11 +96,9 @@ static int new_cell_unit(bcw_finder *f, const char *name, const bcw_sig *s)
     bcw_unit *u = &f->model->units[unit];
     u->cell = true;
     u->size = sizeof(void *); /* the cell */
+    char *cell = bcw__sprintf("%s *", u->ctype);
     free(u->ctype);
-    const bcw_di_type *t = &s->di[1];
-    size_t len = t->known ? strlen(t->spelling) : 0;
-    u->ctype = len > 3 ? bcw__strndup(t->spelling, len - 1)
-                       : bcw__sprintf("struct %s *", name);
+    u->ctype = cell;
     u->funcs = bcw__calloc(1, sizeof *u->funcs);
     if (u->ctype == NULL || u->funcs == NULL)
         return BCW_ENOMEM;

@@ -119,22 +119,70 @@ const char *bcw_model_unit_name(const bcw_model *m, unsigned i)
     return i < m->nunits ? m->units[i].name : NULL;
 }
 
+/* The length of the name users give unit u's C type: its ctype, less
+ * the " *" of a cell unit's `E *`. */
+static size_t type_len(const bcw_unit *u)
+{
+    size_t n = strlen(u->ctype);
+    return u->cell && n > 2 && strcmp(u->ctype + n - 2, " *") == 0 ? n - 2 : n;
+}
+
+/* Does `name` name unit u's C type: its typedef (ArrayList for struct
+ * _ArrayList) or `struct TAG`? */
+static bool names_type(const bcw_unit *u, const char *name)
+{
+    size_t n = strlen(name);
+    if (n == type_len(u) && strncmp(u->ctype, name, n) == 0)
+        return true;
+    return strncmp(name, "struct ", 7) == 0 && strcmp(name + 7, u->name) == 0;
+}
+
+/* Lists the units whose name or type `name` may mean (all of them if
+ * `name` is NULL): "_ArrayList (ArrayList), bstack". */
+static void list_units(bcw_buf *b, const bcw_model *m, const char *name)
+{
+    const char *sep = "";
+    for (unsigned i = 0; i < m->nunits; i++) {
+        const bcw_unit *u = &m->units[i];
+        if (name != NULL && !names_type(u, name))
+            continue;
+        bcw__buf_printf(b, "%s%s", sep, u->name);
+        size_t n = type_len(u);
+        if (strncmp(u->ctype, "struct ", 7) != 0 &&
+            !(n == strlen(u->name) && strncmp(u->ctype, u->name, n) == 0))
+            bcw__buf_printf(b, " (%.*s)", (int)n, u->ctype);
+        sep = ", ";
+    }
+}
+
 int bcw_model_find_unit(const bcw_model *m, const char *name)
 {
-    for (unsigned i = 0; i < m->nunits; i++)
+    int found = -1;
+    unsigned nfound = 0;
+    for (unsigned i = 0; i < m->nunits; i++) {
         if (strcmp(m->units[i].name, name) == 0)
             return (int)i;
+        if (names_type(&m->units[i], name)) {
+            found = (int)i;
+            nfound++;
+        }
+    }
+    if (nfound == 1)
+        return found;
     bcw_buf b;
     bcw__buf_init(&b, 4096);
-    for (unsigned i = 0; i < m->nunits; i++)
-        bcw__buf_printf(&b, "%s%s", i ? ", " : "", m->units[i].name);
-    bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s' (units: %s)", m->path,
-               name,
-               b.err   ? "(out of memory)"
-               : b.len ? b.data
-                       : "none");
+    list_units(&b, m, nfound > 1 ? name : NULL);
+    const char *list = b.err ? "(out of memory)" : b.len ? b.data : "none";
+    if (nfound > 1)
+        bcw__error(BCW_EINPUT,
+                   "%s: '%s' names the type of several units (%s): give "
+                   "the unit's name",
+                   m->path, name, list);
+    else
+        bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s' (units: %s)", m->path,
+                   name, list);
     bcw__buf_free(&b);
-    return BCW_ENOTFOUND;
+    return nfound > 1 ? BCW_EINPUT : BCW_ENOTFOUND;
 }
 
 const char *bcw__role_name(enum bcw_role role)

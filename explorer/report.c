@@ -323,6 +323,13 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
             fprintf(f, "%starget = NULL;\n", u->ctype);
             memcpy(last, "NULL", 5);
             continue;
+        } else if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR &&
+                   fn->ret.kind == BCW_PK_UNIT) {
+            /* as the constructor declares its result: `bstack *`, or a
+             * handle that is a pointer type already (typedef char *sds) */
+            size_t n = strlen(fn->ret.ctype);
+            fprintf(f, "%s%starget = %s(", fn->ret.ctype,
+                    n > 0 && fn->ret.ctype[n - 1] == '*' ? "" : " ", fn->name);
         } else if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR) {
             fprintf(f, "%s *target = %s(", u->ctype, fn->name);
         } else if (k == 0) {

@@ -613,6 +613,83 @@ static void test_analyzer__unknown_unit_lists_units(void **state)
     bcw_model_free(m);
 }
 
+/* A unit made only through T **out: its size and fields from debug
+ * info, also where the constructor met first (outctor_from.c, linked
+ * first) sees only the struct's declaration. */
+static void test_analyzer__out_constructor_struct(void **state)
+{
+    (void)state;
+    const char *files[] = {"outctor.bc", "outctor-linked.bc"};
+    const char *names[] = {"size", "capacity", "items", "grow_by"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        bcw_model *m = analyze(files[i]);
+        const bcw_unit *u = &m->units[bcw_model_find_unit(m, "OcVec")];
+        assert_string_equal(u->name, "oc_vec_s");
+        assert_string_equal(u->ctype, "OcVec");
+        assert_int_equal(u->size, 32);
+        assert_int_equal(u->nfields, 4);
+        for (unsigned k = 0; k < 4; k++) {
+            assert_string_equal(u->fields[k].name, names[k]);
+            assert_int_equal(u->fields[k].offset, 8 * k);
+        }
+        const bcw_func *add = func(u, "oc_vec_add");
+        assert_true(has(add->reads, add->nreads, "grow_by"));
+        assert_false(has(add->wrote, add->nwrote, "grow_by"));
+        bcw_model_free(m);
+    }
+}
+
+/* A string handle (typedef char *hstr, its header before the
+ * characters): a unit named by the typedef, made by the function that
+ * returns one and taking none, its handle moved by hstr_cat. */
+static void test_analyzer__string_handle(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("sdsish.bc");
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_string_equal(u->name, "hstr");
+    assert_string_equal(u->ctype, "hstr");
+    assert_int_equal(u->nfields, 0);
+    assert_int_equal(func(u, "hstr_new")->role, BCW_ROLE_CONSTRUCTOR);
+    assert_int_equal(func(u, "hstr_new")->ret.kind, BCW_PK_UNIT);
+    assert_int_equal(func(u, "hstr_new")->params[0].kind, BCW_PK_STRING);
+    assert_int_equal(func(u, "hstr_len")->role, BCW_ROLE_OBSERVER);
+    assert_int_equal(func(u, "hstr_len")->params[0].kind, BCW_PK_UNIT);
+    assert_int_equal(func(u, "hstr_clear")->role, BCW_ROLE_MUTATOR);
+    assert_int_equal(func(u, "hstr_free")->role, BCW_ROLE_DESTRUCTOR);
+    const bcw_func *cat = func(u, "hstr_cat");
+    assert_int_equal(cat->role, BCW_ROLE_MUTATOR);
+    assert_true(cat->rebinds);
+    assert_int_equal(cat->params[1].kind, BCW_PK_STRING);
+    bcw_model_free(m);
+}
+
+static void test_analyzer__unit_by_its_c_type(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("outctor.bc");
+    assert_int_equal(bcw_model_find_unit(m, "oc_vec_s"), 0);
+    assert_int_equal(bcw_model_find_unit(m, "OcVec"), 0);
+    assert_int_equal(bcw_model_find_unit(m, "struct oc_vec_s"), 0);
+    assert_int_equal(bcw_model_find_unit(m, "struct OcVec"), BCW_ENOTFOUND);
+    assert_non_null(strstr(bcw_error_last(), "units: oc_vec_s (OcVec)"));
+    bcw_model_free(m);
+    /* two structs spelled alike (typedefs of two translation units): the
+     * type is ambiguous, the tags are not */
+    m = analyze("sbuf.bc");
+    assert_int_equal(bcw_model_unit_count(m), 2);
+    for (unsigned i = 0; i < 2; i++) {
+        free(m->units[i].ctype);
+        m->units[i].ctype = bcw__strdup("buffer");
+    }
+    assert_int_equal(bcw_model_find_unit(m, "buffer"), BCW_EINPUT);
+    assert_non_null(
+        strstr(bcw_error_last(), "(sbuf (buffer), sbuf_pool (buffer))"));
+    assert_int_equal(bcw_model_find_unit(m, "sbuf_pool"), 1);
+    bcw_model_free(m);
+}
+
 /* Analyses `file` failing its 1st, 2nd, ... allocation until a run no
  * longer reaches the one to fail: every run that reached it fails
  * cleanly (`fails`, no model), never crashes and never passes off a
@@ -673,7 +750,9 @@ static void test_analyzer__allocation_failures_are_clean(void **state)
                            "str-nodebug.bc",
                            "account.bc",
                            "iset.bc",
-                           "bank.bc"};
+                           "bank.bc",
+                           "outctor-linked.bc",
+                           "sdsish.bc"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         assert_true(analyze_failing_each(files[i], 0) > 5);
     analyze_failing_each("nounit.bc", BCW_EINPUT);
@@ -789,6 +868,9 @@ int main(void)
         cmocka_unit_test(test_analyzer__corrupt_model_files),
         cmocka_unit_test(test_analyzer__bad_input_is_a_clear_error),
         cmocka_unit_test(test_analyzer__unknown_unit_lists_units),
+        cmocka_unit_test(test_analyzer__unit_by_its_c_type),
+        cmocka_unit_test(test_analyzer__out_constructor_struct),
+        cmocka_unit_test(test_analyzer__string_handle),
         cmocka_unit_test(test_analyzer__allocation_failures_are_clean),
         cmocka_unit_test(test_analyzer__model_files_under_allocation_failures),
         cmocka_unit_test(test_analyzer__observers_returning_comparisons),

@@ -28,7 +28,8 @@ static const cli_opt options[] = {
     {.name = "unit",
      .arg = "NAME",
      CLI_TEXT(analyze_args, unit),
-     .help = "show only this unit"},
+     .help = "show only this unit (its name or its C type: the struct's "
+             "tag or a typedef)"},
     {.name = "format",
      .arg = "FORMAT",
      CLI_WORD(analyze_args, format, formats),

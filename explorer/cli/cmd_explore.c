@@ -72,7 +72,8 @@ static const cli_opt options[] = {
      .arg = "NAME",
      CLI_TEXT(explore_args, unit),
      .flags = CLI_REQUIRED,
-     .help = "the unit to walk (bcwalk analyze lists the units)"},
+     .help = "the unit to walk, by its name or its C type (bcwalk analyze "
+             "lists the units)"},
     {.name = "walk",
      .arg = "KIND",
      CLI_WORD(explore_args, o.walk, walks),

@@ -34,8 +34,11 @@ unsigned bcw_model_unit_count(const bcw_model *model);
 /* Name of unit `i` (0-based), borrowed from the model. */
 const char *bcw_model_unit_name(const bcw_model *model, unsigned i);
 
-/* Index of the unit named `name`, or BCW_ENOTFOUND (with a message listing
- * the units there are). */
+/* Index of the unit named `name`: the unit's name (the struct's tag,
+ * "_ArrayList"), else the C type its users write ("ArrayList", or
+ * "struct _ArrayList").  BCW_ENOTFOUND with a message listing the units
+ * there are, or BCW_EINPUT listing the units when `name` is the type of
+ * more than one. */
 int bcw_model_find_unit(const bcw_model *model, const char *name);
 
 /* Makes `function` the invariant function of the unit it belongs to (for

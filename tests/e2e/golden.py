@@ -18,7 +18,8 @@ from common import bcwalk
 REPORTS = [("analyze-%s.txt" % bc, ("analyze", bc + ".bc"))
            for bc in ("bstack", "faulty", "counter", "ringq", "account",
                       "sbuf", "str", "slist", "dlist", "callee", "cfg",
-                      "hset", "bank", "book", "tally", "iset")]
+                      "hset", "bank", "book", "tally", "iset", "outctor",
+                      "sdsish")]
 EXPLORED = (  # example, unit, walk, depth, more arguments
     ("bstack", "bstack", "protocol", 3, ()),
     ("bstack", "bstack", "algebra", 3, ()),
@@ -39,7 +40,10 @@ EXPLORED = (  # example, unit, walk, depth, more arguments
     ("bank", "bank", "protocol", 2, ()),
     ("book", "book", "protocol", 3, ()),
     ("tally", "tally", "protocol", 3, ()),
-    ("iset", "iset", "protocol", 3, ()))
+    ("iset", "iset", "protocol", 3, ()),
+    # the unit by its typedef
+    ("outctor", "OcVec", "protocol", 2, ()),
+    ("sdsish", "hstr", "protocol", 2, ()))
 REPORTS += [("explore-%s-%s-%d.txt" % (unit, walk, depth),
              ("explore", bc + ".bc", "--unit", unit, "--walk", walk,
               "--depth", str(depth), *more))
