@@ -44,7 +44,10 @@ static const DIType *strip(const DIType *t, bool *is_const)
     return t;
 }
 
-static std::string spell(const DIType *t)
+/* How C writes type t: typedefs by name, or, when `canonical`, by what
+ * they stand for (but for an anonymous struct, which only its typedef
+ * names). */
+static std::string spell(const DIType *t, bool canonical = false)
 {
     if (t == nullptr)
         return "void";
@@ -62,20 +65,24 @@ static std::string spell(const DIType *t)
         return "function";
     auto *d = cast<DIDerivedType>(t);
     switch (d->getTag()) {
-    case dwarf::DW_TAG_typedef:
-        return d->getName().str();
+    case dwarf::DW_TAG_typedef: {
+        auto *c = dyn_cast_or_null<DICompositeType>(d->getBaseType());
+        return canonical && (c == nullptr || !c->getName().empty())
+                   ? spell(d->getBaseType(), true)
+                   : d->getName().str();
+    }
     case dwarf::DW_TAG_const_type:
-        return "const " + spell(d->getBaseType());
+        return "const " + spell(d->getBaseType(), canonical);
     case dwarf::DW_TAG_volatile_type:
-        return "volatile " + spell(d->getBaseType());
+        return "volatile " + spell(d->getBaseType(), canonical);
     case dwarf::DW_TAG_pointer_type: {
         if (isa_and_nonnull<DISubroutineType>(d->getBaseType()))
             return "function pointer";
-        std::string base = spell(d->getBaseType());
+        std::string base = spell(d->getBaseType(), canonical);
         return base.back() == '*' ? base + "*" : base + " *";
     }
     default:
-        return spell(d->getBaseType());
+        return spell(d->getBaseType(), canonical);
     }
 }
 
@@ -96,13 +103,14 @@ static std::string struct_name(const DICompositeType *c, const DIType *named)
 }
 
 /* "int (*)(const void *, const void *)" */
-static std::string signature(const DISubroutineType *st)
+static std::string signature(const DISubroutineType *st, bool canonical = false)
 {
     DITypeRefArray types = st->getTypeArray();
-    std::string s = types.size() ? spell(types[0]) : "void";
+    std::string s = types.size() ? spell(types[0], canonical) : "void";
     s += " (*)(";
     for (unsigned i = 1; i < types.size(); i++)
-        s += (i > 1 ? ", " : "") + (types[i] ? spell(types[i]) : "...");
+        s += (i > 1 ? ", " : "") +
+             (types[i] ? spell(types[i], canonical) : "...");
     return s + (types.size() <= 1 ? "void)" : ")");
 }
 
@@ -272,6 +280,30 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
 #endif
     }
     return (int)n;
+}
+
+extern "C" int bcw__di_canonical(LLVMValueRef fnref, unsigned slot, char *buf,
+                                 size_t n)
+{
+    auto *fn = dyn_cast<Function>(unwrap(fnref));
+    DISubprogram *sp = fn ? fn->getSubprogram() : nullptr;
+    const DISubroutineType *st = sp ? sp->getType() : nullptr;
+    if (st != nullptr && slot > 0) {
+        DITypeRefArray types = st->getTypeArray();
+        auto *d =
+            slot < types.size()
+                ? dyn_cast_or_null<DIDerivedType>(strip(types[slot], nullptr))
+                : nullptr;
+        st = d && d->getTag() == dwarf::DW_TAG_pointer_type
+                 ? dyn_cast_or_null<DISubroutineType>(
+                       strip(d->getBaseType(), nullptr))
+                 : nullptr;
+    }
+    std::string sig = st ? signature(st, true) : "";
+    if (sig.empty() || sig.size() >= n)
+        return 0;
+    copy(buf, n, sig);
+    return 1;
 }
 
 /* A struct definition of the module named `name`, for a slot whose own

@@ -38,6 +38,13 @@ typedef struct bcw_di_type {
  * function has no debug info); slots up to `max` are always cleared. */
 int bcw__di_signature(LLVMValueRef fn, bcw_di_type *out, unsigned max);
 
+/* Writes into buf (n bytes) a function type with every typedef
+ * resolved, as a callback's is written, "int (*)(void *, void *)": with
+ * slot 0 fn's own type, with slot i the type of fn's callback parameter
+ * i.  Returns 1; 0, buf untouched, without debug info, when slot i is
+ * not a function pointer or when the text does not fit. */
+int bcw__di_canonical(LLVMValueRef fn, unsigned slot, char *buf, size_t n);
+
 /* A member of the struct a pointer slot points to. */
 typedef struct bcw_di_field {
     char name[64];

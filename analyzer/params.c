@@ -238,7 +238,12 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
         return 0;
     }
     if (out->kind == BCW_PK_CALLBACK)
-        out->ctype = bcw__strdup(out->detail);
+        /* as written: its typedef (ArrayListEqualFunc), whose name tells
+         * the callback's kind, else its signature */
+        out->ctype = bcw__strdup(
+            di->known && strcmp(di->spelling, "function pointer") != 0
+                ? di->spelling
+                : out->detail);
     else if (di->known)
         out->ctype = bcw__strdup(di->spelling);
     else if (out->kind == BCW_PK_UNIT)

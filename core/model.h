@@ -41,7 +41,8 @@ typedef struct bcw_part {
 
 typedef struct bcw_param {
     char *name;  /* from debug info, else "pN" */
-    char *ctype; /* C spelling: "int", "const bstack *" */
+    char *ctype; /* C spelling: "int", "const bstack *"; a callback's
+                    typedef (ArrayListEqualFunc), else its signature */
     enum bcw_pkind kind;
     enum bcw_abi abi;
     enum bcw_abi pointee;  /* BCW_PK_OUT: the pointed-to scalar */

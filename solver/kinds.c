@@ -1,8 +1,8 @@
 /* kinds.c - categories of the parameters that are not numbers: strings
  * (each literal the code compares against, the empty string and a long
  * one that matches none), callbacks (the module's functions of the
- * callback's type, else a built-in closure chosen by the callback's
- * shape and name), elements (a new cell, or the same one again) and
+ * callback's type and kind, else the built-in closure of its kind,
+ * analyzer/callbacks.c), elements (a new cell, or the same one again) and
  * buffer lengths the code does not branch on (0, 1, small). */
 #define _POSIX_C_SOURCE 200809L
 #include "kinds.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "callbacks.h"
 #include "model.h"
 
 #define LONG_STRING "a string longer than any literal it is compared with."
@@ -60,52 +61,16 @@ static int strings(bcw_param *p)
     return err;
 }
 
-static bool named(const char *s, const char *const *words)
-{
-    for (; *words; words++)
-        if (s != NULL && strstr(s, *words) != NULL)
-            return true;
-    return false;
-}
-
-/* The built-in closure for a callback of this shape and name. */
-static enum bcw_callback builtin(const bcw_param *p)
-{
-    static const char *const eq[] = {"eq", "equal", "same", "match", NULL};
-    static const char *const hash[] = {"hash", NULL};
-    static const char *const cmp[] = {"cmp", "compar", "less", "order", NULL};
-    enum bcw_abi ret = (enum bcw_abi)p->sig[0];
-    unsigned nargs = p->nsig - 1u;
-    bool integer = ret != BCW_ABI_VOID && ret != BCW_ABI_PTR &&
-                   ret != BCW_ABI_FLOAT && ret != BCW_ABI_DOUBLE;
-    bool ptrs = nargs >= 1 && p->sig[1] == BCW_ABI_PTR &&
-                (nargs < 2 || p->sig[2] == BCW_ABI_PTR);
-    if (ret == BCW_ABI_VOID)
-        return BCW_CB_VISIT;
-    if (integer && ptrs && nargs == 1 &&
-        (named(p->name, hash) || named(p->ctype, hash)))
-        return BCW_CB_HASH;
-    if (integer && ptrs && nargs == 2) {
-        if (named(p->name, eq) || named(p->ctype, eq) || ret == BCW_ABI_BOOL)
-            return BCW_CB_EQUAL;
-        if (named(p->name, cmp) || named(p->ctype, cmp) ||
-            (ret != BCW_ABI_U8 && ret != BCW_ABI_BOOL))
-            return BCW_CB_COMPARE;
-    }
-    if (integer && ptrs && nargs == 1)
-        return BCW_CB_HASH;
-    return BCW_CB_ZERO;
-}
-
 const char *bcw__callback_name(enum bcw_callback cb)
 {
     static const char *const names[] = {"?",        "bcw_compare", "bcw_equal",
-                                        "bcw_hash", "bcw_visit",   "bcw_zero"};
+                                        "bcw_hash", "bcw_visit",   "bcw_zero",
+                                        "bcw_pred", "bcw_free"};
     return (unsigned)cb <= BCW_CB_LAST ? names[cb] : "?";
 }
 
-/* A callback's categories: each module function of its type, else the
- * built-in closure. */
+/* A callback's categories: each module function of its type and kind,
+ * else the built-in closure of its kind. */
 static int callbacks(const bcw_model *m, bcw_param *p)
 {
     for (unsigned i = 0; i < p->nconds; i++) {
@@ -122,7 +87,7 @@ static int callbacks(const bcw_model *m, bcw_param *p)
     }
     if (p->nparts > 0 || p->nsig == 0)
         return 0;
-    enum bcw_callback cb = builtin(p);
+    enum bcw_callback cb = bcw__callbacks_kind(p);
     return add(p,
                bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
                bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);

@@ -1,18 +1,22 @@
 /* test_runtime.c - cmocka: pieces of the worker runtime on their own, in
- * this process: the numbering of pointer results (rt_call.c) and values
+ * this process: the numbering of pointer results (rt_call.c), values
  * computed from the live object at the edges of 64-bit arithmetic
- * (rt_bounds.c).  The end-to-end tests run the whole runtime in workers;
- * these reach cases a walk of the examples does not. */
+ * (rt_bounds.c) and the built-in callbacks (rt_closure.c).  The end-to-end
+ * tests run the whole runtime in workers; these reach cases a walk of the
+ * examples does not. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "rt_bounds.h"
 #include "rt_call.h"
+#include "rt_closure.h"
 
 /* What bcwalk generates into a worker: no functions here. */
 void *bcw_unit_symtab[1];
@@ -138,6 +142,97 @@ static void test_runtime__solve_at_int64_min(void **state)
     worker_free(w);
 }
 
+/* The built-in closure `kind` of signature sig (result first) for
+ * parameter k of plan entry 0: what the code under test would call. */
+static bcw_rt_closure *closure(bcw_rt_worker *w, unsigned k,
+                               enum bcw_callback kind, const uint8_t *sig,
+                               unsigned nsig)
+{
+    bcw_wire_param *p = &w->shm->funcs[0].params[k];
+    *p = (bcw_wire_param){.kind = BCW_PK_CALLBACK,
+                          .fixed = BCW_FIXED_CLOSURE,
+                          .value = kind,
+                          .nsig = (uint8_t)nsig};
+    memcpy(p->sig, sig, nsig);
+    assert_int_equal(bcw_rt_closure_make(w, 0, k), 0);
+    return w->closures[0][k];
+}
+
+static void closure_free(bcw_rt_closure *c)
+{
+    ffi_closure_free(c->fc);
+    free(c);
+}
+
+static int sign(int v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* The built-ins over element cells, NULL and another pointer: compare is
+ * a total order that says 0 exactly for the same element, equal says
+ * the same, the same element hashes alike and distinct cells apart; a seed
+ * and length between the elements and user data after them do not
+ * count; the predicate holds for odd cells; free frees nothing. */
+static void test_runtime__closures_agree(void **state)
+{
+    (void)state;
+    int ud = 0;
+    bcw_rt_worker *w = worker_new(&ud);
+    typedef int (*cmp_fn)(const void *, const void *, void *);
+    typedef bool (*eq_fn)(const void *, const void *);
+    typedef uint64_t (*hash_fn)(const void *, int, uint32_t);
+    typedef bool (*pred_fn)(const void *);
+    typedef void (*free_fn)(void *);
+    bcw_rt_closure *cc = closure(
+        w, 0, BCW_CB_COMPARE,
+        (uint8_t[]){BCW_ABI_S32, BCW_ABI_PTR, BCW_ABI_PTR, BCW_ABI_PTR}, 4);
+    bcw_rt_closure *ec =
+        closure(w, 1, BCW_CB_EQUAL,
+                (uint8_t[]){BCW_ABI_BOOL, BCW_ABI_PTR, BCW_ABI_PTR}, 3);
+    bcw_rt_closure *hc = closure(
+        w, 2, BCW_CB_HASH,
+        (uint8_t[]){BCW_ABI_U64, BCW_ABI_PTR, BCW_ABI_S32, BCW_ABI_U32}, 4);
+    bcw_rt_closure *pc = closure(w, 3, BCW_CB_PREDICATE,
+                                 (uint8_t[]){BCW_ABI_BOOL, BCW_ABI_PTR}, 2);
+    bcw_rt_closure *fc =
+        closure(w, 4, BCW_CB_FREE, (uint8_t[]){BCW_ABI_VOID, BCW_ABI_PTR}, 2);
+    cmp_fn cmp = (cmp_fn)cc->code;
+    eq_fn eq = (eq_fn)ec->code;
+    hash_fn hash = (hash_fn)hc->code;
+    const void *keys[] = {w->cells[0], w->cells[1],
+                          w->cells[2], w->cells[BCW_RT_CELLS - 1],
+                          NULL,        &ud};
+    enum { N = sizeof keys / sizeof *keys };
+    for (unsigned i = 0; i < N; i++)
+        for (unsigned j = 0; j < N; j++) {
+            int c = cmp(keys[i], keys[j], &ud);
+            assert_int_equal(c == 0, i == j);
+            assert_int_equal(sign(c), -sign(cmp(keys[j], keys[i], NULL)));
+            assert_int_equal(eq(keys[i], keys[j]), i == j);
+            if (i == j)
+                assert_true(hash(keys[i], 4, 1) == hash(keys[j], 8, 2));
+            for (unsigned k = 0; k < N; k++)
+                if (c < 0 && cmp(keys[j], keys[k], &ud) < 0)
+                    assert_true(cmp(keys[i], keys[k], &ud) < 0);
+        }
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned j = 0; j < i; j++)
+            assert_true(hash(keys[i], 4, 1) != hash(keys[j], 4, 1));
+    pred_fn pred = (pred_fn)pc->code;
+    assert_false(pred(w->cells[0]));
+    assert_true(pred(w->cells[1]));
+    assert_false(pred(w->cells[2]));
+    assert_int_equal(pc->calls, 3);
+    /* a cell is not the heap's: free(3) would abort here */
+    ((free_fn)fc->code)(w->cells[1]);
+    assert_int_equal(fc->calls, 1);
+    bcw_rt_closure *all[] = {cc, ec, hc, pc, fc};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        closure_free(all[i]);
+    worker_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_runtime__bounds_divide_int64_min_by_minus_one),
         cmocka_unit_test(test_runtime__bounds_step_past_int64_max),
         cmocka_unit_test(test_runtime__solve_at_int64_min),
+        cmocka_unit_test(test_runtime__closures_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "bcwalk/error.h"
 #include "bcwalk/solver.h"
+#include "callbacks.h"
 #include "model.h"
 #include "session.h"
 
@@ -204,6 +205,106 @@ static void test_solver__strings_callbacks_elements_lengths(void **state)
     assert_int_equal(elem->nparts, 2);
     assert_int_equal(elem->parts[0].nvalues, 0); /* a new element */
     expect(elem, 1, "elem == Obj#0", 1, (int64_t[]){0});
+    bcw_model_free(m);
+}
+
+/* A callback's kind: the last word of its name, else of its typedef,
+ * that names a kind its signature allows, in any case; else the
+ * signature's. */
+static void test_solver__callback_kinds_by_name_and_shape(void **state)
+{
+    (void)state;
+    enum { V = BCW_ABI_VOID, P = BCW_ABI_PTR, I = BCW_ABI_S32 };
+    static const struct {
+        const char *name, *ctype;
+        uint8_t nsig, sig[4];
+        enum bcw_callback want;
+    } cases[] = {
+        /* the typedef tells when the name does not (case-blind) */
+        {"callback", "ArrayListEqualFunc", 3, {I, P, P}, BCW_CB_EQUAL},
+        {"callback", "ListCompareFunc", 3, {I, P, P}, BCW_CB_COMPARE},
+        {"equal_func", "HashTableEqualFunc", 3, {I, P, P}, BCW_CB_EQUAL},
+        {"f", "strcmp_fn", 3, {I, P, P}, BCW_CB_COMPARE},
+        /* the name before the typedef; its last fitting word first */
+        {"key_equal", "GCompareFunc", 3, {I, P, P}, BCW_CB_EQUAL},
+        {"key_free_func", "HashTableKeyFreeFunc", 2, {V, P}, BCW_CB_FREE},
+        {"hash_func", "BloomFilterHashFunc", 2, {BCW_ABI_U32, P}, BCW_CB_HASH},
+        /* three arguments: a seed and a length, user data */
+        {"hash",
+         "cc_hash_fn",
+         4,
+         {BCW_ABI_U64, P, I, BCW_ABI_U32},
+         BCW_CB_HASH},
+        {"cmp", "cmp_r_fn", 4, {I, P, P, P}, BCW_CB_COMPARE},
+        {"eq", NULL, 4, {BCW_ABI_BOOL, P, P, P}, BCW_CB_EQUAL},
+        /* predicates, whatever their result's type */
+        {"pred",
+         "bool (*)(const void *)",
+         2,
+         {BCW_ABI_BOOL, P},
+         BCW_CB_PREDICATE},
+        {"predicate", "int (*)(void *)", 2, {I, P}, BCW_CB_PREDICATE},
+        {"match", NULL, 2, {I, P}, BCW_CB_PREDICATE},
+        /* free functions and visitors */
+        {"free_func", "SetFreeFunc", 2, {V, P}, BCW_CB_FREE},
+        {"destroy", NULL, 2, {V, P}, BCW_CB_FREE},
+        {"visit", "hset_visit_fn", 3, {V, P, P}, BCW_CB_VISIT},
+        {"hash", NULL, 2, {V, P}, BCW_CB_VISIT},
+        /* no word: the signature's kind */
+        {"fn", NULL, 3, {I, P, P}, BCW_CB_COMPARE},
+        {"fn", NULL, 3, {BCW_ABI_BOOL, P, P}, BCW_CB_EQUAL},
+        {"fn", NULL, 2, {BCW_ABI_U64, P}, BCW_CB_HASH},
+        {"fn", NULL, 2, {I, P}, BCW_CB_PREDICATE},
+        {"fn", NULL, 2, {P, P}, BCW_CB_ZERO},
+        {"fn", NULL, 2, {I, I}, BCW_CB_ZERO},
+        /* words inside others do not count: "eq" of "seq", "is" of
+         * "list" */
+        {"seq_fn", "list_cb", 3, {BCW_ABI_BOOL, P, P}, BCW_CB_EQUAL},
+        {"seq_fn", NULL, 3, {I, P, P}, BCW_CB_COMPARE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        bcw_param p = {.name = (char *)cases[i].name,
+                       .ctype = (char *)cases[i].ctype,
+                       .kind = BCW_PK_CALLBACK,
+                       .nsig = cases[i].nsig};
+        memcpy(p.sig, cases[i].sig, cases[i].nsig);
+        if (bcw__callbacks_kind(&p) != cases[i].want)
+            fail_msg("case %zu (%s, %s): kind %d, not %d", i, cases[i].name,
+                     cases[i].ctype ? cases[i].ctype : "-",
+                     bcw__callbacks_kind(&p), cases[i].want);
+    }
+}
+
+/* The module's functions of a callback's type (typedefs resolved) and
+ * kind, by symbol, else the built-in of its kind. */
+static void test_solver__callbacks_of_their_kind(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("cbmap.bc");
+    static const struct {
+        const char *fn;
+        unsigned k;
+        const char *given;
+        enum bcw_callback builtin; /* 0: the module's function */
+    } cases[] = {
+        {"cbmap_new", 0, "cbmap_str_hash", 0},
+        {"cbmap_new", 1, "cbmap_int_equal", 0},
+        {"cbmap_min_key", 1, "cbmap_int_compare", 0},
+        {"cbmap_count_if", 1, "bcw_pred", BCW_CB_PREDICATE},
+        {"cbmap_each", 1, "bcw_visit", BCW_CB_VISIT},
+        {"cbmap_clear", 1, "bcw_free", BCW_CB_FREE},
+        {"cbset_new", 0, "bcw_compare", BCW_CB_COMPARE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const bcw_param *p = param(m, cases[i].fn, cases[i].k);
+        assert_int_equal(p->nparts, 1);
+        assert_string_equal(p->parts[0].str, cases[i].given);
+        if (cases[i].builtin != 0)
+            assert_int_equal(p->parts[0].values[0], -(int64_t)cases[i].builtin);
+        else
+            assert_string_equal(m->syms[p->parts[0].values[0]], cases[i].given);
+    }
+    assert_string_equal(param(m, "cbmap_new", 1)->ctype, "cbmap_equal_fn");
     bcw_model_free(m);
 }
 
@@ -409,6 +510,8 @@ int main(void)
         cmocka_unit_test(test_solver__conditions_in_callees),
         cmocka_unit_test(test_solver__callee_compares_with_fields),
         cmocka_unit_test(test_solver__strings_callbacks_elements_lengths),
+        cmocka_unit_test(test_solver__callback_kinds_by_name_and_shape),
+        cmocka_unit_test(test_solver__callbacks_of_their_kind),
         cmocka_unit_test(test_solver__unsigned_64_bit_extremes),
         cmocka_unit_test(test_solver__z3_errors_are_errors),
         cmocka_unit_test(test_solver__untranslatable_conditions_get_a_note),

@@ -119,16 +119,23 @@ enum bcw_role {
 #define BCW_MAX_PARAMS 8
 
 /* Built-in callbacks, libffi closures in the worker for a callback the
- * module has no function for.  Element cells (Obj#k) hold k, which is
- * what they compare, hash and match on. */
+ * module has no function for.  Their elements are the callback's first
+ * (and second) pointer arguments; others (a length, a seed, user data
+ * after them) are ignored.  Element cells (Obj#k) stand for k, other
+ * pointers for themselves, and that is what they compare, hash and
+ * match on: equal exactly when compare says 0, equal ones hash alike,
+ * compare a total order. */
 enum bcw_callback {
     BCW_CB_COMPARE = 1, /* int (a, b): -1, 0, 1 by cell number */
     BCW_CB_EQUAL,       /* int/bool (a, b): a and b are the same cell */
-    BCW_CB_HASH,        /* integer (a): the cell number */
+    BCW_CB_HASH,        /* integer (a): a mix of the cell number */
     BCW_CB_VISIT,       /* void (...): counts its calls */
-    BCW_CB_ZERO         /* any other: returns 0, counts its calls */
+    BCW_CB_ZERO,        /* any other: returns 0, counts its calls */
+    BCW_CB_PREDICATE,   /* int/bool (a): the cell number is odd */
+    BCW_CB_FREE         /* void (a): frees nothing (cells are not the
+                           heap's), counts its calls */
 };
-#define BCW_CB_LAST BCW_CB_ZERO
+#define BCW_CB_LAST BCW_CB_FREE
 
 /* A condition's expression tree, nodes in one array, children by index:
  * what the solver turns into Z3 terms. */

@@ -7,29 +7,32 @@
 
 #include "rt_call.h"
 
-/* What an element argument stands for: cell k holds k (Obj#k); other
- * pointers stand for themselves. */
+/* What an element argument stands for: cell k stands for k (Obj#k),
+ * another pointer for itself, past the cells' numbers (NULL is not
+ * Obj#0). */
 static uint64_t cell_key(const bcw_rt_closure *c, const void *p)
 {
     uintptr_t a = (uintptr_t)p, base = (uintptr_t)c->cells;
     if (a >= base && a < base + (size_t)BCW_RT_CELLS * BCW_RT_CELL_SIZE)
         return (a - base) / BCW_RT_CELL_SIZE;
-    return (uint64_t)a;
+    return (uint64_t)a + BCW_RT_CELLS;
 }
 
 /* A built-in callback (abi.h's bcw_callback): a libffi closure of the
- * callback's signature that counts its calls. */
+ * callback's signature that counts its calls.  Its elements are its
+ * first two pointer arguments: a length or seed between them and user
+ * data after them do not count. */
 static void on_closure(ffi_cif *cif, void *ret, void **args, void *data)
 {
     bcw_rt_closure *c = data;
     c->calls++;
     int64_t v = 0;
-    uint64_t a = cif->nargs > 0 && c->sig[1] == BCW_ABI_PTR
-                     ? cell_key(c, *(void **)args[0])
-                     : 0;
-    uint64_t b = cif->nargs > 1 && c->sig[2] == BCW_ABI_PTR
-                     ? cell_key(c, *(void **)args[1])
-                     : 0;
+    uint64_t key[2] = {0, 0};
+    unsigned nkeys = 0;
+    for (unsigned i = 0; i < cif->nargs && nkeys < 2; i++)
+        if (c->sig[i + 1] == BCW_ABI_PTR)
+            key[nkeys++] = cell_key(c, *(void **)args[i]);
+    uint64_t a = key[0], b = key[1];
     switch (c->kind) {
     case BCW_CB_COMPARE:
         v = a < b ? -1 : a > b;
@@ -39,6 +42,9 @@ static void on_closure(ffi_cif *cif, void *ret, void **args, void *data)
         break;
     case BCW_CB_HASH:
         v = (int64_t)((a * 0x9e3779b97f4a7c15ull) >> 40);
+        break;
+    case BCW_CB_PREDICATE:
+        v = a & 1;
         break;
     default:
         break;

@@ -1,7 +1,7 @@
 /* rt_closure.h - built-in callbacks (rt_closure.c): a libffi closure of
- * the callback's signature that compares, matches or hashes element cells
- * by their number, or visits, and counts its calls (abi.h's
- * bcw_callback; BCW_FIXED_CLOSURE parameters). */
+ * the callback's signature that compares, matches, hashes or tests
+ * element cells by their number, or visits or frees nothing, and counts
+ * its calls (abi.h's bcw_callback; BCW_FIXED_CLOSURE parameters). */
 #ifndef BCW_RT_CLOSURE_H
 #define BCW_RT_CLOSURE_H
 

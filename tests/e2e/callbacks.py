@@ -1,0 +1,87 @@
+"""callbacks.py - end-to-end tests of callback parameters: the kind their
+typedefs and names tell, the module's own functions of that kind, the
+built-ins for the rest, and containers filled through them (issue 10).
+ctest runs this file as test_e2e_callbacks."""
+import json
+import unittest
+
+import common
+from common import bcwalk, example, jsonl
+
+
+def sizes(lines, fn):
+    """The results of every normal call of `fn`, as ints."""
+    return [int(c["result"]) for s in lines[:-1] for c in s["calls"]
+            if c["fn"] == fn and c["outcome"] == "normal"]
+
+
+def halts(lines):
+    return [c for s in lines[:-1] for c in s["calls"]
+            if c["outcome"] not in ("normal", "rejected")]
+
+
+class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
+
+    def test_each_callback_gets_a_function_of_its_kind(self):
+        m = json.loads(bcwalk("analyze", example("cbmap.bc"), "--format",
+                              "json", check=0).stdout)
+        given = {}
+        for u in m["units"]:
+            for f in u["constructors"] + u["methods"]:
+                for p in f["params"]:
+                    if p["kind"] == "callback":
+                        given[(f["name"], p["name"])] = (
+                            p["type"], [c["function"]
+                                        for c in p["partitions"]])
+        self.assertEqual(given, {
+            # the module's own, typedefs resolved, each of its kind only:
+            # cbmap_int_compare has the equality's type but not its kind
+            ("cbmap_new", "hash"): ("cbmap_hash_fn", ["cbmap_str_hash"]),
+            ("cbmap_new", "equal"): ("cbmap_equal_fn", ["cbmap_int_equal"]),
+            ("cbmap_min_key", "cmp"): ("cbmap_compare_fn",
+                                       ["cbmap_int_compare"]),
+            # none in the module: the built-in of the typedef's kind
+            ("cbmap_count_if", "pred"): ("cbmap_pred_fn", ["bcw_pred"]),
+            ("cbmap_each", "visit"): ("cbmap_visit_fn", ["bcw_visit"]),
+            ("cbmap_clear", "free_key"): ("cbmap_free_fn", ["bcw_free"]),
+            # three arguments, user data last
+            ("cbset_new", "cmp"): ("cbset_compare_fn", ["bcw_compare"])})
+
+    def test_a_built_in_compare_with_user_data_keeps_keys_apart(self):
+        lines = jsonl("cbmap.bc", "cbset", "protocol", 3)
+        self.assertEqual(halts(lines), [])
+        # two distinct keys are two; the same key twice is one
+        self.assertEqual(max(sizes(lines, "cbset_size")), 2)
+        seqs = {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
+                for s in lines[:-1]}
+        new = ("cbset_new", ("bcw_compare", "Obj#1"))
+        twice = seqs[(new, ("cbset_add", ("#0", "Obj#0")),
+                      ("cbset_add", ("#0", "Obj#0")))]
+        self.assertEqual([c["result"] for c in twice["calls"][1:]],
+                         ["1", "0"])
+        found = seqs[(new, ("cbset_add", ("#0", "Obj#2")),
+                      ("cbset_has", ("#0", "Obj#0")))]
+        self.assertEqual(found["calls"][-1]["result"], "0")
+
+    def test_the_map_holds_several_keys_and_the_built_ins_act(self):
+        lines = jsonl("cbmap.bc", "cbmap", "protocol", 3)
+        self.assertEqual(halts(lines), [])
+        self.assertGreater(max(sizes(lines, "cbmap_size")), 1)
+        calls = {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]):
+                 s["calls"][-1] for s in lines[:-1]}
+        new = ("cbmap_new", ("cbmap_str_hash", "cbmap_int_equal"))
+        # the built-in predicate holds for odd cells: Obj#1, not Obj#0
+        for put, n in ((("Obj#1", "Obj#2"), "1"), (("Obj#0", "Obj#1"), "0")):
+            last = calls[(new, ("cbmap_put", ("#0", *put)),
+                          ("cbmap_count_if", ("#0", "bcw_pred")))]
+            self.assertEqual((last["result"], last["out"]),
+                             (n, {"pred": "1 call"}))
+        # the built-in free function is called and frees nothing
+        last = calls[(new, ("cbmap_put", ("#0", "Obj#1", "Obj#2")),
+                      ("cbmap_clear", ("#0", "bcw_free")))]
+        self.assertEqual((last["outcome"], last["out"]),
+                         ("normal", {"free_key": "1 call"}))
+
+
+if __name__ == "__main__":
+    common.main()
