@@ -29,6 +29,34 @@ static bool last_word_in(const char *name, const char *const *words)
     return false;
 }
 
+/* Is one of the '_'-separated words of a function name in `words`? */
+static bool any_word_in(const char *name, const char *const *words)
+{
+    for (const char *w = name; w != NULL; w = strchr(w, '_')) {
+        w += *w == '_';
+        size_t n = strcspn(w, "_");
+        for (const char *const *x = words; *x != NULL; x++)
+            if (strlen(*x) == n && strncmp(w, *x, n) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Is pointer parameter `param` only stored through (an out-parameter
+ * written, never read)? */
+static bool stores_only(LLVMValueRef param)
+{
+    bool any = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(param); u != NULL;
+         u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != param)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 /* The T **out slot of a constructor `t_open(..., T **out)` that debug
  * info does not describe: a pointer the function stores a pointer into,
  * in a function named as a constructor.  0 if none. */
@@ -145,6 +173,20 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
                 *out = (int)i - 1;
                 return unit;
             }
+        }
+    }
+    /* int t_new_conf(const conf *c, T **out): named as a constructor
+     * before its last word, filling a cell of another unit than its
+     * first parameter's without reading it */
+    for (unsigned i = 2; any_word_in(s->name, ctor_words) && i <= s->n; i++) {
+        if (!bcw__sig_pointer(s, i) || s->pt[i].kind != BCW_PT_POINTER ||
+            !s->pt[i].name[0] || !stores_only(LLVMGetParam(s->fn, i - 1)))
+            continue;
+        unit = bcw__finder_unit(f, s->pt[i].name);
+        if (unit >= 0 && unit != bcw__finder_unit(f, first)) {
+            *role = BCW_ROLE_CONSTRUCTOR;
+            *out = (int)i - 1;
+            return unit;
         }
     }
     /* the unit is the first parameter (or the cell holding it), or

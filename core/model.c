@@ -240,27 +240,65 @@ int bcw__unit_destructor(const bcw_unit *u)
     return -1;
 }
 
-/* Can a walk call constructor `f` with values of its own making? */
-static bool generated_only(const bcw_func *f)
+static int ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit,
+                    int depth);
+
+/* Can a walk make an instance with constructor `f` from values of its
+ * own making: generated scalars, strings and elements, a callback's first
+ * category, the T **out it fills, the storage an init function fills,
+ * and other units' instances it can make in turn, `depth` levels down? */
+static bool makeable(const bcw_model *m, const bcw_func *f, int depth)
 {
-    if (f->role != BCW_ROLE_CONSTRUCTOR || f->unwalkable != NULL)
+    bool init = f->role == BCW_ROLE_INIT_CONSTRUCTOR;
+    if ((f->role != BCW_ROLE_CONSTRUCTOR && !init) || f->unwalkable != NULL)
         return false;
-    for (unsigned k = 0; k < f->nparams; k++)
-        switch (f->params[k].kind) {
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_param *p = &f->params[k];
+        unsigned other;
+        switch (p->kind) {
         case BCW_PK_INT:
         case BCW_PK_BOOL:
         case BCW_PK_CHAR:
         case BCW_PK_FLOAT:
         case BCW_PK_ENUM:
         case BCW_PK_STRING:
+        case BCW_PK_ELEMENT:
+            break;
+        case BCW_PK_CALLBACK:
+            if (p->nparts == 0 || p->parts[0].nvalues == 0)
+                return false;
+            break;
+        case BCW_PK_UNIT_OUT:
+            if (init)
+                return false;
+            break;
+        case BCW_PK_UNIT:
+            if (!init || (int)k != f->self)
+                return false;
+            break;
+        case BCW_PK_UNIT_REF:
+            if (depth == 0 || ref_ctor(m, p, &other, depth - 1) < 0)
+                return false;
             break;
         default:
             return false;
         }
+    }
     return true;
 }
 
-int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)
+/* Makeable constructors take their unit at most in its self or out slot:
+ * counting parameters of other kinds orders them by what they need. */
+static unsigned needs(const bcw_func *f)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < f->nparams; k++)
+        n += f->params[k].kind == BCW_PK_UNIT_REF ? 4 : 1;
+    return n;
+}
+
+static int ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit,
+                    int depth)
 {
     if (p->kind != BCW_PK_UNIT_REF || p->detail == NULL)
         return -1;
@@ -270,13 +308,24 @@ int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)
             continue;
         int best = -1;
         for (unsigned j = 0; j < u->nfuncs; j++)
-            if (generated_only(&u->funcs[j]) &&
-                (best < 0 || u->funcs[j].nparams < u->funcs[best].nparams))
+            if (makeable(m, &u->funcs[j], depth) &&
+                (best < 0 || needs(&u->funcs[j]) < needs(&u->funcs[best])))
                 best = (int)j;
         *unit = i;
         return best;
     }
     return -1;
+}
+
+int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)
+{
+    return ref_ctor(m, p, unit, BCW_REF_DEPTH);
+}
+
+int bcw__unit_ref_ctor_within(const bcw_model *m, const bcw_param *p,
+                              unsigned *unit, int depth)
+{
+    return depth < 0 ? -1 : ref_ctor(m, p, unit, depth);
 }
 
 int bcw__handle_index(const bcw_unit *u, const char *type)

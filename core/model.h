@@ -199,12 +199,23 @@ BCW_INTERNAL void bcw__param_free(bcw_param *p);
 /* Index of the unit's destructor or first constructor, -1 if none. */
 BCW_INTERNAL int bcw__unit_destructor(const bcw_unit *u);
 
+/* How many units deep an argument's constructor may need other units'
+ * instances: cc_rbuf_new_conf(conf, &out) needs a conf that
+ * cc_rbuf_conf_init(conf) fills. */
+#define BCW_REF_DEPTH 2
+
 /* The constructor that makes a BCW_PK_UNIT_REF argument `p`: the index
  * in the other unit's funcs (*unit, its index in m->units) of a
- * constructor returning T * whose parameters the master generator can
- * fill (ints, bools, chars, floats, enums, strings), the one with fewest
- * parameters first; -1 when there is none, and the argument is zeroed
- * storage of the unit's size. */
+ * constructor returning T *, filling a T **out or an init function
+ * filling storage, whose parameters a walk can make (generated values,
+ * callbacks by their first category, other units' instances made so in
+ * turn, BCW_REF_DEPTH deep), the one needing least first; -1 when there
+ * is none, and the argument is zeroed storage of the unit's size. */
+/* bcw__unit_ref_ctor for a constructor needing other units at most
+ * `depth` levels down (-1: none). */
+BCW_INTERNAL int bcw__unit_ref_ctor_within(const bcw_model *m,
+                                           const bcw_param *p, unsigned *unit,
+                                           int depth);
 BCW_INTERNAL int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p,
                                     unsigned *unit);
 

@@ -358,13 +358,27 @@ static bool reports(const bcw_wire_param *w)
            w->fixed == BCW_FIXED_CLOSURE || w->fixed == BCW_FIXED_BOUNDS;
 }
 
+/* A constructor's callback argument: its first category, the module's
+ * function or bcwalk's built-in. */
+static void wire_callback(const bcw_param *p, bcw_wire_param *w)
+{
+    int64_t v = p->parts[0].values[0];
+    w->fixed = v >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
+    w->value = v >= 0 ? v : -v;
+    w->nsig = p->nsig;
+    memcpy(w->sig, p->sig, sizeof w->sig);
+}
+
 /* Plan index of the entry calling constructor `ctor` of unit `other`,
- * appended after the `nsteps` steps the first time. */
+ * appended after the `nsteps` steps (the first time, for a step's
+ * argument), with the callbacks and other units' instances it takes,
+ * made by entries after it, those constructors `depth` levels down at
+ * most. */
 static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
-                     unsigned other, unsigned ctor, unsigned *index)
+                     unsigned other, unsigned ctor, int depth, unsigned *index)
 {
     const bcw_func *f = &m->units[other].funcs[ctor];
-    for (unsigned i = nsteps; i < plan->nfuncs; i++)
+    for (unsigned i = nsteps; depth == BCW_REF_DEPTH && i < plan->nfuncs; i++)
         if (plan->funcs[i].sym == f->sym) {
             *index = i;
             return 0;
@@ -374,14 +388,31 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
                           "the unit's steps and the constructors of the "
                           "units it takes are more than %d",
                           BCW_MAX_FUNCS);
-    bcw_wire_func *w = &plan->funcs[plan->nfuncs];
+    unsigned me = plan->nfuncs++;
+    bcw_wire_func *w = &plan->funcs[me];
     w->sym = f->sym;
-    w->role = BCW_ROLE_CONSTRUCTOR;
+    w->role = (uint8_t)f->role;
     w->nparams = (uint8_t)f->nparams;
     wire_param(&w->ret, &f->ret);
-    for (unsigned k = 0; k < f->nparams; k++)
-        wire_param(&w->params[k], &f->params[k]);
-    *index = plan->nfuncs++;
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_param *p = &f->params[k];
+        bcw_wire_param *wp = &plan->funcs[me].params[k];
+        wire_param(wp, p);
+        unsigned sub = 0, at = 0;
+        int c;
+        if (p->kind == BCW_PK_CALLBACK) {
+            wire_callback(p, wp);
+        } else if ((c = bcw__unit_ref_ctor_within(m, p, &sub, depth - 1)) >=
+                   0) {
+            int err =
+                plan_ctor(plan, m, nsteps, sub, (unsigned)c, depth - 1, &at);
+            if (err < 0)
+                return err;
+            wp->fixed = BCW_FIXED_UNIT_CTOR;
+            wp->value = at;
+        }
+    }
+    *index = me;
     return 0;
 }
 
@@ -406,7 +437,8 @@ static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     int ctor = bcw__unit_ref_ctor(m, p, &other);
     if (ctor < 0)
         return 0;
-    int err = plan_ctor(plan, m, nsteps, other, (unsigned)ctor, &index);
+    int err = plan_ctor(plan, m, nsteps, other, (unsigned)ctor, BCW_REF_DEPTH,
+                        &index);
     if (err < 0)
         return err;
     w->fixed = BCW_FIXED_UNIT_CTOR;

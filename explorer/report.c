@@ -64,29 +64,50 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         snprintf(buf, n, "/* no %s */", pa->detail);
 }
 
-/* Another unit's argument: "sbuf_new()" with the constructor's generated
- * arguments drawn from `gen` as the worker drew them, or "&scratch" when
- * it has no constructor bcwalk can call. */
+/* Another unit's argument made by constructor `ctor` of unit `other`:
+ * "sbuf_new(3)", "rb_tree_new(int_compare)", "cc_array_new(&out)",
+ * "conf_init(&storage)", with the generated arguments drawn from `gen`
+ * as the worker drew them, other units' instances in turn. */
+static int ctor_call(const bcw_reporter *r, unsigned other, int ctor, int depth,
+                     bcw_gen *gen, char *buf, size_t n)
+{
+    const bcw_func *f = &r->model->units[other].funcs[ctor];
+    int len = snprintf(buf, n, "%s(", f->name);
+    for (unsigned k = 0; k < f->nparams && len > 0 && (size_t)len < n; k++) {
+        char v[256];
+        const bcw_param *p = &f->params[k];
+        unsigned sub = 0;
+        int c = bcw__unit_ref_ctor_within(r->model, p, &sub, depth - 1);
+        if (p->kind == BCW_PK_CALLBACK) {
+            snprintf(v, sizeof v, "%s", p->parts[0].str);
+        } else if (c >= 0) {
+            ctor_call(r, sub, c, depth - 1, gen, v, sizeof v);
+        } else if (p->kind == BCW_PK_UNIT_OUT) {
+            snprintf(v, sizeof v, "&out");
+        } else if (p->kind == BCW_PK_UNIT) {
+            snprintf(v, sizeof v, "&storage");
+        } else {
+            bcw_value_format(v, sizeof v, p->kind, p->abi,
+                             bcw_gen_next(gen, p->kind, p->abi), 0);
+        }
+        len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? ", " : "", v);
+    }
+    if (len > 0 && (size_t)len + 1 < n)
+        snprintf(buf + len, n - (size_t)len, ")");
+    return len;
+}
+
+/* Another unit's argument: its constructor's call (ctor_call), or
+ * "&scratch" when it has no constructor bcwalk can call. */
 static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
                          bcw_gen *gen, char *buf, size_t n)
 {
     unsigned other = 0;
     int ctor = r->model ? bcw__unit_ref_ctor(r->model, pa, &other) : -1;
-    if (ctor < 0) {
+    if (ctor < 0)
         snprintf(buf, n, "&scratch");
-        return;
-    }
-    const bcw_func *f = &r->model->units[other].funcs[ctor];
-    int len = snprintf(buf, n, "%s(", f->name);
-    for (unsigned k = 0; k < f->nparams && len > 0 && (size_t)len < n; k++) {
-        char v[64];
-        const bcw_param *p = &f->params[k];
-        bcw_value_format(v, sizeof v, p->kind, p->abi,
-                         bcw_gen_next(gen, p->kind, p->abi), 0);
-        len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? ", " : "", v);
-    }
-    if (len > 0 && (size_t)len + 1 < n)
-        snprintf(buf + len, n - (size_t)len, ")");
+    else
+        ctor_call(r, other, ctor, BCW_REF_DEPTH, gen, buf, n);
 }
 
 /* A string argument: a C literal (so ASCII), a long one by its start

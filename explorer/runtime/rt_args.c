@@ -60,20 +60,31 @@ static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
     return (uint64_t)(uintptr_t)h;
 }
 
-/* Another unit's instance for a BCW_FIXED_UNIT_CTOR argument: made by
- * that unit's constructor, plan entry `fi`; the runtime frees it with the
- * sequence's other leftovers. */
-static uint64_t make_instance(bcw_rt_worker *w, unsigned fi)
+/* Another unit's instance for a BCW_FIXED_UNIT_CTOR argument `p`: made
+ * by that unit's constructor, plan entry `fi`, as its result, in its
+ * T **out, or in storage of the unit's size its init function fills; the
+ * runtime frees it with the sequence's other leftovers. */
+static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
+                              const bcw_wire_param *p)
 {
+    const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
-    uint64_t raw = bcw_rt_args_invoke(w, fi, outs, NULL);
+    void *self = f->role == BCW_ROLE_INIT_CONSTRUCTOR
+                     ? arena_alloc(w, p->size ? p->size : 8)
+                     : NULL;
+    uint64_t raw = bcw_rt_args_invoke(w, fi, outs, NULL, self);
+    if (self != NULL)
+        raw = (uint64_t)(uintptr_t)self;
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (f->params[k].kind == BCW_PK_UNIT_OUT && outs[k] != NULL)
+            raw = (uint64_t)(uintptr_t) * (void **)outs[k];
     if (raw == 0)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     return raw;
 }
 
 uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
-                            uint64_t *report)
+                            uint64_t *report, void *self)
 {
     const bcw_shm *shm = w->shm;
     const bcw_wire_func *f = &shm->funcs[fi];
@@ -90,7 +101,7 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
                           p->fixed == BCW_FIXED_HANDLE_OR_NULL
                       ? pass_handle(w, p)
                   : p->fixed == BCW_FIXED_UNIT_CTOR
-                      ? make_instance(w, (unsigned)p->value)
+                      ? make_instance(w, (unsigned)p->value, p)
                   : p->fixed ? (uint64_t)p->value
                              : bcw_gen_next(g, p->kind, p->abi);
     }
@@ -128,7 +139,7 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
             (p->fixed == BCW_FIXED_CUSTOM && p->kind == BCW_PK_STRING);
         switch (made ? BCW_PK_NONE : p->kind) {
         case BCW_PK_UNIT:
-            raw = (uint64_t)(uintptr_t)w->target;
+            raw = (uint64_t)(uintptr_t)(self != NULL ? self : w->target);
             break;
         case BCW_PK_UNIT_DEREF:
             raw = (uint64_t)(uintptr_t) * (void **)w->target;

@@ -11,6 +11,7 @@
 #include "rt_worker.h"
 
 /* Makes the arguments of plan entry `fi` and calls it; its raw result.
+ * Its unit parameter gets `self`, or the walk's object when NULL.
  * outs[k] gets the storage passed to out-parameter k; report[k], unless
  * report is NULL, the value passed for a parameter computed from the
  * object and a buffer's length, written before the call so a call that
@@ -19,6 +20,6 @@
  * (rejected), a handle into freed memory (crash), another unit's
  * constructor returning NULL (rejected), the arena full (abort). */
 uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
-                            uint64_t *report);
+                            uint64_t *report, void *self);
 
 #endif

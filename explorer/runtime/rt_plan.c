@@ -26,14 +26,13 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     w->argtypes[i][k] = bcw_rt_call_type((enum bcw_abi)p->abi);
     bool handle =
         p->fixed == BCW_FIXED_HANDLE || p->fixed == BCW_FIXED_HANDLE_OR_NULL;
-    /* another unit's constructor, itself made of generated values only */
+    /* another unit's constructor, a later entry, so that making an
+     * instance ends */
     bool ctor = p->fixed == BCW_FIXED_UNIT_CTOR;
-    if (ctor && (p->value < 0 || p->value >= shm->nfuncs ||
-                 shm->funcs[p->value].role != BCW_ROLE_CONSTRUCTOR))
+    if (ctor && (p->value <= i || p->value >= shm->nfuncs ||
+                 (shm->funcs[p->value].role != BCW_ROLE_CONSTRUCTOR &&
+                  shm->funcs[p->value].role != BCW_ROLE_INIT_CONSTRUCTOR)))
         return -1;
-    for (unsigned j = 0; ctor && j < shm->funcs[p->value].nparams; j++)
-        if (shm->funcs[p->value].params[j].fixed != 0)
-            return -1;
     if ((handle && (p->value < 0 || p->value >= BCW_MAX_HANDLES)) ||
         (p->fixed == BCW_FIXED_SYMBOL &&
          (p->value < 0 || p->value >= bcw_unit_nsyms)) ||

@@ -63,7 +63,7 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     }
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
-    uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL);
+    uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
     if (f->ret.fixed == BCW_FIXED_HANDLE)
         w->handles[f->ret.value] = (void *)(uintptr_t)raw;
     if (f->role == BCW_ROLE_CONSTRUCTOR) {
