@@ -275,21 +275,21 @@ static bool constant_gep(LLVMValueRef v)
     return true;
 }
 
-static bool same_pointer_in(LLVMValueRef v, LLVMValueRef param,
-                            unsigned loads, int helpers, int depth);
+static bool same_pointer_in(LLVMValueRef v, LLVMValueRef param, unsigned loads,
+                            int helpers, int depth);
 
 /* Does module function `callee`, given `v` (param's block) as argument
  * k, return that block on every path (hdr(s))? */
-static bool returns_block(LLVMValueRef call, LLVMValueRef param,
-                          unsigned loads, int helpers)
+static bool returns_block(LLVMValueRef call, LLVMValueRef param, unsigned loads,
+                          int helpers)
 {
     LLVMValueRef callee = bcw__called_function(call);
     if (callee == NULL || LLVMIsDeclaration(callee) || helpers == 0)
         return false;
     unsigned nargs = (unsigned)LLVMGetNumArgOperands(call);
     for (unsigned k = 0; k < nargs && k < LLVMCountParams(callee); k++) {
-        if (!same_pointer_in(LLVMGetOperand(call, k), param, loads,
-                             helpers - 1, 0))
+        if (!same_pointer_in(LLVMGetOperand(call, k), param, loads, helpers - 1,
+                             0))
             continue;
         bool all = true, any = false;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb && all;
@@ -308,8 +308,8 @@ static bool returns_block(LLVMValueRef call, LLVMValueRef param,
     return false;
 }
 
-static bool same_pointer_in(LLVMValueRef v, LLVMValueRef param,
-                            unsigned loads, int helpers, int depth)
+static bool same_pointer_in(LLVMValueRef v, LLVMValueRef param, unsigned loads,
+                            int helpers, int depth)
 {
     while (v != param && (LLVMIsABitCastInst(v) ||
                           LLVMIsAAddrSpaceCastInst(v) || constant_gep(v)))

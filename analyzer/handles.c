@@ -1,8 +1,9 @@
 /* handles.c - derived handles: structs (not units) that a unit's methods
  * return and other functions take, like list_first's node for node_next
- * and node_value.  Their users become the unit's functions, taking the
- * handle; the unit's mutators that free memory it reaches may leave them
- * dangling (invalidators). */
+ * and node_value, or fill in storage they are given, like an iterator's
+ * it_init(&it, c) for it_next and it_has_more.  Their users become the unit's
+ * functions, taking the handle; the unit's mutators that free memory it reaches
+ * may leave them dangling (invalidators). */
 #define _POSIX_C_SOURCE 200809L
 #include "handles.h"
 
@@ -11,6 +12,7 @@
 
 #include "alloc.h"
 #include "funcs.h"
+#include "params.h"
 
 /* Appends a copy of `name` to a string array unless it is there. */
 static int strv_add(char ***v, unsigned *n, const char *name)
@@ -99,18 +101,58 @@ static int add_handle_users(bcw_finder *f, unsigned unit, const bcw_handle *h)
     return 0;
 }
 
+/* Parameters of method `fn` through which it gives out a handle:
+ * storage for a struct no unit owns that it fills (hash_table_iterate(t,
+ * &iter), cc_array_iter_init(&it, a)).  They keep their kind
+ * (BCW_PK_SCRATCH) and get the handle's type as their detail. */
+static int find_given_in(bcw_finder *f, bcw_unit *u, bcw_func *fn,
+                         const bcw_sig *s)
+{
+    int err = 0;
+    for (unsigned p = 0; p < fn->nparams && p < s->n && err == 0; p++) {
+        const char *d = bcw__sig_struct(s, p + 1);
+        bcw_handle *h;
+        if ((int)p == fn->self || d == NULL ||
+            fn->params[p].kind != BCW_PK_SCRATCH ||
+            bcw__finder_unit(f, d) >= 0 ||
+            !bcw__params_only_written(LLVMGetParam(s->fn, p)) ||
+            (h = handle_of(u, d, &err)) == NULL)
+            continue;
+        err = strv_add(&h->from, &h->nfrom, fn->name);
+        free(fn->params[p].detail);
+        if (err == 0 && (fn->params[p].detail = bcw__strdup(d)) == NULL)
+            err = BCW_ENOMEM;
+    }
+    return err;
+}
+
+/* Does unit function `name` fill storage for a `type` handle it gives
+ * out (so that it is not one of its users)? */
+static bool fills(const bcw_unit *u, const char *name, const char *type)
+{
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        if (strcmp(u->funcs[i].name, name) == 0)
+            for (unsigned k = 0; k < u->funcs[i].nparams; k++)
+                if (bcw__handle_given_in(u, &u->funcs[i], k) >= 0 &&
+                    strcmp(u->funcs[i].params[k].detail, type) == 0)
+                    return true;
+    return false;
+}
+
 int bcw__handles_find(bcw_finder *f)
 {
     int err = 0;
     for (unsigned k = 0; k < f->model->nunits && err == 0; k++) {
         bcw_unit *u = &f->model->units[k];
         for (unsigned i = 0; i < u->nfuncs && err == 0; i++) {
-            const bcw_func *fn = &u->funcs[i];
+            bcw_func *fn = &u->funcs[i];
             const bcw_sig *s =
                 bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, fn->name));
             const char *d;
             bcw_handle *h;
-            if (fn->self < 0 || s == NULL ||
+            if (fn->self >= 0 && s != NULL)
+                err = find_given_in(f, u, fn, s);
+            if (err < 0 || fn->self < 0 || s == NULL ||
                 (d = bcw__sig_struct(s, 0)) == NULL ||
                 bcw__finder_unit(f, d) >= 0 ||
                 (h = handle_of(u, d, &err)) == NULL)
@@ -122,7 +164,8 @@ int bcw__handles_find(bcw_finder *f)
             for (unsigned g = 0; g < f->nsigs && !err; g++) {
                 const bcw_sig *s = &f->sigs[g];
                 if (s->n == 0 || !bcw__sig_struct(s, 1) ||
-                    strcmp(bcw__sig_struct(s, 1), h->type))
+                    strcmp(bcw__sig_struct(s, 1), h->type) ||
+                    fills(u, s->name, h->type))
                     continue;
                 err = strv_add(&h->users, &h->nusers, s->name);
                 if (err == 0 && bcw__sig_struct(s, 0) &&
@@ -153,7 +196,8 @@ int bcw__handles_find(bcw_finder *f)
                  p++) {
                 const char *d = bcw__sig_struct(s, p + 1);
                 if ((int)p == fn->self || d == NULL ||
-                    fn->params[p].kind == BCW_PK_HANDLE)
+                    fn->params[p].kind == BCW_PK_HANDLE ||
+                    bcw__handle_given_in(u, fn, p) >= 0)
                     continue;
                 for (unsigned j = 0; j < u->nhandles && err == 0; j++)
                     if (strcmp(d, u->handles[j].type) == 0 &&

@@ -50,18 +50,29 @@ static bool compared_with_null(LLVMValueRef p)
     return false;
 }
 
-/* Is pointer `p` only stored through, never read or passed on? */
-static bool only_written(LLVMValueRef p)
+/* Is the memory at `p` only stored into (through field addresses and
+ * casts too), never read or passed on?  *stored says whether it is. */
+static bool written_only(LLVMValueRef p, bool *stored, int hops)
 {
-    bool stored = false;
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
         if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p)
-            stored = true;
-        else if (!(LLVMIsAICmpInst(user) || LLVMIsADbgInfoIntrinsic(user)))
+            *stored = true;
+        else if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) &&
+                 LLVMGetOperand(user, 0) == p && hops < 8) {
+            if (!written_only(user, stored, hops + 1))
+                return false;
+        } else if (!(LLVMIsAICmpInst(user) || LLVMIsADbgInfoIntrinsic(user))) {
             return false;
+        }
     }
-    return stored;
+    return true;
+}
+
+bool bcw__params_only_written(LLVMValueRef p)
+{
+    bool stored = false;
+    return written_only(p, &stored, 0) && stored;
 }
 
 /* Is `v` an address inside the block `base` points to? */
@@ -115,7 +126,8 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
     }
     /* a char or byte pointer only ever stored through is an out-parameter
      * (`char *out`), not a string */
-    if (pt->kind == BCW_PT_CHAR && only_written(LLVMGetParam(s->fn, i - 1))) {
+    if (pt->kind == BCW_PT_CHAR &&
+        bcw__params_only_written(LLVMGetParam(s->fn, i - 1))) {
         out->kind = BCW_PK_OUT;
         out->pointee = pt->is_unsigned ? BCW_ABI_U8 : BCW_ABI_S8;
         out->pointee_size = 1;

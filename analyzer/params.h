@@ -27,5 +27,9 @@ BCW_INTERNAL void bcw__params_pair_buffers(bcw_func *f);
  * parameters) points to: an element, a node, an iterator?  `base`
  * itself does not count. */
 BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
+/* Is pointer parameter `p` only stored through, at its own address or
+ * its fields', never read or passed on (`char *out`, `T **out`, an
+ * iterator an init function fills)? */
+BCW_INTERNAL bool bcw__params_only_written(LLVMValueRef p);
 
 #endif

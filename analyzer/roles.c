@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "params.h"
+
 /* Last '_'-separated word of a function name names its role. */
 static const char *const init_words[] = {"init",  "initialize", "initialise",
                                          "setup", "construct",  NULL};
@@ -40,21 +42,6 @@ static bool any_word_in(const char *name, const char *const *words)
                 return true;
     }
     return false;
-}
-
-/* Is pointer parameter `param` only stored through (an out-parameter
- * written, never read)? */
-static bool stores_only(LLVMValueRef param)
-{
-    bool any = false;
-    for (LLVMUseRef u = LLVMGetFirstUse(param); u != NULL;
-         u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != param)
-            return false;
-        any = true;
-    }
-    return any;
 }
 
 /* The T **out slot of a constructor `t_open(..., T **out)` that debug
@@ -180,7 +167,8 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
      * first parameter's without reading it */
     for (unsigned i = 2; any_word_in(s->name, ctor_words) && i <= s->n; i++) {
         if (!bcw__sig_pointer(s, i) || s->pt[i].kind != BCW_PT_POINTER ||
-            !s->pt[i].name[0] || !stores_only(LLVMGetParam(s->fn, i - 1)))
+            !s->pt[i].name[0] ||
+            !bcw__params_only_written(LLVMGetParam(s->fn, i - 1)))
             continue;
         unit = bcw__finder_unit(f, s->pt[i].name);
         if (unit >= 0 && unit != bcw__finder_unit(f, first)) {

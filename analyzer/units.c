@@ -169,12 +169,15 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
             name = bcw__roles_constructs(s, &slot, buf, sizeof buf);
             if (name == NULL || bcw__finder_unit(&f, name) >= 0)
                 continue;
-            /* a pointer into a unit it takes is a derived handle */
+            /* a pointer into a unit it takes is a derived handle, and so
+             * is what an init function fills for a unit it takes (an
+             * iterator: it_init(&it, c)) */
             bool takes = bcw__roles_takes_struct(s), derived = false;
             for (unsigned i = 1; i <= s->n; i++)
-                derived |=
-                    bcw__finder_unit(&f, bcw__sig_struct(s, i)) >= 0 &&
-                    bcw__params_points_into(s->fn, LLVMGetParam(s->fn, i - 1));
+                derived |= bcw__finder_unit(&f, bcw__sig_struct(s, i)) >= 0 &&
+                           (bcw__params_points_into(
+                                s->fn, LLVMGetParam(s->fn, i - 1)) ||
+                            (slot == 1 && i > 1));
             if ((round == 0 && !takes) || (round == 1 && !derived))
                 err = new_unit(&f, name, s, slot);
         }

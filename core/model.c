@@ -347,6 +347,22 @@ int bcw__handle_given(const bcw_unit *u, const bcw_func *f)
     return -1;
 }
 
+int bcw__handle_given_in(const bcw_unit *u, const bcw_func *f, unsigned k)
+{
+    const bcw_param *p = k < f->nparams ? &f->params[k] : NULL;
+    return p != NULL && p->kind == BCW_PK_SCRATCH
+               ? bcw__handle_index(u, p->detail)
+               : -1;
+}
+
+bool bcw__handle_gives(const bcw_unit *u, const bcw_func *f)
+{
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (bcw__handle_given_in(u, f, k) >= 0)
+            return true;
+    return bcw__handle_given(u, f) >= 0;
+}
+
 char *bcw__field_ref(const bcw_func *f, const char *name)
 {
     for (unsigned i = 0; f != NULL && f->self >= 0 && i < f->nparams; i++)

@@ -222,8 +222,15 @@ BCW_INTERNAL int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p,
 /* Index in u->handles of the handle of struct `type`, or -1. */
 BCW_INTERNAL int bcw__handle_index(const bcw_unit *u, const char *type);
 
-/* Index in u->handles of the handle function `f` gives out, or -1. */
+/* Index in u->handles of the handle function `f` gives out as its
+ * result, or -1. */
 BCW_INTERNAL int bcw__handle_given(const bcw_unit *u, const bcw_func *f);
+/* Index in u->handles of the handle `f` gives out through storage it
+ * fills as parameter k (hash_table_iterate(t, &iter)), or -1. */
+BCW_INTERNAL int bcw__handle_given_in(const bcw_unit *u, const bcw_func *f,
+                                      unsigned k);
+/* Does `f` give out a handle, as its result or through a parameter? */
+BCW_INTERNAL bool bcw__handle_gives(const bcw_unit *u, const bcw_func *f);
 
 /* Contract kind names: "assert", "abort", "requires" ... */
 BCW_INTERNAL const char *bcw__contract_name(enum bcw_contract_origin kind);

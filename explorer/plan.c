@@ -358,6 +358,14 @@ static bool reports(const bcw_wire_param *w)
            w->fixed == BCW_FIXED_CLOSURE || w->fixed == BCW_FIXED_BOUNDS;
 }
 
+static int too_many_handles(const bcw_unit *u, const char *type)
+{
+    return bcw__error(BCW_EINPUT,
+                      "unit %s: %s handles cannot be walked (at most %d "
+                      "handle types)",
+                      u->name, type, BCW_MAX_HANDLES);
+}
+
 /* A constructor's callback argument: its first category, the module's
  * function or bcwalk's built-in. */
 static void wire_callback(const bcw_param *p, bcw_wire_param *w)
@@ -425,10 +433,7 @@ static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     if (p->kind == BCW_PK_HANDLE) {
         int h = bcw__handle_index(u, p->detail);
         if (h < 0 || h >= BCW_MAX_HANDLES)
-            return bcw__error(BCW_EINPUT,
-                              "unit %s: %s handles cannot be walked (at "
-                              "most %d handle types)",
-                              u->name, p->detail, BCW_MAX_HANDLES);
+            return too_many_handles(u, p->detail);
         w->fixed = p->nullable ? BCW_FIXED_HANDLE_OR_NULL : BCW_FIXED_HANDLE;
         w->value = h;
         return 0;
@@ -473,6 +478,14 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         }
         for (unsigned k = 0; k < f->nparams; k++) {
             wire_param(&w->params[k], &f->params[k]);
+            int given = bcw__handle_given_in(u, f, k);
+            if (given >= BCW_MAX_HANDLES)
+                return too_many_handles(u, f->params[k].detail);
+            if (given >= 0) {
+                w->params[k].fixed = BCW_FIXED_HANDLE_OUT;
+                w->params[k].value = given;
+                continue;
+            }
             int err =
                 wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
             if (err == 0)
@@ -492,7 +505,7 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
     for (unsigned i = 0; i < a->nsteps; i++) {
         const bcw_func *f = &u->funcs[a->steps[i].func];
         bcw_walk_step *w = &a->walk[i];
-        bool gives_handle = bcw__handle_given(u, f) >= 0;
+        bool gives_handle = bcw__handle_gives(u, f);
         /* a call giving out a handle changes what later calls are
          * passed, so the algebra walk extends it as it does mutators */
         w->mutator = f->role == BCW_ROLE_MUTATOR || gives_handle;

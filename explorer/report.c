@@ -40,15 +40,31 @@ static const char *signal_name(int signo)
 
 #define SHOWN_CHARS 24 /* of a string argument, then its length */
 
+/* Parameter of `g` through which it gives out handle h (the storage it
+ * fills), or -1. */
+static int given_in(const bcw_unit *u, const bcw_func *g, int h)
+{
+    for (unsigned q = 0; q < g->nparams; q++)
+        if (bcw__handle_given_in(u, g, q) == h)
+            return (int)q;
+    return -1;
+}
+
 /* The handle argument of parameter `pa` of call k: the result of the
- * last earlier call giving out that handle, as the worker passed it; a
- * call with none takes NULL, or is not made ("none", in C a comment). */
+ * last earlier call giving out that handle, as the worker passed it, or
+ * the storage it filled ("&iter"); a call with none takes NULL, or is not
+ * made ("none", in C a comment). */
 static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
                        const bcw_param *pa, char *buf, size_t n, bool json)
 {
     int h = bcw__handle_index(r->unit, pa->detail);
     for (unsigned j = k; j-- > 0;) {
         const bcw_func *g = &r->unit->funcs[r->steps[seq->steps[j]].func];
+        int q = h < 0 ? -1 : given_in(r->unit, g, h);
+        if (q >= 0) {
+            snprintf(buf, n, "&%s", g->params[q].name);
+            return;
+        }
         if (h < 0 || bcw__handle_given(r->unit, g) != h)
             continue;
         if (seq->rets[j] == BCW_PTR_NULL)
@@ -185,6 +201,11 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                 string_arg(args[p], 64, str);
             else
                 bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
+            continue;
+        }
+        if (bcw__handle_given_in(u, f, p) >= 0) {
+            /* storage the call fills and gives out as a handle */
+            snprintf(args[p], 64, "&%s", pa->name);
             continue;
         }
         uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);

@@ -101,10 +101,15 @@ typedef struct bcw_wire_param {
  * function compares the parameter with NULL. */
 #define BCW_FIXED_HANDLE_OR_NULL 8u
 /* A pointer to another unit: value is the plan index of that unit's
- * constructor (an entry after the walk's steps, whose parameters are all
- * the master generator's), called just before to make the argument; a
- * NULL result rejects the sequence (signo BCW_SIG_NO_ARG). */
+ * constructor (an entry after the one taking it, whose arguments are the
+ * master generator's, callbacks, and other units' instances made so in
+ * turn), called just before to make the argument: its result, its
+ * T **out, or storage of `size` its init function fills; a NULL result
+ * rejects the sequence (signo BCW_SIG_NO_ARG). */
 #define BCW_FIXED_UNIT_CTOR 9u
+/* Storage of `size` bytes passed to the call and, after it, the handle of
+ * type `value` it gave out: an iterator it_init(&it, c) fills. */
+#define BCW_FIXED_HANDLE_OUT 10u
 
 #define BCW_MAX_HANDLES 8
 /* signo of a sequence halted by the worker itself, not by a signal or a

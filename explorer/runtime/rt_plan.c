@@ -24,8 +24,9 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     const bcw_shm *shm = w->shm;
     const bcw_wire_param *p = &shm->funcs[i].params[k];
     w->argtypes[i][k] = bcw_rt_call_type((enum bcw_abi)p->abi);
-    bool handle =
-        p->fixed == BCW_FIXED_HANDLE || p->fixed == BCW_FIXED_HANDLE_OR_NULL;
+    bool handle = p->fixed == BCW_FIXED_HANDLE ||
+                  p->fixed == BCW_FIXED_HANDLE_OR_NULL ||
+                  p->fixed == BCW_FIXED_HANDLE_OUT;
     /* another unit's constructor, a later entry, so that making an
      * instance ends */
     bool ctor = p->fixed == BCW_FIXED_UNIT_CTOR;
@@ -36,8 +37,12 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     if ((handle && (p->value < 0 || p->value >= BCW_MAX_HANDLES)) ||
         (p->fixed == BCW_FIXED_SYMBOL &&
          (p->value < 0 || p->value >= bcw_unit_nsyms)) ||
-        (p->fixed == BCW_FIXED_CLOSURE && bcw_rt_closure_make(w, i, k) < 0))
+        (p->fixed == BCW_FIXED_CLOSURE && bcw_rt_closure_make(w, i, k) < 0) ||
+        (p->fixed == BCW_FIXED_HANDLE_OUT && p->kind != BCW_PK_SCRATCH))
         return -1;
+    if (p->fixed == BCW_FIXED_HANDLE_OUT &&
+        (unsigned)p->value + 1 > w->nhandle_types)
+        w->nhandle_types = (unsigned)p->value + 1;
     return 0;
 }
 

@@ -66,6 +66,9 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
     if (f->ret.fixed == BCW_FIXED_HANDLE)
         w->handles[f->ret.value] = (void *)(uintptr_t)raw;
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (f->params[k].fixed == BCW_FIXED_HANDLE_OUT)
+            w->handles[f->params[k].value] = outs[k];
     if (f->role == BCW_ROLE_CONSTRUCTOR) {
         w->target = (void *)(uintptr_t)raw;
         /* int t_open(..., T **out): the unit comes back in the cell */
