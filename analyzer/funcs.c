@@ -31,12 +31,13 @@ static int classify_slots(const bcw_finder *f, const bcw_unit *u,
                           const char **why)
 {
     /* the unit is a heap constructor's result, a method's `self`, or any
-     * parameter of the unit's type */
+     * parameter of the unit's type; an entry a cell unit's method returns
+     * is not the cell (handles.c) */
     const char *ret_struct = bcw__sig_struct(s, 0);
     int err = bcw__params_classify(
         f, s, 0, u->name,
         (fun->role == BCW_ROLE_CONSTRUCTOR && out < 0) ||
-            (ret_struct && strcmp(ret_struct, u->name) == 0),
+            (!u->cell && ret_struct && strcmp(ret_struct, u->name) == 0),
         &fun->ret, why);
     for (unsigned i = 1; err == 0 && *why == NULL && i <= s->n; i++) {
         bool is_unit = is_unit_slot(u, s, i, self);

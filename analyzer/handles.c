@@ -1,9 +1,11 @@
 /* handles.c - derived handles: structs (not units) that a unit's methods
  * return and other functions take, like list_first's node for node_next
  * and node_value, or fill in storage they are given, like an iterator's
- * it_init(&it, c) for it_next and it_has_more.  Their users become the unit's
- * functions, taking the handle; the unit's mutators that free memory it reaches
- * may leave them dangling (invalidators). */
+ * it_init(&it, c) for it_next and it_has_more.  Their users become the
+ * unit's functions, taking the handle; the unit's mutators that free
+ * memory it reaches may leave them dangling (invalidators).  A list in the
+ * caller's cell gives out its entries (list_prepend(&head, v) returns the
+ * new one), but every entry its functions take is the list's head. */
 #define _POSIX_C_SOURCE 200809L
 #include "handles.h"
 
@@ -150,18 +152,21 @@ int bcw__handles_find(bcw_finder *f)
                 bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, fn->name));
             const char *d;
             bcw_handle *h;
+            int of;
             if (fn->self >= 0 && s != NULL)
                 err = find_given_in(f, u, fn, s);
             if (err < 0 || fn->self < 0 || s == NULL ||
                 (d = bcw__sig_struct(s, 0)) == NULL ||
-                bcw__finder_unit(f, d) >= 0 ||
+                ((of = bcw__finder_unit(f, d)) >= 0 &&
+                 !(u->cell && of == (int)k)) ||
                 (h = handle_of(u, d, &err)) == NULL)
                 continue;
             err = strv_add(&h->from, &h->nfrom, fn->name);
         }
         for (unsigned j = 0; j < u->nhandles && err == 0; j++) {
             bcw_handle *h = &u->handles[j];
-            for (unsigned g = 0; g < f->nsigs && !err; g++) {
+            bool entries = u->cell && strcmp(h->type, u->name) == 0;
+            for (unsigned g = 0; g < f->nsigs && !err && !entries; g++) {
                 const bcw_sig *s = &f->sigs[g];
                 if (s->n == 0 || !bcw__sig_struct(s, 1) ||
                     strcmp(bcw__sig_struct(s, 1), h->type) ||
@@ -197,6 +202,7 @@ int bcw__handles_find(bcw_finder *f)
                 const char *d = bcw__sig_struct(s, p + 1);
                 if ((int)p == fn->self || d == NULL ||
                     fn->params[p].kind == BCW_PK_HANDLE ||
+                    fn->params[p].kind == BCW_PK_UNIT_DEREF ||
                     bcw__handle_given_in(u, fn, p) >= 0)
                     continue;
                 for (unsigned j = 0; j < u->nhandles && err == 0; j++)

@@ -127,8 +127,10 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
     int unit;
     *self = -1;
     *out = -1;
+    /* a unit in the caller's cell has the empty cell for its only
+     * constructor: list_prepend(&head, v) returning an entry grows it */
     if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
-        (unit = bcw__finder_unit(f, ret)) >= 0) {
+        (unit = bcw__finder_unit(f, ret)) >= 0 && !f->model->units[unit].cell) {
         *role = BCW_ROLE_CONSTRUCTOR;
         return unit;
     }
@@ -155,7 +157,7 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
                        : bcw__sig_weak(s, i)
                            ? bcw__finder_unit_by_prefix(f, s->name)
                            : -1;
-            if (unit >= 0) {
+            if (unit >= 0 && !f->model->units[unit].cell) {
                 *role = BCW_ROLE_CONSTRUCTOR;
                 *out = (int)i - 1;
                 return unit;

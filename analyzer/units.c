@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "callbacks.h"
+#include "cells.h"
 #include "contracts.h"
 #include "diinfo.h"
 #include "fields.h"
@@ -118,6 +119,19 @@ static int new_cell_unit(bcw_finder *f, const char *name, const bcw_sig *s)
     return unit;
 }
 
+/* Does `s` grow a list of struct `name` held in the caller's cell, its
+ * first parameter?  list_prepend(ListEntry **list, v) returns the new
+ * entry but reads *list before it writes it: the list lives in the
+ * cell.  A T **out constructor only writes its cell.  1, 0 or
+ * BCW_ENOMEM. */
+static int grows_cell(const bcw_sig *s, const char *name)
+{
+    const char *cell = s->n > 0 ? bcw__sig_cell(s, 1) : NULL;
+    if (cell == NULL || strcmp(cell, name) != 0)
+        return 0;
+    return bcw__cells_grows(s->fn, 0);
+}
+
 /* Is `fn` a function of a unit, or listed as skipped? */
 static bool placed(const bcw_model *m, const char *fn)
 {
@@ -159,7 +173,7 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
     /* Pass 1: constructors make units, in definition order: first those
      * that take no unit-like pointer, then the rest, unless they take an
      * existing unit — list_first(list *) gives a derived handle, not a
-     * new unit. */
+     * new unit — or grow a list in the caller's cell (Pass 1b). */
     for (int round = 0; round < 2 && err >= 0; round++) {
         for (unsigned g = 0; g < f.nsigs && err >= 0; g++) {
             const bcw_sig *s = &f.sigs[g];
@@ -169,6 +183,11 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
             name = bcw__roles_constructs(s, &slot, buf, sizeof buf);
             if (name == NULL || bcw__finder_unit(&f, name) >= 0)
                 continue;
+            int grows = grows_cell(s, name);
+            if (grows != 0) {
+                err = grows < 0 ? grows : 0;
+                continue;
+            }
             /* a pointer into a unit it takes is a derived handle, and so
              * is what an init function fills for a unit it takes (an
              * iterator: it_init(&it, c)) */
@@ -183,7 +202,8 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
         }
     }
     /* Pass 1b: structs with no constructor whose functions take a cell
-     * E ** first live in their callers' cells: list_push(&head, v). */
+     * E ** first live in their callers' cells: list_push(&head, v), and
+     * list_prepend(&head, v) returning the new entry. */
     for (unsigned g = 0; g < f.nsigs && err >= 0; g++) {
         const bcw_sig *s = &f.sigs[g];
         const char *cell;

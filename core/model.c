@@ -355,14 +355,6 @@ int bcw__handle_given_in(const bcw_unit *u, const bcw_func *f, unsigned k)
                : -1;
 }
 
-bool bcw__handle_gives(const bcw_unit *u, const bcw_func *f)
-{
-    for (unsigned k = 0; k < f->nparams; k++)
-        if (bcw__handle_given_in(u, f, k) >= 0)
-            return true;
-    return bcw__handle_given(u, f) >= 0;
-}
-
 char *bcw__field_ref(const bcw_func *f, const char *name)
 {
     for (unsigned i = 0; f != NULL && f->self >= 0 && i < f->nparams; i++)

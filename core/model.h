@@ -229,8 +229,6 @@ BCW_INTERNAL int bcw__handle_given(const bcw_unit *u, const bcw_func *f);
  * fills as parameter k (hash_table_iterate(t, &iter)), or -1. */
 BCW_INTERNAL int bcw__handle_given_in(const bcw_unit *u, const bcw_func *f,
                                       unsigned k);
-/* Does `f` give out a handle, as its result or through a parameter? */
-BCW_INTERNAL bool bcw__handle_gives(const bcw_unit *u, const bcw_func *f);
 
 /* Contract kind names: "assert", "abort", "requires" ... */
 BCW_INTERNAL const char *bcw__contract_name(enum bcw_contract_origin kind);

@@ -451,6 +451,26 @@ static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     return 0;
 }
 
+/* The handle `f` gives out that some function takes, or -1: a list in
+ * the caller's cell gives out its entries, but its functions take the
+ * head, and a handle no call takes changes neither later calls nor the
+ * state. */
+static int handle_passed_on(const bcw_unit *u, const bcw_func *f)
+{
+    int h = bcw__handle_given(u, f);
+    return h >= 0 && u->handles[h].nusers > 0 ? h : -1;
+}
+
+/* Does `f` give out a handle later calls take: a result passed on, or
+ * storage it fills? */
+static bool gives(const bcw_unit *u, const bcw_func *f)
+{
+    for (unsigned k = 0; k < f->nparams; k++)
+        if (bcw__handle_given_in(u, f, k) >= 0)
+            return true;
+    return handle_passed_on(u, f) >= 0;
+}
+
 /* The plan: plan index i is step i; the constructors of other units the
  * steps take follow them. */
 static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
@@ -471,7 +491,7 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         w->nparams = (uint8_t)f->nparams;
         w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
         wire_param(&w->ret, &f->ret);
-        int h = bcw__handle_given(u, f);
+        int h = handle_passed_on(u, f);
         if (h >= 0 && h < BCW_MAX_HANDLES) {
             w->ret.fixed = BCW_FIXED_HANDLE;
             w->ret.value = h;
@@ -505,7 +525,7 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
     for (unsigned i = 0; i < a->nsteps; i++) {
         const bcw_func *f = &u->funcs[a->steps[i].func];
         bcw_walk_step *w = &a->walk[i];
-        bool gives_handle = bcw__handle_gives(u, f);
+        bool gives_handle = gives(u, f);
         /* a call giving out a handle changes what later calls are
          * passed, so the algebra walk extends it as it does mutators */
         w->mutator = f->role == BCW_ROLE_MUTATOR || gives_handle;

@@ -273,6 +273,39 @@ static void test_analyzer__unit_in_callers_cell(void **state)
     bcw_model_free(m);
 }
 
+/* clist_prepend(&list, v) returns the new entry but reads the cell
+ * before it writes it: a method growing the list in the caller's cell,
+ * not a constructor; the entries it gives out are handles. */
+static void test_analyzer__cell_unit_whose_adders_return_entries(void **state)
+{
+    (void)state;
+    bcw_model *m = analyze("clist.bc");
+    assert_int_equal(bcw_model_unit_count(m), 1);
+    const bcw_unit *u = &m->units[0];
+    assert_string_equal(u->name, "centry");
+    assert_string_equal(u->ctype, "CEntry *");
+    assert_true(u->cell);
+    assert_int_equal(u->funcs[0].role, BCW_ROLE_EMPTY);
+    const char *adders[] = {"clist_prepend", "clist_append"};
+    for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {
+        const bcw_func *add = func(u, adders[i]);
+        assert_int_equal(add->role, BCW_ROLE_MUTATOR);
+        assert_int_equal(add->params[0].kind, BCW_PK_UNIT);
+        assert_int_equal(add->ret.kind, BCW_PK_ELEMENT);
+        assert_int_equal(bcw__handle_given(u, add), 0);
+    }
+    assert_int_equal(func(u, "clist_sort")->params[0].kind, BCW_PK_UNIT);
+    assert_int_equal(func(u, "clist_remove_data")->params[0].kind, BCW_PK_UNIT);
+    const bcw_func *nth = func(u, "clist_nth");
+    assert_int_equal(nth->params[0].kind, BCW_PK_UNIT_DEREF);
+    assert_int_equal(bcw__handle_given(u, nth), 0);
+    /* every entry a function takes is the list's head: no handle users */
+    assert_int_equal(u->nhandles, 1);
+    assert_int_equal(u->handles[0].nusers, 0);
+    assert_int_equal(func(u, "clist_free")->role, BCW_ROLE_DESTRUCTOR);
+    bcw_model_free(m);
+}
+
 static void test_analyzer__derived_handles(void **state)
 {
     (void)state;
@@ -491,9 +524,9 @@ static char *json_of(const bcw_model *m)
 static void test_analyzer__model_file_round_trip(void **state)
 {
     (void)state;
-    const char *files[] = {"bstack.bc",  "account.bc", "ringq.bc",
-                           "counter.bc", "iset.bc",    "sbuf.bc",
-                           "str.bc",     "slist.bc",   "dlist.bc"};
+    const char *files[] = {"bstack.bc", "account.bc", "ringq.bc", "counter.bc",
+                           "iset.bc",   "sbuf.bc",    "str.bc",   "slist.bc",
+                           "dlist.bc",  "clist.bc"};
     char path[] = "/tmp/bcwalk-model-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -742,6 +775,7 @@ static void test_analyzer__allocation_failures_are_clean(void **state)
                            "counter-O2-nodebug.bc",
                            "dlist.bc",
                            "slist.bc",
+                           "clist.bc",
                            "sbuf.bc",
                            "cfg.bc",
                            "hset.bc",
@@ -856,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_analyzer__unit_shapes),
         cmocka_unit_test(test_analyzer__same_units_in_every_build),
         cmocka_unit_test(test_analyzer__unit_in_callers_cell),
+        cmocka_unit_test(test_analyzer__cell_unit_whose_adders_return_entries),
         cmocka_unit_test(test_analyzer__derived_handles),
         cmocka_unit_test(test_analyzer__unit_ref_made_by_its_constructor),
         cmocka_unit_test(test_analyzer__two_files_linked),

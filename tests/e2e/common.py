@@ -80,6 +80,12 @@ def calls_of(lines, *fns):
     return seq["calls"]
 
 
+def by_calls(lines):
+    """The sequences of jsonl `lines` by their calls: ((fn, args) ...)."""
+    return {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
+            for s in lines[:-1]}
+
+
 def parse_args(argv=None, extra=None):
     """The command line every e2e file takes; `extra` adds options to the
     parser.  Returns (args, the arguments it did not know)."""

@@ -5,21 +5,17 @@ import json
 import unittest
 
 import common
-from common import bcwalk, example, jsonl
+from common import bcwalk, by_calls, example, jsonl
 
 
 class HandlesAndOtherUnits(unittest.TestCase):
     """Issue 4: derived handles taken from earlier calls of the sequence,
     and other units made by their own constructors."""
 
-    def by_calls(self, lines):
-        return {tuple((c["fn"], tuple(c["args"])) for c in s["calls"]): s
-                for s in lines[:-1]}
-
     def test_a_method_takes_the_handle_in_a_later_position(self):
         # dlist_insert_after(l, n, v): the unit's own method, the handle
         # second; after dlist_first it inserts, and the list grows
-        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 4))
+        seqs = by_calls(jsonl("dlist.bc", "dlist", "protocol", 4))
         ins = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
                     ("dlist_first", ("#0",)),
                     ("dlist_insert_after", ("#0", "ptr#0", "2")),
@@ -31,7 +27,7 @@ class HandlesAndOtherUnits(unittest.TestCase):
         self.assertEqual(none["calls"][-1]["outcome"], "rejected")
 
     def test_node_value_sees_the_appended_values(self):
-        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 5))
+        seqs = by_calls(jsonl("dlist.bc", "dlist", "protocol", 5))
         first = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
                       ("dlist_first", ("#0",)), ("node_value", ("ptr#0",)))]
         self.assertEqual(first["calls"][2]["result"], "ptr#0")
@@ -56,7 +52,7 @@ class HandlesAndOtherUnits(unittest.TestCase):
                       "node_value(ptr#0);\n==> 1\n", text)
 
     def test_a_call_with_no_handle_is_not_made(self):
-        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "protocol", 2))
+        seqs = by_calls(jsonl("dlist.bc", "dlist", "protocol", 2))
         for fn in ("node_value", "node_next"):
             s = seqs[(("dlist_new", ()), (fn, ("none",)))]
             self.assertEqual(s["calls"][1]["outcome"], "rejected")
@@ -76,7 +72,7 @@ class HandlesAndOtherUnits(unittest.TestCase):
                            "--depth", "4", "--format", "jsonl", "--calls",
                            calls, "--jobs", "2", check=0)
                 lines = [json.loads(x) for x in p.stdout.splitlines()]
-                seqs = self.by_calls(lines)
+                seqs = by_calls(lines)
                 s = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
                           ("dlist_first", ("#0",)),
                           ("dlist_remove_first", ("#0",)),
@@ -93,7 +89,7 @@ class HandlesAndOtherUnits(unittest.TestCase):
                       "freed)", text)
 
     def test_the_algebra_walk_extends_calls_giving_out_handles(self):
-        seqs = self.by_calls(jsonl("dlist.bc", "dlist", "algebra", 3))
+        seqs = by_calls(jsonl("dlist.bc", "dlist", "algebra", 3))
         s = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),
                   ("dlist_first", ("#0",)), ("node_value", ("ptr#0",)))]
         self.assertEqual(s["calls"][-1]["result"], "1")
@@ -111,7 +107,7 @@ class HandlesAndOtherUnits(unittest.TestCase):
                       text)
 
     def test_the_pool_takes_a_real_sbuf(self):
-        seqs = self.by_calls(jsonl("sbuf.bc", "sbuf_pool", "protocol", 2))
+        seqs = by_calls(jsonl("sbuf.bc", "sbuf_pool", "protocol", 2))
         put = ("sbuf_pool_put", ("#0", "sbuf_new()"))
         s = seqs[(("sbuf_pool_new", ()), put,
                   ("sbuf_pool_capacity", ("#0",)))]
