@@ -188,15 +188,13 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
                 err = grows < 0 ? grows : 0;
                 continue;
             }
-            /* a pointer into a unit it takes is a derived handle, and so
-             * is what an init function fills for a unit it takes (an
-             * iterator: it_init(&it, c)) */
+            /* what a function taking an existing unit returns or fills
+             * is a handle of that unit: the node avl_tree_insert(t, k, v)
+             * returns, the iterator it_init(&it, c) fills */
             bool takes = bcw__roles_takes_struct(s), derived = false;
             for (unsigned i = 1; i <= s->n; i++)
-                derived |= bcw__finder_unit(&f, bcw__sig_struct(s, i)) >= 0 &&
-                           (bcw__params_points_into(
-                                s->fn, LLVMGetParam(s->fn, i - 1)) ||
-                            (slot == 1 && i > 1));
+                derived |= i != slot &&
+                           bcw__finder_unit(&f, bcw__sig_struct(s, i)) >= 0;
             if ((round == 0 && !takes) || (round == 1 && !derived))
                 err = new_unit(&f, name, s, slot);
         }
