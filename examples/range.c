@@ -1,8 +1,11 @@
 /* range.c - a small array of ints, c-algorithms' ArrayList in miniature:
  * its mode, an enum the constructor only stores, decides later what
  * range_add does (a fixed range stays at four elements, a sorted one
- * keeps its order). */
+ * keeps its order); range_remove checks its range as arraylist_remove_range
+ * does, and a length that makes `index + length` wrap passes the check:
+ * the seeded bug a walk finds only with that length. */
 #include <stdlib.h>
+#include <string.h>
 
 enum range_mode { RANGE_GROW, RANGE_FIXED, RANGE_SORTED = 4 };
 
@@ -54,6 +57,18 @@ int range_add(range *r, int x)
     }
     r->data[i] = x;
     r->len++;
+    return 0;
+}
+
+/* Removes `length` elements from `index` on; -1 for a range outside the
+ * array, except one whose end wraps past UINT_MAX (the bug). */
+int range_remove(range *r, unsigned index, unsigned length)
+{
+    if (index > r->len || index + length > r->len)
+        return -1;
+    memmove(r->data + index, r->data + index + length,
+            (r->len - (index + length)) * sizeof *r->data);
+    r->len -= length;
     return 0;
 }
 

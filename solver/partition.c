@@ -7,8 +7,9 @@
  *
  * One Z3 session for the whole model (creating a context costs ~10 ms,
  * session.c).  Conditions over the unit's fields (amount > balance +
- * limit) make categories relative to the live object (relative.c); those
- * in shapes not partitioned yet leave the parameter a note instead. */
+ * limit) or earlier parameters (index + length > a->len) make categories
+ * relative to the live object and the call (relative.c); those in shapes
+ * not partitioned yet leave the parameter a note instead. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +114,16 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
     bool rel[BCW_MAX_COMBO_CONDS];
     /* the object's fields are read from the unit the method gets */
     bool object = fn->self >= 0 && fn->params[fn->self].kind == BCW_PK_UNIT;
-    bool any_fields = false, all_bounds = true;
+    /* live: read at call time, from the object's fields or the values
+     * the call passes earlier parameters */
+    bool any_live = false, all_bounds = true;
     for (unsigned i = 0; i < n; i++) {
         bool bound = bcw__relative_bound(&rel_t[i], &rel_pred[i], p, i);
         bool fields = bcw__relative_uses(p, p->conds[i].root, BCW_C_FIELD);
-        rel[i] = bound && fields;
-        any_fields = any_fields || fields;
+        bool live =
+            fields || bcw__relative_uses(p, p->conds[i].root, BCW_C_ARG);
+        rel[i] = bound && live;
+        any_live = any_live || live;
         all_bounds = all_bounds && bound;
         if (fields && !object)
             return add_note(
@@ -143,9 +148,10 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
                             "partitioned",
                             nrel));
     }
-    /* fields in other shapes than bounds: the worker solves each
-     * category on the live object */
-    bool solve = any_fields && !all_bounds;
+    /* fields or earlier parameters in other shapes than bounds: the
+     * worker solves each category on the live object and the values
+     * chosen before it */
+    bool solve = any_live && !all_bounds;
     bcw_verdict v[1u << BCW_MAX_COMBO_CONDS];
     err = bcw__shapes_decide(v, shapes, s, p, n, x, conds,
                              bcw_abi_signed(p->abi), !solve && nrel == 0);

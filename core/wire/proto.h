@@ -26,7 +26,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 4u
+#define BCW_PROTO_VERSION 5u
 
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198

@@ -1,6 +1,8 @@
 """inputs.py - end-to-end tests of inputs that reach the interesting paths
 (issue 10): an enum parameter the constructor only stores gets its
-enumerators (examples/range.c).
+enumerators; in `index + length > r->len` both parameters get categories,
+the length solved on the index the call passes, one of them its wrap
+(examples/range.c).
 ctest runs this file as test_e2e_inputs."""
 import json
 import unittest
@@ -35,6 +37,34 @@ class StoredEnum(unittest.TestCase):
                 for s in lines[:-1] for c in s["calls"][:1]}
         self.assertEqual(made, {("0", "RANGE_GROW"), ("1", "RANGE_FIXED"),
                                 ("4", "RANGE_SORTED")})
+
+
+
+class JointRange(unittest.TestCase):
+    """range_remove(r, index, length) checks `index + length > r->len`,
+    and a length wrapping the sum past UINT_MAX slips through."""
+
+    def test_both_parameters_get_categories(self):
+        _, index, length = analyzed("range.bc", "range_remove")["params"]
+        self.assertEqual([c["label"] for c in index["partitions"]],
+                         ["index <= len", "index > len"])
+        labels = [c["label"] for c in length["partitions"]]
+        self.assertEqual(len(labels), 4)
+        self.assertIn("(index + length) <= len && index + length wraps",
+                      labels)
+
+    def test_the_wrap_is_walked_and_caught(self):
+        lines = jsonl("range.bc", "range", "protocol", 2)
+        crashes = [s["calls"] for s in lines[:-1]
+                   if s["calls"][-1]["outcome"] == "crash"]
+        self.assertEqual(
+            [[(c["fn"], c["args"]) for c in calls] for calls in crashes],
+            [[("range_new", [mode]), ("range_add", ["#0", "1"]),
+              ("range_remove", ["#0", "1", "4294967295"])]
+             for mode in ("0", "1", "4")])
+        self.assertTrue(all(calls[-1]["labels"][2].endswith("wraps")
+                            for calls in crashes))
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 3)
 
 
 if __name__ == "__main__":
