@@ -3,7 +3,9 @@
  * range_add does (a fixed range stays at four elements, a sorted one
  * keeps its order); range_remove checks its range as arraylist_remove_range
  * does, and a length that makes `index + length` wrap passes the check:
- * the seeded bug a walk finds only with that length. */
+ * the seeded bug a walk finds only with that length.  Like a library with
+ * a global initialisation, no range is made before range_lib_init() ran
+ * (explore --setup range_lib_init). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +17,42 @@ typedef struct range {
     enum range_mode mode;
 } range;
 
+/* The library's state, made by range_lib_init: how many elements a new
+ * range has room for. */
+static unsigned *range_initial_cap;
+
+void range_lib_init(void)
+{
+    range_initial_cap = malloc(sizeof *range_initial_cap);
+    if (range_initial_cap != NULL)
+        *range_initial_cap = 4;
+}
+
+/* The room a new range has; before range_lib_init() it reads through a
+ * NULL pointer (as a setup function, a crash: tests/e2e/inputs.py). */
+unsigned range_lib_default_cap(void)
+{
+    return *range_initial_cap;
+}
+
+/* Undoes range_lib_init(); aborts when it has not run. */
+void range_lib_done(void)
+{
+    if (range_initial_cap == NULL)
+        abort();
+    free(range_initial_cap);
+    range_initial_cap = NULL;
+}
+
 range *range_new(enum range_mode mode)
 {
+    if (range_initial_cap == NULL)
+        return NULL; /* range_lib_init() has not run */
     range *r = malloc(sizeof *r);
     if (r == NULL)
         return NULL;
     r->len = 0;
-    r->cap = 4;
+    r->cap = *range_initial_cap;
     r->mode = mode;
     r->data = malloc(r->cap * sizeof *r->data);
     if (r->data == NULL) {
