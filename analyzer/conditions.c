@@ -3,7 +3,13 @@
  * through arithmetic and casts, in the function and in the module
  * functions it passes the parameter to (to MAX_CALL_DEPTH calls down),
  * as expression trees the solver turns into Z3 terms, with their C text
- * both ways in terms of the function's own parameters and fields. */
+ * both ways in terms of the function's own parameters and fields.
+ *
+ * A condition over several integer parameters (`index + length > a->len`)
+ * is the last one's: the earlier ones are BCW_C_ARG nodes, the values the
+ * call passes them, so each combination of their categories has the
+ * last one solved on it; an unsigned sum of the parameter and an earlier
+ * one compared so gets its wrap as a condition too. */
 #define _POSIX_C_SOURCE 200809L
 #include "conditions.h"
 
@@ -70,9 +76,17 @@ static int param_index(LLVMValueRef fn, LLVMValueRef v)
     return -1;
 }
 
+/* The kinds of parameter whose conditions are found. */
+static bool integer_kind(enum bcw_pkind kind)
+{
+    return kind == BCW_PK_INT || kind == BCW_PK_ENUM || kind == BCW_PK_CHAR ||
+           kind == BCW_PK_LENGTH;
+}
+
 /* The expression tree of integer value `v` of frame `fr`, or -1 if it is
- * not made of the parameter, constants, fields and integer arithmetic.
- * A callee's parameter is the tree of what its caller passed. */
+ * not made of the parameter, earlier integer parameters, constants, fields
+ * and integer arithmetic.  A callee's parameter is the tree of what its
+ * caller passed. */
 static int64_t build(builder *b, const bcw_frame *fr, LLVMValueRef v, int depth)
 {
     unsigned bits = width(v);
@@ -92,6 +106,14 @@ static int64_t build(builder *b, const bcw_frame *fr, LLVMValueRef v, int depth)
             return -1;
         return build(b, fr->parent, LLVMGetOperand(fr->call, (unsigned)i),
                      depth + 1);
+    }
+    if (LLVMIsAArgument(v)) {
+        /* an earlier integer parameter: its value is chosen first */
+        int i = param_index(fr->fn, v);
+        if (i < 0 || (unsigned)i >= b->param ||
+            !integer_kind(b->f->params[i].kind))
+            return -1;
+        return node(b, (bcw_cnode){BCW_C_ARG, (uint8_t)bits, 0, i, 0, 0});
     }
     if (!LLVMIsAInstruction(v))
         return -1;
@@ -163,6 +185,8 @@ static char *tree_text(builder *b, uint32_t i, bool negate, int depth)
         return made(b, bcw__sprintf("%lld", (long long)n->value));
     case BCW_C_FIELD:
         return made(b, bcw__field_at(b->u, b->f, n->value));
+    case BCW_C_ARG:
+        return made(b, bcw__strdup(b->f->params[n->value].name));
     case BCW_C_ZEXT:
     case BCW_C_SEXT:
     case BCW_C_TRUNC:
@@ -268,6 +292,50 @@ static int follow(builder *b, const bcw_frame *fr, LLVMValueRef call, int depth)
     return scan(b, &in, depth + 1);
 }
 
+/* Node i without the widening or narrowing around it. */
+static uint32_t unwrapped(const builder *b, uint32_t i)
+{
+    while (b->p->nodes[i].op == BCW_C_ZEXT || b->p->nodes[i].op == BCW_C_SEXT ||
+           b->p->nodes[i].op == BCW_C_TRUNC)
+        i = b->p->nodes[i].a;
+    return i;
+}
+
+/* Unsigned comparison `cmp` of a sum of the parameter and an earlier one
+ * (`index + length > a->len`): the sum's wrap is a condition of its own,
+ * sum < its first operand, so the walk passes a length that wraps past
+ * the check as well as one that fails it. */
+static int wrap_cond(builder *b, uint32_t cmp)
+{
+    unsigned pred = b->p->nodes[cmp].pred;
+    if (pred < LLVMIntUGT || pred > LLVMIntULE)
+        return 0;
+    uint32_t sides[2] = {b->p->nodes[cmp].a, b->p->nodes[cmp].b};
+    for (int k = 0; k < 2; k++) {
+        uint32_t sum = unwrapped(b, sides[k]);
+        const bcw_cnode *n = &b->p->nodes[sum];
+        if (n->op != BCW_C_ADD)
+            continue;
+        uint8_t l = b->p->nodes[unwrapped(b, n->a)].op;
+        uint8_t r = b->p->nodes[unwrapped(b, n->b)].op;
+        if (!((l == BCW_C_PARAM && r == BCW_C_ARG) ||
+              (l == BCW_C_ARG && r == BCW_C_PARAM)))
+            continue;
+        unsigned mark = b->p->nnodes, had = b->p->nconds;
+        int64_t root = node(b, (bcw_cnode){BCW_C_ICMP, 1, LLVMIntULT, 0, sum,
+                                           b->p->nodes[sum].a});
+        char *text = root < 0 ? NULL : tree_text(b, sum, false, 0);
+        int err = add_cond(
+            b, root, text ? made(b, bcw__sprintf("%s wraps", text)) : NULL,
+            text ? made(b, bcw__sprintf("%s does not wrap", text)) : NULL);
+        free(text);
+        if (b->p->nconds == had)
+            b->p->nnodes = mark;
+        return err;
+    }
+    return 0;
+}
+
 static int icmp_cond(builder *b, const bcw_frame *fr, LLVMValueRef in)
 {
     b->uses_param = 0;
@@ -286,6 +354,8 @@ static int icmp_cond(builder *b, const bcw_frame *fr, LLVMValueRef in)
                        text_of(b, fr, in, root, true));
     if (b->p->nconds == had)
         b->p->nnodes = mark; /* seen before: a helper called twice */
+    else if (err == 0)
+        err = wrap_cond(b, (uint32_t)root);
     return err;
 }
 
@@ -370,8 +440,7 @@ int bcw__conditions_find(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
     int err = 0;
     for (unsigned k = 0; k < f->nparams && err == 0; k++) {
         enum bcw_pkind kind = f->params[k].kind;
-        if (kind == BCW_PK_INT || kind == BCW_PK_ENUM || kind == BCW_PK_CHAR ||
-            kind == BCW_PK_LENGTH)
+        if (integer_kind(kind))
             err = find(u, f, fn, k);
     }
     return err;

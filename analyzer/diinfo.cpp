@@ -201,11 +201,22 @@ static void classify(const DIType *t, bcw_di_type *out)
     }
     if (auto *c = dyn_cast_or_null<DICompositeType>(t)) {
         out->is_enum = c->getTag() == dwarf::DW_TAG_enumeration_type;
+        /* whole entries only, "..." for those that do not fit: the
+         * solver makes a category of each entry */
         std::string list;
-        for (const DINode *e : c->getElements())
-            if (auto *en = dyn_cast<DIEnumerator>(e))
-                list += (list.empty() ? "" : ", ") + en->getName().str() + "=" +
-                        std::to_string(en->getValue().getSExtValue());
+        for (const DINode *e : c->getElements()) {
+            auto *en = dyn_cast<DIEnumerator>(e);
+            if (en == nullptr)
+                continue;
+            std::string entry = (list.empty() ? "" : ", ") +
+                                en->getName().str() + "=" +
+                                std::to_string(en->getValue().getSExtValue());
+            if (list.size() + entry.size() + 5 >= sizeof out->detail) {
+                list += list.empty() ? "..." : ", ...";
+                break;
+            }
+            list += entry;
+        }
         copy(out->detail, sizeof out->detail, list);
         return;
     }

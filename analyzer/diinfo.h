@@ -20,8 +20,9 @@ typedef struct bcw_di_type {
     int pointee_void, pointee_char, pointee_const, pointee_struct;
     int pointee_pointer, pointee_float, pointee_unsigned, pointee_bool;
     unsigned pointee_bits; /* size of the pointed-to type, 0 unknown */
-    char detail[256];      /* enums: "RED=0, GREEN=1"; callbacks: their
-                              signature "int (*)(const void *, int)" */
+    char detail[256];      /* enums: "RED=0, GREEN=1", whole entries,
+                              then "..." if more did not fit; callbacks:
+                              their signature "int (*)(const void *, int)" */
     unsigned char sig[9];  /* callbacks: ABI classes (abi.h) of the result
                               and the parameters, when all are scalars */
     unsigned nsig;         /* 0: unknown or not passable */

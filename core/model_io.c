@@ -16,7 +16,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 7
+#define MODEL_VERSION 8
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */
@@ -344,7 +344,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
         d->a = (uint32_t)u64(r, &e[4], n - 1, "node operand");
         d->b = (uint32_t)u64(r, &e[5], n - 1, "node operand");
         /* operands come before their users: evaluation terminates */
-        if ((d->op > BCW_C_FIELD && d->a >= i) ||
+        if ((d->op > BCW_C_ARG && d->a >= i) ||
             (((d->op >= BCW_C_ADD && d->op <= BCW_C_ASHR) ||
               d->op == BCW_C_ICMP) &&
              d->b >= i))

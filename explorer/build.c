@@ -61,7 +61,7 @@ int bcw__build_failed(const char *file, const char *doing, const char *log)
 }
 
 int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
-                      const char *cache_dir)
+                      const char *setup, const char *cache_dir)
 {
     *out = NULL;
     char *runtime = NULL;
@@ -70,6 +70,8 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         return err;
     uint64_t key = bcw__hash(BCW_CLANG, sizeof BCW_CLANG, 0);
     key = bcw__hash(bcw_version(), strlen(bcw_version()), key);
+    /* the name with its NUL: no setup ("") and one differ */
+    key = bcw__hash(setup ? setup : "", setup ? strlen(setup) + 1 : 0, key);
     err = bcw__hash_file(&key, bitcode);
     if (err == 0)
         err = bcw__hash_file(&key, runtime);
@@ -104,7 +106,7 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
     }
     if ((err = bcw__mkdir_p(tmpdir)) < 0)
         goto done;
-    if ((err = bcw__native_instrument(model, bitcode, unit)) < 0)
+    if ((err = bcw__native_instrument(model, bitcode, setup, unit)) < 0)
         goto done;
     /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
      * link into a position-dependent executable as they are */

@@ -6,13 +6,17 @@
 #include "model.h"
 
 /* Finds or builds the worker executable for `bitcode` (analysed as
- * `model`).  The cache lives in `cache_dir`, or $XDG_CACHE_HOME/bcwalk,
- * or ~/.cache/bcwalk, keyed by a hash of the bitcode, the runtime,
- * bcwalk itself and the compiler, so an unchanged unit is never rebuilt.  *out
- * is a new path, the caller's (free()).  A failed compile or link gives
- * BCW_ERROR naming clang's first error line and the log file. */
+ * `model`), whose workers call function `setup` (or nothing, if NULL)
+ * before any sequence.  The cache lives in `cache_dir`, or
+ * $XDG_CACHE_HOME/bcwalk, or ~/.cache/bcwalk, keyed by a hash of the
+ * bitcode, the setup function's name, the runtime, bcwalk itself and the
+ * compiler, so an unchanged unit is never rebuilt.  *out is a new path,
+ * the caller's (free()).  A failed compile or link gives BCW_ERROR naming
+ * clang's first error line and the log file; a setup function that
+ * cannot be one, BCW_EINPUT (bcw__native_instrument). */
 BCW_INTERNAL int bcw__build_worker(char **out, const bcw_model *model,
-                                   const char *bitcode, const char *cache_dir);
+                                   const char *bitcode, const char *setup,
+                                   const char *cache_dir);
 
 /* Runs clang with `argv` (argv[0] its path), its stderr into the file
  * `log`.  Returns 0 if it exited 0, 1 if it failed, or a negative error

@@ -205,8 +205,38 @@ static int add_symtab(const bcw_model *model, LLVMModuleRef mod)
     return 0;
 }
 
+/* void bcw_unit_setup(void), the worker's call of the library's own
+ * initialisation `setup` before any sequence; empty without one. */
+static int add_setup(LLVMModuleRef mod, const char *path, const char *setup)
+{
+    LLVMValueRef fn = setup ? LLVMGetNamedFunction(mod, setup) : NULL;
+    if (setup != NULL && (fn == NULL || LLVMIsDeclaration(fn)))
+        return bcw__error(BCW_EINPUT,
+                          "setup function %s: %s defines no function of "
+                          "that name",
+                          setup, path);
+    if (fn != NULL && LLVMCountParams(fn) > 0)
+        return bcw__error(BCW_EINPUT,
+                          "setup function %s: it takes %u parameters; a "
+                          "setup function takes none",
+                          setup, LLVMCountParams(fn));
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    LLVMTypeRef vt = LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, 0);
+    LLVMValueRef f = LLVMAddFunction(mod, "bcw_unit_setup", vt);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+    if (fn != NULL) {
+        LLVMValueRef call =
+            LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, NULL, 0, "");
+        LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(fn));
+    }
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return 0;
+}
+
 int bcw__native_instrument(const bcw_model *model, const char *in,
-                           const char *out)
+                           const char *setup, const char *out)
 {
     bcw_bitcode bc = {0};
     int err = bcw__bitcode_load(&bc, in);
@@ -215,6 +245,8 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     /* order matters: the symbol table names functions before `main` or
      * libc declarations are renamed */
     err = add_symtab(model, bc.mod);
+    if (err == 0)
+        err = add_setup(bc.mod, in, setup);
     if (err == 0) {
         gather_globals(bc.mod);
         externalize(bc.mod);

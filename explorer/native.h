@@ -10,9 +10,12 @@
  * runtime's, the unit's `main` renamed away, mutable globals gathered in
  * one section the worker restores before each sequence, and a table
  * bcw_unit_symtab of the model's functions in symbol order, with
- * bcw_unit_stubs: a typed call stub for each.  The file
- * appears atomically. */
+ * bcw_unit_stubs: a typed call stub for each, and bcw_unit_setup(),
+ * which calls function `setup` of the module (or nothing, if NULL).  The
+ * file appears atomically.  A `setup` the module does not define, or
+ * one taking parameters, gives BCW_EINPUT with a message that begins
+ * "setup function NAME: ". */
 BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
-                                        const char *out);
+                                        const char *setup, const char *out);
 
 #endif

@@ -141,12 +141,27 @@ static int start(bcw_pool *pool, worker *w)
     if (read32(w->status_fd, &hello, HELLO_TIMEOUT_MS) != 1 ||
         hello != (BCW_MSG_HELLO | BCW_PROTO_VERSION)) {
         int status = reap(w, true);
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        /* before HELLO, only the library's setup function runs code under
+         * test: the user's input to blame */
+        if (code == BCW_EXIT_UNIT_SETUP)
+            return bcw__error(BCW_EINPUT,
+                              "setup function: it aborted (abort, a failed "
+                              "assert or exit) in the worker, before any "
+                              "sequence");
+        if (code == BCW_EXIT_FAULT)
+            return bcw__error(BCW_EINPUT,
+                              "setup function: it crashed (signal %d) in the "
+                              "worker, before any sequence",
+                              w->shm->cur < BCW_MAX_BATCH
+                                  ? w->shm->results[w->shm->cur].signo
+                                  : 0);
         return bcw__error(BCW_ERROR,
                           "worker %s did not start (hello 0x%08x, expected "
                           "0x%08x; exit status %d): rebuild it by removing "
                           "the cache folder",
                           pool->path, hello, BCW_MSG_HELLO | BCW_PROTO_VERSION,
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                          code);
     }
     w->state = W_IDLE;
     return 0;

@@ -2,8 +2,9 @@
  * (each literal the code compares against, the empty string and a long
  * one that matches none), callbacks (the module's functions of the
  * callback's type and kind, else the built-in closure of its kind,
- * analyzer/callbacks.c), elements (a new cell, or the same one again) and
- * buffer lengths the code does not branch on (0, 1, small). */
+ * analyzer/callbacks.c), elements (a new cell, or the same one again),
+ * buffer lengths the code does not branch on (0, 1, small) and enums
+ * (each enumerator, whether or not the code branches on it). */
 #define _POSIX_C_SOURCE 200809L
 #include "kinds.h"
 
@@ -16,15 +17,20 @@
 
 #define LONG_STRING "a string longer than any literal it is compared with."
 
+/* An enum parameter gets a category for each of its first 16
+ * enumerators: a huge enum (error codes, opcodes) would otherwise
+ * multiply a call's combinations past what any walk runs. */
+#define MAX_ENUMERATORS 16
+
 /* Adds a category: `label`, its string (strings, callbacks) and, if
  * `value`, its value v.  Takes label and str, NULL meaning out of memory
- * (str may be NULL for elements and lengths). */
+ * (str may be NULL for elements, lengths and enums). */
 static int add(bcw_param *p, char *label, char *str, int64_t v, bool value)
 {
     bcw_part part = {
         .label = label, .str = str, .nvalues = value, .values = {v}, .rel = -1};
-    if (label == NULL || (str == NULL && p->kind != BCW_PK_ELEMENT &&
-                          p->kind != BCW_PK_LENGTH)) {
+    if (label == NULL || (str == NULL && (p->kind == BCW_PK_STRING ||
+                                          p->kind == BCW_PK_CALLBACK))) {
         free(label);
         free(str);
         return BCW_ENOMEM;
@@ -119,8 +125,36 @@ static int lengths(bcw_param *p)
     return 0;
 }
 
+/* An enum's categories: each enumerator of p->detail ("RED=0, GREEN=1",
+ * "..." where the analyzer cut the list), up to MAX_ENUMERATORS, named
+ * as the code names it; a note says when some are left out. */
+static int enumerators(bcw_param *p)
+{
+    const char *s = p->detail != NULL ? p->detail : "";
+    unsigned n = 0;
+    int err = 0;
+    while (*s != '\0' && err == 0) {
+        const char *eq = strchr(s, '='), *end = strstr(s, ", ");
+        if (end == NULL)
+            end = s + strlen(s);
+        char *stop = NULL;
+        long long v = eq != NULL && eq < end ? strtoll(eq + 1, &stop, 10) : 0;
+        if (stop != end || n == MAX_ENUMERATORS)
+            break; /* "...", or past the cap */
+        err = add(p, bcw__strndup(s, (size_t)(eq - s)), NULL, v, true);
+        n++;
+        s = *end != '\0' ? end + 2 : end;
+    }
+    if (err == 0 && *s != '\0')
+        err = bcw__param_set_note(
+            p, bcw__sprintf("categories for its first %u enumerators only", n));
+    return err;
+}
+
 int bcw__partition_kind(const bcw_model *m, bcw_param *p)
 {
+    if (p->kind == BCW_PK_ENUM)
+        return enumerators(p);
     if (p->kind == BCW_PK_LENGTH && p->nconds == 0)
         return lengths(p);
     if (p->kind == BCW_PK_ELEMENT)

@@ -2,12 +2,14 @@
  * (bcw_model_partition in bcwalk/solver.h): the feasible combinations of
  * the branch conditions a parameter decides are its categories, each
  * with a representative and its boundary values; strings, callbacks,
- * elements and lengths go to kinds.c.
+ * elements and lengths go to kinds.c, and so do enums' enumerators,
+ * before their conditions' categories.
  *
  * One Z3 session for the whole model (creating a context costs ~10 ms,
  * session.c).  Conditions over the unit's fields (amount > balance +
- * limit) make categories relative to the live object (relative.c); those
- * in shapes not partitioned yet leave the parameter a note instead. */
+ * limit) or earlier parameters (index + length > a->len) make categories
+ * relative to the live object and the call (relative.c); those in shapes
+ * not partitioned yet leave the parameter a note instead. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,14 @@ static int constant_part(bcw_param *p, char *label, int64_t rep, int64_t lo,
         if (!seen)
             c.values[c.nvalues++] = cand[i];
     }
+    /* an enum's `mode == 1` is its enumerator's category again */
+    for (unsigned i = 0; i < p->nparts; i++)
+        if (p->parts[i].rel < 0 && p->parts[i].nvalues == c.nvalues &&
+            memcmp(p->parts[i].values, c.values,
+                   c.nvalues * sizeof *c.values) == 0) {
+            free(label);
+            return 0;
+        }
     return bcw__param_add_part(p, c);
 }
 
@@ -88,9 +98,9 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
     unsigned n = p->nconds;
     int err = 0;
     if (n > BCW_MAX_COMBO_CONDS) {
-        err = bcw__param_set_note(
-            p, bcw__sprintf("%u conditions: only the first %d are combined", n,
-                            BCW_MAX_COMBO_CONDS));
+        err = add_note(p, bcw__sprintf("%u conditions: only the first %d are "
+                                       "combined",
+                                       n, BCW_MAX_COMBO_CONDS));
         if (err < 0)
             return err;
         n = BCW_MAX_COMBO_CONDS;
@@ -104,39 +114,44 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
     bool rel[BCW_MAX_COMBO_CONDS];
     /* the object's fields are read from the unit the method gets */
     bool object = fn->self >= 0 && fn->params[fn->self].kind == BCW_PK_UNIT;
-    bool any_fields = false, all_bounds = true;
+    /* live: read at call time, from the object's fields or the values
+     * the call passes earlier parameters */
+    bool any_live = false, all_bounds = true;
     for (unsigned i = 0; i < n; i++) {
         bool bound = bcw__relative_bound(&rel_t[i], &rel_pred[i], p, i);
         bool fields = bcw__relative_uses(p, p->conds[i].root, BCW_C_FIELD);
-        rel[i] = bound && fields;
-        any_fields = any_fields || fields;
+        bool live =
+            fields || bcw__relative_uses(p, p->conds[i].root, BCW_C_ARG);
+        rel[i] = bound && live;
+        any_live = any_live || live;
         all_bounds = all_bounds && bound;
         if (fields && !object)
-            return bcw__param_set_note(
+            return add_note(
                 p, bcw__strdup("its conditions mix it with the unit's fields "
                                "in a way not partitioned yet"));
         if ((err = bcw__term_cond(&conds[i], s, p, i, x)) < 0)
             return err;
         if (conds[i] == NULL)
-            return bcw__param_set_note(
-                p, bcw__sprintf("condition %s is not translated to Z3 "
-                                "(an operation or a mix of widths not "
-                                "partitioned yet)",
-                                p->conds[i].text));
+            return add_note(p,
+                            bcw__sprintf("condition %s is not translated to Z3 "
+                                         "(an operation or a mix of widths not "
+                                         "partitioned yet)",
+                                         p->conds[i].text));
     }
     unsigned nrel = 0;
     for (unsigned i = 0; i < n; i++)
         nrel += rel[i];
     if (nrel > MAX_RELATIVE_CONDS) {
-        return bcw__param_set_note(
+        return add_note(
             p, bcw__sprintf("%u conditions compare it with the unit's fields "
                             "(a search over them, like set membership): not "
                             "partitioned",
                             nrel));
     }
-    /* fields in other shapes than bounds: the worker solves each
-     * category on the live object */
-    bool solve = any_fields && !all_bounds;
+    /* fields or earlier parameters in other shapes than bounds: the
+     * worker solves each category on the live object and the values
+     * chosen before it */
+    bool solve = any_live && !all_bounds;
     bcw_verdict v[1u << BCW_MAX_COMBO_CONDS];
     err = bcw__shapes_decide(v, shapes, s, p, n, x, conds,
                              bcw_abi_signed(p->abi), !solve && nrel == 0);
@@ -177,6 +192,19 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
     return err;
 }
 
+/* An enum's categories: its enumerators, then those of its branch
+ * conditions that are not an enumerator again (`mode == 8`), so values
+ * outside the enum (`mode != 0 && mode != 1`) are walked too.  0, or
+ * partition_param's failure. */
+static int partition_enum(bcw_session *s, bcw_shapes *shapes,
+                          const bcw_model *m, const bcw_unit *u,
+                          const bcw_func *fn, bcw_param *p)
+{
+    int err = bcw__partition_kind(m, p);
+    return err == 0 && p->nconds > 0 ? partition_param(s, shapes, u, fn, p)
+                                     : err;
+}
+
 int bcw_model_partition(bcw_model *m)
 {
     bcw_session s;
@@ -192,6 +220,8 @@ int bcw_model_partition(bcw_model *m)
                     (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||
                     (p->kind == BCW_PK_LENGTH && p->nconds == 0))
                     err = p->nparts == 0 ? bcw__partition_kind(m, p) : 0;
+                else if (p->kind == BCW_PK_ENUM && p->nparts == 0)
+                    err = partition_enum(&s, &shapes, m, u, f, p);
                 else if (p->nconds > 0 && p->nparts == 0 &&
                          p->parts_note == NULL)
                     err = partition_param(&s, &shapes, u, f, p);

@@ -16,7 +16,7 @@ static bool uses(const bcw_param *p, uint32_t i, enum bcw_cop op, int depth)
     if (n->op == op)
         return true;
     if (depth > 32 || n->op == BCW_C_PARAM || n->op == BCW_C_CONST ||
-        n->op == BCW_C_FIELD)
+        n->op == BCW_C_FIELD || n->op == BCW_C_ARG)
         return false;
     bool unary =
         n->op == BCW_C_ZEXT || n->op == BCW_C_SEXT || n->op == BCW_C_TRUNC;
@@ -102,6 +102,9 @@ static int node_text(char **out, const bcw_unit *u, const bcw_func *fn,
         break;
     case BCW_C_FIELD:
         *out = bcw__field_at(u, fn, n->value);
+        break;
+    case BCW_C_ARG:
+        *out = bcw__strdup(fn->params[n->value].name);
         break;
     case BCW_C_ZEXT:
     case BCW_C_SEXT:

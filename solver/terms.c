@@ -105,7 +105,8 @@ static int term(Z3_ast *out, bcw_session *s, const bcw_param *p, uint32_t i,
     if (i >= p->nnodes || depth > MAX_DEPTH)
         return 0;
     const bcw_cnode *n = &p->nodes[i];
-    bool leaf = n->op == BCW_C_CONST || n->op == BCW_C_FIELD;
+    bool leaf =
+        n->op == BCW_C_CONST || n->op == BCW_C_FIELD || n->op == BCW_C_ARG;
     if (n->op == BCW_C_PARAM) {
         *out = x;
         return 0;
@@ -116,10 +117,12 @@ static int term(Z3_ast *out, bcw_session *s, const bcw_param *p, uint32_t i,
         *out = bcw__session_int(s, n->value, n->bits);
         return *out != NULL ? 0 : s->err;
     }
-    if (n->op == BCW_C_FIELD) {
-        /* a field of the object: free here, read at call time */
+    if (n->op == BCW_C_FIELD || n->op == BCW_C_ARG) {
+        /* a field of the object or an earlier parameter: free here,
+         * read at call time */
         char name[32];
-        snprintf(name, sizeof name, "field@%lld", (long long)n->value);
+        snprintf(name, sizeof name, "%s@%lld",
+                 n->op == BCW_C_FIELD ? "field" : "arg", (long long)n->value);
         *out = bcw__session_var(s, name, n->bits);
         return *out != NULL ? 0 : s->err;
     }

@@ -142,6 +142,31 @@ static void test_runtime__solve_at_int64_min(void **state)
     worker_free(w);
 }
 
+/* An unsigned 32-bit length whose sum with the index passed before it
+ * must wrap (index + length < index): found above the lowest quarter,
+ * where the sum turns, on the index the call chose. */
+static void test_runtime__solve_a_wrap_on_an_earlier_argument(void **state)
+{
+    (void)state;
+    int64_t field = 0;
+    bcw_rt_worker *w = worker_new(&field);
+    bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS,
+                        .abi = BCW_ABI_U32,
+                        .bounds = 3,
+                        .nbounds = 1};
+    uint64_t args[2] = {0, 5};
+    w->solving_args = args;
+    w->nsolving_args = 2;
+    node(w, 0, BCW_C_ARG, 32, 1, 0, 0);
+    node(w, 1, BCW_C_PARAM, 32, 0, 0, 0);
+    node(w, 4, BCW_C_ADD, 32, 0, 0, 1);
+    node(w, 2, BCW_C_ICMP, 1, 0, 4, 0);
+    w->shm->pool[2].pred = 36; /* ult */
+    node(w, 3, BCW_C_HOLDS, 0, 0, 2, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p), UINT32_MAX - 4);
+    worker_free(w);
+}
+
 /* The built-in closure `kind` of signature sig (result first) for
  * parameter k of plan entry 0: what the code under test would call. */
 static bcw_rt_closure *closure(bcw_rt_worker *w, unsigned k,
@@ -240,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_runtime__bounds_divide_int64_min_by_minus_one),
         cmocka_unit_test(test_runtime__bounds_step_past_int64_max),
         cmocka_unit_test(test_runtime__solve_at_int64_min),
+        cmocka_unit_test(test_runtime__solve_a_wrap_on_an_earlier_argument),
         cmocka_unit_test(test_runtime__closures_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

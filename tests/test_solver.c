@@ -67,11 +67,49 @@ static void test_solver__switch_cases_are_categories(void **state)
     bcw_model *m = partitioned("sbuf.bc");
     const bcw_param *mode = param(m, "sbuf_set_case", 1);
     assert_int_equal(mode->nparts, 4);
+    /* the enumerators first; the cases equal to one are not repeated */
+    expect(mode, 0, "SBUF_KEEP", 1, (int64_t[]){0});
+    expect(mode, 2, "SBUF_LOWER", 1, (int64_t[]){4});
     /* implied conditions are left out of labels */
-    expect(mode, 0, "mode != 0 && mode != 1 && mode != 4", 3,
+    expect(mode, 3, "mode != 0 && mode != 1 && mode != 4", 3,
            (int64_t[]){2, INT32_MIN, INT32_MAX});
-    expect(mode, 1, "mode == 0", 1, (int64_t[]){0});
-    expect(mode, 3, "mode == 4", 1, (int64_t[]){4});
+    bcw_model_free(m);
+}
+
+static void test_solver__stored_enum_gets_its_enumerators(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("range.bc");
+    const bcw_param *mode = param(m, "range_new", 0);
+    assert_int_equal(mode->nconds, 0);
+    assert_int_equal(mode->nparts, 3);
+    expect(mode, 0, "RANGE_GROW", 1, (int64_t[]){0});
+    expect(mode, 1, "RANGE_FIXED", 1, (int64_t[]){1});
+    expect(mode, 2, "RANGE_SORTED", 1, (int64_t[]){4});
+    assert_null(mode->parts_note);
+    bcw_model_free(m);
+}
+
+static void test_solver__earlier_parameters_and_wraps(void **state)
+{
+    (void)state;
+    bcw_model *m = partitioned("range.bc");
+    const bcw_param *length = param(m, "range_remove", 2);
+    /* index + length > len is length's, over index's value, with its wrap */
+    assert_int_equal(length->nconds, 2);
+    assert_string_equal(length->conds[1].text, "index + length wraps");
+    const bcw_cnode *wrap = &length->nodes[length->conds[1].root];
+    const bcw_cnode *sum = &length->nodes[wrap->a];
+    assert_int_equal(sum->op, BCW_C_ADD);
+    assert_int_equal(length->nodes[sum->a].op, BCW_C_ARG);
+    assert_int_equal(length->nodes[sum->a].value, 1);
+    assert_int_equal(length->nodes[sum->b].op, BCW_C_PARAM);
+    /* every combination is feasible: solved at call time */
+    assert_int_equal(length->nparts, 4);
+    for (unsigned i = 0; i < length->nparts; i++)
+        assert_string_equal(length->parts[i].rel_text, "solved");
+    /* the index's own conditions do not name the later length */
+    assert_int_equal(param(m, "range_remove", 1)->nconds, 1);
     bcw_model_free(m);
 }
 
@@ -506,6 +544,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solver__range_categories_with_boundaries),
         cmocka_unit_test(test_solver__switch_cases_are_categories),
+        cmocka_unit_test(test_solver__stored_enum_gets_its_enumerators),
+        cmocka_unit_test(test_solver__earlier_parameters_and_wraps),
         cmocka_unit_test(test_solver__unconstrained_and_field_relative),
         cmocka_unit_test(test_solver__conditions_in_callees),
         cmocka_unit_test(test_solver__callee_compares_with_fields),

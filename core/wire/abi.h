@@ -143,6 +143,8 @@ enum bcw_cop {
     BCW_C_PARAM, /* value: the parameter's index */
     BCW_C_CONST, /* value */
     BCW_C_FIELD, /* value: byte offset in the unit; a field of the object */
+    BCW_C_ARG,   /* value: the index of an earlier parameter of the call,
+                    whose value the call has chosen already */
     BCW_C_ADD,
     BCW_C_SUB,
     BCW_C_MUL,

@@ -26,7 +26,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 4u
+#define BCW_PROTO_VERSION 5u
 
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198
@@ -39,6 +39,9 @@
 
 #define BCW_EXIT_FAULT 86 /* recorded a fatal signal in results[cur] */
 #define BCW_EXIT_SETUP 87 /* could not start: bad plan or shm */
+/* the unit's setup function (explore --setup) aborted, failed an assert
+ * or exited, before HELLO; a fatal signal in it is BCW_EXIT_FAULT then */
+#define BCW_EXIT_UNIT_SETUP 88
 
 #define BCW_MAX_FUNCS 256
 #define BCW_MAX_BATCH 4096

@@ -147,6 +147,14 @@ static const cli_opt options[] = {
      .help = "custom generator (bcwalk/generator.h) for the parameters it "
              "takes: C (.c) or bitcode (.bc), compiled and cached, or a "
              "shared object (.so)"},
+    {.name = "setup",
+     .arg = "FN",
+     CLI_TEXT(explore_args, o.setup),
+     .setting = "setup function",
+     .help = "a function of the library taking no parameters (its "
+             "initialisation) that each worker calls once before any "
+             "sequence; its globals and memory are where every sequence "
+             "starts"},
     {.name = "prune",
      .arg = "HOW",
      CLI_WORD(explore_args, o.prune, prunes),
@@ -178,7 +186,9 @@ static const cli_spec spec = {
         "  bcwalk explore stack.bc --unit bstack --depth 3 "
         "--generator examples/gen_index.c\n"
         "  bcwalk explore stack.bc --unit bstack --depth 12 --format json   "
-        "# pruned: seconds\n",
+        "# pruned: seconds\n"
+        "  bcwalk explore range.bc --unit range --depth 2 "
+        "--setup range_lib_init\n",
     .opts = options,
     .defaults = &defaults,
     .size = sizeof defaults};

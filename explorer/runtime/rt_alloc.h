@@ -17,6 +17,11 @@ typedef struct bcw_rt_span {
     uint32_t visit; /* 0: not reached yet; else the visit number + 1 */
 } bcw_rt_span;
 
+/* Keeps every block the code under test holds now (what its setup
+ * function allocated) for the worker's life: no sequence's leftover,
+ * and a free() of one is ignored, so the next sequence finds it again. */
+void bcw_rt_alloc_keep(void);
+
 /* Frees every block the code under test still holds (its leaks) so the
  * next sequence starts clean; returns how many there were. */
 size_t bcw_rt_alloc_reset(void);

@@ -94,6 +94,9 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
     const char *strs[BCW_MAX_PARAMS] = {0};
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
+        /* a category may be solved on the values chosen before it */
+        w->solving_args = vals;
+        w->nsolving_args = k;
         vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bcw_rt_bounds_value(w, p)
                   : p->fixed == BCW_FIXED_CUSTOM
                       ? bcw_rt_custom_next(fi, k, p, g, &strs[k])

@@ -65,17 +65,23 @@ static uint64_t eval(const bcw_rt_worker *w, uint32_t i, int depth)
         return 0;
     const bcw_cnode *n = &shm->pool[i];
     uint64_t a = 0, b = 0, v = 0;
-    if (n->op > BCW_C_FIELD)
+    if (n->op > BCW_C_ARG)
         a = eval(w, n->a, depth + 1);
     if (n->op >= BCW_C_ADD && n->op <= BCW_C_ASHR)
         b = eval(w, n->b, depth + 1);
     unsigned abits =
-        n->op > BCW_C_FIELD && n->a < shm->npool ? shm->pool[n->a].bits : 64;
+        n->op > BCW_C_ARG && n->a < shm->npool ? shm->pool[n->a].bits : 64;
     if (n->op == BCW_C_ICMP)
         b = eval(w, n->b, depth + 1);
     switch ((enum bcw_cop)n->op) {
     case BCW_C_PARAM:
         v = w->solving_x; /* the candidate being tried */
+        break;
+    case BCW_C_ARG:
+        /* an earlier parameter: the value this call passes it */
+        v = n->value >= 0 && (uint64_t)n->value < w->nsolving_args
+                ? w->solving_args[n->value]
+                : 0;
         break;
     case BCW_C_ICMP:
         v = compare(n->pred, a, b, abits);
@@ -194,10 +200,12 @@ static uint64_t threshold(bcw_rt_worker *w, const bcw_cnode *lit, uint64_t lo,
 }
 
 /* A category whose conditions mix the parameter with the object's fields
- * (len + b->len >= b->cap): the value nearest 1 that meets them on the
- * object as it is now, among 1, 0, -1 and the points where each
- * condition changes (found by bisection over the non-negative and, for
- * signed parameters, the negative half); 1 when none does. */
+ * or earlier parameters (len + b->len >= b->cap): the value nearest 1
+ * that meets them on the object as it is now, among 1, 0, -1 and the
+ * points where each condition changes (found by bisection over the
+ * small values and the rest: for signed parameters the non-negative and
+ * the negative half, for unsigned ones the lowest quarter and above,
+ * where `index + length` wraps); 1 when none does. */
 static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
 {
     const bcw_shm *shm = w->shm;
@@ -213,8 +221,9 @@ static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
     for (uint32_t i = 0; i < p->nbounds && n + 6 <= sizeof cand / sizeof *cand;
          i++) {
         const bcw_cnode *lit = &shm->pool[p->bounds + i];
-        uint64_t ends[2][2] = {{0, top}, {bottom, mask((uint64_t)-1, bits)}};
-        for (int h = 0; h < (is_signed ? 2 : 1); h++) {
+        uint64_t ends[2][2] = {
+            {0, top}, {is_signed ? bottom : top + 1, mask((uint64_t)-1, bits)}};
+        for (int h = 0; h < 2; h++) {
             uint64_t lo = ends[h][0], hi = ends[h][1];
             w->solving_x = lo;
             uint64_t at_lo = eval(w, lit->a, 0) != 0;

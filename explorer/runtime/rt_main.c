@@ -2,7 +2,9 @@
  * builds, and the worker's life as a state machine (proto.h):
  *
  *   SETUP    map the plan, check it, prepare the calls, catch fatal
- *            signals; a plan it cannot run: EXIT with BCW_EXIT_SETUP
+ *            signals; a plan it cannot run: EXIT with BCW_EXIT_SETUP;
+ *            then the library's setup function (explore --setup): a
+ *            halt in it is EXIT with BCW_EXIT_UNIT_SETUP
  *   HELLO    answer BCW_MSG_HELLO | version
  *   READY    wait for a command: RUN -> RUNNING; QUIT or EOF -> EXIT;
  *            anything else: EXIT with BCW_EXIT_SETUP
@@ -93,6 +95,11 @@ int main(void)
                 break;
             }
             bcw_rt_halt_setup(&w->flight, w->shm);
+            if (bcw_rt_seq_setup(w) < 0) {
+                status = BCW_EXIT_UNIT_SETUP;
+                state = W_EXIT;
+                break;
+            }
             state = W_HELLO;
             break;
         case W_HELLO:

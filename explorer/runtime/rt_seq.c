@@ -101,6 +101,25 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
         r->ret = ret;
 }
 
+/* bcwalk's call of the library's setup function (explore --setup), made
+ * in the unit's bitcode; empty without one. */
+void bcw_unit_setup(void);
+
+int bcw_rt_seq_setup(bcw_rt_worker *w)
+{
+    /* a halt in it comes back here; a fatal signal is recorded as the
+     * sequence in flight's, results[cur] */
+    if (sigsetjmp(w->flight.env, 0) != 0)
+        return -1;
+    w->flight.armed = 1;
+    bcw_unit_setup();
+    w->flight.armed = 0;
+    bcw_rt_alloc_keep();
+    if (w->globals_size > 0)
+        memcpy(w->globals_copy, w->globals, w->globals_size);
+    return 0;
+}
+
 /* Ends the sequence: its calls into r, its leftovers freed. */
 static void finish(bcw_rt_worker *w, bcw_wire_result *r)
 {

@@ -71,8 +71,12 @@ typedef struct bcw_rt_worker {
     void **ptrs;
     uint32_t nptrs, capptrs;
     /* The candidate value of the parameter a HOLDS/FAILS category is
-     * being solved for: what BCW_C_PARAM nodes evaluate to (rt_bounds.c). */
+     * being solved for: what BCW_C_PARAM nodes evaluate to (rt_bounds.c),
+     * and the values of the call's parameters before it, what BCW_C_ARG
+     * nodes evaluate to. */
     uint64_t solving_x;
+    const uint64_t *solving_args;
+    unsigned nsolving_args;
     /* The arena (rt_args.c) and its allocations, for the state hash to
      * follow pointers into; past BCW_RT_ARENA_SPANS the state is not
      * hashed. */

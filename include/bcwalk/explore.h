@@ -62,6 +62,10 @@ typedef struct bcw_explore_opts {
     void *payload;
     const char *generator; /* a custom generator's .c, .bc or .so
                               (bcwalk/generator.h), or NULL */
+    const char *setup;     /* a function of the library taking no
+                              parameters (its initialisation), called
+                              once in each worker before any sequence,
+                              or NULL */
     const char *permute;   /* buffer contents: every permutation of this
                               seed's bytes ("aabc"), each '|'-separated
                               group on its own ("ab|cd"); NULL: the
@@ -117,7 +121,9 @@ typedef struct bcw_summary {
  * predicates or a bad permutation seed give a message that begins with
  * "design-state predicates: " or "buffer permutation seed: ", an
  * unreadable custom generator one that begins "custom generator FILE: ",
- * so that a caller can tell which of its settings to blame. */
+ * a setup function that is not the module's, takes parameters, aborts
+ * or crashes (BCW_EINPUT) one that begins "setup function ", so that a
+ * caller can tell which of its settings to blame. */
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *opts);
 

@@ -64,12 +64,12 @@ class Analyze(unittest.TestCase):
         mode = params["sbuf_set_case"]["mode"]
         self.assertEqual((mode["kind"], mode["enumerators"]),
                          ("enum", "SBUF_KEEP=0, SBUF_UPPER=1, SBUF_LOWER=4"))
-        # the switch's cases are the enum's categories, and the rest
+        # the enumerators are its categories, and the switch's rest
         self.assertEqual([(c["label"], c["values"][0])
                           for c in mode["partitions"]],
-                         [("mode != 0 && mode != 1 && mode != 4", "2"),
-                          ("mode == 0", "0"), ("mode == 1", "1"),
-                          ("mode == 4", "4")])
+                         [("SBUF_KEEP", "0"), ("SBUF_UPPER", "1"),
+                          ("SBUF_LOWER", "4"),
+                          ("mode != 0 && mode != 1 && mode != 4", "2")])
         self.assertEqual(params["sbuf_append"]["data"]["kind"], "buffer")
         self.assertEqual(params["sbuf_append"]["data"]["length"], "len")
         self.assertEqual(params["sbuf_append"]["len"]["buffer"], "data")

@@ -1,0 +1,118 @@
+"""inputs.py - end-to-end tests of inputs that reach the interesting paths
+(issue 10): an enum parameter the constructor only stores gets its
+enumerators; in `index + length > r->len` both parameters get categories,
+the length solved on the index the call passes, one of them its wrap;
+`--setup FN` runs the library's initialisation before the sequences
+(examples/range.c makes no range before range_lib_init()).
+ctest runs this file as test_e2e_inputs."""
+import json
+import unittest
+
+import common
+from common import bcwalk, example, explore_json, jsonl
+
+
+SETUP = ("--setup", "range_lib_init")
+
+
+def analyzed(bc, fn):
+    """The JSON of function `fn` in `analyze --format json` of `bc`."""
+    model = json.loads(bcwalk("analyze", example(bc), "--format", "json",
+                              check=0).stdout)
+    [f] = [f for u in model["units"]
+           for f in u["constructors"] + u["methods"] if f["name"] == fn]
+    return f
+
+
+class StoredEnum(unittest.TestCase):
+    """range_new(mode) only stores its enum; range_add branches on it."""
+
+    def test_enumerators_are_categories(self):
+        [mode] = analyzed("range.bc", "range_new")["params"]
+        self.assertEqual(mode["kind"], "enum")
+        self.assertEqual([(c["label"], c["values"])
+                          for c in mode["partitions"]],
+                         [("RANGE_GROW", ["0"]), ("RANGE_FIXED", ["1"]),
+                          ("RANGE_SORTED", ["4"])])
+
+    def test_walk_makes_each_mode(self):
+        lines = jsonl("range.bc", "range", "protocol", 1, *SETUP)
+        made = {(c["args"][0], c["labels"][0])
+                for s in lines[:-1] for c in s["calls"][:1]}
+        self.assertEqual(made, {("0", "RANGE_GROW"), ("1", "RANGE_FIXED"),
+                                ("4", "RANGE_SORTED")})
+
+
+
+class JointRange(unittest.TestCase):
+    """range_remove(r, index, length) checks `index + length > r->len`,
+    and a length wrapping the sum past UINT_MAX slips through."""
+
+    def test_both_parameters_get_categories(self):
+        _, index, length = analyzed("range.bc", "range_remove")["params"]
+        self.assertEqual([c["label"] for c in index["partitions"]],
+                         ["index <= len", "index > len"])
+        labels = [c["label"] for c in length["partitions"]]
+        self.assertEqual(len(labels), 4)
+        self.assertIn("(index + length) <= len && index + length wraps",
+                      labels)
+
+    def test_the_wrap_is_walked_and_caught(self):
+        lines = jsonl("range.bc", "range", "protocol", 2, *SETUP)
+        crashes = [s["calls"] for s in lines[:-1]
+                   if s["calls"][-1]["outcome"] == "crash"]
+        self.assertEqual(
+            [[(c["fn"], c["args"]) for c in calls] for calls in crashes],
+            [[("range_new", [mode]), ("range_add", ["#0", "1"]),
+              ("range_remove", ["#0", "1", "4294967295"])]
+             for mode in ("0", "1", "4")])
+        self.assertTrue(all(calls[-1]["labels"][2].endswith("wraps")
+                            for calls in crashes))
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 3)
+
+
+
+class Setup(unittest.TestCase):
+    """explore --setup FN: the library's initialisation in each worker."""
+
+    def test_without_it_every_range_is_rejected(self):
+        s = explore_json("range.bc", "range", "protocol", 1)["sequences"]
+        self.assertEqual((s["normal"], s["terminated"]), (0, 3))
+
+    def test_with_it_sequences_run(self):
+        # 3 constructors, each followed by range_add, 8 range_remove
+        # steps, range_first and range_len
+        for jobs in ("1", "2"):
+            s = explore_json("range.bc", "range", "protocol", 1, *SETUP,
+                             "--jobs", jobs)["sequences"]
+            self.assertEqual((s["normal"], s["terminated"]), (3 + 3 * 11, 0))
+
+    def test_kept_across_sequences_and_restarts(self):
+        # the crashes of the wrap restart the worker, which runs the
+        # setup again: later sequences still make ranges
+        lines = jsonl("range.bc", "range", "protocol", 2, *SETUP)
+        self.assertEqual(lines[-1]["worker_restarts"], 3)
+        made = [s["calls"][0] for s in lines[:-1]]
+        self.assertTrue(all(c["result"] == "#0" for c in made))
+
+    def test_bad_setups_are_clear_errors(self):
+        bc = example("range.bc")
+        for fn, says in (
+                ("nope", "explore: --setup nope: %s defines no function of "
+                         "that name" % bc),
+                ("range_add", "explore: --setup range_add: it takes 2 "
+                              "parameters; a setup function takes none"),
+                ("range_lib_default_cap", "explore: --setup: it crashed "
+                                          "(signal 11) in the worker, "
+                                          "before any sequence"),
+                ("range_lib_done", "explore: --setup: it aborted (abort, a "
+                                   "failed assert or exit) in the worker, "
+                                   "before any sequence")):
+            p = bcwalk("explore", bc, "--unit", "range", "--setup", fn,
+                       check=2)
+            self.assertEqual(p.stderr, "bcwalk: %s\n" % says)
+            self.assertEqual(p.stdout, "")
+
+
+if __name__ == "__main__":
+    common.main()
