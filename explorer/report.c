@@ -284,11 +284,6 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             type = f->params[k].detail;
     switch (s->outcome) {
     case BCW_RUN_CRASH:
-        if (s->signo == BCW_SIG_FREED) {
-            snprintf(buf, n, "*crash* use after free (the %s handle was freed)",
-                     type ? type : "");
-            break;
-        }
         snprintf(buf, n, "*crash* %s", signal_name(s->signo));
         break;
     case BCW_RUN_ABORT:
@@ -298,7 +293,12 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
         snprintf(buf, n, "*hang* no return within %u ms", r->timeout_ms);
         break;
     case BCW_RUN_REJECTED:
-        if (s->signo == BCW_SIG_NO_ARG && type != NULL)
+        if (s->signo == BCW_SIG_FREED)
+            snprintf(buf, n,
+                     "*rejected* the %s handle was freed since it was given "
+                     "out",
+                     type ? type : "");
+        else if (s->signo == BCW_SIG_NO_ARG && type != NULL)
             snprintf(buf, n, "*rejected* no %s handle given out", type);
         else if (s->signo == BCW_SIG_NO_ARG)
             snprintf(buf, n, "*rejected* no instance for an argument");

@@ -97,7 +97,8 @@ typedef struct bcw_wire_param {
  * handle given out last in the sequence; with none (or NULL) given out
  * the call is not made and the sequence is rejected (signo
  * BCW_SIG_NO_ARG), and a handle into a block freed since is not passed
- * but recorded as a crash (signo BCW_SIG_FREED).  On a result: the
+ * and the sequence is rejected (signo BCW_SIG_FREED): the walk's misuse,
+ * not the library's.  On a result: the
  * result is given out as the handle of slot `value`. */
 #define BCW_FIXED_HANDLE 7u
 /* The same, but NULL is passed when no handle was given out: the

@@ -56,7 +56,7 @@ static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
     if (h == NULL && p->fixed == BCW_FIXED_HANDLE)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     if (bcw_rt_alloc_freed(h))
-        bcw_rt_halt(BCW_RUN_CRASH, BCW_SIG_FREED);
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_FREED);
     return (uint64_t)(uintptr_t)h;
 }
 
