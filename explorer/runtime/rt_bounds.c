@@ -4,6 +4,7 @@
  * parameter with fields is solved for. */
 #include "rt_bounds.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static uint64_t mask(uint64_t v, unsigned bits)
@@ -199,43 +200,36 @@ static uint64_t threshold(bcw_rt_worker *w, const bcw_cnode *lit, uint64_t lo,
     return hi;
 }
 
-/* A category whose conditions mix the parameter with the object's fields
- * or earlier parameters (len + b->len >= b->cap): the value nearest 1
- * that meets them on the object as it is now, among 1, 0, -1 and the
- * points where each condition changes (found by bisection over the
- * small values and the rest: for signed parameters the non-negative and
- * the negative half, for unsigned ones the lowest quarter and above,
- * where `index + length` wraps); 1 when none does. */
-static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
+/* Adds to cand the points in [lo, hi] where a condition of `p` changes
+ * (found by bisection), each with its neighbours. */
+static unsigned thresholds(bcw_rt_worker *w, const bcw_wire_param *p,
+                           uint64_t lo, uint64_t hi, uint64_t *cand, unsigned n,
+                           unsigned max)
 {
-    const bcw_shm *shm = w->shm;
     unsigned bits = bcw_abi_bits((enum bcw_abi)p->abi);
     int is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
-    uint64_t cand[3 + 6 * BCW_MAX_TERM_NODES];
-    unsigned n = 0;
-    cand[n++] = 1;
-    cand[n++] = 0;
-    cand[n++] = mask((uint64_t)-1, bits);
-    uint64_t top = is_signed ? mask(~0ull, bits) >> 1 : mask(~0ull, bits) >> 2;
-    uint64_t bottom = is_signed ? mask(~top, bits) : 0;
-    for (uint32_t i = 0; i < p->nbounds && n + 6 <= sizeof cand / sizeof *cand;
-         i++) {
-        const bcw_cnode *lit = &shm->pool[p->bounds + i];
-        uint64_t ends[2][2] = {
-            {0, top}, {is_signed ? bottom : top + 1, mask((uint64_t)-1, bits)}};
-        for (int h = 0; h < 2; h++) {
-            uint64_t lo = ends[h][0], hi = ends[h][1];
-            w->solving_x = lo;
-            uint64_t at_lo = eval(w, lit->a, 0) != 0;
-            w->solving_x = hi;
-            if ((eval(w, lit->a, 0) != 0) == at_lo)
-                continue;
-            uint64_t t = threshold(w, lit, lo, hi, is_signed, bits);
-            cand[n++] = t;
-            cand[n++] = mask(t - 1, bits);
-            cand[n++] = mask(t + 1, bits);
-        }
+    for (uint32_t i = 0; i < p->nbounds && n + 3 <= max; i++) {
+        const bcw_cnode *lit = &w->shm->pool[p->bounds + i];
+        w->solving_x = lo;
+        uint64_t at_lo = eval(w, lit->a, 0) != 0;
+        w->solving_x = hi;
+        if ((eval(w, lit->a, 0) != 0) == at_lo)
+            continue;
+        uint64_t t = threshold(w, lit, lo, hi, is_signed, bits);
+        cand[n++] = t;
+        cand[n++] = mask(t - 1, bits);
+        cand[n++] = mask(t + 1, bits);
     }
+    return n;
+}
+
+/* The candidate nearest 1 that meets p's conditions, or 1 (*found
+ * false). */
+static uint64_t nearest(bcw_rt_worker *w, const bcw_wire_param *p,
+                        const uint64_t *cand, unsigned n, bool *found)
+{
+    unsigned bits = bcw_abi_bits((enum bcw_abi)p->abi);
+    int is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
     uint64_t best = 1, dist = UINT64_MAX;
     for (unsigned i = 0; i < n; i++) {
         /* |v - 1|, in unsigned arithmetic: 1 - INT64_MIN overflows */
@@ -247,7 +241,45 @@ static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
             dist = d;
         }
     }
+    *found = dist != UINT64_MAX;
     return best;
+}
+
+/* A category whose conditions mix the parameter with the object's fields
+ * or earlier parameters (len + b->len >= b->cap): the value nearest 1
+ * that meets them on the object as it is now, among 1, 0, -1 and the
+ * points where each condition changes (found by bisection over the
+ * small values and the rest: for signed parameters the non-negative and
+ * the negative half, for unsigned ones the lowest quarter and, only when
+ * nothing there meets them, above it, where `index + length` wraps); 1
+ * when none does. */
+static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
+{
+    unsigned bits = bcw_abi_bits((enum bcw_abi)p->abi);
+    int is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
+    uint64_t cand[3 + 6 * BCW_MAX_TERM_NODES];
+    const unsigned max = sizeof cand / sizeof *cand;
+    unsigned n = 0;
+    uint64_t all = mask((uint64_t)-1, bits);
+    cand[n++] = 1;
+    cand[n++] = 0;
+    if (is_signed)
+        cand[n++] = all; /* -1 */
+    uint64_t top = is_signed ? mask(~0ull, bits) >> 1 : mask(~0ull, bits) >> 2;
+    uint64_t bottom = is_signed ? mask(~top, bits) : 0;
+    n = thresholds(w, p, 0, top, cand, n, max);
+    if (is_signed)
+        n = thresholds(w, p, bottom, all, cand, n, max);
+    bool found;
+    uint64_t best = nearest(w, p, cand, n, &found);
+    if (found || is_signed)
+        return best;
+    /* every small value fails: the large ones (a sum that wraps) */
+    n = 0;
+    cand[n++] = all;
+    n = thresholds(w, p, top + 1, all, cand, n, max);
+    best = nearest(w, p, cand, n, &found);
+    return found ? best : 1;
 }
 
 uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p)
