@@ -231,15 +231,6 @@ const char *bcw__cop_symbol(unsigned op)
     return op < sizeof ops / sizeof ops[0] ? ops[op] : NULL;
 }
 
-int bcw__unit_destructor(const bcw_unit *u)
-{
-    for (unsigned i = 0; i < u->nfuncs; i++)
-        if (u->funcs[i].role == BCW_ROLE_DESTRUCTOR &&
-            u->funcs[i].nparams == 1 && u->funcs[i].unwalkable == NULL)
-            return (int)i;
-    return -1;
-}
-
 static int ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit,
                     int depth);
 

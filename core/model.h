@@ -196,9 +196,6 @@ BCW_INTERNAL int bcw__param_set_note(bcw_param *p, char *note);
 /* Frees a parameter's strings and arrays; NULL fields are fine. */
 BCW_INTERNAL void bcw__param_free(bcw_param *p);
 
-/* Index of the unit's destructor or first constructor, -1 if none. */
-BCW_INTERNAL int bcw__unit_destructor(const bcw_unit *u);
-
 /* How many units deep an argument's constructor may need other units'
  * instances: cc_rbuf_new_conf(conf, &out) needs a conf that
  * cc_rbuf_conf_init(conf) fills. */

@@ -158,6 +158,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.unit = u;
     sk.report.steps = a.steps;
     sk.report.nsteps = a.nsteps;
+    sk.report.dtors = a.plan->destructors;
+    sk.report.ndtors = a.plan->ndestructors;
     sk.report.walk = o->walk;
     sk.report.depth = o->depth;
     sk.report.timeout_ms = o->timeout_ms;

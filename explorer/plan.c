@@ -479,13 +479,14 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     memset(plan, 0, sizeof *plan);
     plan->nfuncs = nsteps;
     plan->unit_size = (uint32_t)u->size;
-    plan->destructor = -1;
-    int dtor = bcw__unit_destructor(u);
+    plan->ndestructors = 0;
     for (unsigned i = 0; i < nsteps; i++) {
         const bcw_func *f = &u->funcs[steps[i].func];
         bcw_wire_func *w = &plan->funcs[i];
-        if ((int)steps[i].func == dtor && plan->destructor < 0)
-            plan->destructor = (int32_t)i;
+        /* every destructor a walk can call ends sequences in turn */
+        if (f->role == BCW_ROLE_DESTRUCTOR && f->unwalkable == NULL &&
+            f->self == 0 && plan->ndestructors < BCW_MAX_DESTRUCTORS)
+            plan->destructors[plan->ndestructors++] = (uint16_t)i;
         w->sym = f->sym;
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;

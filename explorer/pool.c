@@ -203,7 +203,9 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         w->shm->version = BCW_PROTO_VERSION;
         w->shm->nfuncs = plan->nfuncs;
         w->shm->unit_size = plan->unit_size;
-        w->shm->destructor = plan->destructor;
+        w->shm->ndestructors = plan->ndestructors;
+        memcpy(w->shm->destructors, plan->destructors,
+               sizeof plan->destructors);
         w->shm->use_ffi = plan->use_ffi;
         memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
         w->shm->npool = plan->npool;

@@ -14,7 +14,8 @@ typedef struct bcw_pool bcw_pool;
 typedef struct bcw_plan {
     uint32_t nfuncs;
     uint32_t unit_size;
-    int32_t destructor;
+    uint32_t ndestructors;
+    uint16_t destructors[BCW_MAX_DESTRUCTORS];
     uint32_t use_ffi;
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool, nstrings;

@@ -315,6 +315,14 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
     }
 }
 
+/* The destructor that ended sequence s, as the worker chose it. */
+static const char *destructor_of(const bcw_reporter *r, const bcw_seq *s)
+{
+    unsigned d = bcw_wire_destructor_of(s->steps, s->len, r->ndtors);
+    return r->ndtors > 0 ? r->unit->funcs[r->steps[r->dtors[d]].func].name
+                         : "?";
+}
+
 /* Calls shown for a sequence: up to the one that halted, the destructor
  * included when it was the one. */
 static unsigned shown_calls(const bcw_seq *s)
@@ -351,11 +359,10 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     char args[BCW_MAX_PARAMS][64], result[96] = "", last[96] = "";
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
-    int dtor = bcw__unit_destructor(u);
     for (unsigned k = 0; k < ncalls; k++) {
         bool is_dtor = k == s->len + 1u;
         if (is_dtor) {
-            fprintf(f, "%s(target);\n", u->funcs[dtor].name);
+            fprintf(f, "%s(target);\n", destructor_of(r, s));
             continue;
         }
         const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
@@ -414,7 +421,6 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
 
 static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
 {
-    const bcw_unit *u = r->unit;
     FILE *f = r->f;
     fprintf(f, "{\"length\": %u, \"state\": ", s->len - s->nprefix);
     bcw__json_str(f, r->state ? r->state : "default");
@@ -431,13 +437,12 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
     char args[BCW_MAX_PARAMS][64], result[96];
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
-    int dtor = bcw__unit_destructor(u);
     for (unsigned k = 0; k < ncalls; k++) {
         bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
         const char *outcome = bcw__outcome_name(halted ? s->outcome : 0);
         if (k == s->len + 1u) {
             fputs(", {\"fn\": ", f);
-            bcw__json_str(f, u->funcs[dtor].name);
+            bcw__json_str(f, destructor_of(r, s));
             fprintf(f,
                     ", \"args\": [\"#0\"], \"labels\": [null], "
                     "\"outcome\": \"%s\"}",

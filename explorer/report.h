@@ -12,8 +12,10 @@
 typedef struct bcw_reporter {
     const bcw_model *model; /* for the units other units' arguments */
     const bcw_unit *unit;
-    const bcw_step *steps;         /* by plan index */
+    const bcw_step *steps; /* by plan index */
     unsigned nsteps;
+    const uint16_t *dtors; /* the destructors sequences end with, in turn */
+    unsigned ndtors;
     const struct bcw_usergen *gen; /* custom generator, or NULL */
     enum bcw_walk_kind walk;
     unsigned depth;

@@ -42,7 +42,8 @@ typedef struct node {
     uint64_t state;        /* the concrete state's hash, 0: not computed */
 } node;
 
-#define NODE_PRUNED 1u /* its key was seen: not extended */
+#define NODE_PRUNED 1u  /* its key was seen: not extended */
+#define NODE_IN_DTOR 2u /* halted in the destructor, its methods returned */
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
@@ -157,9 +158,17 @@ static size_t job_size(unsigned depth)
     return by_words < BCW_MAX_BATCH ? by_words : BCW_MAX_BATCH;
 }
 
+/* Did node nd's calls all return, or only its destructor halt?  The
+ * extensions of the latter end with the next destructor in turn: they
+ * are run. */
+static bool ran(const node *nd)
+{
+    return nd->outcome == BCW_RUN_NORMAL || (nd->flags & NODE_IN_DTOR);
+}
+
 static bool extendable(const bcw_walk_cfg *cfg, const node *nd, unsigned level)
 {
-    if (nd->outcome != BCW_RUN_NORMAL)
+    if (!ran(nd))
         return false;
     return cfg->kind == BCW_WALK_PROTOCOL || level == 0 ||
            cfg->step[nd->step].mutator;
@@ -228,6 +237,12 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         nd->outcome = r->outcome;
         nd->signo = r->signo;
         nd->halted_at = r->halted_at;
+        unsigned len = 0;
+        for (size_t j = from + i; w->nodes[j].parent != NO_PARENT;
+             j = w->nodes[j].parent)
+            len++;
+        if (r->outcome != BCW_RUN_NORMAL && r->halted_at == len + 1u)
+            nd->flags |= NODE_IN_DTOR;
         nd->ret = r->ret;
         nd->preds = r->preds;
         nd->known = r->known;
@@ -370,7 +385,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             const node *nd = &w->nodes[i];
             err = emit(w, i, out);
             uint64_t below = subtree(cfg->nmethods, cfg->depth, level);
-            if (nd->outcome != BCW_RUN_NORMAL) {
+            if (!ran(nd)) {
                 out->discarded = sat_add(out->discarded, below);
             } else if (!extendable(cfg, nd, level)) {
                 out->discarded = sat_add(out->discarded, below);

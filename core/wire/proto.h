@@ -44,6 +44,8 @@
 #define BCW_EXIT_UNIT_SETUP 88
 
 #define BCW_MAX_FUNCS 256
+/* destructors a walk's sequences end with, in turn */
+#define BCW_MAX_DESTRUCTORS 8
 #define BCW_MAX_BATCH 4096
 #define BCW_MAX_PLAN_STRINGS 16384
 /* set in a sequence's length word: hash the state before its last call
@@ -215,9 +217,10 @@ typedef struct bcw_wire_gen {
 typedef struct bcw_shm {
     uint32_t magic, version;
     uint32_t nfuncs;
-    uint32_t unit_size; /* sizeof the unit, for init constructors */
-    int32_t destructor; /* plan index, or -1 */
-    uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
+    uint32_t unit_size;    /* sizeof the unit, for init constructors */
+    uint32_t ndestructors; /* the destructors sequences end with, in turn */
+    uint16_t destructors[BCW_MAX_DESTRUCTORS]; /* plan indexes */
+    uint32_t use_ffi; /* 1: call through libffi, 0: typed stubs */
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];
@@ -236,5 +239,17 @@ typedef struct bcw_shm {
     uint16_t seqs[BCW_MAX_SEQ_WORDS];
     bcw_wire_result results[BCW_MAX_BATCH];
 } bcw_shm;
+
+/* Which of the `n` destructors ends the sequence whose constructor and
+ * methods are steps[0..len]: each in turn, by the sum of its plan
+ * indexes, so the parent's report names the one the worker called. */
+static inline unsigned bcw_wire_destructor_of(const uint16_t *steps,
+                                              unsigned len, unsigned n)
+{
+    uint32_t sum = 0;
+    for (unsigned k = 0; k <= len; k++)
+        sum += steps[k];
+    return n > 0 ? sum % n : 0;
+}
 
 #endif

@@ -80,7 +80,7 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
     w->shm = shm;
     if (shm->magic != BCW_SHM_MAGIC || shm->version != BCW_PROTO_VERSION ||
         shm->nfuncs > BCW_MAX_FUNCS ||
-        (shm->destructor >= 0 && (uint32_t)shm->destructor >= shm->nfuncs) ||
+        shm->ndestructors > BCW_MAX_DESTRUCTORS ||
         shm->unit_size > sizeof w->unit_storage ||
         shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS)
         return -1;
@@ -88,6 +88,9 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
         if (shm->preds[i].interface &&
             (shm->preds[i].func >= shm->nfuncs ||
              shm->funcs[shm->preds[i].func].sym >= bcw_unit_nsyms))
+            return -1;
+    for (uint32_t i = 0; i < shm->ndestructors; i++)
+        if (shm->destructors[i] >= shm->nfuncs)
             return -1;
     for (uint32_t i = 0; i < shm->nfuncs; i++)
         if (setup_func(w, i) < 0)

@@ -194,8 +194,11 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     if (shm->state_flags & BCW_STATE_PREDS)
         bcw_rt_observe_preds(w, r);
     /* the destructor's result is not reported: r is not written */
-    if (shm->destructor >= 0)
-        run_call(w, (unsigned)shm->destructor, r, 0);
+    if (shm->ndestructors > 0)
+        run_call(w,
+                 shm->destructors[bcw_wire_destructor_of(&q[1], w->len,
+                                                         shm->ndestructors)],
+                 r, 0);
     w->flight.armed = 0;
     finish(w, r);
 }

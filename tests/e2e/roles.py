@@ -40,6 +40,27 @@ class Roles(unittest.TestCase):
             "bag_add8: has more than 8 parameters; bcwalk cannot call it",
             "bag_trace: is variadic; bcwalk cannot call it"])
 
+    def test_each_destructor_ends_sequences_in_turn(self):
+        # box_destroy_all frees its item twice: sequences it ends after
+        # box_fill abort in it, named; box_free ends the others, and a
+        # sequence whose destructor halted is still extended
+        lines = jsonl("twofree.bc", "box", "protocol", 3)
+        ends = {}
+        for s in lines[:-1]:
+            last = s["calls"][-1]
+            if last["outcome"] != "normal":
+                ends.setdefault(last["fn"], set()).add(last["outcome"])
+        self.assertEqual(ends, {"box_destroy_all": {"abort"}})
+        fills = [s for s in lines[:-1]
+                 if [c["fn"] for c in s["calls"][:2]] == ["box_new",
+                                                           "box_fill"]]
+        # new; fill ended by box_destroy_all aborts, and is extended
+        self.assertEqual([c["fn"] for c in fills[0]["calls"]],
+                         ["box_new", "box_fill", "box_destroy_all"])
+        self.assertEqual({len(s["calls"]) for s in fills if
+                          s["calls"][-1]["outcome"] == "normal"}, {3, 4})
+        self.assertEqual(lines[-1]["sequences"]["discarded"], 0)
+
     def test_a_list_in_the_callers_cell_is_freed_by_its_free_only(self):
         # list_pop frees the head node as list_free frees them all; the
         # name decides between them
