@@ -117,7 +117,7 @@ static int find_given_in(bcw_finder *f, bcw_unit *u, bcw_func *fn,
         if ((int)p == fn->self || d == NULL ||
             fn->params[p].kind != BCW_PK_SCRATCH ||
             bcw__finder_unit(f, d) >= 0 ||
-            !bcw__params_only_written(LLVMGetParam(s->fn, p)) ||
+            !bcw__params_filled(LLVMGetParam(s->fn, p)) ||
             (h = handle_of(u, d, &err)) == NULL)
             continue;
         err = strv_add(&h->from, &h->nfrom, fn->name);

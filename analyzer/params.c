@@ -50,9 +50,45 @@ static bool compared_with_null(LLVMValueRef p)
     return false;
 }
 
+static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops);
+
+/* Does call `call` only store into what `p`, one of its arguments,
+ * points to: memset or memcpy to it, a module function filling it (an
+ * iterator's init filling a field through another init: it_init(
+ * &it->inner, c))? */
+static bool callee_writes_only(LLVMValueRef call, LLVMValueRef p, bool *stored,
+                               int hops)
+{
+    LLVMValueRef callee = bcw__called_function(call);
+    if (callee == NULL || hops >= 8)
+        return false;
+    unsigned n = (unsigned)LLVMGetNumArgOperands(call);
+    /* memset(p, ...), memcpy(p, src, n): stores; p as a source is read */
+    const char *name = bcw__value_name(callee);
+    if (strncmp(name, "llvm.memset", 11) == 0 ||
+        strncmp(name, "llvm.memcpy", 11) == 0 ||
+        strncmp(name, "llvm.memmove", 12) == 0) {
+        for (unsigned k = 1; k < n; k++)
+            if (LLVMGetOperand(call, k) == p)
+                return false;
+        *stored = true;
+        return true;
+    }
+    if (LLVMIsDeclaration(callee))
+        return false;
+    if (n != LLVMCountParams(callee))
+        return false;
+    for (unsigned k = 0; k < n; k++)
+        if (LLVMGetOperand(call, k) == p &&
+            !written_only(LLVMGetParam(callee, k), true, stored, hops + 1))
+            return false;
+    return true;
+}
+
 /* Is the memory at `p` only stored into (through field addresses and
- * casts too), never read or passed on?  *stored says whether it is. */
-static bool written_only(LLVMValueRef p, bool *stored, int hops)
+ * casts too, and with `calls` by calls filling it), never read or passed
+ * on?  *stored says whether it is. */
+static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
@@ -60,7 +96,10 @@ static bool written_only(LLVMValueRef p, bool *stored, int hops)
             *stored = true;
         else if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) &&
                  LLVMGetOperand(user, 0) == p && hops < 8) {
-            if (!written_only(user, stored, hops + 1))
+            if (!written_only(user, calls, stored, hops + 1))
+                return false;
+        } else if (calls && LLVMIsACallInst(user)) {
+            if (!callee_writes_only(user, p, stored, hops))
                 return false;
         } else if (!(LLVMIsAICmpInst(user) || LLVMIsADbgInfoIntrinsic(user))) {
             return false;
@@ -72,7 +111,13 @@ static bool written_only(LLVMValueRef p, bool *stored, int hops)
 bool bcw__params_only_written(LLVMValueRef p)
 {
     bool stored = false;
-    return written_only(p, &stored, 0) && stored;
+    return written_only(p, false, &stored, 0) && stored;
+}
+
+bool bcw__params_filled(LLVMValueRef p)
+{
+    bool stored = false;
+    return written_only(p, true, &stored, 0) && stored;
 }
 
 /* Is `v` an address inside the block `base` points to? */

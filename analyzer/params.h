@@ -31,5 +31,9 @@ BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
  * its fields', never read or passed on (`char *out`, `T **out`, an
  * iterator an init function fills)? */
 BCW_INTERNAL bool bcw__params_only_written(LLVMValueRef p);
+/* The same, counting as stores the calls that fill what p points to:
+ * memset or memcpy to it, module functions only storing into it (an
+ * iterator's init filling an inner iterator through its own init). */
+BCW_INTERNAL bool bcw__params_filled(LLVMValueRef p);
 
 #endif

@@ -4,10 +4,12 @@
  * `ring_new_conf(&conf, &out)`), with an iterator over a ring.
  *
  * Arguments of another unit come from constructors the walk can call:
- * the iterator's ring from ring_new(&out), ring_new_conf's configuration
- * from ring_conf_init.  Zeroed storage would crash both: a zeroed conf
- * has no allocator, a zeroed ring no buffer. */
+ * ring_new_conf's configuration from ring_conf_init (a zeroed conf would
+ * have no allocator).  The iterators ring_iter_init (memset, then
+ * fields) and ring_cursor_init (through ring_iter_init) fill are handles
+ * of the ring, steps of its walk over the ring it fills. */
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct ring_conf {
     size_t capacity;
@@ -25,6 +27,12 @@ typedef struct ring_iter {
     const ring *r;
     size_t at;
 } ring_iter;
+
+/* An iterator counting its steps, filled through ring_iter_init. */
+typedef struct ring_cursor {
+    ring_iter it;
+    int steps;
+} ring_cursor;
 
 void ring_conf_init(ring_conf *conf)
 {
@@ -90,8 +98,8 @@ void ring_destroy(ring *r)
 
 void ring_iter_init(ring_iter *it, const ring *r)
 {
+    memset(it, 0, sizeof *it);
     it->r = r;
-    it->at = 0;
 }
 
 /* The next element into *out; -1 at the end. */
@@ -102,4 +110,17 @@ int ring_iter_next(ring_iter *it, void **out)
         return -1;
     *out = r->buf[(r->head + it->at++) % r->cap];
     return 0;
+}
+
+void ring_cursor_init(ring_cursor *c, const ring *r)
+{
+    ring_iter_init(&c->it, r);
+    c->steps = 0;
+}
+
+/* The next element into *out, counting the step; -1 at the end. */
+int ring_cursor_next(ring_cursor *c, void **out)
+{
+    c->steps++;
+    return ring_iter_next(&c->it, out);
 }

@@ -35,9 +35,11 @@ class Instances(unittest.TestCase):
         m = json.loads(bcwalk("analyze", example("ring.bc"), "--format",
                               "json", check=0).stdout)
         [ring] = [u for u in m["units"] if u["name"] == "ring"]
-        [h] = ring["handles"]
-        self.assertEqual((h["type"], h["from"], h["used_by"]),
-                         ("ring_iter", ["ring_iter_init"], ["ring_iter_next"]))
+        handles = {h["type"]: (h["from"], h["used_by"])
+                   for h in ring["handles"]}
+        self.assertEqual(handles, {
+            "ring_iter": (["ring_iter_init"], ["ring_iter_next"]),
+            "ring_cursor": (["ring_cursor_init"], ["ring_cursor_next"])})
         for walk, depth in (("protocol", 3), ("algebra", 3)):
             self.assertEqual(halts(jsonl("ring.bc", "ring", walk, depth)),
                              [], walk)
