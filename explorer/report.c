@@ -284,7 +284,12 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             type = f->params[k].detail;
     switch (s->outcome) {
     case BCW_RUN_CRASH:
-        snprintf(buf, n, "*crash* %s", signal_name(s->signo));
+        if (s->signo == BCW_SIG_OVERFLOW)
+            snprintf(buf, n,
+                     "*crash* heap overflow (a write past the end of "
+                     "a block)");
+        else
+            snprintf(buf, n, "*crash* %s", signal_name(s->signo));
         break;
     case BCW_RUN_ABORT:
         snprintf(buf, n, "*abort* %s", signal_name(s->signo));

@@ -123,6 +123,9 @@ typedef struct bcw_wire_param {
  * memory (crash). */
 #define BCW_SIG_NO_ARG 0xf0u
 #define BCW_SIG_FREED 0xf1u
+/* signo of a call that wrote past the end of a heap block (the runtime's
+ * guard bytes after each block changed): a crash, the worker restarted */
+#define BCW_SIG_OVERFLOW 0xf2u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */

@@ -8,7 +8,10 @@
  * New blocks are filled with FILL_BYTE, not left as libc hands them
  * over: what the code under test reads before it writes, and the bytes
  * it never writes (padding, unused slots), are then the same in every
- * worker, which the state hash (rt_state.c) depends on. */
+ * worker, which the state hash (rt_state.c) depends on.  GUARD_BYTES
+ * after every block are checked after each call: a call writing past
+ * its block is recorded as a heap overflow, on that call, and the worker
+ * restarted before the damage reaches a later sequence. */
 #define _GNU_SOURCE
 #include "rt_alloc.h"
 
@@ -52,6 +55,8 @@ static block *dead;
 static size_t dead_bytes;
 #define QUARANTINE_BYTES (16u << 20)
 #define FILL_BYTE 0xa5 /* reads of it stand out: 0xa5a5a5a5 */
+#define GUARD_BYTES 16
+#define GUARD_BYTE 0xfb
 
 static block *header_of(void *p)
 {
@@ -76,13 +81,14 @@ static uint64_t magic_of(void *p)
 /* A new block on the live list, its bytes as libc left them. */
 static void *alloc_block(size_t n)
 {
-    if (n > SIZE_MAX - sizeof(block)) {
+    if (n > SIZE_MAX - sizeof(block) - GUARD_BYTES) {
         errno = ENOMEM;
         return NULL;
     }
-    block *b = malloc(sizeof(block) + n);
+    block *b = malloc(sizeof(block) + n + GUARD_BYTES);
     if (b == NULL)
         return NULL;
+    memset((char *)(b + 1) + n, GUARD_BYTE, GUARD_BYTES);
     b->size = n;
     b->magic = LIVE_MAGIC;
     b->prev = NULL;
@@ -99,6 +105,29 @@ void *bcw_rt_malloc(size_t n)
     if (p != NULL)
         memset(p, FILL_BYTE, n);
     return p;
+}
+
+/* Are the guard bytes after block b as alloc_block wrote them? */
+static int guard_ok(const block *b)
+{
+    const uint64_t pattern = 0x0101010101010101ull * GUARD_BYTE;
+    uint64_t g[GUARD_BYTES / sizeof(uint64_t)];
+    memcpy(g, (const char *)(b + 1) + b->size, sizeof g);
+    for (size_t k = 0; k < sizeof g / sizeof g[0]; k++)
+        if (g[k] != pattern)
+            return 0;
+    return 1;
+}
+
+int bcw_rt_alloc_overflowed(void)
+{
+    for (const block *b = live; b != NULL; b = b->next)
+        if (!guard_ok(b))
+            return 1;
+    for (const block *b = dead; b != NULL; b = b->next)
+        if (!guard_ok(b))
+            return 1;
+    return 0;
 }
 
 /* Returns the quarantined blocks to libc. */

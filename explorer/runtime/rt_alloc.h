@@ -26,6 +26,10 @@ void bcw_rt_alloc_keep(void);
  * next sequence starts clean; returns how many there were. */
 size_t bcw_rt_alloc_reset(void);
 
+/* Did a write go past the end of a block, live or freed during this
+ * sequence (its guard bytes changed)? */
+int bcw_rt_alloc_overflowed(void);
+
 /* Is `p` inside a block the code under test freed during this sequence
  * (and not inside a live one)?  Freed blocks stay out of libc's hands
  * until the sequence ends (up to a bound), so a handle to one is told

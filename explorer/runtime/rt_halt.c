@@ -58,17 +58,24 @@ void bcw_rt_exit(int status)
     bcw_rt_halt(BCW_RUN_ABORT, 0);
 }
 
+void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
+{
+    if (flight == NULL || !flight->armed)
+        _exit(BCW_EXIT_SETUP);
+    bcw_wire_result *r = &shm->results[shm->cur];
+    r->outcome = (uint8_t)outcome;
+    r->signo = (uint8_t)signo;
+    r->halted_at = (uint16_t)flight->call;
+    r->calls = flight->calls;
+    _exit(BCW_EXIT_FAULT);
+}
+
 /* A fatal signal: record it for the sequence in flight and leave. */
 static void on_fatal(int signo)
 {
-    if (flight->armed) {
-        bcw_wire_result *r = &shm->results[shm->cur];
-        r->outcome = signo == SIGABRT ? BCW_RUN_ABORT : BCW_RUN_CRASH;
-        r->signo = (uint8_t)signo;
-        r->halted_at = (uint16_t)flight->call;
-        r->calls = flight->calls;
-        _exit(BCW_EXIT_FAULT);
-    }
+    if (flight->armed)
+        bcw_rt_halt_fatal(signo == SIGABRT ? BCW_RUN_ABORT : BCW_RUN_CRASH,
+                          signo);
     signal(signo, SIG_DFL);
     raise(signo);
 }

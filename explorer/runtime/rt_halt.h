@@ -46,6 +46,11 @@ void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_shm *shm);
  * or memory it ran out of. */
 void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
 
+/* Records the outcome for the call in flight, as a fatal signal is, and
+ * ends the worker (BCW_EXIT_FAULT): its heap cannot be trusted. */
+void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
+    __attribute__((noreturn));
+
 /* The interposed functions the unit's calls are renamed to (its own
  * abort, __assert_fail, exit and bcw_contract_fail). */
 void bcw_rt_abort(void) __attribute__((noreturn));

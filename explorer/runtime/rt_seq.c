@@ -53,14 +53,10 @@ static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
         r->ret = ret;
 }
 
-/* Makes one call of plan entry `fi`, recording into `r` if `last`. */
-static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
-                     int last)
+/* run_call for any other entry. */
+static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
+                        int last)
 {
-    if (w->simple[fi]) {
-        run_simple(w, fi, r, last);
-        return;
-    }
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
@@ -118,6 +114,19 @@ int bcw_rt_seq_setup(bcw_rt_worker *w)
     if (w->globals_size > 0)
         memcpy(w->globals_copy, w->globals, w->globals_size);
     return 0;
+}
+
+/* Makes one call of plan entry `fi`, recording into `r` if `last`; a
+ * call that wrote past a heap block ends there, and the worker with it. */
+static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
+                     int last)
+{
+    if (w->simple[fi])
+        run_simple(w, fi, r, last);
+    else
+        run_general(w, fi, r, last);
+    if (bcw_rt_alloc_overflowed())
+        bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_OVERFLOW);
 }
 
 /* Ends the sequence: its calls into r, its leftovers freed. */

@@ -172,5 +172,25 @@ class Outcomes(unittest.TestCase):
                          ["1", "2", "3"])
 
 
+    def test_a_heap_overflow_is_caught_on_its_call_and_contained(self):
+        # spill_put(s, 4, v) writes one int past its block: caught on
+        # that call, the worker restarted, every other sequence normal
+        lines = jsonl("spill.bc", "spill", "protocol", 3, "--boundaries")
+        halted = [s["calls"] for s in lines[:-1]
+                  if s["calls"][-1]["outcome"] != "normal"]
+        self.assertTrue(halted)
+        for calls in halted:
+            self.assertEqual((calls[-1]["fn"], calls[-1]["args"][1],
+                              calls[-1]["outcome"]),
+                             ("spill_put", "4", "crash"))
+        summary = lines[-1]
+        self.assertEqual(summary["worker_restarts"], len(halted))
+        self.assertEqual(summary["sequences"]["terminated"], len(halted))
+        text = bcwalk("explore", example("spill.bc"), "--unit", "spill",
+                      "--depth", "1", "--boundaries", check=0).stdout
+        self.assertIn("spill_put(target, 4 /* i >= 0 && i <= cap */, 1);\n"
+                      "==> *crash* heap overflow (a write past the end of a "
+                      "block)", text)
+
 if __name__ == "__main__":
     common.main()
