@@ -45,19 +45,59 @@ int bcw__build_clang(const char *const argv[], const char *log)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
+#define MAX_UNDEFINED 8 /* symbols named, then "..." */
+
+/* Adds the symbol of a linker's "undefined reference to `sym'" line to
+ * the comma-separated list in b, once; *n counts them. */
+static void add_undefined(bcw_buf *b, unsigned *n_named, const char *line)
+{
+    const char *at = strstr(line, "undefined reference to `");
+    if (at == NULL)
+        return;
+    at += strlen("undefined reference to `");
+    size_t n = strcspn(at, "'\n");
+    char name[256];
+    if (n == 0 || n >= sizeof name)
+        return;
+    memcpy(name, at, n);
+    name[n] = '\0';
+    const char *p = b->data != NULL ? b->data : "";
+    for (const char *q = strstr(p, name); q != NULL; q = strstr(q + 1, name))
+        if ((q == p || q[-1] == ' ') && (q[n] == ',' || q[n] == '\0'))
+            return;
+    if (++*n_named <= MAX_UNDEFINED)
+        bcw__buf_printf(b, "%s%s", b->len > 0 ? ", " : "", name);
+    else if (*n_named == MAX_UNDEFINED + 1)
+        bcw__buf_printf(b, ", ...");
+}
+
 int bcw__build_failed(const char *file, const char *doing, const char *log)
 {
-    char line[512] = "";
+    char line[512] = "", first[512] = "";
+    bcw_buf undefined;
+    bcw__buf_init(&undefined, 4096);
+    unsigned named = 0;
     FILE *f = fopen(log, "r");
     if (f != NULL) {
-        while (fgets(line, sizeof line, f) != NULL)
-            if (strstr(line, "error") != NULL)
-                break;
+        while (fgets(line, sizeof line, f) != NULL) {
+            if (first[0] == '\0' && strstr(line, "error") != NULL)
+                memcpy(first, line, sizeof first);
+            add_undefined(&undefined, &named, line);
+        }
         fclose(f);
     }
-    line[strcspn(line, "\n")] = '\0';
-    return bcw__error(BCW_ERROR, "%s: %s failed: %s (full log: %s)", file,
-                      doing, line[0] ? line : "clang failed", log);
+    first[strcspn(first, "\n")] = '\0';
+    int err =
+        undefined.len > 0
+            ? bcw__error(BCW_EINPUT,
+                         "%s: %s failed: functions it calls are defined in no "
+                         "file of it: %s (link the library's files into one "
+                         "with llvm-link; full log: %s)",
+                         file, doing, undefined.data, log)
+            : bcw__error(BCW_ERROR, "%s: %s failed: %s (full log: %s)", file,
+                         doing, first[0] ? first : "clang failed", log);
+    bcw__buf_free(&undefined);
+    return err;
 }
 
 int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,

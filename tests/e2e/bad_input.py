@@ -20,6 +20,14 @@ class BadInput(unittest.TestCase):
     def test_not_bitcode(self):
         self.expect_usage_error("analyze", __file__, needle="not LLVM bitcode")
 
+    def test_functions_defined_in_no_file_are_named(self):
+        # lonely.c calls lonely_tick, which another file would define
+        self.expect_usage_error("explore", example("lonely.bc"), "--unit",
+                                "lonely", "--depth", "1",
+                                needle="functions it calls are defined in "
+                                "no file of it: lonely_tick (link the "
+                                "library's files into one with llvm-link")
+
     def test_truncated_bitcode(self):
         with tempfile.NamedTemporaryFile(suffix=".bc") as f:
             f.write(open(example("bstack.bc"), "rb").read()[:700])
