@@ -45,9 +45,13 @@ static int classify_slots(const bcw_finder *f, const bcw_unit *u,
         err = bcw__params_classify(f, s, i, u->name, is_unit, p, why);
         if (err < 0 || *why != NULL)
             break;
-        /* a cell unit's E * argument is the cell's current value */
-        if (u->cell && is_unit && bcw__sig_struct(s, i) != NULL)
+        /* a cell unit's E * argument is the cell's current value: NULL
+         * for an empty list, which only a function checking it takes */
+        if (u->cell && is_unit && bcw__sig_struct(s, i) != NULL) {
             p->kind = BCW_PK_UNIT_DEREF;
+            p->nullable =
+                bcw__params_null_checked(LLVMGetParam(s->fn, i - 1), 0);
+        }
         if ((int)i - 1 == out) {
             p->kind = BCW_PK_UNIT_OUT;
             if (!s->di[i].known) {

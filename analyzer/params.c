@@ -50,6 +50,33 @@ static bool compared_with_null(LLVMValueRef p)
     return false;
 }
 
+bool bcw__params_null_checked(LLVMValueRef p, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAICmpInst(user) &&
+            (LLVMIsAConstantPointerNull(LLVMGetOperand(user, 0)) ||
+             LLVMIsAConstantPointerNull(LLVMGetOperand(user, 1))))
+            return true;
+        if (depth >= 4)
+            continue;
+        if ((LLVMIsAPHINode(user) || LLVMIsASelectInst(user) ||
+             LLVMIsABitCastInst(user)) &&
+            bcw__params_null_checked(user, depth + 1))
+            return true;
+        LLVMValueRef callee =
+            LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
+        if (callee == NULL || LLVMIsDeclaration(callee))
+            continue;
+        unsigned n = (unsigned)LLVMGetNumArgOperands(user);
+        for (unsigned k = 0; k < n && k < LLVMCountParams(callee); k++)
+            if (LLVMGetOperand(user, k) == p &&
+                bcw__params_null_checked(LLVMGetParam(callee, k), depth + 1))
+                return true;
+    }
+    return false;
+}
+
 static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops);
 
 /* Does call `call` only store into what `p`, one of its arguments,

@@ -85,6 +85,12 @@ CEntry *clist_nth(CEntry *list, unsigned n)
     return list;
 }
 
+/* The first entry's data: the list must not be empty (unchecked). */
+void *clist_first_data(CEntry *list)
+{
+    return list->data;
+}
+
 unsigned clist_length(CEntry *list)
 {
     unsigned n = 0;

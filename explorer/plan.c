@@ -507,6 +507,9 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
                 w->params[k].value = given;
                 continue;
             }
+            if (f->params[k].kind == BCW_PK_UNIT_DEREF &&
+                !f->params[k].nullable)
+                w->params[k].fixed = BCW_FIXED_NONNULL;
             int err =
                 wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
             if (err == 0)

@@ -279,9 +279,13 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             ? &r->unit->funcs[r->steps[s->steps[s->halted_at]].func]
             : NULL;
     const char *type = NULL;
-    for (unsigned k = 0; f != NULL && k < f->nparams && type == NULL; k++)
-        if (f->params[k].kind == BCW_PK_HANDLE)
+    bool head = false; /* takes a list's head it does not check */
+    for (unsigned k = 0; f != NULL && k < f->nparams; k++) {
+        if (f->params[k].kind == BCW_PK_HANDLE && type == NULL)
             type = f->params[k].detail;
+        head |=
+            f->params[k].kind == BCW_PK_UNIT_DEREF && !f->params[k].nullable;
+    }
     switch (s->outcome) {
     case BCW_RUN_CRASH:
         if (s->signo == BCW_SIG_OVERFLOW)
@@ -303,6 +307,10 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
                      "*rejected* the %s handle was freed since it was given "
                      "out",
                      type ? type : "");
+        else if (s->signo == BCW_SIG_NO_ARG && head && type == NULL)
+            snprintf(buf, n,
+                     "*rejected* the list is empty (the function does not "
+                     "check its entry for NULL)");
         else if (s->signo == BCW_SIG_NO_ARG && type != NULL)
             snprintf(buf, n, "*rejected* no %s handle given out", type);
         else if (s->signo == BCW_SIG_NO_ARG)

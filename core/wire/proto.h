@@ -113,6 +113,10 @@ typedef struct bcw_wire_param {
  * T **out, or storage of `size` its init function fills; a NULL result
  * rejects the sequence (signo BCW_SIG_NO_ARG). */
 #define BCW_FIXED_UNIT_CTOR 9u
+/* A list in the caller's cell, its current head (BCW_PK_UNIT_DEREF) for
+ * a function that does not check it for NULL: an empty list rejects the
+ * call (signo BCW_SIG_NO_ARG). */
+#define BCW_FIXED_NONNULL 11u
 /* Storage of `size` bytes passed to the call and, after it, the handle of
  * type `value` it gave out: an iterator it_init(&it, c) fills. */
 #define BCW_FIXED_HANDLE_OUT 10u

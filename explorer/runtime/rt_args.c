@@ -146,6 +146,8 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
             break;
         case BCW_PK_UNIT_DEREF:
             raw = (uint64_t)(uintptr_t) * (void **)w->target;
+            if (raw == 0 && p->fixed == BCW_FIXED_NONNULL)
+                bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
             break;
         case BCW_PK_STRING: {
             const char *s = bcw_gen_strings[raw];

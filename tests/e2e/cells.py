@@ -6,7 +6,7 @@ import json
 import unittest
 
 import common
-from common import bcwalk, by_calls, example, explore_json, jsonl
+from common import bcwalk, by_calls, example, jsonl
 
 
 def analyze(bc):
@@ -71,12 +71,30 @@ class CallerCells(unittest.TestCase):
                   ("clist_length", ("#0",)))]
         self.assertEqual([c["result"] for c in s["calls"][2:]], ["1", "0"])
 
+    def test_an_unchecked_entry_is_not_given_an_empty_list(self):
+        # clist_first_data dereferences its entry unchecked: on the empty
+        # list the call is not made; clist_length checks it and is called
+        text = bcwalk("explore", example("clist.bc"), "--unit", "CEntry",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("clist_first_data(target);\n==> *rejected* the list "
+                      "is empty (the function does not check its entry for "
+                      "NULL)", text)
+        self.assertIn("clist_length(target);\n==> 0", text)
+        m = analyze("clist.bc")
+        params = {f["name"]: f["params"] for f in m["methods"]}
+        self.assertEqual(params["clist_first_data"][0].get("nullable"), None)
+        self.assertTrue(params["clist_length"][0]["nullable"])
+
     def test_the_walks_have_no_halts(self):
+        # none but the calls on an empty list not made (rejected)
         for walk, depth in (("protocol", 2), ("algebra", 3)):
             with self.subTest(walk=walk):
-                s = explore_json("clist.bc", "centry", walk, depth)
-                self.assertEqual(s["sequences"]["terminated"], 0)
-                self.assertGreater(s["sequences"]["normal"], 0)
+                lines = jsonl("clist.bc", "centry", walk, depth)
+                ends = {(s["calls"][-1]["fn"], s["calls"][-1]["outcome"])
+                        for s in lines[:-1]
+                        if s["calls"][-1]["outcome"] != "normal"}
+                self.assertEqual(ends, {("clist_first_data", "rejected")})
+                self.assertGreater(lines[-1]["sequences"]["normal"], 0)
 
 
 if __name__ == "__main__":
