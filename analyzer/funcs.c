@@ -49,8 +49,7 @@ static int classify_slots(const bcw_finder *f, const bcw_unit *u,
          * for an empty list, which only a function checking it takes */
         if (u->cell && is_unit && bcw__sig_struct(s, i) != NULL) {
             p->kind = BCW_PK_UNIT_DEREF;
-            p->nullable =
-                bcw__params_null_checked(LLVMGetParam(s->fn, i - 1), 0);
+            p->nullable = bcw__params_null_checked(LLVMGetParam(s->fn, i - 1));
         }
         if ((int)i - 1 == out) {
             p->kind = BCW_PK_UNIT_OUT;

@@ -38,19 +38,10 @@ static const char *abi_spelling(enum bcw_abi abi)
 }
 
 /* Does the function test pointer `p` against NULL? */
-static bool compared_with_null(LLVMValueRef p)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAICmpInst(user) &&
-            (LLVMIsAConstantPointerNull(LLVMGetOperand(user, 0)) ||
-             LLVMIsAConstantPointerNull(LLVMGetOperand(user, 1))))
-            return true;
-    }
-    return false;
-}
 
-bool bcw__params_null_checked(LLVMValueRef p, int depth)
+/* bcw__params_null_checked, `depth` levels down so far, `max` at most
+ * (0: the parameter's own uses only). */
+static bool null_checked(LLVMValueRef p, int depth, int max)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
@@ -58,11 +49,11 @@ bool bcw__params_null_checked(LLVMValueRef p, int depth)
             (LLVMIsAConstantPointerNull(LLVMGetOperand(user, 0)) ||
              LLVMIsAConstantPointerNull(LLVMGetOperand(user, 1))))
             return true;
-        if (depth >= 4)
+        if (depth >= max)
             continue;
         if ((LLVMIsAPHINode(user) || LLVMIsASelectInst(user) ||
              LLVMIsABitCastInst(user)) &&
-            bcw__params_null_checked(user, depth + 1))
+            null_checked(user, depth + 1, max))
             return true;
         LLVMValueRef callee =
             LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
@@ -71,10 +62,15 @@ bool bcw__params_null_checked(LLVMValueRef p, int depth)
         unsigned n = (unsigned)LLVMGetNumArgOperands(user);
         for (unsigned k = 0; k < n && k < LLVMCountParams(callee); k++)
             if (LLVMGetOperand(user, k) == p &&
-                bcw__params_null_checked(LLVMGetParam(callee, k), depth + 1))
+                null_checked(LLVMGetParam(callee, k), depth + 1, max))
                 return true;
     }
     return false;
+}
+
+bool bcw__params_null_checked(LLVMValueRef p)
+{
+    return null_checked(p, 0, 4);
 }
 
 static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops);
@@ -313,7 +309,7 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
                    *why != NULL) {
             return err;
         }
-        out->nullable = i > 0 && compared_with_null(LLVMGetParam(s->fn, i - 1));
+        out->nullable = i > 0 && null_checked(LLVMGetParam(s->fn, i - 1), 0, 0);
         out->into_unit =
             i == 0 && bcw__params_points_into(s->fn, LLVMGetParam(s->fn, 0));
         break;

@@ -37,7 +37,7 @@ BCW_INTERNAL bool bcw__params_only_written(LLVMValueRef p);
 BCW_INTERNAL bool bcw__params_filled(LLVMValueRef p);
 /* Is pointer `p` compared with NULL, directly, through phis and selects
  * (a loop from it: for (e = list; e != NULL; ...)) or in the module
- * functions it is passed to, `depth` levels so far (start at 0)? */
-BCW_INTERNAL bool bcw__params_null_checked(LLVMValueRef p, int depth);
+ * functions it is passed to, a few levels down? */
+BCW_INTERNAL bool bcw__params_null_checked(LLVMValueRef p);
 
 #endif
