@@ -571,7 +571,7 @@ bool bcw__effects_writes(const bcw_effects *fx, const char *fn, unsigned param,
                          const char **why)
 {
     const fx_func *f = by_name(fx, fn);
-    const fx_facts *g = facts_of(fx, fn, param);
+    const fx_facts *g = f != NULL && param < f->nparams ? &f->p[param] : NULL;
     *why = NULL;
     if (f == NULL)
         return true;

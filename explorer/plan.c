@@ -318,6 +318,16 @@ static int plan_string(bcw_plan *plan, const char *s, int64_t *off)
     return 0;
 }
 
+/* A callback argument of category value v: the module's function of
+ * symbol index v, or bcwalk's built-in closure -v. */
+static void wire_callback(const bcw_param *p, int64_t v, bcw_wire_param *w)
+{
+    w->fixed = v >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
+    w->value = v >= 0 ? v : -v;
+    w->nsig = p->nsig;
+    memcpy(w->sig, p->sig, sizeof w->sig);
+}
+
 /* How step parameter k is passed: its category's value, string,
  * function or closure, or the master generator's draw (fixed 0). */
 static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
@@ -340,12 +350,8 @@ static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
         w->fixed = BCW_FIXED_STRING;
         return plan_string(plan, part->str, &w->value);
     }
-    if (p->kind == BCW_PK_CALLBACK) {
-        w->fixed = w->value >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
-        w->value = w->value >= 0 ? w->value : -w->value;
-        w->nsig = p->nsig;
-        memcpy(w->sig, p->sig, sizeof w->sig);
-    }
+    if (p->kind == BCW_PK_CALLBACK)
+        wire_callback(p, st->value[k], w);
     return 0;
 }
 
@@ -364,17 +370,6 @@ static int too_many_handles(const bcw_unit *u, const char *type)
                       "unit %s: %s handles cannot be walked (at most %d "
                       "handle types)",
                       u->name, type, BCW_MAX_HANDLES);
-}
-
-/* A constructor's callback argument: its first category, the module's
- * function or bcwalk's built-in. */
-static void wire_callback(const bcw_param *p, bcw_wire_param *w)
-{
-    int64_t v = p->parts[0].values[0];
-    w->fixed = v >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
-    w->value = v >= 0 ? v : -v;
-    w->nsig = p->nsig;
-    memcpy(w->sig, p->sig, sizeof w->sig);
 }
 
 /* Plan index of the entry calling constructor `ctor` of unit `other`,
@@ -409,7 +404,8 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
         unsigned sub = 0, at = 0;
         int c;
         if (p->kind == BCW_PK_CALLBACK) {
-            wire_callback(p, wp);
+            /* a constructor's callback: its first category */
+            wire_callback(p, p->parts[0].values[0], wp);
         } else if ((c = bcw__unit_ref_ctor_within(m, p, &sub, depth - 1)) >=
                    0) {
             int err =

@@ -84,8 +84,8 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
  * "sbuf_new(3)", "rb_tree_new(int_compare)", "cc_array_new(&out)",
  * "conf_init(&storage)", with the generated arguments drawn from `gen`
  * as the worker drew them, other units' instances in turn. */
-static int ctor_call(const bcw_reporter *r, unsigned other, int ctor, int depth,
-                     bcw_gen *gen, char *buf, size_t n)
+static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
+                      int depth, bcw_gen *gen, char *buf, size_t n)
 {
     const bcw_func *f = &r->model->units[other].funcs[ctor];
     int len = snprintf(buf, n, "%s(", f->name);
@@ -110,7 +110,6 @@ static int ctor_call(const bcw_reporter *r, unsigned other, int ctor, int depth,
     }
     if (len > 0 && (size_t)len + 1 < n)
         snprintf(buf + len, n - (size_t)len, ")");
-    return len;
 }
 
 /* Another unit's argument: its constructor's call (ctor_call), or
