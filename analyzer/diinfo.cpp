@@ -381,6 +381,7 @@ extern "C" int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
         copy(f->name, sizeof f->name, m->getName().str());
         f->offset_bits = (unsigned)m->getOffsetInBits();
         f->size_bits = (unsigned)m->getSizeInBits();
+        classify(m->getBaseType(), &f->type);
         const DIType *t = strip(m->getBaseType(), nullptr);
         if (auto *d = dyn_cast_or_null<DIDerivedType>(t))
             f->is_pointer = d->getTag() == dwarf::DW_TAG_pointer_type;

@@ -51,6 +51,8 @@ typedef struct bcw_di_field {
     char name[64];
     unsigned offset_bits, size_bits;
     int is_pointer, is_signed;
+    bcw_di_type type; /* what debug info says of its type: a callback's
+                         signature and ABI */
 } bcw_di_field;
 
 /* The size in bits of the struct slot `slot` of `fn` points to (0 the

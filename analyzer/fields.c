@@ -7,13 +7,36 @@
 
 #include <llvm-c/Target.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "accesses.h"
 #include "alloc.h"
+#include "callbacks.h"
 #include "diinfo.h"
 #include "preds.h"
 
 #define MAX_FIELDS 256
+
+/* A function pointer field's built-in kind and ABI, told by its name and
+ * type as a callback parameter's; none for a shape only a built-in
+ * returning 0 fits (an allocator's would fail every call). */
+static void callback_field(bcw_field *f, const bcw_di_field *di)
+{
+    if (!di->type.is_funcptr || di->type.nsig == 0 ||
+        di->type.nsig > BCW_MAX_PARAMS + 1)
+        return;
+    bcw_param p = {.name = f->name,
+                   .ctype = (char *)di->type.spelling,
+                   .kind = BCW_PK_CALLBACK,
+                   .nsig = (uint8_t)di->type.nsig};
+    memcpy(p.sig, di->type.sig, di->type.nsig);
+    enum bcw_callback k = bcw__callbacks_kind(&p);
+    if (k == BCW_CB_ZERO)
+        return;
+    f->callback = (uint8_t)k;
+    f->nsig = p.nsig;
+    memcpy(f->sig, p.sig, sizeof f->sig);
+}
 
 /* u->fields: the top-level members of the struct slot `slot` of `ctor`
  * points to, by debug info; none without. */
@@ -33,6 +56,7 @@ static int layout(bcw_unit *u, LLVMValueRef ctor, unsigned slot)
             err = BCW_ENOMEM;
         f->offset = di[i].offset_bits / 8;
         f->bits = di[i].size_bits;
+        callback_field(f, &di[i]);
         u->nfields += err == 0;
     }
     free(di);

@@ -66,6 +66,14 @@ bool bcw__roles_takes_struct(const bcw_sig *s)
     return false;
 }
 
+bool bcw__roles_makes_from(const bcw_sig *s, unsigned i)
+{
+    return i >= 2 && i <= s->n && any_word_in(s->name, ctor_words) &&
+           bcw__sig_pointer(s, i) && s->pt[i].kind == BCW_PT_POINTER &&
+           s->pt[i].name[0] &&
+           bcw__params_only_written(LLVMGetParam(s->fn, i - 1));
+}
+
 const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot, char *buf,
                                   size_t n)
 {
@@ -85,6 +93,11 @@ const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot, char *buf,
                 *slot = i;
                 return s->pt[i].name;
             }
+    for (unsigned i = 2; i <= s->n; i++)
+        if (bcw__roles_makes_from(s, i)) {
+            *slot = i;
+            return s->pt[i].name;
+        }
     /* no struct information: the name's prefix names the unit */
     const char *us = strrchr(s->name, '_');
     if (us == NULL || us == s->name || (size_t)(us - s->name) >= n)
@@ -167,10 +180,8 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
     /* int t_new_conf(const conf *c, T **out): named as a constructor
      * before its last word, filling a cell of another unit than its
      * first parameter's without reading it */
-    for (unsigned i = 2; any_word_in(s->name, ctor_words) && i <= s->n; i++) {
-        if (!bcw__sig_pointer(s, i) || s->pt[i].kind != BCW_PT_POINTER ||
-            !s->pt[i].name[0] ||
-            !bcw__params_only_written(LLVMGetParam(s->fn, i - 1)))
+    for (unsigned i = 2; i <= s->n; i++) {
+        if (!bcw__roles_makes_from(s, i))
             continue;
         unit = bcw__finder_unit(f, s->pt[i].name);
         if (unit >= 0 && unit != bcw__finder_unit(f, first)) {

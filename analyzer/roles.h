@@ -16,6 +16,11 @@
 BCW_INTERNAL const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot,
                                                char *buf, size_t n);
 
+/* Is slot i of `s` a T **out it fills with a new T made from what the
+ * slots before it give: t_new_conf(const conf *c, T **out), named as a
+ * constructor before its last word, the cell only written? */
+BCW_INTERNAL bool bcw__roles_makes_from(const bcw_sig *s, unsigned i);
+
 /* Does `s` take a pointer to a struct (other than a T **out)? */
 BCW_INTERNAL bool bcw__roles_takes_struct(const bcw_sig *s);
 

@@ -192,7 +192,8 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
              * is a handle of that unit: the node avl_tree_insert(t, k, v)
              * returns, the iterator it_init(&it, c) fills */
             bool takes = bcw__roles_takes_struct(s), derived = false;
-            for (unsigned i = 1; i <= s->n; i++)
+            for (unsigned i = 1; !bcw__roles_makes_from(s, slot) && i <= s->n;
+                 i++)
                 derived |= i != slot &&
                            bcw__finder_unit(&f, bcw__sig_struct(s, i)) >= 0;
             if ((round == 0 && !takes) || (round == 1 && !derived))

@@ -361,3 +361,11 @@ char *bcw__field_at(const bcw_unit *u, const bcw_func *f, int64_t offset)
             return bcw__field_ref(f, u->fields[k].name);
     return bcw__sprintf("@%lld", (long long)offset);
 }
+
+const char *bcw__callback_name(enum bcw_callback cb)
+{
+    static const char *const names[] = {"?",        "bcw_compare", "bcw_equal",
+                                        "bcw_hash", "bcw_visit",   "bcw_zero",
+                                        "bcw_pred", "bcw_free"};
+    return (unsigned)cb <= BCW_CB_LAST ? names[cb] : "?";
+}

@@ -105,6 +105,11 @@ typedef struct bcw_contract {
 typedef struct bcw_field {
     char *name;
     uint32_t offset, bits; /* byte offset in the unit, width */
+    /* A function pointer a built-in can fill (abi.h's bcw_callback, by
+     * the field's name or typedef as a parameter's), else 0; the
+     * callback's ABI: result, then parameters (nsig 1 + parameters). */
+    uint8_t callback, nsig;
+    uint8_t sig[BCW_MAX_PARAMS + 1];
 } bcw_field;
 
 /* One side of a bitcode predicate, evaluated on a live object. */
@@ -164,6 +169,9 @@ struct bcw_model {
     unsigned nskipped;
     char **skipped; /* "name: reason" for API we cannot call */
 };
+
+/* "bcw_compare", ...: how reports name a built-in callback. */
+BCW_INTERNAL const char *bcw__callback_name(enum bcw_callback cb);
 
 /* How condition texts name field `name` of the unit in function f:
  * "balance", or "c->mode" when a parameter of f has the field's name

@@ -16,7 +16,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 8
+#define MODEL_VERSION 9
 #define MODEL_LIMIT ((size_t)1 << 30)
 
 /* --- writing ------------------------------------------------------- */
@@ -26,6 +26,14 @@ static void pstrv(msgpack_packer *pk, char **v, unsigned n)
     msgpack_pack_array(pk, n);
     for (unsigned i = 0; i < n; i++)
         bcw__pack_str(pk, v[i]);
+}
+
+/* A callback's ABI: result, then parameters. */
+static void psig(msgpack_packer *pk, const uint8_t *sig, unsigned n)
+{
+    msgpack_pack_array(pk, n);
+    for (unsigned i = 0; i < n; i++)
+        msgpack_pack_uint8(pk, sig[i]);
 }
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
@@ -69,9 +77,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
         msgpack_pack_uint32(pk, n->a);
         msgpack_pack_uint32(pk, n->b);
     }
-    msgpack_pack_array(pk, p->nsig);
-    for (unsigned i = 0; i < p->nsig; i++)
-        msgpack_pack_uint8(pk, p->sig[i]);
+    psig(pk, p->sig, p->nsig);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -119,10 +125,13 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     u->cell ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_array(pk, u->nfields);
     for (unsigned i = 0; i < u->nfields; i++) {
-        msgpack_pack_array(pk, 3);
-        bcw__pack_str(pk, u->fields[i].name);
-        msgpack_pack_uint32(pk, u->fields[i].offset);
-        msgpack_pack_uint32(pk, u->fields[i].bits);
+        const bcw_field *f = &u->fields[i];
+        msgpack_pack_array(pk, 5);
+        bcw__pack_str(pk, f->name);
+        msgpack_pack_uint32(pk, f->offset);
+        msgpack_pack_uint32(pk, f->bits);
+        msgpack_pack_uint8(pk, f->callback);
+        psig(pk, f->sig, f->nsig);
     }
     msgpack_pack_array(pk, u->nfuncs);
     for (unsigned i = 0; i < u->nfuncs; i++)
@@ -289,6 +298,16 @@ static const msgpack_object *items(rd *r, const msgpack_object *o, size_t size,
     return a;
 }
 
+/* A callback's ABI (psig) into sig, n entries. */
+static void rsig(rd *r, const msgpack_object *o, uint8_t *sig, uint8_t *n)
+{
+    const msgpack_object *sg = arr(r, o, 0, "callback signature");
+    if (sg != NULL && o->via.array.size > BCW_MAX_PARAMS + 1)
+        bad(r, "callback signature");
+    for (uint32_t i = 0; sg && r->err == 0 && i < o->via.array.size; i++)
+        sig[(*n)++] = (uint8_t)u64(r, &sg[i], BCW_ABI_PTR, "ABI");
+}
+
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
     const msgpack_object *a = arr(r, o, 14, "parameter");
@@ -350,11 +369,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
              d->b >= i))
             bad(r, "node order");
     }
-    const msgpack_object *sg = arr(r, &a[13], 0, "callback signature");
-    if (sg != NULL && a[13].via.array.size > BCW_MAX_PARAMS + 1)
-        bad(r, "callback signature");
-    for (uint32_t i = 0; sg && r->err == 0 && i < a[13].via.array.size; i++)
-        p->sig[p->nsig++] = (uint8_t)u64(r, &sg[i], BCW_ABI_PTR, "ABI");
+    rsig(r, &a[13], p->sig, &p->nsig);
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)
@@ -433,12 +448,15 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
     const msgpack_object *fs =
         items(r, &a[5], sizeof *u->fields, &u->fields, &n, "fields");
     for (uint32_t i = 0; fs && r->err == 0 && i < n; i++) {
-        const msgpack_object *f = arr(r, &fs[i], 3, "field");
+        const msgpack_object *f = arr(r, &fs[i], 5, "field");
         if (f == NULL)
             break;
-        u->fields[i].name = str(r, &f[0], false, "field name");
-        u->fields[i].offset = (uint32_t)u64(r, &f[1], UINT32_MAX, "offset");
-        u->fields[i].bits = (uint32_t)u64(r, &f[2], UINT32_MAX, "bits");
+        bcw_field *d = &u->fields[i];
+        d->name = str(r, &f[0], false, "field name");
+        d->offset = (uint32_t)u64(r, &f[1], UINT32_MAX, "offset");
+        d->bits = (uint32_t)u64(r, &f[2], UINT32_MAX, "bits");
+        d->callback = (uint8_t)u64(r, &f[3], BCW_CB_LAST, "field callback");
+        rsig(r, &f[4], d->sig, &d->nsig);
         u->nfields = i + 1;
     }
     const msgpack_object *fn =

@@ -152,8 +152,12 @@ static void json_fields(FILE *f, const bcw_unit *u)
     for (unsigned i = 0; i < u->nfields; i++) {
         fputs(i ? ", {\"name\": " : "{\"name\": ", f);
         bcw__json_str(f, u->fields[i].name);
-        fprintf(f, ", \"offset\": %u, \"bits\": %u}", u->fields[i].offset,
+        fprintf(f, ", \"offset\": %u, \"bits\": %u", u->fields[i].offset,
                 u->fields[i].bits);
+        if (u->fields[i].callback != 0)
+            fprintf(f, ", \"callback\": \"%s\"",
+                    bcw__callback_name(u->fields[i].callback));
+        fputs("}", f);
     }
     fputs("]", f);
 }

@@ -377,6 +377,33 @@ static int too_many_handles(const bcw_unit *u, const char *type)
  * argument), with the callbacks and other units' instances it takes,
  * made by entries after it, those constructors `depth` levels down at
  * most. */
+/* The callback fields of unit `u`'s instances plan entry `fi` makes:
+ * each gets a built-in where the constructor left it NULL. */
+static int plan_fills(bcw_plan *plan, const bcw_unit *u, unsigned fi)
+{
+    for (unsigned i = 0; i < u->nfields; i++) {
+        const bcw_field *f = &u->fields[i];
+        if (f->callback == 0 || f->bits != 64 || f->offset % 8 != 0 ||
+            f->offset + 8 > u->size)
+            continue;
+        if (plan->nfills >= BCW_MAX_FILLS)
+            return bcw__error(BCW_EINPUT,
+                              "the instances the unit's steps take have "
+                              "more than %d callback fields",
+                              BCW_MAX_FILLS);
+        bcw_wire_fill *w = &plan->fills[plan->nfills++];
+        w->func = (uint16_t)fi;
+        w->offset = f->offset;
+        w->cb.kind = BCW_PK_CALLBACK;
+        w->cb.abi = BCW_ABI_PTR;
+        w->cb.fixed = BCW_FIXED_CLOSURE;
+        w->cb.value = f->callback;
+        w->cb.nsig = f->nsig;
+        memcpy(w->cb.sig, f->sig, sizeof w->cb.sig);
+    }
+    return 0;
+}
+
 static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
                      unsigned other, unsigned ctor, int depth, unsigned *index)
 {
@@ -417,7 +444,7 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
         }
     }
     *index = me;
-    return 0;
+    return plan_fills(plan, &m->units[other], me);
 }
 
 /* How a handle or another unit's argument is made: the handle given out

@@ -215,6 +215,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         w->shm->npreds = plan->npreds;
         w->shm->state_flags = plan->state_flags;
         memcpy(w->shm->preds, plan->preds, sizeof plan->preds);
+        w->shm->nfills = plan->nfills;
+        memcpy(w->shm->fills, plan->fills, sizeof plan->fills);
         memcpy(&w->shm->gen, &plan->gen, sizeof plan->gen);
     }
     *out = pool;

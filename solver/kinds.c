@@ -56,23 +56,14 @@ static int strings(bcw_param *p)
             err = add(p, bcw__strdup(p->conds[i].text),
                       bcw__strdup(p->conds[i].value), 0, false);
     if (err == 0 && !has_value(p, ""))
-        err = add(p, bcw__sprintf("%s == \"\"", p->name), bcw__strdup(""),
-                  0, false);
-    if (err == 0 && !has_value(p, "a") && !has_value(p, "x"))
-        err = add(p, bcw__strdup("one character"), bcw__strdup("a"), 0,
+        err = add(p, bcw__sprintf("%s == \"\"", p->name), bcw__strdup(""), 0,
                   false);
+    if (err == 0 && !has_value(p, "a") && !has_value(p, "x"))
+        err = add(p, bcw__strdup("one character"), bcw__strdup("a"), 0, false);
     if (err == 0 && !has_value(p, LONG_STRING))
-        err = add(p, bcw__strdup("none of them"),
-                  bcw__strdup(LONG_STRING), 0, false);
+        err = add(p, bcw__strdup("none of them"), bcw__strdup(LONG_STRING), 0,
+                  false);
     return err;
-}
-
-const char *bcw__callback_name(enum bcw_callback cb)
-{
-    static const char *const names[] = {"?",        "bcw_compare", "bcw_equal",
-                                        "bcw_hash", "bcw_visit",   "bcw_zero",
-                                        "bcw_pred", "bcw_free"};
-    return (unsigned)cb <= BCW_CB_LAST ? names[cb] : "?";
 }
 
 /* A callback's categories: each module function of its type and kind,
@@ -86,16 +77,15 @@ static int callbacks(const bcw_model *m, bcw_param *p)
             sym++;
         if (sym == m->nsyms)
             continue; /* analysed without its symbol: cannot be passed */
-        int err = add(p, bcw__strdup(p->conds[i].text), bcw__strdup(fn),
-                      sym, true);
+        int err =
+            add(p, bcw__strdup(p->conds[i].text), bcw__strdup(fn), sym, true);
         if (err < 0)
             return err;
     }
     if (p->nparts > 0 || p->nsig == 0)
         return 0;
     enum bcw_callback cb = bcw__callbacks_kind(p);
-    return add(p,
-               bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
+    return add(p, bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
                bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
 }
 
@@ -105,9 +95,9 @@ static int callbacks(const bcw_model *m, bcw_param *p)
 static int elements(bcw_param *p)
 {
     int err = add(p, bcw__strdup("a new element"), NULL, 0, false);
-    return err < 0 ? err
-                   : add(p, bcw__sprintf("%s == Obj#0", p->name), NULL, 0,
-                         true);
+    return err < 0
+               ? err
+               : add(p, bcw__sprintf("%s == Obj#0", p->name), NULL, 0, true);
 }
 
 /* A buffer's length the code does not branch on: empty, one byte and a
@@ -116,9 +106,9 @@ static int lengths(bcw_param *p)
 {
     static const int64_t sizes[] = {0, 1, BCW_BUFFER_BYTES};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        int err = add(p,
-                      bcw__sprintf("%s == %lld", p->name, (long long)sizes[i]),
-                      NULL, sizes[i], true);
+        int err =
+            add(p, bcw__sprintf("%s == %lld", p->name, (long long)sizes[i]),
+                NULL, sizes[i], true);
         if (err < 0)
             return err;
     }

@@ -11,7 +11,4 @@
  * or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, bcw_param *p);
 
-/* "bcw_compare", ...: how reports name a built-in callback. */
-BCW_INTERNAL const char *bcw__callback_name(enum bcw_callback cb);
-
 #endif

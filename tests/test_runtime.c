@@ -179,7 +179,7 @@ static bcw_rt_closure *closure(bcw_rt_worker *w, unsigned k,
                           .value = kind,
                           .nsig = (uint8_t)nsig};
     memcpy(p->sig, sig, nsig);
-    assert_int_equal(bcw_rt_closure_make(w, 0, k), 0);
+    assert_int_equal(bcw_rt_closure_make(w, p, &w->closures[0][k]), 0);
     return w->closures[0][k];
 }
 

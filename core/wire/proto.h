@@ -26,7 +26,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 5u
+#define BCW_PROTO_VERSION 6u
 
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198
@@ -221,6 +221,19 @@ typedef struct bcw_wire_gen {
     char names[BCW_GEN_NAMES];
 } bcw_wire_gen;
 
+/* A callback field of another unit's instance its constructor left NULL,
+ * set as a user sets conf.cmp after conf_init(&conf): after plan entry
+ * `func` makes an instance (BCW_FIXED_UNIT_CTOR), the pointer at byte
+ * `offset` of it, if NULL, becomes the built-in closure `cb` describes
+ * (fixed BCW_FIXED_CLOSURE, value its bcw_callback, sig its ABI). */
+typedef struct bcw_wire_fill {
+    uint16_t func;
+    uint16_t pad;
+    uint32_t offset;
+    bcw_wire_param cb;
+} bcw_wire_fill;
+#define BCW_MAX_FILLS 32
+
 typedef struct bcw_shm {
     uint32_t magic, version;
     uint32_t nfuncs;
@@ -234,6 +247,8 @@ typedef struct bcw_shm {
     char strings[BCW_MAX_PLAN_STRINGS]; /* NUL-terminated, nstrings bytes */
     uint32_t npreds, state_flags;       /* BCW_STATE_* */
     bcw_wire_pred preds[BCW_MAX_PREDS];
+    uint32_t nfills;
+    bcw_wire_fill fills[BCW_MAX_FILLS];
     bcw_wire_gen gen;
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),

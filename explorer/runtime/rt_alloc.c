@@ -151,9 +151,32 @@ static void unlink_block(block *b)
         b->next->prev = b->prev;
 }
 
+/* bcw_rt_alloc_given's ranges */
+static struct {
+    uintptr_t lo, hi;
+} given[BCW_RT_GIVEN];
+static unsigned ngiven;
+
+void bcw_rt_alloc_given(const void *p, size_t n)
+{
+    if (ngiven == BCW_RT_GIVEN)
+        return;
+    given[ngiven].lo = (uintptr_t)p;
+    given[ngiven].hi = (uintptr_t)p + n;
+    ngiven++;
+}
+
+static int is_given(const void *p)
+{
+    for (unsigned i = 0; i < ngiven; i++)
+        if ((uintptr_t)p >= given[i].lo && (uintptr_t)p < given[i].hi)
+            return 1;
+    return 0;
+}
+
 void bcw_rt_free(void *p)
 {
-    if (p == NULL)
+    if (p == NULL || is_given(p))
         return;
     uint64_t magic = magic_of(p);
     if (magic == DEAD_MAGIC)

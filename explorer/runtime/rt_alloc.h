@@ -22,6 +22,14 @@ typedef struct bcw_rt_span {
  * and a free() of one is ignored, so the next sequence finds it again. */
 void bcw_rt_alloc_keep(void);
 
+/* Marks the n bytes at p as memory bcwalk passes as arguments (element
+ * cells, the sequence's arena): a free() inside it is the code under
+ * test taking ownership of an argument, which a caller would have
+ * allocated (an element-freeing remove_all_free), and is ignored.  Up
+ * to BCW_RT_GIVEN ranges. */
+#define BCW_RT_GIVEN 4
+void bcw_rt_alloc_given(const void *p, size_t n);
+
 /* Frees every block the code under test still holds (its leaks) so the
  * next sequence starts clean; returns how many there were. */
 size_t bcw_rt_alloc_reset(void);

@@ -80,6 +80,13 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
             raw = (uint64_t)(uintptr_t) * (void **)outs[k];
     if (raw == 0)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+    /* the callbacks its constructor left for the user to set */
+    for (uint32_t i = 0; i < w->shm->nfills; i++) {
+        const bcw_wire_fill *fill = &w->shm->fills[i];
+        void **field = (void **)(uintptr_t)(raw + fill->offset);
+        if (fill->func == fi && *field == NULL)
+            *field = w->fills[i]->code;
+    }
     return raw;
 }
 

@@ -67,9 +67,9 @@ static void on_closure(ffi_cif *cif, void *ret, void **args, void *data)
     }
 }
 
-int bcw_rt_closure_make(bcw_rt_worker *w, unsigned fi, unsigned k)
+int bcw_rt_closure_make(bcw_rt_worker *w, const bcw_wire_param *p,
+                        bcw_rt_closure **out)
 {
-    const bcw_wire_param *p = &w->shm->funcs[fi].params[k];
     if (p->nsig == 0 || p->nsig > BCW_MAX_PARAMS + 1 || p->value < 1 ||
         p->value > BCW_CB_LAST)
         return -1;
@@ -93,6 +93,6 @@ int bcw_rt_closure_make(bcw_rt_worker *w, unsigned fi, unsigned k)
         free(c);
         return -1;
     }
-    w->closures[fi][k] = c;
+    *out = c;
     return 0;
 }

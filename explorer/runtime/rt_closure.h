@@ -21,9 +21,11 @@ typedef struct bcw_rt_closure {
     const char *cells; /* the worker's element cells */
 } bcw_rt_closure;
 
-/* Makes the closure for parameter k of plan entry fi into
- * w->closures[fi][k]: 0, or -1 for a bad plan entry or out of memory.
- * Called at set-up; the closure lives as long as the worker. */
-int bcw_rt_closure_make(bcw_rt_worker *w, unsigned fi, unsigned k);
+/* Makes the closure a plan's parameter or fill `p` describes (kind
+ * `value`, ABI `sig`) into *out: 0, or -1 for a bad description or out
+ * of memory.  Called at set-up; the closure lives as long as the
+ * worker. */
+int bcw_rt_closure_make(bcw_rt_worker *w, const bcw_wire_param *p,
+                        bcw_rt_closure **out);
 
 #endif

@@ -37,7 +37,8 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     if ((handle && (p->value < 0 || p->value >= BCW_MAX_HANDLES)) ||
         (p->fixed == BCW_FIXED_SYMBOL &&
          (p->value < 0 || p->value >= bcw_unit_nsyms)) ||
-        (p->fixed == BCW_FIXED_CLOSURE && bcw_rt_closure_make(w, i, k) < 0) ||
+        (p->fixed == BCW_FIXED_CLOSURE &&
+         bcw_rt_closure_make(w, p, &w->closures[i][k]) < 0) ||
         (p->fixed == BCW_FIXED_HANDLE_OUT && p->kind != BCW_PK_SCRATCH))
         return -1;
     if (p->fixed == BCW_FIXED_HANDLE_OUT &&
@@ -82,7 +83,8 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
         shm->nfuncs > BCW_MAX_FUNCS ||
         shm->ndestructors > BCW_MAX_DESTRUCTORS ||
         shm->unit_size > sizeof w->unit_storage ||
-        shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS)
+        shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS ||
+        shm->nfills > BCW_MAX_FILLS)
         return -1;
     for (uint32_t i = 0; i < shm->npreds; i++)
         if (shm->preds[i].interface &&
@@ -95,6 +97,14 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
     for (uint32_t i = 0; i < shm->nfuncs; i++)
         if (setup_func(w, i) < 0)
             return -1;
+    /* a fill follows an instance's constructor: an entry after step 0 */
+    for (uint32_t i = 0; i < shm->nfills; i++)
+        if (shm->fills[i].func == 0 || shm->fills[i].func >= shm->nfuncs ||
+            shm->fills[i].offset > UINT32_MAX - sizeof(void *) ||
+            bcw_rt_closure_make(w, &shm->fills[i].cb, &w->fills[i]) < 0)
+            return -1;
+    bcw_rt_alloc_given(w->cells, sizeof w->cells);
+    bcw_rt_alloc_given(w->arena, sizeof w->arena);
     w->globals = __start_bcw_globals;
     uintptr_t gstart = (uintptr_t)__start_bcw_globals;
     uintptr_t gstop = (uintptr_t)__stop_bcw_globals;

@@ -49,6 +49,7 @@ typedef struct bcw_rt_worker {
     ffi_cif cifs[BCW_MAX_FUNCS];
     ffi_type *argtypes[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
     struct bcw_rt_closure *closures[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
+    struct bcw_rt_closure *fills[BCW_MAX_FILLS]; /* shm->fills' */
     /* 1: the entry's arguments are only the object and generated or
      * fixed scalars, and its result is no handle and no new object: the
      * common call, made without the general argument machinery */

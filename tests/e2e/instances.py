@@ -66,6 +66,32 @@ class Instances(unittest.TestCase):
                  ["ring_new_conf", "ring_push", "ring_size"]}
         self.assertEqual(sizes, {"1"})
 
+    def test_callbacks_a_configuration_leaves_null_are_set(self):
+        # oset_conf_init leaves cmp NULL for the user: the analysis knows
+        # the field's kind, and a walk sets it before oset_new_conf
+        m = json.loads(bcwalk("analyze", example("oset.bc"), "--format",
+                              "json", check=0).stdout)
+        [conf] = [u for u in m["units"] if u["name"] == "oset_conf"]
+        kinds = {f["name"]: f.get("callback") for f in conf["fields"]}
+        self.assertEqual(kinds, {"cmp": "bcw_compare", "mem_alloc": None,
+                                 "mem_free": "bcw_free", "capacity": None})
+        for walk, depth in (("protocol", 2), ("algebra", 3)):
+            lines = jsonl("oset.bc", "oset", walk, depth)
+            self.assertEqual(halts(lines), [], walk)
+        # the set orders and finds what it holds through that comparison
+        lines = jsonl("oset.bc", "oset", "protocol", 3)
+        found = {(s["calls"][1]["args"][1], s["calls"][2]["args"][1],
+                  s["calls"][2]["result"]) for s in lines[:-1]
+                 if [c["fn"] for c in s["calls"]] ==
+                 ["oset_new_conf", "oset_add", "oset_contains"]}
+        self.assertIn(("Obj#0", "Obj#0", "1"), found)
+        self.assertIn(("Obj#1", "Obj#2", "0"), found)
+        twice = {s["calls"][2]["result"] for s in lines[:-1]
+                 if [c["fn"] for c in s["calls"]] ==
+                 ["oset_new_conf", "oset_add", "oset_add"] and
+                 s["calls"][1]["args"][1] == s["calls"][2]["args"][1]}
+        self.assertEqual(twice, {"1"})
+
 
 if __name__ == "__main__":
     common.main()
