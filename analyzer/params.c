@@ -312,6 +312,8 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
         out->nullable = i > 0 && null_checked(LLVMGetParam(s->fn, i - 1), 0, 0);
         out->into_unit =
             i == 0 && bcw__params_points_into(s->fn, LLVMGetParam(s->fn, 0));
+        out->filled = i > 0 && out->kind == BCW_PK_SCRATCH &&
+                      bcw__params_filled(LLVMGetParam(s->fn, i - 1));
         break;
     default:
         *why = "aggregate passed by value is not supported yet";

@@ -56,6 +56,9 @@ typedef struct bcw_param {
                                         0: unknown, no closure for it */
     bool nullable;                   /* the function compares it with NULL */
     bool into_unit;                  /* a result pointing into the unit */
+    bool filled;                     /* SCRATCH: only filled by the call (an
+                                        out-struct); else the call reads the
+                                        zeroed storage bcwalk made up */
     unsigned nconds, nnodes, nparts;
     bcw_cond *conds;  /* analyzer: the branches it decides */
     bcw_cnode *nodes; /* their expression trees */

@@ -38,7 +38,7 @@ static void psig(msgpack_packer *pk, const uint8_t *sig, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 14);
+    msgpack_pack_array(pk, 15);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -78,6 +78,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
         msgpack_pack_uint32(pk, n->b);
     }
     psig(pk, p->sig, p->nsig);
+    p->filled ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -310,7 +311,7 @@ static void rsig(rd *r, const msgpack_object *o, uint8_t *sig, uint8_t *n)
 
 static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = arr(r, o, 14, "parameter");
+    const msgpack_object *a = arr(r, o, 15, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -370,6 +371,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
             bad(r, "node order");
     }
     rsig(r, &a[13], p->sig, &p->nsig);
+    p->filled = boolean(r, &a[14], "filled");
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

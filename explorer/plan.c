@@ -404,6 +404,23 @@ static int plan_fills(bcw_plan *plan, const bcw_unit *u, unsigned fi)
     return 0;
 }
 
+/* Does function f, plan entry fi, pass zeroed storage it reads, or
+ * another unit's instance made so (bcw_plan's fabricates)? */
+static bool fabricates(const bcw_plan *plan, const bcw_func *f, unsigned fi)
+{
+    const bcw_wire_func *w = &plan->funcs[fi];
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &w->params[k];
+        if (p->fixed == BCW_FIXED_UNIT_CTOR
+                ? plan->fabricates[p->value]
+                : (p->kind == BCW_PK_UNIT_REF ||
+                   (p->kind == BCW_PK_SCRATCH && !f->params[k].filled &&
+                    p->fixed != BCW_FIXED_HANDLE_OUT)))
+            return true;
+    }
+    return false;
+}
+
 static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
                      unsigned other, unsigned ctor, int depth, unsigned *index)
 {
@@ -444,6 +461,7 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
         }
     }
     *index = me;
+    plan->fabricates[me] = fabricates(plan, f, me);
     return plan_fills(plan, &m->units[other], me);
 }
 
@@ -541,6 +559,7 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
             if (err < 0)
                 return err;
         }
+        plan->fabricates[i] = fabricates(plan, f, i);
     }
     return 0;
 }
@@ -559,6 +578,7 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
         w->returns_void = f->ret.kind == BCW_PK_NONE;
         /* one giving out a handle changes the handles, not the object */
         w->observer = f->role == BCW_ROLE_OBSERVER && !gives_handle;
+        w->fabricates = a->plan->fabricates[i];
         if (w->observer)
             a->plan->funcs[i].flags |= BCW_WIRE_OBSERVER;
         for (unsigned k = 0; k < f->nparams; k++)

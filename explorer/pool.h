@@ -2,6 +2,7 @@
 #ifndef BCW_POOL_H
 #define BCW_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,11 @@ typedef struct bcw_plan {
     uint32_t nfills;
     bcw_wire_fill fills[BCW_MAX_FILLS];
     bcw_wire_gen gen; /* explorer/generator.c */
+    /* The parent's alone: entry i passes an argument bcwalk made up,
+     * zeroed storage the call reads (another unit's instance no
+     * constructor a walk can call makes, a struct no unit's), itself or
+     * through the constructors making its arguments. */
+    bool fabricates[BCW_MAX_FUNCS];
 } bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:

@@ -428,7 +428,11 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     }
     if (s->outcome != BCW_RUN_NORMAL)
         halt_text(r, s, last, sizeof last);
-    fprintf(f, "==> %s\n", last[0] ? last : "void");
+    if (s->suspect)
+        fprintf(f, "==> *suspect* %s, after an argument bcwalk made up\n",
+                last);
+    else
+        fprintf(f, "==> %s\n", last[0] ? last : "void");
 }
 
 static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
@@ -451,7 +455,9 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
     unsigned ncalls = shown_calls(s);
     for (unsigned k = 0; k < ncalls; k++) {
         bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
-        const char *outcome = bcw__outcome_name(halted ? s->outcome : 0);
+        const char *outcome = halted && s->suspect
+                                  ? "suspect"
+                                  : bcw__outcome_name(halted ? s->outcome : 0);
         if (k == s->len + 1u) {
             fputs(", {\"fn\": ", f);
             bcw__json_str(f, destructor_of(r, s));
@@ -616,10 +622,11 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             r->depth, nl);
     fprintf(f,
             "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
-            "\"discarded\": %llu, \"pruned_observer\": %llu, "
-            "\"pruned_state\": %llu, \"predicted_void\": %llu},%s",
+            "\"suspect\": %llu, \"discarded\": %llu, "
+            "\"pruned_observer\": %llu, \"pruned_state\": %llu, "
+            "\"predicted_void\": %llu},%s",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
-            (unsigned long long)s->discarded,
+            (unsigned long long)s->suspect, (unsigned long long)s->discarded,
             (unsigned long long)s->pruned_observer,
             (unsigned long long)s->pruned_state,
             (unsigned long long)s->predicted_void, nl);
@@ -740,6 +747,12 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
             (unsigned long long)s->discarded,
             r->walk == BCW_WALK_ALGEBRA || s->pruned_state > 0 ? "were pruned"
                                                                : "had failed");
+        if (s->suspect > 0)
+            fprintf(f,
+                    "Of the terminated, %llu suspect: they halted after an "
+                    "argument bcwalk made up (zeroed storage: no function a "
+                    "walk can call makes one), not the library's failure\n",
+                    (unsigned long long)s->suspect);
         if (s->prune_state)
             fprintf(f,
                     "Pruned %llu of them below sequences that reached an "

@@ -23,7 +23,7 @@
 #define PACK_LIMIT ((size_t)1 << 30)
 /* The header's `version`: docs/results.md states it and
  * tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 4
+#define RESULTS_VERSION 5
 
 struct bcw_results {
     char *path, *tmp;
@@ -192,9 +192,10 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         msgpack_packer *pk = &r->p.pk;
         msgpack_pack_map(pk, 1);
         bcw__pack_str(pk, "summary");
-        msgpack_pack_map(pk, 6);
+        msgpack_pack_map(pk, 7);
         pack_kv_u64(pk, "normal", s->normal);
         pack_kv_u64(pk, "terminated", s->terminated);
+        pack_kv_u64(pk, "suspect", s->suspect);
         pack_kv_u64(pk, "discarded", s->discarded);
         pack_kv_u64(pk, "pruned_observer", s->pruned_observer);
         pack_kv_u64(pk, "predicted_void", s->predicted_void);

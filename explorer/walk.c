@@ -262,6 +262,17 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
     return 0;
 }
 
+/* Did node nd, whose sequence is steps[0..len] and which halted, halt
+ * after a call given an argument bcwalk fabricated? */
+static bool suspect(const bcw_walk_cfg *cfg, const node *nd,
+                    const uint16_t *steps, unsigned len)
+{
+    for (unsigned k = 0; k <= len && k <= nd->halted_at; k++)
+        if (cfg->step[steps[k]].fabricates)
+            return true;
+    return false;
+}
+
 static int emit(walker *w, size_t i, bcw_summary *sum)
 {
     const bcw_walk_cfg *cfg = w->cfg;
@@ -270,15 +281,21 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     bool predicted = nd->outcome == BCW_RUN_NORMAL &&
                      cfg->kind == BCW_WALK_ALGEBRA && nd->parent != NO_PARENT &&
                      cfg->step[nd->step].returns_void;
+    bcw_seq s = {0};
+    bool halted =
+        nd->outcome != BCW_RUN_NORMAL && nd->outcome != BCW_RUN_REJECTED;
+    if (halted || cfg->emit != NULL) {
+        s.len = chain(w, i, w->steps);
+        s.suspect = halted && suspect(cfg, nd, w->steps, s.len);
+    }
     if (nd->outcome == BCW_RUN_NORMAL)
         sum->normal++;
     else
         sum->terminated++;
+    sum->suspect += s.suspect;
     sum->predicted_void += predicted;
     if (cfg->emit == NULL)
         return 0; /* nobody reads the sequences: counted only */
-    bcw_seq s = {0};
-    s.len = chain(w, i, w->steps);
     size_t j = i;
     for (unsigned k = s.len + 1; k-- > 0; j = w->nodes[j].parent) {
         const node *a = &w->nodes[j];

@@ -28,6 +28,8 @@ typedef struct bcw_seq {
     uint32_t preds, known; /* design-state predicates after the sequence
                               (bcw_wire_result) */
     bool pruned;           /* not extended: its state was reached before */
+    bool suspect;          /* halted after a step that fabricates (its
+                              outcome is reported as "suspect") */
     uint64_t state;        /* the concrete state's hash, 0: not computed */
 } bcw_seq;
 
@@ -37,6 +39,8 @@ typedef struct bcw_walk_step {
     bool returns_void; /* the algebra walk predicts its result */
     bool observer;     /* the worker checks it leaves the state as found */
     uint8_t nout;      /* values it reports besides its result */
+    bool fabricates;   /* an argument is zeroed storage: another unit's
+                          instance no constructor a walk can call makes */
 } bcw_walk_step;
 
 typedef struct bcw_walk_cfg {

@@ -99,6 +99,10 @@ typedef struct bcw_explore_opts {
 typedef struct bcw_summary {
     uint64_t normal;          /* ran, every call returned */
     uint64_t terminated;      /* ran, the last call halted */
+    uint64_t suspect;         /* of the terminated: halted after a call
+                                 given an argument bcwalk made of zeroed
+                                 storage (no constructor of its unit a walk
+                                 can call): not the library's failure */
     uint64_t discarded;       /* not run, whatever the reason */
     uint64_t pruned_observer; /* of the discarded: observer in the prefix */
     uint64_t pruned_state;    /* of the discarded: below a sequence that

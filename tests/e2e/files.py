@@ -27,7 +27,7 @@ class Files(unittest.TestCase):
         header, seqs, trailer = objs[0], objs[1:-1], objs[-1]
         self.assertEqual({k: header[k] for k in ("format", "version", "unit",
                                                  "walk", "depth")},
-                         {"format": "bcwalk-results", "version": 4,
+                         {"format": "bcwalk-results", "version": 5,
                           "unit": "bstack", "walk": "protocol", "depth": 3})
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual(fns[:3], ["bstack_new", "bstack_free", "bstack_push"])

@@ -7,7 +7,7 @@ import json
 import unittest
 
 import common
-from common import bcwalk, example, jsonl
+from common import bcwalk, example, explore_json, jsonl
 
 
 def halts(lines):
@@ -91,6 +91,24 @@ class Instances(unittest.TestCase):
                  ["oset_new_conf", "oset_add", "oset_add"] and
                  s["calls"][1]["args"][1] == s["calls"][2]["args"][1]}
         self.assertEqual(twice, {"1"})
+
+    def test_a_halt_after_a_made_up_argument_is_suspect(self):
+        # doc_set_font reads a font nothing a walk can call makes (its
+        # only constructor is variadic): its crash is suspect, counted
+        # apart; doc_scale(d, -1) aborts on proper arguments: the library's
+        s = explore_json("doc.bc", "doc", "protocol", 2)["sequences"]
+        self.assertEqual((s["terminated"], s["suspect"]), (6, 3))
+        outcomes = {(c["fn"], c["outcome"])
+                    for q in jsonl("doc.bc", "doc", "protocol", 2)[:-1]
+                    for c in q["calls"] if c["outcome"] != "normal"}
+        self.assertEqual(outcomes, {("doc_set_font", "suspect"),
+                                    ("doc_scale", "abort")})
+        text = bcwalk("explore", example("doc.bc"), "--unit", "doc",
+                      "--walk", "protocol", "--depth", "1").stdout
+        self.assertIn("doc_set_font(target, &scratch);\n==> *suspect* "
+                      "*crash* SIGSEGV, after an argument bcwalk made up",
+                      text)
+        self.assertIn("Of the terminated, 1 suspect", text)
 
 
 if __name__ == "__main__":
