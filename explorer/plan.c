@@ -141,6 +141,12 @@ static int buffer_perms_make(bcw_alphabet *a, const bcw_explore_opts *o,
     return err;
 }
 
+/* The categories of a handle parameter by age (bcw_step's age), but the
+ * handle given out last's, which reports do not name. */
+static const char *const age_labels[BCW_HANDLE_AGES] = {
+    NULL, "the one given out before the last",
+    "the one given out before those two"};
+
 /* The walk's alphabet: each function once per combination of its
  * parameters' categories (opts->combine, at most opts->max_combos), each
  * category by its representative; a function without categories is one
@@ -153,15 +159,22 @@ static int make_steps(bcw_alphabet *a, const bcw_unit *u,
     size_t cap = 0;
     a->steps = NULL;
     a->nsteps = 0;
+    /* a handle parameter takes each handle a sequence can have given out
+     * before the call: up to depth - 1 of them */
+    unsigned ages = o->depth < 2                    ? 1
+                    : o->depth - 1 > BCW_HANDLE_AGES ? BCW_HANDLE_AGES
+                                                     : o->depth - 1;
     for (unsigned i = 0; i < u->nfuncs; i++) {
         const bcw_func *f = &u->funcs[i];
         unsigned counts[BCW_MAX_PARAMS] = {0};
-        bool cat[BCW_MAX_PARAMS];
+        bool cat[BCW_MAX_PARAMS], aged[BCW_MAX_PARAMS];
         for (unsigned k = 0; k < f->nparams; k++) {
             bool permuted = f->params[k].kind == BCW_PK_BUFFER && a->nperms;
+            aged[k] = f->params[k].kind == BCW_PK_HANDLE && ages > 1;
             cat[k] = (partitioned(&f->params[k]) || permuted) &&
                      !bcw__generator_takes(gen, i, k);
-            counts[k] = !cat[k]         ? 0
+            counts[k] = aged[k]         ? ages
+                        : !cat[k]       ? 0
                         : permuted      ? a->nperms
                         : o->boundaries ? choices(&f->params[k])
                                         : f->params[k].nparts;
@@ -190,6 +203,10 @@ static int make_steps(bcw_alphabet *a, const bcw_unit *u,
             for (unsigned k = 0; k < f->nparams; k++) {
                 const bcw_param *p = &f->params[k];
                 st->custom[k] = bcw__generator_takes(gen, i, k);
+                if (aged[k]) {
+                    st->age[k] = (uint8_t)rows[c].cat[k];
+                    st->label[k] = age_labels[st->age[k]];
+                }
                 if (!cat[k])
                     continue;
                 unsigned vi = 0, pi = rows[c].cat[k];
@@ -465,18 +482,19 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
     return plan_fills(plan, &m->units[other], me);
 }
 
-/* How a handle or another unit's argument is made: the handle given out
- * last, or an instance from that unit's constructor (else zeroed
- * storage, fixed 0). */
+/* How a handle or another unit's argument is made: the handle of age
+ * `age` given out, or an instance from that unit's constructor (else
+ * zeroed storage, fixed 0). */
 static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
-                     unsigned nsteps, const bcw_param *p, bcw_wire_param *w)
+                     unsigned nsteps, const bcw_param *p, unsigned age,
+                     bcw_wire_param *w)
 {
     if (p->kind == BCW_PK_HANDLE) {
         int h = bcw__handle_index(u, p->detail);
         if (h < 0 || h >= BCW_MAX_HANDLES)
             return too_many_handles(u, p->detail);
         w->fixed = p->nullable ? BCW_FIXED_HANDLE_OR_NULL : BCW_FIXED_HANDLE;
-        w->value = h;
+        w->value = h + BCW_MAX_HANDLES * (int64_t)age;
         return 0;
     }
     unsigned other = 0, index = 0;
@@ -555,7 +573,8 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
                 wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
             if (err == 0)
                 err =
-                    wire_made(plan, m, u, nsteps, &f->params[k], &w->params[k]);
+                    wire_made(plan, m, u, nsteps, &f->params[k],
+                              steps[i].age[k], &w->params[k]);
             if (err < 0)
                 return err;
         }

@@ -51,22 +51,29 @@ static int given_in(const bcw_unit *u, const bcw_func *g, int h)
 }
 
 /* The handle argument of parameter `pa` of call k: the result of the
- * last earlier call giving out that handle, as the worker passed it, or
- * the storage it filled ("&iter"); a call with none takes NULL, or is not
- * made ("none", in C a comment). */
+ * earlier call giving out that handle `age` calls before the last one
+ * that did, as the worker passed it, or the storage it filled ("&iter",
+ * an older one "&iter_1"); a call with none takes NULL, or is not made
+ * ("none", in C a comment). */
 static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
-                       const bcw_param *pa, char *buf, size_t n, bool json)
+                       const bcw_param *pa, unsigned age, char *buf, size_t n,
+                       bool json)
 {
     int h = bcw__handle_index(r->unit, pa->detail);
-    for (unsigned j = k; j-- > 0;) {
+    for (unsigned j = k, older = 0; j-- > 0;) {
         const bcw_func *g = &r->unit->funcs[r->steps[seq->steps[j]].func];
         int q = h < 0 ? -1 : given_in(r->unit, g, h);
+        if (q < 0 && (h < 0 || bcw__handle_given(r->unit, g) != h))
+            continue;
+        if (older++ < age)
+            continue;
         if (q >= 0) {
-            snprintf(buf, n, "&%s", g->params[q].name);
+            if (age > 0)
+                snprintf(buf, n, "&%s_%u", g->params[q].name, age);
+            else
+                snprintf(buf, n, "&%s", g->params[q].name);
             return;
         }
-        if (h < 0 || bcw__handle_given(r->unit, g) != h)
-            continue;
         if (seq->rets[j] == BCW_PTR_NULL)
             break;
         bcw_value_format(buf, n, BCW_PK_HANDLE, BCW_ABI_PTR, seq->rets[j], 1);
@@ -185,7 +192,7 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             continue;
         }
         if (pa->kind == BCW_PK_HANDLE) {
-            handle_arg(r, seq, k, pa, args[p], 64, json);
+            handle_arg(r, seq, k, pa, st->age[p], args[p], 64, json);
             continue;
         }
         if (pa->kind == BCW_PK_UNIT_REF) {

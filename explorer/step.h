@@ -20,6 +20,9 @@ typedef struct bcw_step {
     const bcw_part *relative[BCW_MAX_PARAMS];
     const bcw_part *part[BCW_MAX_PARAMS]; /* the category, or NULL */
     bool custom[BCW_MAX_PARAMS];          /* drawn from the custom generator */
+    /* a handle parameter: which of those given out earlier it takes, 0
+     * the one given out last (proto.h's BCW_HANDLE_AGES) */
+    uint8_t age[BCW_MAX_PARAMS];
 } bcw_step;
 
 /* How reports and the graph name a step: the function, then its

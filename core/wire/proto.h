@@ -95,8 +95,10 @@ typedef struct bcw_wire_param {
 /* A custom generator's (bcw_wire_gen): the worker asks it for each value. */
 #define BCW_FIXED_CUSTOM 6u
 /* Derived handles (a list's nodes).  On a parameter: value is the slot
- * (0 .. BCW_MAX_HANDLES - 1) of the handle type, and the argument is the
- * handle given out last in the sequence; with none (or NULL) given out
+ * (0 .. BCW_MAX_HANDLES - 1) of the handle type plus BCW_MAX_HANDLES
+ * times its age, and the argument is the handle given out last in the
+ * sequence (age 0), or the one given out before it (age 1) ...; with none
+ * (or NULL) given out
  * the call is not made and the sequence is rejected (signo
  * BCW_SIG_NO_ARG), and a handle into a block freed since is not passed
  * and the sequence is rejected (signo BCW_SIG_FREED): the walk's misuse,
@@ -122,6 +124,10 @@ typedef struct bcw_wire_param {
 #define BCW_FIXED_HANDLE_OUT 10u
 
 #define BCW_MAX_HANDLES 8
+/* A handle parameter takes one of the last BCW_HANDLE_AGES handles of its
+ * type given out in the sequence: its value is slot + BCW_MAX_HANDLES *
+ * age, age 0 the handle given out last, 1 the one before it ... */
+#define BCW_HANDLE_AGES 3
 /* signo of a sequence halted by the worker itself, not by a signal or a
  * contract: an argument it could not make (rejected), a handle to freed
  * memory (crash). */

@@ -46,13 +46,14 @@ static char *plan_string(bcw_rt_worker *w, int64_t off)
     return d;
 }
 
-/* The handle argument `p` takes (BCW_FIXED_HANDLE*): the one given out
- * last.  Halts the sequence when there is none (rejected: a meaningless
+/* The handle argument `p` takes (BCW_FIXED_HANDLE*): the one of its age
+ * given out.  Halts the sequence when there is none (rejected: a meaningless
  * call) or when it points into a block freed since (a crash: the use
  * after free the call would make). */
 static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
 {
-    void *h = w->handles[p->value];
+    void *h = w->handles[p->value % BCW_MAX_HANDLES][p->value /
+                                                     BCW_MAX_HANDLES];
     if (h == NULL && p->fixed == BCW_FIXED_HANDLE)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     if (bcw_rt_alloc_freed(h))

@@ -23,8 +23,8 @@ uint64_t bcw_rt_observe_state(const bcw_rt_worker *w)
                           .cell_size = BCW_RT_CELL_SIZE,
                           .arena = w->arena_spans,
                           .narena = w->narena_spans,
-                          .handles = w->handles,
-                          .nhandles = w->nhandle_types};
+                          .handles = &w->handles[0][0],
+                          .nhandles = w->nhandle_types * BCW_HANDLE_AGES};
     return bcw_rt_state_hash(&roots);
 }
 

@@ -34,7 +34,10 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
                  (shm->funcs[p->value].role != BCW_ROLE_CONSTRUCTOR &&
                   shm->funcs[p->value].role != BCW_ROLE_INIT_CONSTRUCTOR)))
         return -1;
-    if ((handle && (p->value < 0 || p->value >= BCW_MAX_HANDLES)) ||
+    int64_t slots = p->fixed == BCW_FIXED_HANDLE_OUT
+                        ? BCW_MAX_HANDLES
+                        : BCW_MAX_HANDLES * BCW_HANDLE_AGES;
+    if ((handle && (p->value < 0 || p->value >= slots)) ||
         (p->fixed == BCW_FIXED_SYMBOL &&
          (p->value < 0 || p->value >= bcw_unit_nsyms)) ||
         (p->fixed == BCW_FIXED_CLOSURE &&

@@ -53,6 +53,14 @@ static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
         r->ret = ret;
 }
 
+/* Handle h of slot `slot` is given out: the last, the others one older. */
+static void give(bcw_rt_worker *w, unsigned slot, void *h)
+{
+    void **ages = w->handles[slot];
+    memmove(&ages[1], &ages[0], (BCW_HANDLE_AGES - 1) * sizeof *ages);
+    ages[0] = h;
+}
+
 /* run_call for any other entry. */
 static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
                         int last)
@@ -61,10 +69,10 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     void *outs[BCW_MAX_PARAMS] = {0};
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
     if (f->ret.fixed == BCW_FIXED_HANDLE)
-        w->handles[f->ret.value] = (void *)(uintptr_t)raw;
+        give(w, (unsigned)f->ret.value, (void *)(uintptr_t)raw);
     for (unsigned k = 0; k < f->nparams; k++)
         if (f->params[k].fixed == BCW_FIXED_HANDLE_OUT)
-            w->handles[f->params[k].value] = outs[k];
+            give(w, (unsigned)f->params[k].value, outs[k]);
     if (f->role == BCW_ROLE_CONSTRUCTOR) {
         w->target = (void *)(uintptr_t)raw;
         /* int t_open(..., T **out): the unit comes back in the cell */

@@ -21,7 +21,8 @@ typedef struct bcw_rt_roots {
     size_t cells_size, cell_size;
     const bcw_rt_span *arena; /* this sequence's arena allocations */
     size_t narena;
-    void *const *handles; /* derived handles given out last */
+    void *const *handles; /* derived handles given out (rt_worker.h's
+                             handles, slot by slot) */
     unsigned nhandles;
 } bcw_rt_roots;
 

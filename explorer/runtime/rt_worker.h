@@ -63,8 +63,9 @@ typedef struct bcw_rt_worker {
     bcw_rt_flight flight; /* where a halt returns to, calls made */
     void *target;         /* the unit's object */
     bcw_gen gen;          /* the master generator's position */
-    /* the handle of each slot given out last in this sequence, or NULL */
-    void *handles[BCW_MAX_HANDLES];
+    /* the handles of each slot given out in this sequence, the last
+     * first (handles[slot][0]), NULL where fewer were */
+    void *handles[BCW_MAX_HANDLES][BCW_HANDLE_AGES];
     uint32_t len;    /* methods in the sequence */
     int check;       /* hash the state before an observer last call too */
     uint64_t before; /* that state */

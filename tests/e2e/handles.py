@@ -26,6 +26,29 @@ class HandlesAndOtherUnits(unittest.TestCase):
                      ("dlist_insert_after", ("#0", "none", "2")))]
         self.assertEqual(none["calls"][-1]["outcome"], "rejected")
 
+    def test_a_handle_parameter_takes_every_live_handle(self):
+        # node_next gives out a second node; node_value takes the one
+        # given out last, and also the one before it, still live
+        lines = jsonl("dlist.bc", "dlist", "protocol", 5)
+        calls = (("dlist_new", ()), ("dlist_append", ("#0", "1")),
+                 ("dlist_append", ("#0", "2")), ("dlist_first", ("#0",)),
+                 ("node_next", ("ptr#0",)))
+        taken = {(s["calls"][-1]["args"][0], s["calls"][-1]["labels"][0]):
+                 s["calls"][-1].get("result") for s in lines[:-1]
+                 if tuple((c["fn"], tuple(c["args"]))
+                          for c in s["calls"][:5]) == calls
+                 and s["calls"][-1]["fn"] == "node_value"}
+        self.assertEqual(taken, {
+            ("ptr#1", None): "2",
+            ("ptr#0", "the one given out before the last"): "1",
+            # a third node handle was never given out: not made
+            ("none", "the one given out before those two"): None})
+        # at depth 2 no call can have two handles before it: one category
+        labels = {c["labels"][0] for s in jsonl("dlist.bc", "dlist",
+                                                "protocol", 2)[:-1]
+                  for c in s["calls"] if c["fn"] == "node_value"}
+        self.assertEqual(labels, {None})
+
     def test_node_value_sees_the_appended_values(self):
         seqs = by_calls(jsonl("dlist.bc", "dlist", "protocol", 5))
         first = seqs[(("dlist_new", ()), ("dlist_append", ("#0", "1")),

@@ -47,7 +47,8 @@ class Instances(unittest.TestCase):
         seqs = [s["calls"] for s in lines[:-1]
                 if [c["fn"] for c in s["calls"]] ==
                 ["ring_new", "ring_push", "ring_iter_init", "ring_iter_next"]
-                and s["calls"][1]["args"][1] == "Obj#1"]
+                and s["calls"][1]["args"][1] == "Obj#1"
+                and s["calls"][3]["labels"][0] is None]
         [seq] = seqs
         self.assertEqual(seq[2]["args"], ["&it", "#0"])
         self.assertEqual(seq[3]["args"][0], "&it")
