@@ -33,7 +33,7 @@ static const char *abi_spelling(enum bcw_abi abi)
         "void",  "bool",           "signed char", "unsigned char",
         "short", "unsigned short", "int",         "unsigned int",
         "long",  "unsigned long",  "float",       "double",
-        "void *"};
+        "void *", "struct"};
     return names[abi];
 }
 
@@ -258,6 +258,42 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
     return 0;
 }
 
+/* Is slot i of fn a struct passed by value through a hidden pointer: a
+ * byval argument, or the sret result storage? */
+static bool passed_by_value(LLVMValueRef fn, unsigned i)
+{
+    static const char *const attrs[] = {"byval", "sret"};
+    for (size_t a = 0; a < 2; a++) {
+        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[a],
+                                                        strlen(attrs[a]));
+        if (i > 0 && LLVMGetEnumAttributeAtIndex(fn, i, kind) != NULL)
+            return true;
+    }
+    return false;
+}
+
+/* A struct result of LLVM type t returned in registers, as clang lowers
+ * a small one ({ i8*, i8* }): up to BCW_MAX_STRUCT_WORDS scalar elements,
+ * their ABI classes into out's sig. */
+static bool struct_result(LLVMTypeRef t, bcw_param *out)
+{
+    unsigned n = LLVMCountStructElementTypes(t);
+    if (n == 0 || n > BCW_MAX_STRUCT_WORDS)
+        return false;
+    LLVMTypeRef elems[BCW_MAX_STRUCT_WORDS];
+    LLVMGetStructElementTypes(t, elems);
+    for (unsigned k = 0; k < n; k++) {
+        enum bcw_abi abi = scalar_abi(elems[k], false);
+        if (abi == BCW_ABI_VOID || abi == BCW_ABI_BOOL)
+            return false;
+        out->sig[k] = (uint8_t)abi;
+    }
+    out->nsig = (uint8_t)n;
+    out->kind = BCW_PK_STRUCT;
+    out->abi = BCW_ABI_STRUCT;
+    return true;
+}
+
 int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
                          const char *unit, bool is_unit, bcw_param *out,
                          const char **why)
@@ -301,7 +337,18 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
         out->kind = BCW_PK_FLOAT;
         out->abi = scalar_abi(t, false);
         break;
+    case LLVMStructTypeKind:
+        if (i > 0 || !struct_result(t, out)) {
+            *why = "aggregate passed by value is not supported yet";
+            return 0;
+        }
+        break;
     case LLVMPointerTypeKind:
+        if (passed_by_value(s->fn, i)) {
+            *why = "a struct passed by value (byval or sret) is not "
+                   "supported yet";
+            return 0;
+        }
         if (is_unit) {
             out->kind = BCW_PK_UNIT;
             out->abi = BCW_ABI_PTR;

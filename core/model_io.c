@@ -318,7 +318,7 @@ static void rparam(rd *r, const msgpack_object *o, bcw_param *p)
     p->name = str(r, &a[0], false, "parameter name");
     p->ctype = str(r, &a[1], false, "parameter type");
     p->kind = (enum bcw_pkind)u64(r, &a[2], BCW_PK_LAST, "parameter kind");
-    p->abi = (enum bcw_abi)u64(r, &a[3], BCW_ABI_PTR, "parameter ABI");
+    p->abi = (enum bcw_abi)u64(r, &a[3], BCW_ABI_STRUCT, "parameter ABI");
     p->pointee = (enum bcw_abi)u64(r, &a[4], BCW_ABI_PTR, "pointee ABI");
     p->pointee_size = (uint32_t)u64(r, &a[5], 4096, "pointee size");
     p->detail = str(r, &a[6], true, "parameter detail");

@@ -6,6 +6,8 @@
  * An instance of the configuration made for oset_new_conf gets a
  * built-in comparison in `cmp`, the field its init function left NULL,
  * as a user sets it: a walk never calls through a NULL comparison.
+ * oset_bounds_of returns a struct by value (two pointers in registers),
+ * shown "{Obj#0, Obj#1}"; oset_add_batch takes one on the stack, skipped.
  * oset_remove_all_free frees the items it holds: the elements a walk
  * passes are bcwalk's, and their frees are the set taking ownership,
  * not faults. */
@@ -108,6 +110,37 @@ void oset_remove_all_free(oset *s)
     for (size_t i = 0; i < s->len; i++)
         s->mem_free((void *)s->items[i]);
     s->len = 0;
+}
+
+/* The least and the greatest item, returned by value in two registers
+ * ({NULL, NULL} when empty). */
+typedef struct oset_bounds {
+    const void *lo, *hi;
+} oset_bounds;
+
+oset_bounds oset_bounds_of(const oset *s)
+{
+    oset_bounds b = {NULL, NULL};
+    if (s->len > 0) {
+        b.lo = s->items[0];
+        b.hi = s->items[s->len - 1];
+    }
+    return b;
+}
+
+/* Several items at once, the batch passed by value on the stack (byval):
+ * a shape bcwalk does not call yet, so it is skipped with its reason. */
+typedef struct oset_batch {
+    const void *items[4];
+    size_t n;
+} oset_batch;
+
+int oset_add_batch(oset *s, oset_batch batch)
+{
+    int added = 0;
+    for (size_t i = 0; i < batch.n && i < 4; i++)
+        added += oset_add(s, batch.items[i]) == 0;
+    return added;
 }
 
 size_t oset_size(const oset *s)

@@ -118,7 +118,7 @@ static LLVMValueRef to_word(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef i64,
 }
 
 /* A typed call stub `void bcw_stub(uint64_t *args, uint64_t *ret)` for
- * `fn`: a direct call, ~10x cheaper than ffi_call, which re-examines its
+ * `fn` (a struct result: its elements in ret[0], ret[1] ...): a direct call, ~10x cheaper than ffi_call, which re-examines its
  * arguments on every call (benchmarks/README.md).  Argument extension
  * attributes are copied to the call, as the ABI needs them for narrow
  * integers. */
@@ -157,8 +157,19 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
                 LLVMAddCallSiteAttribute(call, k + 1,
                                          LLVMCreateEnumAttribute(ctx, kind, 0));
         }
-    if (LLVMGetTypeKind(LLVMGetReturnType(ft)) != LLVMVoidTypeKind)
+    LLVMTypeRef rt = LLVMGetReturnType(ft);
+    if (LLVMGetTypeKind(rt) == LLVMStructTypeKind) {
+        /* a struct returned in registers: one word per element */
+        for (unsigned k = 0; k < LLVMCountStructElementTypes(rt); k++) {
+            LLVMValueRef idx = LLVMConstInt(i64, k, 0);
+            LLVMValueRef slot =
+                LLVMBuildGEP2(b, i64, LLVMGetParam(stub, 1), &idx, 1, "");
+            LLVMValueRef e = LLVMBuildExtractValue(b, call, k, "");
+            LLVMBuildStore(b, to_word(b, e, i64, ctx), slot);
+        }
+    } else if (LLVMGetTypeKind(rt) != LLVMVoidTypeKind) {
         LLVMBuildStore(b, to_word(b, call, i64, ctx), LLVMGetParam(stub, 1));
+    }
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
     return stub;

@@ -18,6 +18,10 @@ static void wire_param(bcw_wire_param *w, const bcw_param *p)
     w->pointee = (uint8_t)p->pointee;
     w->size = p->kind == BCW_PK_BUFFER ? BCW_BUFFER_BYTES : p->pointee_size;
     w->pair = (int8_t)p->pair;
+    if (p->kind == BCW_PK_STRUCT) { /* its elements' classes */
+        w->nsig = p->nsig;
+        memcpy(w->sig, p->sig, sizeof w->sig);
+    }
 }
 
 /* Parameters whose categories become steps: every kind the solver
@@ -603,6 +607,9 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
         for (unsigned k = 0; k < f->nparams; k++)
             w->nout =
                 (uint8_t)(w->nout + reports(&a->plan->funcs[i].params[k]));
+        /* a struct result's elements after the first */
+        if (f->ret.kind == BCW_PK_STRUCT)
+            w->nout = (uint8_t)(w->nout + f->ret.nsig - 1);
         if (f->unwalkable != NULL)
             continue;
         if (f->role == BCW_ROLE_CONSTRUCTOR ||

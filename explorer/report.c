@@ -50,6 +50,27 @@ static int given_in(const bcw_unit *u, const bcw_func *g, int h)
     return -1;
 }
 
+/* A struct result of f as "{ptr#0, 7}": its first element `first`, the
+ * others as the worker reported them after f's parameters' outs. */
+static void struct_text(const bcw_func *f, uint64_t first, const uint64_t *outs,
+                        char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "{");
+    for (unsigned e = 0; e < f->ret.nsig && len < n; e++) {
+        char v[64];
+        unsigned slot = f->nparams + e - 1;
+        if (e > 0 && (outs == NULL || slot >= BCW_MAX_PARAMS))
+            snprintf(v, sizeof v, "?");
+        else
+            bcw_value_format(v, sizeof v, BCW_PK_OUT,
+                             (enum bcw_abi)f->ret.sig[e],
+                             e == 0 ? first : outs[slot], 1);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", e ? ", " : "", v);
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, "}");
+}
+
 /* The handle argument of parameter `pa` of call k: the result of the
  * earlier call giving out that handle `age` calls before the last one
  * that did, as the worker passed it, or the storage it filled ("&iter",
@@ -225,7 +246,9 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
     }
     result[0] = '\0';
-    if (f->ret.kind != BCW_PK_NONE)
+    if (f->ret.kind == BCW_PK_STRUCT)
+        struct_text(f, seq->rets[k], seq->outs[k], result, n);
+    else if (f->ret.kind != BCW_PK_NONE)
         bcw_value_format(result, n, f->ret.kind, f->ret.abi, seq->rets[k], 1);
     return f;
 }

@@ -19,8 +19,12 @@ enum bcw_abi {
     BCW_ABI_U64,
     BCW_ABI_FLOAT,
     BCW_ABI_DOUBLE,
-    BCW_ABI_PTR
+    BCW_ABI_PTR,
+    BCW_ABI_STRUCT /* a result only: a struct returned in registers, its
+                      scalar elements' classes in the param's sig */
 };
+/* Elements of a BCW_ABI_STRUCT result: two registers' worth. */
+#define BCW_MAX_STRUCT_WORDS 4
 
 /* The integer ABI class of `bits` and signedness; BCW_ABI_BOOL for 1
  * bit, BCW_ABI_VOID for other widths. */
@@ -92,10 +96,12 @@ enum bcw_pkind {
                           a cell the unit comes back in */
     BCW_PK_UNIT_DEREF, /* of a unit living in a caller's cell (E **head):
                         an E * argument, the cell's current value */
-    BCW_PK_HANDLE      /* a derived handle (detail: its struct): the one
-                          given out last in the sequence */
+    BCW_PK_HANDLE,     /* a derived handle (detail: its struct): one given
+                          out earlier in the sequence */
+    BCW_PK_STRUCT      /* a struct result returned by value in registers:
+                          its elements (ABI BCW_ABI_STRUCT, sig) */
 };
-#define BCW_PK_LAST BCW_PK_HANDLE
+#define BCW_PK_LAST BCW_PK_STRUCT
 #define BCW_BUFFER_BYTES 16
 
 /* One side of a bitcode predicate (model.h's bcw_term), evaluated on a

@@ -36,6 +36,8 @@ ffi_type *bcw_rt_call_type(enum bcw_abi abi)
         return &ffi_type_double;
     case BCW_ABI_PTR:
         return &ffi_type_pointer;
+    case BCW_ABI_STRUCT: /* each its own: bcw_rt_call_struct_type */
+        break;
     }
     return NULL;
 }
@@ -65,7 +67,23 @@ uint64_t bcw_rt_call_scalar(const void *p, enum bcw_abi abi)
     return v;
 }
 
-uint64_t bcw_rt_call_ffi(bcw_rt_worker *w, unsigned fi, uint64_t *vals)
+int bcw_rt_call_struct_type(bcw_rt_worker *w, unsigned fi)
+{
+    const bcw_wire_param *r = &w->shm->funcs[fi].ret;
+    if (r->nsig == 0 || r->nsig > BCW_MAX_STRUCT_WORDS)
+        return -1;
+    for (unsigned k = 0; k < r->nsig; k++)
+        if (r->sig[k] == BCW_ABI_VOID || r->sig[k] >= BCW_ABI_STRUCT ||
+            (w->ret_elems[fi][k] =
+                 bcw_rt_call_type((enum bcw_abi)r->sig[k])) == NULL)
+            return -1;
+    w->ret_elems[fi][r->nsig] = NULL;
+    w->ret_structs[fi] = (ffi_type){.type = FFI_TYPE_STRUCT,
+                                    .elements = w->ret_elems[fi]};
+    return 0;
+}
+
+void bcw_rt_call_ffi(bcw_rt_worker *w, unsigned fi, uint64_t *vals)
 {
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *avalues[BCW_MAX_PARAMS];
@@ -76,22 +94,33 @@ uint64_t bcw_rt_call_ffi(bcw_rt_worker *w, unsigned fi, uint64_t *vals)
         float f;
         double d;
         void *p;
+        _Alignas(16) char s[BCW_MAX_STRUCT_WORDS * 8];
     } rv = {0};
     ffi_call(&w->cifs[fi], FFI_FN(bcw_unit_symtab[f->sym]), &rv, avalues);
+    uint64_t *out = w->ret_words;
     switch (f->ret.abi) {
     case BCW_ABI_VOID:
-        return 0;
+        break;
     case BCW_ABI_PTR:
-        return (uint64_t)(uintptr_t)rv.p;
+        out[0] = (uint64_t)(uintptr_t)rv.p;
+        break;
     case BCW_ABI_FLOAT:
-        return bcw_rt_call_scalar(&rv.f, BCW_ABI_FLOAT);
-    case BCW_ABI_DOUBLE: {
-        uint64_t raw;
-        memcpy(&raw, &rv.d, sizeof raw);
-        return raw;
+        out[0] = bcw_rt_call_scalar(&rv.f, BCW_ABI_FLOAT);
+        break;
+    case BCW_ABI_DOUBLE:
+        memcpy(&out[0], &rv.d, sizeof out[0]);
+        break;
+    case BCW_ABI_STRUCT: {
+        size_t offsets[BCW_MAX_STRUCT_WORDS];
+        ffi_get_struct_offsets(FFI_DEFAULT_ABI, &w->ret_structs[fi], offsets);
+        for (unsigned k = 0; k < f->ret.nsig; k++)
+            out[k] = bcw_rt_call_scalar(rv.s + offsets[k],
+                                        (enum bcw_abi)f->ret.sig[k]);
+        break;
     }
     default:
-        return bcw_rt_call_scalar(&rv.i, (enum bcw_abi)f->ret.abi);
+        out[0] = bcw_rt_call_scalar(&rv.i, (enum bcw_abi)f->ret.abi);
+        break;
     }
 }
 

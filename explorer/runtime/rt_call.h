@@ -14,7 +14,8 @@
 extern void *bcw_unit_symtab[];
 extern const uint32_t bcw_unit_nsyms;
 /* Typed stubs: stub(args, ret) calls symtab[i] with args[k] as its k-th
- * parameter and stores the result's raw word in *ret. */
+ * parameter and stores the result's raw word in *ret (a struct's
+ * elements in ret[0], ret[1] ...). */
 typedef void (*bcw_stub)(uint64_t *args, uint64_t *ret);
 extern const bcw_stub bcw_unit_stubs[];
 
@@ -22,26 +23,33 @@ extern const bcw_stub bcw_unit_stubs[];
 ffi_type *bcw_rt_call_type(enum bcw_abi abi);
 
 /* Calls plan entry fi through libffi with vals[k] as its k-th argument;
- * the result as the stubs give it: integers zero-extended from their
- * width, float and pointer bits. */
-uint64_t bcw_rt_call_ffi(bcw_rt_worker *w, unsigned fi, uint64_t *vals);
+ * the result into w->ret_words as the stubs give it: integers
+ * zero-extended from their width, float and pointer bits, a struct's
+ * elements one word each. */
+void bcw_rt_call_ffi(bcw_rt_worker *w, unsigned fi, uint64_t *vals);
+
+/* The libffi type of plan entry fi's struct result (BCW_ABI_STRUCT), its
+ * elements' classes from the plan, into the worker's: 0, or -1 for a bad
+ * description. */
+int bcw_rt_call_struct_type(bcw_rt_worker *w, unsigned fi);
 
 /* Calls plan entry fi with vals[k] as its k-th argument, counting it as
  * the sequence's call in flight (the parent's heartbeat); its raw
- * result.  Inline: the hot path of every walk. */
+ * result, a struct's first element (all of them in w->ret_words).
+ * Inline: the hot path of every walk. */
 static inline uint64_t bcw_rt_call(bcw_rt_worker *w, unsigned fi,
                                    uint64_t *vals)
 {
     bcw_shm *shm = w->shm;
-    uint64_t raw = 0;
     shm->cur_call = w->flight.call;
     shm->heartbeat++;
     w->flight.calls++;
+    w->ret_words[0] = 0;
     if (shm->use_ffi)
-        raw = bcw_rt_call_ffi(w, fi, vals);
+        bcw_rt_call_ffi(w, fi, vals);
     else
-        bcw_unit_stubs[shm->funcs[fi].sym](vals, &raw);
-    return raw;
+        bcw_unit_stubs[shm->funcs[fi].sym](vals, w->ret_words);
+    return w->ret_words[0];
 }
 
 /* The scalar of ABI class `abi` at p, as a raw word (zero-extended). */

@@ -73,6 +73,9 @@ int bcw_rt_closure_make(bcw_rt_worker *w, const bcw_wire_param *p,
     if (p->nsig == 0 || p->nsig > BCW_MAX_PARAMS + 1 || p->value < 1 ||
         p->value > BCW_CB_LAST)
         return -1;
+    for (unsigned i = 0; i < p->nsig; i++)
+        if (p->sig[i] >= BCW_ABI_STRUCT)
+            return -1;
     bcw_rt_closure *c = calloc(1, sizeof *c);
     if (c == NULL)
         return -1;

@@ -68,9 +68,13 @@ static int setup_func(bcw_rt_worker *w, unsigned i)
         (unsigned)f->ret.value + 1 > w->nhandle_types)
         w->nhandle_types = (unsigned)f->ret.value + 1;
     w->simple[i] = (uint8_t)bcw_rt_seq_is_simple(f);
-    if (ffi_prep_cif(&w->cifs[i], FFI_DEFAULT_ABI, f->nparams,
-                     bcw_rt_call_type((enum bcw_abi)f->ret.abi),
-                     w->argtypes[i]) != FFI_OK)
+    if (f->ret.abi == BCW_ABI_STRUCT && bcw_rt_call_struct_type(w, i) < 0)
+        return -1;
+    ffi_type *rt = f->ret.abi == BCW_ABI_STRUCT
+                       ? &w->ret_structs[i]
+                       : bcw_rt_call_type((enum bcw_abi)f->ret.abi);
+    if (rt == NULL || ffi_prep_cif(&w->cifs[i], FFI_DEFAULT_ABI, f->nparams,
+                                   rt, w->argtypes[i]) != FFI_OK)
         return -1;
     return 0;
 }

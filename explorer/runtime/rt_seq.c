@@ -18,7 +18,7 @@
 int bcw_rt_seq_is_simple(const bcw_wire_func *f)
 {
     if (f->role == BCW_ROLE_CONSTRUCTOR || (f->flags & BCW_WIRE_REBINDS) ||
-        f->ret.fixed != 0)
+        f->ret.fixed != 0 || f->ret.abi == BCW_ABI_STRUCT)
         return 0;
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
@@ -51,6 +51,25 @@ static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
                        : raw;
     if (last)
         r->ret = ret;
+}
+
+/* A struct result's elements (w->ret_words), pointers numbered: the
+ * first is returned, the others go to out[nparams ...] when out is not
+ * NULL (the reported call). */
+static uint64_t struct_result(bcw_rt_worker *w, const bcw_wire_func *f,
+                              uint64_t *out)
+{
+    uint64_t first = 0;
+    for (unsigned k = 0; k < f->ret.nsig; k++) {
+        uint64_t v = w->ret_words[k];
+        if (f->ret.sig[k] == BCW_ABI_PTR)
+            v = bcw_rt_call_pointer(w, (void *)(uintptr_t)v);
+        if (k == 0)
+            first = v;
+        else if (out != NULL && f->nparams + k - 1 < BCW_MAX_PARAMS)
+            out[f->nparams + k - 1] = v;
+    }
+    return first;
 }
 
 /* Handle h of slot `slot` is given out: the last, the others one older. */
@@ -88,6 +107,8 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     uint64_t ret = f->ret.abi == BCW_ABI_PTR
                        ? bcw_rt_call_pointer(w, (void *)(uintptr_t)raw)
                        : raw;
+    if (f->ret.abi == BCW_ABI_STRUCT)
+        ret = struct_result(w, f, last ? r->out : NULL);
     for (unsigned k = 0; k < f->nparams; k++) {
         uint64_t out = 0;
         if (f->params[k].fixed == BCW_FIXED_CLOSURE)

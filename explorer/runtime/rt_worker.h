@@ -50,6 +50,11 @@ typedef struct bcw_rt_worker {
     ffi_type *argtypes[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
     struct bcw_rt_closure *closures[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
     struct bcw_rt_closure *fills[BCW_MAX_FILLS]; /* shm->fills' */
+    /* libffi's types of struct results (BCW_ABI_STRUCT) */
+    ffi_type ret_structs[BCW_MAX_FUNCS];
+    ffi_type *ret_elems[BCW_MAX_FUNCS][BCW_MAX_STRUCT_WORDS + 1];
+    /* the call's result: its raw word, or a struct's elements */
+    uint64_t ret_words[BCW_MAX_STRUCT_WORDS];
     /* 1: the entry's arguments are only the object and generated or
      * fixed scalars, and its result is no handle and no new object: the
      * common call, made without the general argument machinery */

@@ -145,6 +145,9 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
     case BCW_PK_NONE:
         snprintf(buf, n, "void");
         break;
+    case BCW_PK_STRUCT: /* its elements are shown by the report */
+        snprintf(buf, n, "{...}");
+        break;
     }
     return buf;
 }

@@ -93,6 +93,25 @@ class Instances(unittest.TestCase):
                  s["calls"][1]["args"][1] == s["calls"][2]["args"][1]}
         self.assertEqual(twice, {"1"})
 
+    def test_a_struct_result_in_registers_is_walked(self):
+        # oset_bounds_of returns {lo, hi} by value: each element shown as
+        # a result is, the same through the typed stubs and libffi
+        for calls in ("stub", "ffi"):
+            lines = jsonl("oset.bc", "oset", "protocol", 3, "--calls",
+                          calls)
+            got = {tuple(c["args"][1] for c in s["calls"][1:-1]):
+                   s["calls"][-1]["result"] for s in lines[:-1]
+                   if s["calls"][-1]["fn"] == "oset_bounds_of" and
+                   all(c["fn"] == "oset_add" for c in s["calls"][1:-1])}
+            self.assertEqual(got[()], "{NULL, NULL}", calls)
+            self.assertEqual(got[("Obj#1", "Obj#2")], "{Obj#1, Obj#2}", calls)
+            self.assertEqual(got[("Obj#1", "Obj#0")], "{Obj#0, Obj#1}", calls)
+        # a struct passed by value on the stack is not called: skipped
+        m = json.loads(bcwalk("analyze", example("oset.bc"), "--format",
+                              "json", check=0).stdout)
+        self.assertIn("oset_add_batch: a struct passed by value (byval or "
+                      "sret) is not supported yet", m["skipped"])
+
     def test_a_halt_after_a_made_up_argument_is_suspect(self):
         # doc_set_font reads a font nothing a walk can call makes (its
         # only constructor is variadic): its crash is suspect, counted
