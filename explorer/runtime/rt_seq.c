@@ -176,7 +176,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     shm->cur = i;
     w->target = NULL;
     w->nptrs = 0;
-    memset(w->handles, 0, sizeof w->handles);
+    memset(w->handles, 0, w->nhandle_types * sizeof w->handles[0]);
     w->arena_used = 0;
     w->narena_spans = 0;
     w->arena_spans_lost = 0;
