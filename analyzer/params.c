@@ -30,9 +30,9 @@ static enum bcw_abi scalar_abi(LLVMTypeRef t, bool is_unsigned)
 static const char *abi_spelling(enum bcw_abi abi)
 {
     static const char *const names[] = {
-        "void",  "bool",           "signed char", "unsigned char",
-        "short", "unsigned short", "int",         "unsigned int",
-        "long",  "unsigned long",  "float",       "double",
+        "void",   "bool",           "signed char", "unsigned char",
+        "short",  "unsigned short", "int",         "unsigned int",
+        "long",   "unsigned long",  "float",       "double",
         "void *", "struct"};
     return names[abi];
 }
@@ -264,8 +264,8 @@ static bool passed_by_value(LLVMValueRef fn, unsigned i)
 {
     static const char *const attrs[] = {"byval", "sret"};
     for (size_t a = 0; a < 2; a++) {
-        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[a],
-                                                        strlen(attrs[a]));
+        unsigned kind =
+            LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a]));
         if (i > 0 && LLVMGetEnumAttributeAtIndex(fn, i, kind) != NULL)
             return true;
     }

@@ -78,8 +78,7 @@ int oset_add(oset *s, const void *x)
         return 1;
     if (s->len == s->cap)
         return -1;
-    memmove(&s->items[at + 1], &s->items[at],
-            (s->len - at) * sizeof *s->items);
+    memmove(&s->items[at + 1], &s->items[at], (s->len - at) * sizeof *s->items);
     s->items[at] = x;
     s->len++;
     return 0;

@@ -166,6 +166,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.format = o->format;
     sk.report.f = o->report;
     sk.report.gen = gen;
+    sk.report.worker = worker;
     if (o->results_path != NULL &&
         (err = bcw__results_open(&sk.results, o->results_path, u, a.steps,
                                  a.nsteps, o->walk, o->depth)) < 0)

@@ -118,8 +118,9 @@ static LLVMValueRef to_word(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef i64,
 }
 
 /* A typed call stub `void bcw_stub(uint64_t *args, uint64_t *ret)` for
- * `fn` (a struct result: its elements in ret[0], ret[1] ...): a direct call, ~10x cheaper than ffi_call, which re-examines its
- * arguments on every call (benchmarks/README.md).  Argument extension
+ * `fn` (a struct result: its elements in ret[0], ret[1] ...), never
+ * inlined into it: a direct call, ~10x cheaper than ffi_call, which re-examines
+ * its arguments on every call (benchmarks/README.md).  Argument extension
  * attributes are copied to the call, as the ABI needs them for narrow
  * integers. */
 static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
@@ -148,6 +149,11 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
     }
     LLVMValueRef call = LLVMBuildCall2(b, ft, fn, args, n, "");
     LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(fn));
+    /* the function stays a frame of its own: a halt's cause names it,
+     * with or without debug info */
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateEnumAttribute(ctx, noinline, 0));
     static const char *const ext[] = {"zeroext", "signext"};
     for (unsigned k = 0; k < n; k++)
         for (size_t e = 0; e < 2; e++) {

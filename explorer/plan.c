@@ -165,7 +165,7 @@ static int make_steps(bcw_alphabet *a, const bcw_unit *u,
     a->nsteps = 0;
     /* a handle parameter takes each handle a sequence can have given out
      * before the call: up to depth - 1 of them */
-    unsigned ages = o->depth < 2                    ? 1
+    unsigned ages = o->depth < 2                     ? 1
                     : o->depth - 1 > BCW_HANDLE_AGES ? BCW_HANDLE_AGES
                                                      : o->depth - 1;
     for (unsigned i = 0; i < u->nfuncs; i++) {
@@ -576,9 +576,8 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
             int err =
                 wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
             if (err == 0)
-                err =
-                    wire_made(plan, m, u, nsteps, &f->params[k],
-                              steps[i].age[k], &w->params[k]);
+                err = wire_made(plan, m, u, nsteps, &f->params[k],
+                                steps[i].age[k], &w->params[k]);
             if (err < 0)
                 return err;
         }

@@ -271,6 +271,9 @@ static void collect(worker *w, uint32_t first, uint32_t end)
 {
     memcpy(&w->job->results[first], &w->shm->results[first],
            (end - first) * sizeof(bcw_wire_result));
+    for (uint32_t i = first; i < end; i++)
+        if (w->job->results[i].flags & BCW_RESULT_CAUSE)
+            w->job->causes[i] = w->shm->causes[i];
 }
 
 /* The worker died during a job: classify how (one place for it), keep
@@ -285,6 +288,8 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung)
         r->halted_at = (uint16_t)w->shm->cur_call;
         r->calls = w->shm->cur_call + 1;
     }
+    if (hung || !(WIFEXITED(status) && WEXITSTATUS(status) == BCW_EXIT_FAULT))
+        r->flags &= ~BCW_RESULT_CAUSE; /* nothing the worker could say */
     if (hung) {
         /* no progress within the time limit: the worker was killed */
         r->outcome = BCW_RUN_HANG;

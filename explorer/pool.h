@@ -36,12 +36,14 @@ typedef struct bcw_plan {
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:
  * sequence i is words[off[i]]: length L, constructor, L methods.  The
- * pool fills results[0..nseq-1]. */
+ * pool fills results[0..nseq-1], and causes[i] where results[i] has the
+ * flag BCW_RESULT_CAUSE (the other entries are left as they were). */
 typedef struct bcw_job {
     const uint16_t *words;
     const uint32_t *off;
     uint32_t nseq;
     bcw_wire_result *results;
+    bcw_wire_cause *causes;
     /* If not NULL, fills words and off: the pool calls it before the job
      * is sent, and ahead of time, while workers run the jobs before it,
      * so preparing overlaps running.  It clears itself. */

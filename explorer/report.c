@@ -6,6 +6,7 @@
 #include "states.h"
 
 #include "generator.h"
+#include "symbolize.h"
 #include "text.h"
 
 #include <signal.h>
@@ -299,9 +300,149 @@ static const char *contract_text(const bcw_reporter *r, const bcw_seq *s)
     return buf;
 }
 
-/* How the call that halted is described after "==> ". */
-static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
-                      size_t n)
+/* The destructor that ended sequence s, as the worker chose it. */
+static const char *destructor_of(const bcw_reporter *r, const bcw_seq *s)
+{
+    unsigned d = bcw_wire_destructor_of(s->steps, s->len, r->ndtors);
+    return r->ndtors > 0 ? r->unit->funcs[r->steps[r->dtors[d]].func].name
+                         : "?";
+}
+
+/* The function of call c of sequence s: its constructor (0), a method
+ * or the destructor (len + 1). */
+static const char *call_name(const bcw_reporter *r, const bcw_seq *s,
+                             uint32_t c)
+{
+    if (c <= s->len)
+        return r->unit->funcs[r->steps[s->steps[c]].func].name;
+    return c == s->len + 1 ? destructor_of(r, s) : "?";
+}
+
+/* Where address pc of the worker is, " in f (f.c:12)", appended to buf
+ * (n bytes); nothing when the symbolizer cannot tell. */
+static void append_site(const bcw_reporter *r, uint64_t pc, char *buf, size_t n)
+{
+    char func[128], file[128];
+    unsigned line;
+    size_t len = strlen(buf);
+    if (len >= n || !bcw__symbolize(r->worker, pc, func, sizeof func, file,
+                                    sizeof file, &line))
+        return;
+    if (file[0] && line)
+        snprintf(buf + len, n - len, " in %s (%s:%u)", func, file, line);
+    else
+        snprintf(buf + len, n - len, " in %s", func);
+}
+
+/* "a 16-byte block allocated in t_grow (t.c:12)" (by call c of s, where
+ * the site is unknown), with " and freed in ..." for a freed one. */
+static void block_text(const bcw_reporter *r, const bcw_seq *s,
+                       const bcw_wire_cause *c, bool freed, char *buf, size_t n)
+{
+    snprintf(buf, n, "a %u-byte block allocated", c->size);
+    size_t len = strlen(buf);
+    append_site(r, c->alloc_site, buf, n);
+    if (strlen(buf) == len)
+        snprintf(buf + len, n - len, " by %s", call_name(r, s, c->alloc_call));
+    if (!freed)
+        return;
+    len = strlen(buf);
+    snprintf(buf + len, n - len, " and freed");
+    len = strlen(buf);
+    append_site(r, c->free_site, buf, n);
+    if (strlen(buf) == len)
+        snprintf(buf + len, n - len, " by %s", call_name(r, s, c->free_call));
+}
+
+/* ": read of address 0x8", ": write 4 bytes past the end of a 16-byte
+ * block allocated in t_new (t.c:3)" ...: a faulting access as bcw_where
+ * placed it, the same from run to run. */
+static void address_text(const bcw_reporter *r, const bcw_seq *s,
+                         const bcw_wire_cause *c, char *buf, size_t n)
+{
+    const char *verb = c->access == BCW_ACCESS_WRITE ? "write" : "read";
+    char block[256];
+    block_text(r, s, c, c->where == BCW_WHERE_FREED, block, sizeof block);
+    switch (c->where) {
+    case BCW_WHERE_LOW:
+        snprintf(buf, n, ": %s address 0x%llx",
+                 c->access == BCW_ACCESS_WRITE ? "write to" : "read of",
+                 (unsigned long long)c->addr);
+        break;
+    case BCW_WHERE_BLOCK:
+    case BCW_WHERE_FREED:
+        snprintf(buf, n, ": %s at offset %llu of %s", verb,
+                 (unsigned long long)c->addr, block);
+        break;
+    case BCW_WHERE_PAST:
+        snprintf(buf, n, ": %s %llu bytes past the end of %s", verb,
+                 (unsigned long long)c->addr, block);
+        break;
+    default:
+        snprintf(buf, n, ": %s of an address outside the heap's blocks", verb);
+        break;
+    }
+}
+
+/* What the worker saw of s's halt (bcw_wire_cause) in words; false when
+ * it said nothing. */
+static bool worker_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
+                         size_t n)
+{
+    const bcw_wire_cause *c = s->cause;
+    if (c == NULL)
+        return false;
+    switch (c->kind) {
+    case BCW_CAUSE_SIGNAL:
+        snprintf(buf, n, "%s", signal_name(s->signo));
+        if (c->access != BCW_ACCESS_UNKNOWN)
+            address_text(r, s, c, buf + strlen(buf), n - strlen(buf));
+        break;
+    case BCW_CAUSE_OVERFLOW: {
+        char block[256];
+        block_text(r, s, c, c->free_call != UINT32_MAX, block, sizeof block);
+        /* the call that wrote is the sequence's last: no site */
+        snprintf(buf, n, "heap overflow: a write past the end of %s", block);
+        return true;
+    }
+    case BCW_CAUSE_DOUBLE_FREE: {
+        char block[256];
+        block_text(r, s, c, true, block, sizeof block);
+        snprintf(buf, n, "double free of %s, freed again", block);
+        break;
+    }
+    case BCW_CAUSE_ASSERT: {
+        /* "expr\tfile\tline" */
+        char text[sizeof c->text + 1];
+        memcpy(text, c->text, sizeof c->text);
+        text[sizeof c->text] = '\0';
+        char *file = strchr(text, '\t'), *line = NULL;
+        if (file != NULL && (line = strchr(file + 1, '\t')) != NULL)
+            *file++ = '\0', *line++ = '\0';
+        if (line != NULL)
+            snprintf(buf, n, "assertion failed: %s (%s:%s)", text, file, line);
+        else
+            snprintf(buf, n, "assertion failed: %s", text);
+        return true;
+    }
+    case BCW_CAUSE_ABORT:
+        snprintf(buf, n, "abort() called");
+        break;
+    case BCW_CAUSE_EXIT:
+        snprintf(buf, n, "exit(%d) called", (int)c->size);
+        break;
+    default:
+        return false;
+    }
+    append_site(r, c->pc, buf, n);
+    return true;
+}
+
+/* Why sequence s halted, in words ("SIGSEGV: read of address 0x0 in f
+ * (f.c:3)", "no node handle given out"): what the worker saw, else what
+ * its outcome and signal say. */
+static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
+                       size_t n)
 {
     const bcw_func *f =
         s->halted_at <= s->len
@@ -315,54 +456,57 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
         head |=
             f->params[k].kind == BCW_PK_UNIT_DEREF && !f->params[k].nullable;
     }
+    buf[0] = '\0';
     switch (s->outcome) {
     case BCW_RUN_CRASH:
-        if (s->signo == BCW_SIG_OVERFLOW)
-            snprintf(buf, n,
-                     "*crash* heap overflow (a write past the end of "
-                     "a block)");
-        else
-            snprintf(buf, n, "*crash* %s", signal_name(s->signo));
-        break;
     case BCW_RUN_ABORT:
-        snprintf(buf, n, "*abort* %s", signal_name(s->signo));
+        if (worker_cause(r, s, buf, n))
+            break;
+        if (s->signo == BCW_SIG_OVERFLOW)
+            snprintf(buf, n, "heap overflow (a write past the end of a block)");
+        else
+            snprintf(buf, n, "%s", signal_name(s->signo));
         break;
     case BCW_RUN_HANG:
-        snprintf(buf, n, "*hang* no return within %u ms", r->timeout_ms);
+        snprintf(buf, n, "no return within %u ms", r->timeout_ms);
         break;
     case BCW_RUN_REJECTED:
         if (s->signo == BCW_SIG_FREED)
-            snprintf(buf, n,
-                     "*rejected* the %s handle was freed since it was given "
-                     "out",
+            snprintf(buf, n, "the %s handle was freed since it was given out",
                      type ? type : "");
         else if (s->signo == BCW_SIG_NO_ARG && head && type == NULL)
             snprintf(buf, n,
-                     "*rejected* the list is empty (the function does not "
-                     "check its entry for NULL)");
+                     "the list is empty (the function does not check its "
+                     "entry for NULL)");
         else if (s->signo == BCW_SIG_NO_ARG && type != NULL)
-            snprintf(buf, n, "*rejected* no %s handle given out", type);
+            snprintf(buf, n, "no %s handle given out", type);
         else if (s->signo == BCW_SIG_NO_ARG)
-            snprintf(buf, n, "*rejected* no instance for an argument");
+            snprintf(buf, n, "no instance for an argument");
         else if (s->signo == 0)
-            snprintf(buf, n, "NULL  *rejected*");
+            snprintf(buf, n, "the constructor returned NULL");
         else
-            snprintf(buf, n, "*rejected* %s", contract_text(r, s));
+            snprintf(buf, n, "%s", contract_text(r, s));
         break;
     case BCW_RUN_FAILURE:
-        snprintf(buf, n, "*failure* %s", contract_text(r, s));
+        snprintf(buf, n, "%s", contract_text(r, s));
         break;
     default:
-        buf[0] = '\0';
+        break;
     }
 }
 
-/* The destructor that ended sequence s, as the worker chose it. */
-static const char *destructor_of(const bcw_reporter *r, const bcw_seq *s)
+/* How the call that halted is described after "==> ": its outcome and
+ * cause ("*crash* SIGSEGV ..."), a NULL constructor "NULL  *rejected*". */
+static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
+                      size_t n)
 {
-    unsigned d = bcw_wire_destructor_of(s->steps, s->len, r->ndtors);
-    return r->ndtors > 0 ? r->unit->funcs[r->steps[r->dtors[d]].func].name
-                         : "?";
+    if (s->outcome == BCW_RUN_REJECTED && s->signo == 0) {
+        snprintf(buf, n, "NULL  *rejected*");
+        return;
+    }
+    char cause[320];
+    cause_text(r, s, cause, sizeof cause);
+    snprintf(buf, n, "*%s* %s", bcw__outcome_name(s->outcome), cause);
 }
 
 /* Calls shown for a sequence: up to the one that halted, the destructor
@@ -398,7 +542,7 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     }
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
-    char args[BCW_MAX_PARAMS][64], result[96] = "", last[96] = "";
+    char args[BCW_MAX_PARAMS][64], result[96] = "", last[384] = "";
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
     for (unsigned k = 0; k < ncalls; k++) {
@@ -439,7 +583,7 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
             fprintf(f, ");  /* ==> %s */\n", result);
         else
             fputs(");\n", f);
-        memcpy(last, result, sizeof last);
+        snprintf(last, sizeof last, "%s", result);
         if (k == s->len && fn->nparams > 0 && s->outcome == BCW_RUN_NORMAL) {
             char out[64];
             const bcw_step *st = &r->steps[s->steps[k]];
@@ -463,6 +607,19 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
                 last);
     else
         fprintf(f, "==> %s\n", last[0] ? last : "void");
+}
+
+/* The halted call's ", \"cause\": ..." (cause_text; a suspect halt's
+ * with its outcome and why it is suspect). */
+static void json_cause(const bcw_reporter *r, const bcw_seq *s, FILE *f)
+{
+    char cause[320], text[400];
+    cause_text(r, s, cause, sizeof cause);
+    if (s->suspect)
+        snprintf(text, sizeof text, "%s: %s, after an argument bcwalk made up",
+                 bcw__outcome_name(s->outcome), cause);
+    fputs(", \"cause\": ", f);
+    bcw__json_str(f, s->suspect ? text : cause);
 }
 
 static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
@@ -493,8 +650,11 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             bcw__json_str(f, destructor_of(r, s));
             fprintf(f,
                     ", \"args\": [\"#0\"], \"labels\": [null], "
-                    "\"outcome\": \"%s\"}",
+                    "\"outcome\": \"%s\"",
                     outcome);
+            if (halted)
+                json_cause(r, s, f);
+            fputs("}", f);
             continue;
         }
         const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
@@ -540,7 +700,10 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             if (!first)
                 fputs("}", f);
         }
-        fprintf(f, ", \"outcome\": \"%s\"}", outcome);
+        fprintf(f, ", \"outcome\": \"%s\"", outcome);
+        if (halted)
+            json_cause(r, s, f);
+        fputs("}", f);
     }
     fputs("]}\n", f);
 }

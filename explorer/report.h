@@ -17,6 +17,8 @@ typedef struct bcw_reporter {
     const uint16_t *dtors; /* the destructors sequences end with, in turn */
     unsigned ndtors;
     const struct bcw_usergen *gen; /* custom generator, or NULL */
+    const char *worker; /* the worker executable, whose addresses causes
+                           name (symbolize.h), or NULL */
     enum bcw_walk_kind walk;
     unsigned depth;
     unsigned timeout_ms;

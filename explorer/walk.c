@@ -58,6 +58,14 @@ typedef struct walker {
     size_t capoff;
     bcw_wire_result *results;
     size_t capresults;
+    bcw_wire_cause *scratch_causes; /* the group's, by result */
+    size_t capscratch_causes;
+    /* the causes of halted nodes, in node order (find_cause) */
+    struct halt_cause {
+        size_t node;
+        bcw_wire_cause cause;
+    } * causes;
+    size_t ncauses, capcauses;
     bcw_job *jobs;
     size_t capjobs;
     struct fill *fills;
@@ -210,6 +218,8 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
     size_t njobs = (n + per - 1) / per;
     if (bcw__grow(&w->jobs, &w->capjobs, njobs, sizeof *w->jobs) < 0 ||
         bcw__grow(&w->results, &w->capresults, n, sizeof *w->results) < 0 ||
+        bcw__grow(&w->scratch_causes, &w->capscratch_causes, n,
+                  sizeof *w->scratch_causes) < 0 ||
         bcw__grow(&w->off, &w->capoff, n, sizeof *w->off) < 0 ||
         bcw__grow(&w->words, &w->capwords, n * (cfg->depth + cfg->nprefix + 2),
                   sizeof *w->words) < 0)
@@ -225,6 +235,7 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
                                .off = &w->off[first],
                                .nseq = (uint32_t)(end - first),
                                .results = &w->results[first],
+                               .causes = &w->scratch_causes[first],
                                .prepare = fill_job,
                                .ctx = &w->fills[j]};
     }
@@ -243,6 +254,13 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
             len++;
         if (r->outcome != BCW_RUN_NORMAL && r->halted_at == len + 1u)
             nd->flags |= NODE_IN_DTOR;
+        if (r->outcome != BCW_RUN_NORMAL && (r->flags & BCW_RESULT_CAUSE)) {
+            if (bcw__grow(&w->causes, &w->capcauses, w->ncauses + 1,
+                          sizeof *w->causes) < 0)
+                return BCW_ENOMEM;
+            w->causes[w->ncauses++] =
+                (struct halt_cause){from + i, w->scratch_causes[i]};
+        }
         nd->ret = r->ret;
         nd->preds = r->preds;
         nd->known = r->known;
@@ -271,6 +289,21 @@ static bool suspect(const bcw_walk_cfg *cfg, const node *nd,
         if (cfg->step[steps[k]].fabricates)
             return true;
     return false;
+}
+
+/* The cause the worker gave for node i's halt, or NULL. */
+static const bcw_wire_cause *find_cause(const walker *w, size_t i)
+{
+    size_t lo = 0, hi = w->ncauses;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->causes[mid].node < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->ncauses && w->causes[lo].node == i ? &w->causes[lo].cause
+                                                      : NULL;
 }
 
 static int emit(walker *w, size_t i, bcw_summary *sum)
@@ -313,6 +346,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.outcome = nd->outcome;
     s.signo = nd->signo;
     s.halted_at = nd->halted_at;
+    s.cause = halted ? find_cause(w, i) : NULL;
     s.state = nd->state;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.predicted = predicted;
@@ -423,6 +457,8 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     free(w->words);
     free(w->off);
     free(w->results);
+    free(w->scratch_causes);
+    free(w->causes);
     free(w->jobs);
     free(w->fills);
     free(w);

@@ -30,7 +30,9 @@ typedef struct bcw_seq {
     bool pruned;           /* not extended: its state was reached before */
     bool suspect;          /* halted after a step that fabricates (its
                               outcome is reported as "suspect") */
-    uint64_t state;        /* the concrete state's hash, 0: not computed */
+    const bcw_wire_cause *cause; /* what the worker saw of the halt, or
+                                    NULL */
+    uint64_t state; /* the concrete state's hash, 0: not computed */
 } bcw_seq;
 
 /* What the walk needs to know of a step (by plan index). */

@@ -26,7 +26,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 6u
+#define BCW_PROTO_VERSION 7u
 
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198
@@ -185,6 +185,52 @@ typedef struct bcw_wire_result {
  * concrete state after it differs from the state before it, both hashed
  * in this run. */
 #define BCW_RESULT_OBSERVER_CHANGED 1u
+/* The sequence halted and the worker wrote why into causes[i]. */
+#define BCW_RESULT_CAUSE 2u
+
+/* Why a sequence halted, as the worker saw it (results' flag
+ * BCW_RESULT_CAUSE): the parent words it (report.c).  Calls are the
+ * sequence's call indices (0 the constructor, len + 1 the destructor). */
+enum bcw_cause_kind {
+    BCW_CAUSE_NONE,
+    BCW_CAUSE_SIGNAL,      /* a fatal signal: addr the faulting address, pc
+                              where (in the unit's code, else 0), access */
+    BCW_CAUSE_OVERFLOW,    /* a write past a heap block: size, alloc_call,
+                              alloc_site */
+    BCW_CAUSE_DOUBLE_FREE, /* size, the calls and sites that allocated
+                              it and freed it first, pc the second free */
+    BCW_CAUSE_ASSERT,      /* text: "expr\tfile\tline", pc */
+    BCW_CAUSE_ABORT,       /* abort() called at pc */
+    BCW_CAUSE_EXIT         /* exit(size) called at pc */
+};
+enum bcw_access { BCW_ACCESS_UNKNOWN, BCW_ACCESS_READ, BCW_ACCESS_WRITE };
+/* Where a faulting address is, words that do not change from run to run
+ * (heap addresses do): */
+enum bcw_where {
+    BCW_WHERE_LOW,   /* below 64 KiB (NULL plus an offset): addr itself */
+    BCW_WHERE_BLOCK, /* in a live heap block: addr the offset, size,
+                        alloc_call */
+    BCW_WHERE_FREED, /* in a block freed during the sequence: also
+                        free_call */
+    BCW_WHERE_PAST,  /* just past a block's end: addr the bytes past */
+    BCW_WHERE_WILD   /* anywhere else */
+};
+#define BCW_LOW_ADDRESS 0x10000u
+
+typedef struct bcw_wire_cause {
+    uint8_t kind;   /* enum bcw_cause_kind */
+    uint8_t access; /* enum bcw_access */
+    uint8_t where;  /* enum bcw_where, of a signal's address */
+    uint8_t pad;
+    uint32_t size;
+    uint32_t alloc_call, free_call;
+    uint64_t addr;
+    uint64_t pc; /* an address in the worker executable (position
+                    dependent), 0 unknown */
+    uint64_t alloc_site, free_site; /* where a block was allocated and
+                                       freed, addresses as pc */
+    char text[96];
+} bcw_wire_cause;
 
 /* A design-state predicate: an interface observer the worker calls with
  * the object (plan entry `func`, a bool result), or a comparison of two
@@ -266,6 +312,7 @@ typedef struct bcw_shm {
     uint32_t off[BCW_MAX_BATCH];
     uint16_t seqs[BCW_MAX_SEQ_WORDS];
     bcw_wire_result results[BCW_MAX_BATCH];
+    bcw_wire_cause causes[BCW_MAX_BATCH]; /* results[i].flags' CAUSE */
 } bcw_shm;
 
 /* Which of the `n` destructors ends the sequence whose constructor and

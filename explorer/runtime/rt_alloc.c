@@ -38,15 +38,25 @@
 #define DEAD_MAGIC 0x6263772d64656164ull /* "bcw-dead" */
 #define KEPT_MAGIC 0x6263772d6b657074ull /* "bcw-kept" */
 
-/* Sits right before every block we hand out; 32 bytes keeps the block
- * 16-byte aligned as malloc's is. */
+/* Sits right before every block we hand out, the magic number last; 64
+ * bytes keep the block 16-byte aligned as malloc's is.  The calls are
+ * the sequence's (0 the constructor) that allocated and freed it, the
+ * sites the addresses in the code under test that called the allocator
+ * (a halt's cause names them). */
 typedef struct block {
     struct block *prev, *next;
     size_t size;
+    uint32_t alloc_call, free_call;
+    uint64_t alloc_site, free_site;
+    uint64_t pad;
     uint64_t magic;
 } block;
 
-_Static_assert(sizeof(block) == 32, "block header must keep alignment");
+/* The address the allocator was called from, one byte back so that it
+ * names the call. */
+#define SITE() ((uint64_t)(uintptr_t)__builtin_return_address(0) - 1)
+
+_Static_assert(sizeof(block) % 16 == 0, "block header must keep alignment");
 
 static block *live;
 /* freed during this sequence, newest first; returned to libc at the end
@@ -78,8 +88,9 @@ static uint64_t magic_of(void *p)
     return header_of(p)->magic;
 }
 
-/* A new block on the live list, its bytes as libc left them. */
-static void *alloc_block(size_t n)
+/* A new block on the live list, its bytes as libc left them, allocated
+ * from `site`. */
+static void *alloc_block(size_t n, uint64_t site)
 {
     if (n > SIZE_MAX - sizeof(block) - GUARD_BYTES) {
         errno = ENOMEM;
@@ -90,6 +101,10 @@ static void *alloc_block(size_t n)
         return NULL;
     memset((char *)(b + 1) + n, GUARD_BYTE, GUARD_BYTES);
     b->size = n;
+    b->alloc_call = bcw_rt_halt_call();
+    b->free_call = 0;
+    b->alloc_site = site;
+    b->free_site = 0;
     b->magic = LIVE_MAGIC;
     b->prev = NULL;
     b->next = live;
@@ -99,12 +114,17 @@ static void *alloc_block(size_t n)
     return b + 1;
 }
 
-void *bcw_rt_malloc(size_t n)
+static void *malloc_at(size_t n, uint64_t site)
 {
-    void *p = alloc_block(n);
+    void *p = alloc_block(n, site);
     if (p != NULL)
         memset(p, FILL_BYTE, n);
     return p;
+}
+
+void *bcw_rt_malloc(size_t n)
+{
+    return malloc_at(n, SITE());
 }
 
 /* Are the guard bytes after block b as alloc_block wrote them? */
@@ -119,14 +139,26 @@ static int guard_ok(const block *b)
     return 1;
 }
 
+/* Records a write past block b as the cause of the halt under way. */
+static int overflowed(const block *b)
+{
+    bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_OVERFLOW);
+    c->size = b->size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->size;
+    c->alloc_call = b->alloc_call;
+    c->free_call = b->magic == DEAD_MAGIC ? b->free_call : UINT32_MAX;
+    c->alloc_site = b->alloc_site;
+    c->free_site = b->magic == DEAD_MAGIC ? b->free_site : 0;
+    return 1;
+}
+
 int bcw_rt_alloc_overflowed(void)
 {
     for (const block *b = live; b != NULL; b = b->next)
         if (!guard_ok(b))
-            return 1;
+            return overflowed(b);
     for (const block *b = dead; b != NULL; b = b->next)
         if (!guard_ok(b))
-            return 1;
+            return overflowed(b);
     return 0;
 }
 
@@ -174,13 +206,22 @@ static int is_given(const void *p)
     return 0;
 }
 
-void bcw_rt_free(void *p)
+static void free_at(void *p, uint64_t site)
 {
     if (p == NULL || is_given(p))
         return;
     uint64_t magic = magic_of(p);
-    if (magic == DEAD_MAGIC)
-        bcw_rt_halt(BCW_RUN_ABORT, SIGABRT); /* double free */
+    if (magic == DEAD_MAGIC) {
+        const block *d = header_of(p);
+        bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_DOUBLE_FREE);
+        c->size = d->size > UINT32_MAX ? UINT32_MAX : (uint32_t)d->size;
+        c->alloc_call = d->alloc_call;
+        c->free_call = d->free_call;
+        c->alloc_site = d->alloc_site;
+        c->free_site = d->free_site;
+        c->pc = site;
+        bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
+    }
     if (magic == KEPT_MAGIC)
         return; /* the setup's: every sequence starts with it */
     if (magic != LIVE_MAGIC) {
@@ -190,12 +231,52 @@ void bcw_rt_free(void *p)
     block *b = header_of(p);
     unlink_block(b);
     b->magic = DEAD_MAGIC;
+    b->free_call = bcw_rt_halt_call();
+    b->free_site = site;
     if (dead_bytes + b->size > QUARANTINE_BYTES)
         release_dead();
     b->prev = NULL;
     b->next = dead;
     dead = b;
     dead_bytes += b->size;
+}
+
+void bcw_rt_free(void *p)
+{
+    free_at(p, SITE());
+}
+
+/* Is address a within block b or its guard bytes: then into *c its
+ * place (enum bcw_where) and the block. */
+static int place(const block *b, uintptr_t a, bcw_wire_cause *c)
+{
+    uintptr_t start = (uintptr_t)(b + 1);
+    if (a < start || a >= start + b->size + GUARD_BYTES)
+        return 0;
+    c->size = b->size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->size;
+    c->alloc_call = b->alloc_call;
+    c->free_call = b->free_call;
+    c->alloc_site = b->alloc_site;
+    c->free_site = b->free_site;
+    c->where = b->magic == DEAD_MAGIC ? BCW_WHERE_FREED
+               : a >= start + b->size ? BCW_WHERE_PAST
+                                      : BCW_WHERE_BLOCK;
+    c->addr = c->where == BCW_WHERE_PAST ? a - (start + b->size) : a - start;
+    return 1;
+}
+
+void bcw_rt_alloc_where(uintptr_t a, bcw_wire_cause *c)
+{
+    c->where = a < BCW_LOW_ADDRESS ? BCW_WHERE_LOW : BCW_WHERE_WILD;
+    if (c->where == BCW_WHERE_LOW)
+        return;
+    for (const block *b = live; b != NULL; b = b->next)
+        if (place(b, a, c))
+            return;
+    for (const block *b = dead; b != NULL; b = b->next)
+        if (place(b, a, c))
+            return;
+    c->addr = 0;
 }
 
 static int inside(const block *list, const void *p)
@@ -231,28 +312,33 @@ void *bcw_rt_calloc(size_t n, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    void *p = alloc_block(n * size);
+    void *p = alloc_block(n * size, SITE());
     if (p != NULL)
         memset(p, 0, n * size);
     return p;
 }
 
-void *bcw_rt_realloc(void *p, size_t n)
+static void *realloc_at(void *p, size_t n, uint64_t site)
 {
     if (p == NULL)
-        return bcw_rt_malloc(n);
+        return malloc_at(n, site);
     uint64_t magic = magic_of(p);
     if (magic != LIVE_MAGIC && magic != KEPT_MAGIC)
         return realloc(p, n);
     block *b = header_of(p);
-    void *q = alloc_block(n);
+    void *q = alloc_block(n, site);
     if (q == NULL)
         return NULL;
     memcpy(q, p, b->size < n ? b->size : n);
     if (n > b->size)
         memset((char *)q + b->size, FILL_BYTE, n - b->size);
-    bcw_rt_free(p);
+    free_at(p, site);
     return q;
+}
+
+void *bcw_rt_realloc(void *p, size_t n)
+{
+    return realloc_at(p, n, SITE());
 }
 
 void *bcw_rt_reallocarray(void *p, size_t n, size_t size)
@@ -261,13 +347,13 @@ void *bcw_rt_reallocarray(void *p, size_t n, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    return bcw_rt_realloc(p, n * size);
+    return realloc_at(p, n * size, SITE());
 }
 
-char *bcw_rt_strndup(const char *s, size_t n)
+static char *strndup_at(const char *s, size_t n, uint64_t site)
 {
     size_t len = strnlen(s, n);
-    char *p = bcw_rt_malloc(len + 1);
+    char *p = malloc_at(len + 1, site);
     if (p != NULL) {
         memcpy(p, s, len);
         p[len] = '\0';
@@ -275,9 +361,14 @@ char *bcw_rt_strndup(const char *s, size_t n)
     return p;
 }
 
+char *bcw_rt_strndup(const char *s, size_t n)
+{
+    return strndup_at(s, n, SITE());
+}
+
 char *bcw_rt_strdup(const char *s)
 {
-    return bcw_rt_strndup(s, SIZE_MAX);
+    return strndup_at(s, SIZE_MAX, SITE());
 }
 
 size_t bcw_rt_alloc_spans(bcw_rt_span *out, size_t cap)

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto.h"
+
 /* A span of memory the state hash (rt_state.c) may follow pointers into:
  * a block of the code under test, an arena allocation, the unit's static
  * storage, its globals.  `kind` and `visit` belong to rt_state.c. */
@@ -35,7 +37,8 @@ void bcw_rt_alloc_given(const void *p, size_t n);
 size_t bcw_rt_alloc_reset(void);
 
 /* Did a write go past the end of a block, live or freed during this
- * sequence (its guard bytes changed)? */
+ * sequence (its guard bytes changed)?  If so the block (its size, the
+ * calls that allocated and freed it) is recorded as the halt's cause. */
 int bcw_rt_alloc_overflowed(void);
 
 /* Is `p` inside a block the code under test freed during this sequence
@@ -43,6 +46,11 @@ int bcw_rt_alloc_overflowed(void);
  * until the sequence ends (up to a bound), so a handle to one is told
  * from a handle to memory reused since. */
 int bcw_rt_alloc_freed(const void *p);
+
+/* Where faulting address a is (proto.h's bcw_where), into c: its
+ * where, addr and the block's size and calls; words that do not depend
+ * on where the heap happens to be. */
+void bcw_rt_alloc_where(uintptr_t a, bcw_wire_cause *c);
 
 /* Are the n bytes at p inside one live block of the code under test? */
 int bcw_rt_alloc_live(const void *p, size_t n);

@@ -52,8 +52,8 @@ static char *plan_string(bcw_rt_worker *w, int64_t off)
  * after free the call would make). */
 static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
 {
-    void *h = w->handles[p->value % BCW_MAX_HANDLES][p->value /
-                                                     BCW_MAX_HANDLES];
+    void *h =
+        w->handles[p->value % BCW_MAX_HANDLES][p->value / BCW_MAX_HANDLES];
     if (h == NULL && p->fixed == BCW_FIXED_HANDLE)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     if (bcw_rt_alloc_freed(h))

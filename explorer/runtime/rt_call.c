@@ -74,12 +74,12 @@ int bcw_rt_call_struct_type(bcw_rt_worker *w, unsigned fi)
         return -1;
     for (unsigned k = 0; k < r->nsig; k++)
         if (r->sig[k] == BCW_ABI_VOID || r->sig[k] >= BCW_ABI_STRUCT ||
-            (w->ret_elems[fi][k] =
-                 bcw_rt_call_type((enum bcw_abi)r->sig[k])) == NULL)
+            (w->ret_elems[fi][k] = bcw_rt_call_type((enum bcw_abi)r->sig[k])) ==
+                NULL)
             return -1;
     w->ret_elems[fi][r->nsig] = NULL;
-    w->ret_structs[fi] = (ffi_type){.type = FFI_TYPE_STRUCT,
-                                    .elements = w->ret_elems[fi]};
+    w->ret_structs[fi] =
+        (ffi_type){.type = FFI_TYPE_STRUCT, .elements = w->ret_elems[fi]};
     return 0;
 }
 

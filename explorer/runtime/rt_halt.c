@@ -9,12 +9,52 @@
 #define _GNU_SOURCE
 #include "rt_halt.h"
 
+#include <execinfo.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 static bcw_rt_flight *flight;
 static bcw_shm *shm;
+static bcw_rt_placer placer; /* where a faulting address is */
+/* where a cause goes when no sequence is in flight */
+static bcw_wire_cause spare;
+
+/* The worker executable's code (position dependent: addresses are the
+ * same in the parent's symbolizer). */
+extern char __executable_start[], etext[];
+
+static int in_executable(uintptr_t pc)
+{
+    return pc >= (uintptr_t)__executable_start && pc < (uintptr_t)etext;
+}
+
+bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind)
+{
+    bcw_wire_cause *c = &spare;
+    if (shm != NULL && flight != NULL && flight->armed) {
+        shm->results[shm->cur].flags |= BCW_RESULT_CAUSE;
+        c = &shm->causes[shm->cur];
+    }
+    memset(c, 0, sizeof *c);
+    c->kind = (uint8_t)kind;
+    return c;
+}
+
+uint32_t bcw_rt_halt_call(void)
+{
+    return flight != NULL ? flight->call : 0;
+}
+
+/* The call site in the unit's code of an interposed function: its
+ * return address, one byte back so that it names the call. */
+static uint64_t call_site(void *ret)
+{
+    uintptr_t pc = (uintptr_t)ret;
+    return in_executable(pc) ? (uint64_t)(pc - 1) : 0;
+}
 
 void bcw_rt_halt(enum bcw_outcome outcome, int signo)
 {
@@ -34,13 +74,23 @@ void bcw_rt_halt(enum bcw_outcome outcome, int signo)
 
 void bcw_rt_abort(void)
 {
+    bcw_rt_cause(BCW_CAUSE_ABORT)->pc = call_site(__builtin_return_address(0));
     bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
 }
 
 void bcw_rt_assert_fail(const char *expr, const char *file, unsigned line,
                         const char *fn)
 {
-    (void)expr, (void)file, (void)line, (void)fn;
+    (void)fn;
+    bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_ASSERT);
+    c->pc = call_site(__builtin_return_address(0));
+    /* the file's last part: the text is short */
+    const char *base = file ? strrchr(file, '/') : NULL;
+    snprintf(c->text, sizeof c->text, "%s\t%s\t%u", expr ? expr : "",
+             base   ? base + 1
+             : file ? file
+                    : "",
+             line);
     bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
 }
 
@@ -54,7 +104,9 @@ void bcw_rt_contract_fail(int kind, const char *expr, const char *file,
 
 void bcw_rt_exit(int status)
 {
-    (void)status;
+    bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_EXIT);
+    c->pc = call_site(__builtin_return_address(0));
+    c->size = (uint32_t)status;
     bcw_rt_halt(BCW_RUN_ABORT, 0);
 }
 
@@ -70,9 +122,47 @@ void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
     _exit(BCW_EXIT_FAULT);
 }
 
-/* A fatal signal: record it for the sequence in flight and leave. */
-static void on_fatal(int signo)
+/* Where the code under test faulted: the faulting instruction if it is
+ * the unit's, else (a libc function such as memcpy) the first return
+ * address of the unit's code above it on the stack; 0 if none is found.
+ * The unwinder runs in the handler: the worker exits right after, and a
+ * fault inside it ends the worker all the same (SA_NODEFER, `faulting`). */
+static uint64_t fault_site(uintptr_t pc)
 {
+    if (in_executable(pc))
+        return pc;
+    void *frames[32];
+    int n = backtrace(frames, 32), k = 0;
+    while (k < n && (uintptr_t)frames[k] != pc)
+        k++;
+    for (k++; k < n; k++)
+        if (in_executable((uintptr_t)frames[k]))
+            return (uint64_t)(uintptr_t)frames[k] - 1;
+    return 0;
+}
+
+/* A fatal signal: record it and its cause for the sequence in flight and
+ * leave. */
+static void on_fatal(int signo, siginfo_t *si, void *uc_)
+{
+    static volatile sig_atomic_t faulting;
+    if (flight->armed && !faulting) {
+        faulting = 1;
+        bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_SIGNAL);
+        c->addr = (uint64_t)(uintptr_t)si->si_addr;
+        if (placer != NULL)
+            placer((uintptr_t)si->si_addr, c);
+#if defined(__x86_64__)
+        const ucontext_t *uc = uc_;
+        uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+        if (signo == SIGSEGV || signo == SIGBUS)
+            c->access = uc->uc_mcontext.gregs[REG_ERR] & 2 ? BCW_ACCESS_WRITE
+                                                           : BCW_ACCESS_READ;
+        c->pc = fault_site(pc);
+#else
+        (void)uc_;
+#endif
+    }
     if (flight->armed)
         bcw_rt_halt_fatal(signo == SIGABRT ? BCW_RUN_ABORT : BCW_RUN_CRASH,
                           signo);
@@ -80,19 +170,23 @@ static void on_fatal(int signo)
     raise(signo);
 }
 
-void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_shm *s)
+void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_shm *s, bcw_rt_placer place)
 {
     flight = f;
     shm = s;
+    placer = place;
     /* fatal signals run on their own stack: a stack overflow in the code
      * under test must still be recorded */
+    /* the unwinder loads libgcc_s on first use: not in a handler */
+    void *warm[1];
+    backtrace(warm, 1);
     static char altstack[1 << 16];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal;
-    sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+    sa.sa_sigaction = on_fatal;
+    sa.sa_flags = SA_ONSTACK | SA_NODEFER | SA_SIGINFO;
     int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
     for (size_t k = 0; k < sizeof fatal / sizeof fatal[0]; k++)
         sigaction(fatal[k], &sa, NULL);

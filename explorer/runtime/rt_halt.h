@@ -32,11 +32,17 @@ typedef struct bcw_rt_flight {
     volatile int in_pred;
 } bcw_rt_flight;
 
+/* Says where a faulting address is, into a cause (rt_alloc.c's
+ * bcw_rt_alloc_where). */
+typedef void (*bcw_rt_placer)(uintptr_t addr, bcw_wire_cause *c);
+
 /* Installs the handlers of fatal signals (on their own stack, so a stack
  * overflow in the code under test is still recorded) and remembers where
- * the halts find the sequence in flight and the shared results.  Both
- * must outlive the worker.  Called once, at set-up. */
-void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_shm *shm);
+ * the halts find the sequence in flight and the shared results, and what
+ * places a faulting address.  All must outlive the worker.  Called once,
+ * at set-up. */
+void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_shm *shm,
+                       bcw_rt_placer place);
 
 /* Ends the sequence in flight with `outcome` (never returns): a jump
  * back to the sequence runner, or to the interface predicate running.
@@ -50,6 +56,14 @@ void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
  * ends the worker (BCW_EXIT_FAULT): its heap cannot be trusted. */
 void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
     __attribute__((noreturn));
+
+/* Starts the cause of the halt under way (proto.h's bcw_wire_cause):
+ * the sequence in flight's slot, flagged in its result, cleared and of
+ * kind `kind`; outside a sequence a spare one. */
+bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind);
+
+/* The sequence's call in flight (0 the constructor), 0 outside one. */
+uint32_t bcw_rt_halt_call(void);
 
 /* The interposed functions the unit's calls are renamed to (its own
  * abort, __assert_fail, exit and bcw_contract_fail). */

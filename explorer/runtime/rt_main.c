@@ -94,7 +94,7 @@ int main(void)
                 state = W_EXIT;
                 break;
             }
-            bcw_rt_halt_setup(&w->flight, w->shm);
+            bcw_rt_halt_setup(&w->flight, w->shm, bcw_rt_alloc_where);
             if (bcw_rt_seq_setup(w) < 0) {
                 status = BCW_EXIT_UNIT_SETUP;
                 state = W_EXIT;

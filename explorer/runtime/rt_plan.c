@@ -73,8 +73,8 @@ static int setup_func(bcw_rt_worker *w, unsigned i)
     ffi_type *rt = f->ret.abi == BCW_ABI_STRUCT
                        ? &w->ret_structs[i]
                        : bcw_rt_call_type((enum bcw_abi)f->ret.abi);
-    if (rt == NULL || ffi_prep_cif(&w->cifs[i], FFI_DEFAULT_ABI, f->nparams,
-                                   rt, w->argtypes[i]) != FFI_OK)
+    if (rt == NULL || ffi_prep_cif(&w->cifs[i], FFI_DEFAULT_ABI, f->nparams, rt,
+                                   w->argtypes[i]) != FFI_OK)
         return -1;
     return 0;
 }

@@ -118,16 +118,19 @@ class Instances(unittest.TestCase):
         # apart; doc_scale(d, -1) aborts on proper arguments: the library's
         s = explore_json("doc.bc", "doc", "protocol", 2)["sequences"]
         self.assertEqual((s["terminated"], s["suspect"]), (6, 3))
-        outcomes = {(c["fn"], c["outcome"])
+        outcomes = {(c["fn"], c["outcome"], c["cause"])
                     for q in jsonl("doc.bc", "doc", "protocol", 2)[:-1]
                     for c in q["calls"] if c["outcome"] != "normal"}
-        self.assertEqual(outcomes, {("doc_set_font", "suspect"),
-                                    ("doc_scale", "abort")})
+        self.assertEqual(outcomes, {
+            ("doc_set_font", "suspect",
+             "crash: SIGSEGV: read of address 0x0 in doc_set_font (doc.c:51), "
+             "after an argument bcwalk made up"),
+            ("doc_scale", "abort", "abort() called in doc_scale (doc.c:57)")})
         text = bcwalk("explore", example("doc.bc"), "--unit", "doc",
                       "--walk", "protocol", "--depth", "1").stdout
         self.assertIn("doc_set_font(target, &scratch);\n==> *suspect* "
-                      "*crash* SIGSEGV, after an argument bcwalk made up",
-                      text)
+                      "*crash* SIGSEGV: read of address 0x0 in doc_set_font "
+                      "(doc.c:51), after an argument bcwalk made up", text)
         self.assertIn("Of the terminated, 1 suspect", text)
 
 

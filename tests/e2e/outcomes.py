@@ -29,6 +29,35 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(seq["normal"] + seq["terminated"] + seq["discarded"],
                          3 * (1 + 4 + 16))
 
+    def test_every_halt_names_its_cause(self):
+        # the signal with the address and the unit's function and line,
+        # the assertion's text, where abort() was called, a contract's
+        # text, a hang's limit: in jsonl and in the text report
+        def causes(bc, unit, *extra):
+            return {s["calls"][-1]["fn"]: s["calls"][-1].get("cause")
+                    for s in jsonl(bc, unit, "protocol", 1, *extra)[:-1]
+                    if s["calls"][-1]["outcome"] != "normal"}
+        self.assertEqual(causes("faulty.bc", "faulty", "--timeout", "200"), {
+            "faulty_crash": "SIGSEGV: write to address 0x0 in faulty_crash "
+                            "(faulty.c:38)",
+            "faulty_check": "assertion failed: f->n > 0 (faulty.c:53)",
+            "faulty_hang": "no return within 200 ms",
+            "faulty_with_capacity": "the constructor returned NULL"})
+        self.assertEqual(causes("bstack.bc", "bstack"), {
+            "bstack_pop": "abort() called in bstack_pop (bstack.c:50)",
+            "bstack_top": "abort() called in bstack_top (bstack.c:57)"})
+        self.assertEqual(
+            causes("account.bc", "account")["account_withdraw"],
+            "ENSURES(a->balance >= -a->limit)")
+        # a fault inside libc (memcpy from NULL) is the unit's call of it
+        self.assertEqual(causes("memfault.bc", "mf"), {
+            "mf_load": "SIGSEGV: read of address 0x0 in mf_load "
+                       "(memfault.c:27)"})
+        text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                      "--depth", "1", "--timeout", "200", check=0).stdout
+        self.assertIn("faulty_check(target);\n==> *abort* assertion failed: "
+                      "f->n > 0 (faulty.c:53)\n", text)
+
     def test_constructor_returning_null_ends_its_sequence(self):
         lines = jsonl("faulty.bc", "faulty", "protocol", 2,
                       "--timeout", "200")
@@ -189,8 +218,12 @@ class Outcomes(unittest.TestCase):
         text = bcwalk("explore", example("spill.bc"), "--unit", "spill",
                       "--depth", "1", "--boundaries", check=0).stdout
         self.assertIn("spill_put(target, 4 /* i >= 0 && i <= cap */, 1);\n"
-                      "==> *crash* heap overflow (a write past the end of a "
-                      "block)", text)
+                      "==> *crash* heap overflow: a write past the end of a "
+                      "16-byte block allocated in spill_new (spill.c:22)\n",
+                      text)
+        self.assertEqual({c["cause"] for c in (calls[-1] for calls in halted)},
+                         {"heap overflow: a write past the end of a 16-byte "
+                          "block allocated in spill_new (spill.c:22)"})
 
 if __name__ == "__main__":
     common.main()

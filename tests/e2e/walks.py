@@ -26,12 +26,20 @@ class Walks(unittest.TestCase):
         self.assertEqual(seq["pruned_observer"], 150)
 
     def test_every_build_of_the_bitcode_gives_the_same_walk(self):
+        def calls(lines):
+            # a halt's source line needs debug info; its function not
+            return [[dict(c, cause=c["cause"].split(" (")[0])
+                     if "cause" in c else c for c in s["calls"]]
+                    for s in lines[:-1]]
         a = jsonl("bstack.bc", "bstack", "protocol", 3)
+        causes = {c["cause"] for s in a[:-1] for c in s["calls"]
+                  if "cause" in c}
+        self.assertEqual(causes, {"abort() called in bstack_pop (bstack.c:50)",
+                                  "abort() called in bstack_top (bstack.c:57)"})
         for bc in ("bstack-O2.bc", "bstack-nodebug.bc", "bstack-opaque.bc",
                    "bstack-O2-opaque.bc", "bstack-O2-nodebug.bc"):
             b = jsonl(bc, "bstack", "protocol", 3)
-            self.assertEqual([s["calls"] for s in a[:-1]],
-                             [s["calls"] for s in b[:-1]], bc)
+            self.assertEqual(calls(a), calls(b), bc)
             self.assertEqual(a[-1]["sequences"], b[-1]["sequences"], bc)
 
     def test_text_report_is_jwalk_style_and_deterministic(self):
@@ -43,7 +51,8 @@ class Walks(unittest.TestCase):
                       "bstack *target = bstack_new();\n==> #0\n", out)
         self.assertIn("bstack *target = bstack_new();\nbstack_push(target, 1);"
                       "\nbstack_top(target);\n==> 1\n", out)
-        self.assertIn("bstack_pop(target);\n==> *abort* SIGABRT\n", out)
+        self.assertIn("bstack_pop(target);\n==> *abort* abort() called in "
+                      "bstack_pop (bstack.c:50)\n", out)
         self.assertIn("Exercised 23 test sequences that executed normally",
                       out)
         self.assertIn("Discarded 12 test sequences whose prefixes had failed",
