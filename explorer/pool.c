@@ -124,8 +124,14 @@ static int start(bcw_pool *pool, worker *w)
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    /* a session of its own: what the code under test signals as its
+     * process group is the worker and what it forked, never bcwalk */
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
     char *argv[] = {pool->path, NULL};
-    int rc = posix_spawn(&w->pid, pool->path, &fa, NULL, argv, environ);
+    int rc = posix_spawn(&w->pid, pool->path, &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(cmd[0]);
     close(st[1]);
@@ -284,26 +290,32 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung)
     uint32_t first = w->shm->first;
     int status = reap(w, hung);
     bcw_wire_result *r = &w->shm->results[cur];
-    if (hung || !(WIFEXITED(status) && WEXITSTATUS(status) == BCW_EXIT_FAULT)) {
+    int code = !hung && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    /* the worker recorded a fatal signal itself, or finished a sequence
+     * that left the process changed */
+    bool said = code == BCW_EXIT_FAULT || code == BCW_EXIT_RESTART;
+    if (!said) {
         r->halted_at = (uint16_t)w->shm->cur_call;
         r->calls = w->shm->cur_call + 1;
-    }
-    if (hung || !(WIFEXITED(status) && WEXITSTATUS(status) == BCW_EXIT_FAULT))
         r->flags &= ~BCW_RESULT_CAUSE; /* nothing the worker could say */
+    }
     if (hung) {
         /* no progress within the time limit: the worker was killed */
         r->outcome = BCW_RUN_HANG;
         r->signo = SIGKILL;
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == BCW_EXIT_FAULT) {
-        /* the worker's handler recorded the fatal signal itself */
-    } else if (WIFSIGNALED(status)) {
+    } else if (!said && WIFSIGNALED(status)) {
         /* killed from outside (the OOM killer, a stray signal) */
         r->outcome = BCW_RUN_CRASH;
         r->signo = (uint8_t)WTERMSIG(status);
-    } else {
-        return bcw__error(
-            BCW_ERROR, "worker %s exited unexpectedly with status %d",
-            pool->path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    } else if (!said) {
+        /* the code under test ended the worker some way bcwalk does not
+         * intercept (closing its descriptors, a raw exit system call) */
+        r->outcome = BCW_RUN_ABORT;
+        r->signo = 0;
+        r->flags |= BCW_RESULT_CAUSE;
+        memset(&w->shm->causes[cur], 0, sizeof w->shm->causes[cur]);
+        w->shm->causes[cur].kind = BCW_CAUSE_DIED;
+        w->shm->causes[cur].size = (uint32_t)code;
     }
     pool->restarts++;
     collect(w, first, cur + 1);

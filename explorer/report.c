@@ -32,10 +32,22 @@ static const char *signal_name(int signo)
         return "SIGTRAP";
     case SIGSYS:
         return "SIGSYS";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGINT:
+        return "SIGINT";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGALRM:
+        return "SIGALRM";
+    case SIGPIPE:
+        return "SIGPIPE";
+    case SIGXCPU:
+        return "SIGXCPU";
     case 0:
         return "exit";
     default:
-        return "signal";
+        return "a signal";
     }
 }
 
@@ -318,18 +330,20 @@ static const char *call_name(const bcw_reporter *r, const bcw_seq *s,
     return c == s->len + 1 ? destructor_of(r, s) : "?";
 }
 
-/* Where address pc of the worker is, " in f (f.c:12)", appended to buf
- * (n bytes); nothing when the symbolizer cannot tell. */
-static void append_site(const bcw_reporter *r, uint64_t pc, char *buf, size_t n)
+/* Where address pc of the worker is, " in f (f.c:12)" (" in f" without
+ * `line`), appended to buf (n bytes); nothing when the symbolizer cannot
+ * tell. */
+static void append_site(const bcw_reporter *r, uint64_t pc, bool line,
+                        char *buf, size_t n)
 {
     char func[128], file[128];
-    unsigned line;
+    unsigned lineno;
     size_t len = strlen(buf);
     if (len >= n || !bcw__symbolize(r->worker, pc, func, sizeof func, file,
-                                    sizeof file, &line))
+                                    sizeof file, &lineno))
         return;
-    if (file[0] && line)
-        snprintf(buf + len, n - len, " in %s (%s:%u)", func, file, line);
+    if (file[0] && lineno && line)
+        snprintf(buf + len, n - len, " in %s (%s:%u)", func, file, lineno);
     else
         snprintf(buf + len, n - len, " in %s", func);
 }
@@ -341,7 +355,7 @@ static void block_text(const bcw_reporter *r, const bcw_seq *s,
 {
     snprintf(buf, n, "a %u-byte block allocated", c->size);
     size_t len = strlen(buf);
-    append_site(r, c->alloc_site, buf, n);
+    append_site(r, c->alloc_site, true, buf, n);
     if (strlen(buf) == len)
         snprintf(buf + len, n - len, " by %s", call_name(r, s, c->alloc_call));
     if (!freed)
@@ -349,7 +363,7 @@ static void block_text(const bcw_reporter *r, const bcw_seq *s,
     len = strlen(buf);
     snprintf(buf + len, n - len, " and freed");
     len = strlen(buf);
-    append_site(r, c->free_site, buf, n);
+    append_site(r, c->free_site, true, buf, n);
     if (strlen(buf) == len)
         snprintf(buf + len, n - len, " by %s", call_name(r, s, c->free_call));
 }
@@ -378,8 +392,12 @@ static void address_text(const bcw_reporter *r, const bcw_seq *s,
         snprintf(buf, n, ": %s %llu bytes past the end of %s", verb,
                  (unsigned long long)c->addr, block);
         break;
+    case BCW_WHERE_STACK:
+        snprintf(buf, n, ": stack overflow");
+        break;
     default:
-        snprintf(buf, n, ": %s of an address outside the heap's blocks", verb);
+        snprintf(buf, n, ": %s an address outside the heap's blocks",
+                 c->access == BCW_ACCESS_WRITE ? "write to" : "read of");
         break;
     }
 }
@@ -431,10 +449,27 @@ static bool worker_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
     case BCW_CAUSE_EXIT:
         snprintf(buf, n, "exit(%d) called", (int)c->size);
         break;
+    case BCW_CAUSE_EXEC: {
+        char text[sizeof c->text + 1];
+        memcpy(text, c->text, sizeof c->text);
+        text[sizeof c->text] = '\0';
+        snprintf(buf, n, "exec of \"%s\" called (not run)", text);
+        break;
+    }
+    case BCW_CAUSE_DIED:
+        snprintf(buf, n,
+                 "the worker ended with status %d, by no call bcwalk "
+                 "intercepts",
+                 (int)c->size);
+        return true;
     default:
         return false;
     }
-    append_site(r, c->pc, buf, n);
+    /* where a stack overflows depends on where the stack starts: the
+     * function, not the line */
+    append_site(r, c->pc,
+                !(c->kind == BCW_CAUSE_SIGNAL && c->where == BCW_WHERE_STACK),
+                buf, n);
     return true;
 }
 

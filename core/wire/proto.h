@@ -42,6 +42,10 @@
 /* the unit's setup function (explore --setup) aborted, failed an assert
  * or exited, before HELLO; a fatal signal in it is BCW_EXIT_FAULT then */
 #define BCW_EXIT_UNIT_SETUP 88
+/* results[cur] is complete, but the code under test changed the
+ * process's state (signal dispositions, timers, limits, threads,
+ * children): a fresh worker runs the next sequence */
+#define BCW_EXIT_RESTART 89
 
 #define BCW_MAX_FUNCS 256
 /* destructors a walk's sequences end with, in turn */
@@ -201,7 +205,12 @@ enum bcw_cause_kind {
                               it and freed it first, pc the second free */
     BCW_CAUSE_ASSERT,      /* text: "expr\tfile\tline", pc */
     BCW_CAUSE_ABORT,       /* abort() called at pc */
-    BCW_CAUSE_EXIT         /* exit(size) called at pc */
+    BCW_CAUSE_EXIT,        /* exit(size), _exit, quick_exit called at pc */
+    BCW_CAUSE_EXEC,        /* an exec or system() called at pc: text the
+                              program, not run */
+    BCW_CAUSE_DIED         /* the worker ended otherwise (it closed its
+                              descriptors, say): size its exit status,
+                              written by the parent */
 };
 enum bcw_access { BCW_ACCESS_UNKNOWN, BCW_ACCESS_READ, BCW_ACCESS_WRITE };
 /* Where a faulting address is, words that do not change from run to run
@@ -213,7 +222,8 @@ enum bcw_where {
     BCW_WHERE_FREED, /* in a block freed during the sequence: also
                         free_call */
     BCW_WHERE_PAST,  /* just past a block's end: addr the bytes past */
-    BCW_WHERE_WILD   /* anywhere else */
+    BCW_WHERE_WILD,  /* anywhere else */
+    BCW_WHERE_STACK  /* next to the stack pointer: the stack overflowed */
 };
 #define BCW_LOW_ADDRESS 0x10000u
 

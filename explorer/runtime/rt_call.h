@@ -7,6 +7,7 @@
 
 #include <ffi.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "rt_worker.h"
 
@@ -49,6 +50,10 @@ static inline uint64_t bcw_rt_call(bcw_rt_worker *w, unsigned fi,
         bcw_rt_call_ffi(w, fi, vals);
     else
         bcw_unit_stubs[shm->funcs[fi].sym](vals, w->ret_words);
+    /* a child the call forked returns nowhere: nothing it saw may reach
+     * the shared results */
+    if (bcw_rt_in_child)
+        _exit(0);
     return w->ret_words[0];
 }
 

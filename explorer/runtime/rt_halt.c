@@ -21,6 +21,7 @@ static bcw_shm *shm;
 static bcw_rt_placer placer; /* where a faulting address is */
 /* where a cause goes when no sequence is in flight */
 static bcw_wire_cause spare;
+int bcw_rt_in_child;
 
 /* The worker executable's code (position dependent: addresses are the
  * same in the parent's symbolizer). */
@@ -34,7 +35,7 @@ static int in_executable(uintptr_t pc)
 bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind)
 {
     bcw_wire_cause *c = &spare;
-    if (shm != NULL && flight != NULL && flight->armed) {
+    if (shm != NULL && flight != NULL && flight->armed && !bcw_rt_in_child) {
         shm->results[shm->cur].flags |= BCW_RESULT_CAUSE;
         c = &shm->causes[shm->cur];
     }
@@ -58,6 +59,8 @@ static uint64_t call_site(void *ret)
 
 void bcw_rt_halt(enum bcw_outcome outcome, int signo)
 {
+    if (bcw_rt_in_child)
+        _exit(0);
     if (flight == NULL) /* before set-up: the unit's static constructors */
         _exit(BCW_EXIT_SETUP);
     if (flight->in_pred) {
@@ -112,6 +115,8 @@ void bcw_rt_exit(int status)
 
 void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
 {
+    if (bcw_rt_in_child)
+        _exit(0);
     if (flight == NULL || !flight->armed)
         _exit(BCW_EXIT_SETUP);
     bcw_wire_result *r = &shm->results[shm->cur];
@@ -146,6 +151,8 @@ static uint64_t fault_site(uintptr_t pc)
 static void on_fatal(int signo, siginfo_t *si, void *uc_)
 {
     static volatile sig_atomic_t faulting;
+    if (bcw_rt_in_child)
+        _exit(0);
     if (flight->armed && !faulting) {
         faulting = 1;
         bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_SIGNAL);
@@ -158,6 +165,12 @@ static void on_fatal(int signo, siginfo_t *si, void *uc_)
         if (signo == SIGSEGV || signo == SIGBUS)
             c->access = uc->uc_mcontext.gregs[REG_ERR] & 2 ? BCW_ACCESS_WRITE
                                                            : BCW_ACCESS_READ;
+        /* a fault within a page or two of the stack pointer, outside the
+         * heap: the stack ran into its guard */
+        uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+        uintptr_t a = (uintptr_t)si->si_addr;
+        if (c->where == BCW_WHERE_WILD && a + 8192 > sp && a < sp + 8192)
+            c->where = BCW_WHERE_STACK;
         c->pc = fault_site(pc);
 #else
         (void)uc_;

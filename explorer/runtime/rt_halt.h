@@ -57,6 +57,10 @@ void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
 void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
     __attribute__((noreturn));
 
+/* Set in a process the code under test forked (rt_contain.c): its halts
+ * and its return into the runtime end it, they record nothing. */
+extern int bcw_rt_in_child;
+
 /* Starts the cause of the halt under way (proto.h's bcw_wire_cause):
  * the sequence in flight's slot, flagged in its result, cleared and of
  * kind `kind`; outside a sequence a spare one. */

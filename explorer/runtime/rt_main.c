@@ -15,9 +15,12 @@
  * A fatal signal in the code under test ends the worker in RUNNING,
  * with BCW_EXIT_FAULT (rt_halt.c). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
+#include "rt_contain.h"
 #include "rt_halt.h"
 #include "rt_plan.h"
 #include "rt_seq.h"
@@ -86,6 +89,11 @@ int main(void)
     bcw_rt_worker *w = &worker;
     enum worker_state state = W_SETUP;
     int status = 0;
+    /* dies with bcwalk, whatever kills it; bcwalk may be gone already */
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent ||
+        parent == 1)
+        return BCW_EXIT_SETUP;
     for (;;) {
         switch (state) {
         case W_SETUP:
@@ -110,8 +118,13 @@ int main(void)
             state = next_command(w, &status);
             break;
         case W_RUNNING:
-            for (uint32_t i = w->shm->first; i < w->shm->nseq; i++)
+            for (uint32_t i = w->shm->first; i < w->shm->nseq; i++) {
                 bcw_rt_seq_run(w, i);
+                /* the process it left is not the one sequences start
+                 * from: a fresh worker runs the next */
+                if (bcw_rt_tainted)
+                    _exit(BCW_EXIT_RESTART);
+            }
             put32(BCW_MSG_DONE);
             state = W_READY;
             break;

@@ -11,6 +11,7 @@
 #include "rt_args.h"
 #include "rt_call.h"
 #include "rt_closure.h"
+#include "rt_contain.h"
 #include "rt_custom.h"
 #include "rt_halt.h"
 #include "rt_observe.h"
@@ -158,11 +159,13 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
         bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_OVERFLOW);
 }
 
-/* Ends the sequence: its calls into r, its leftovers freed. */
+/* Ends the sequence: its calls into r, its leftovers freed, the
+ * children it forked killed. */
 static void finish(bcw_rt_worker *w, bcw_wire_result *r)
 {
     r->calls = w->flight.calls;
     bcw_rt_alloc_reset();
+    bcw_rt_contain_end();
 }
 
 void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)

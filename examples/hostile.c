@@ -1,0 +1,133 @@
+/* hostile.c - a unit whose methods do to the process what code under
+ * test must not do to bcwalk's worker, one behaviour each.  Every call
+ * gets its outcome, the other sequences' results stay right, bcwalk
+ * exits normally and leaves nothing running (tests/e2e/hostile.py):
+ *   - hostile_exit (_exit) and hostile_exec (execl) halt the sequence
+ *     with their cause, and the process is neither ended nor replaced;
+ *   - hostile_fork_spin leaves a child spinning, killed when the
+ *     sequence ends; hostile_fork_return's child would return into the
+ *     runtime and exits instead;
+ *   - hostile_kill_parent cannot signal bcwalk (EPERM); hostile_kill_group
+ *     signals only the worker's own session;
+ *   - hostile_handlers, hostile_alarm, hostile_limit and hostile_thread
+ *     change the process, and the next sequence runs in a fresh worker
+ *     (the handler of SIGSEGV stays bcwalk's: hostile_recurse's stack
+ *     overflow after it is still a crash);
+ *   - hostile_close_fds closes every descriptor but bcwalk's. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+typedef struct hostile {
+    int calls;
+} hostile;
+
+hostile *hostile_new(void)
+{
+    return calloc(1, sizeof(hostile));
+}
+
+void hostile_free(hostile *h)
+{
+    free(h);
+}
+
+int hostile_calls(const hostile *h)
+{
+    return h->calls;
+}
+
+void hostile_exit(hostile *h)
+{
+    h->calls++;
+    _exit(3);
+}
+
+int hostile_exec(hostile *h)
+{
+    h->calls++;
+    return execl("/bin/true", "true", (char *)NULL);
+}
+
+void hostile_fork_spin(hostile *h)
+{
+    h->calls++;
+    if (fork() == 0)
+        for (;;)
+            ;
+}
+
+/* 1 in the child, which never sees its result: it ends on return */
+int hostile_fork_return(hostile *h)
+{
+    h->calls++;
+    return fork() == 0;
+}
+
+int hostile_kill_parent(hostile *h)
+{
+    h->calls++;
+    return kill(getppid(), SIGTERM);
+}
+
+int hostile_kill_group(hostile *h)
+{
+    h->calls++;
+    return kill(0, SIGTERM);
+}
+
+static void ignore(int signo)
+{
+    (void)signo;
+}
+
+void hostile_handlers(hostile *h)
+{
+    h->calls++;
+    signal(SIGSEGV, ignore);
+    signal(SIGALRM, ignore);
+}
+
+void hostile_alarm(hostile *h)
+{
+    h->calls++;
+    alarm(1);
+}
+
+int hostile_limit(hostile *h)
+{
+    struct rlimit r = {8, 8};
+    h->calls++;
+    return setrlimit(RLIMIT_NOFILE, &r);
+}
+
+static void *spin(void *arg)
+{
+    (void)arg;
+    for (;;)
+        ;
+    return NULL;
+}
+
+int hostile_thread(hostile *h)
+{
+    pthread_t t;
+    h->calls++;
+    return pthread_create(&t, NULL, spin, NULL);
+}
+
+void hostile_close_fds(hostile *h)
+{
+    h->calls++;
+    for (int fd = 0; fd < 1024; fd++)
+        close(fd);
+}
+
+int hostile_recurse(hostile *h)
+{
+    volatile char frame[256];
+    frame[0] = (char)h->calls;
+    return hostile_recurse(h) + frame[0];
+}

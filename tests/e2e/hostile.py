@@ -1,0 +1,111 @@
+"""hostile.py - end-to-end tests of code under test that attacks the
+process it runs in (examples/hostile.c): each behaviour gets its outcome
+and cause, the other sequences' results stay right, bcwalk exits
+normally and nothing it started is left running, even when bcwalk itself
+is killed.  ctest runs this file as test_e2e_hostile."""
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+import common
+from common import bcwalk, example, jsonl
+
+
+def running():
+    """Processes running an executable from the tests' cache: workers
+    and what they forked."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            exe = os.readlink("/proc/%s/exe" % pid)
+        except OSError:
+            continue
+        if exe.startswith(common.ARGS.cache):
+            found.append((pid, exe))
+    return found
+
+
+def settle():
+    """Waits a little for killed processes to go."""
+    for _ in range(50):
+        if not running():
+            return
+        time.sleep(0.1)
+
+
+class Hostile(unittest.TestCase):
+    def test_each_behaviour_is_an_outcome_and_the_walk_goes_on(self):
+        lines = jsonl("hostile.bc", "hostile", "protocol", 2,
+                      "--timeout", "300")
+        last = {}
+        for s in lines[:-1]:
+            c = s["calls"][-1]
+            if len(s["calls"]) == 2:
+                last[c["fn"]] = (c["outcome"], c.get("cause", c.get("result")))
+        self.assertEqual(last["hostile_exit"],
+                         ("abort", "exit(3) called in hostile_exit "
+                                   "(hostile.c:45)"))
+        self.assertEqual(last["hostile_exec"],
+                         ("abort", 'exec of "/bin/true" called (not run) in '
+                                   "hostile_exec (hostile.c:51)"))
+        self.assertEqual(last["hostile_fork_spin"], ("normal", None))
+        self.assertEqual(last["hostile_fork_return"], ("normal", "0"))
+        self.assertEqual(last["hostile_kill_parent"], ("normal", "-1"))
+        self.assertEqual(last["hostile_kill_group"],
+                         ("crash", "SIGTERM"))
+        self.assertEqual(last["hostile_limit"], ("normal", "0"))
+        self.assertEqual(last["hostile_thread"], ("normal", "0"))
+        self.assertEqual(last["hostile_close_fds"], ("normal", None))
+        self.assertEqual(last["hostile_recurse"],
+                         ("crash", "SIGSEGV: stack overflow in "
+                                   "hostile_recurse"))
+        # after a method that changed the process, the next sequence
+        # starts in a fresh one: the SIGSEGV handler hostile_handlers
+        # asked for never replaces bcwalk's, and the counter a sequence
+        # reads is its own
+        seqs = {tuple(c["fn"] for c in s["calls"]): s["calls"]
+                for s in lines[:-1]}
+        after = seqs[("hostile_new", "hostile_handlers", "hostile_recurse")]
+        self.assertEqual(after[-1]["outcome"], "crash")
+        for fn in ("hostile_alarm", "hostile_limit", "hostile_thread",
+                   "hostile_fork_spin", "hostile_close_fds"):
+            calls = seqs[("hostile_new", fn, "hostile_calls")]
+            self.assertEqual(calls[-1]["result"], "1", fn)
+        self.assertGreater(lines[-1]["worker_restarts"], 0)
+        settle()
+        self.assertEqual(running(), [])
+
+    def test_jobs_one_and_two_give_the_same_results(self):
+        def outcomes(jobs):
+            return [[(c["fn"], c["outcome"], c.get("cause"), c.get("result"))
+                     for c in s["calls"]]
+                    for s in jsonl("hostile.bc", "hostile", "protocol", 2,
+                                   "--timeout", "300", "--jobs", jobs)[:-1]]
+        self.assertEqual(outcomes("1"), outcomes("2"))
+
+    def test_nothing_is_left_running_when_bcwalk_is_killed(self):
+        # a hang in flight, then bcwalk killed outright: its workers and
+        # what they forked die with it
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        bcwalk("explore", example("hostile.bc"), "--unit", "hostile",
+               "--depth", "1", "--timeout", "300", check=0)
+        p = subprocess.Popen(
+            [common.ARGS.bcwalk, "explore", example("faulty.bc"), "--unit",
+             "faulty", "--depth", "2", "--timeout", "60000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        for _ in range(100):
+            if running():
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        self.assertNotEqual(running(), [])
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        settle()
+        self.assertEqual(running(), [])
+
+
+if __name__ == "__main__":
+    common.main()
