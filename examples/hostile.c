@@ -13,7 +13,8 @@
  *     change the process, and the next sequence runs in a fresh worker
  *     (the handler of SIGSEGV stays bcwalk's: hostile_recurse's stack
  *     overflow after it is still a crash);
- *   - hostile_close_fds closes every descriptor but bcwalk's. */
+ *   - hostile_close_fds closes every descriptor but bcwalk's;
+ *   - hostile_hog allocates without end: a runaway allocation. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -123,6 +124,17 @@ void hostile_close_fds(hostile *h)
     h->calls++;
     for (int fd = 0; fd < 1024; fd++)
         close(fd);
+}
+
+/* Takes memory until there is none: a runaway allocation, the
+ * sequence's outcome once it passes --worker-memory. */
+int hostile_hog(hostile *h)
+{
+    int blocks = 0;
+    h->calls++;
+    for (char *p; (p = malloc(1 << 20)) != NULL; blocks++)
+        p[0] = 1;
+    return blocks;
 }
 
 int hostile_recurse(hostile *h)

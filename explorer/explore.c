@@ -131,6 +131,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                                 o->predicates)) < 0)
         goto done;
     a.plan->use_ffi = o->use_ffi != 0;
+    a.plan->memory_mb = o->memory_mb ? o->memory_mb : 1024;
     /* states are hashed in every walk: they are counted, and observers
      * are checked, with or without pruning */
     a.plan->state_flags |= BCW_STATE_HASH;

@@ -213,6 +213,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         memcpy(w->shm->destructors, plan->destructors,
                sizeof plan->destructors);
         w->shm->use_ffi = plan->use_ffi;
+        w->shm->memory_mb = plan->memory_mb;
         memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
         w->shm->npool = plan->npool;
         memcpy(w->shm->pool, plan->pool, sizeof plan->pool);

@@ -18,6 +18,7 @@ typedef struct bcw_plan {
     uint32_t ndestructors;
     uint16_t destructors[BCW_MAX_DESTRUCTORS];
     uint32_t use_ffi;
+    uint32_t memory_mb;
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];

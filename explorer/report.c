@@ -456,6 +456,12 @@ static bool worker_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
         snprintf(buf, n, "exec of \"%s\" called (not run)", text);
         break;
     }
+    case BCW_CAUSE_MEMORY:
+        snprintf(buf, n,
+                 "runaway allocation: %u more bytes would pass the "
+                 "sequence's limit (--worker-memory)",
+                 c->size);
+        break;
     case BCW_CAUSE_DIED:
         snprintf(buf, n,
                  "the worker ended with status %d, by no call bcwalk "

@@ -208,6 +208,8 @@ enum bcw_cause_kind {
     BCW_CAUSE_EXIT,        /* exit(size), _exit, quick_exit called at pc */
     BCW_CAUSE_EXEC,        /* an exec or system() called at pc: text the
                               program, not run */
+    BCW_CAUSE_MEMORY,      /* more than memory_mb MiB allocated at once:
+                              size the request in bytes, pc its site */
     BCW_CAUSE_DIED         /* the worker ended otherwise (it closed its
                               descriptors, say): size its exit status,
                               written by the parent */
@@ -302,7 +304,8 @@ typedef struct bcw_shm {
     uint32_t unit_size;    /* sizeof the unit, for init constructors */
     uint32_t ndestructors; /* the destructors sequences end with, in turn */
     uint16_t destructors[BCW_MAX_DESTRUCTORS]; /* plan indexes */
-    uint32_t use_ffi; /* 1: call through libffi, 0: typed stubs */
+    uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
+    uint32_t memory_mb; /* a sequence allocating more: BCW_CAUSE_MEMORY */
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];

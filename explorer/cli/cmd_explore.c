@@ -94,6 +94,11 @@ static const cli_opt options[] = {
      .arg = "MS",
      CLI_INT(explore_args, o.timeout_ms, 1, 3600000),
      .help = "a call that runs longer, in milliseconds, is a hang"},
+    {.name = "worker-memory",
+     .arg = "MB",
+     CLI_INT(explore_args, o.memory_mb, 1, 1048576),
+     .help = "a sequence holding more allocated memory, in MiB, is a "
+             "runaway allocation (default 1024)"},
     {.name = "output",
      .alias = 'o',
      .arg = "FILE",

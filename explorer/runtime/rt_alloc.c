@@ -59,6 +59,8 @@ typedef struct block {
 _Static_assert(sizeof(block) % 16 == 0, "block header must keep alignment");
 
 static block *live;
+static size_t live_bytes;              /* the sizes of the live blocks */
+static size_t limit = (size_t)1 << 30; /* bcw_rt_alloc_limit */
 /* freed during this sequence, newest first; returned to libc at the end
  * or when they exceed QUARANTINE_BYTES */
 static block *dead;
@@ -96,11 +98,18 @@ static void *alloc_block(size_t n, uint64_t site)
         errno = ENOMEM;
         return NULL;
     }
+    if (n > limit - live_bytes) {
+        bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_MEMORY);
+        c->size = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+        c->pc = site;
+        bcw_rt_halt(BCW_RUN_ABORT, 0);
+    }
     block *b = malloc(sizeof(block) + n + GUARD_BYTES);
     if (b == NULL)
         return NULL;
     memset((char *)(b + 1) + n, GUARD_BYTE, GUARD_BYTES);
     b->size = n;
+    live_bytes += n;
     b->alloc_call = bcw_rt_halt_call();
     b->free_call = 0;
     b->alloc_site = site;
@@ -189,6 +198,11 @@ static struct {
 } given[BCW_RT_GIVEN];
 static unsigned ngiven;
 
+void bcw_rt_alloc_limit(size_t bytes)
+{
+    limit = bytes;
+}
+
 void bcw_rt_alloc_given(const void *p, size_t n)
 {
     if (ngiven == BCW_RT_GIVEN)
@@ -230,6 +244,7 @@ static void free_at(void *p, uint64_t site)
     }
     block *b = header_of(p);
     unlink_block(b);
+    live_bytes -= b->size;
     b->magic = DEAD_MAGIC;
     b->free_call = bcw_rt_halt_call();
     b->free_site = site;
@@ -390,6 +405,7 @@ void bcw_rt_alloc_keep(void)
         live = b->next;
         b->magic = KEPT_MAGIC;
     }
+    live_bytes = 0;
 }
 
 size_t bcw_rt_alloc_reset(void)
@@ -402,6 +418,7 @@ size_t bcw_rt_alloc_reset(void)
         free(b);
         n++;
     }
+    live_bytes = 0;
     release_dead();
     return n;
 }

@@ -24,6 +24,11 @@ typedef struct bcw_rt_span {
  * and a free() of one is ignored, so the next sequence finds it again. */
 void bcw_rt_alloc_keep(void);
 
+/* The most the code under test may hold allocated at once: a request
+ * past it halts the sequence as an abort, cause BCW_CAUSE_MEMORY (a
+ * runaway allocation).  1 GiB until set. */
+void bcw_rt_alloc_limit(size_t bytes);
+
 /* Marks the n bytes at p as memory bcwalk passes as arguments (element
  * cells, the sequence's arena): a free() inside it is the code under
  * test taking ownership of an argument, which a caller would have

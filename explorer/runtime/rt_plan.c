@@ -110,6 +110,7 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
             shm->fills[i].offset > UINT32_MAX - sizeof(void *) ||
             bcw_rt_closure_make(w, &shm->fills[i].cb, &w->fills[i]) < 0)
             return -1;
+    bcw_rt_alloc_limit((size_t)(shm->memory_mb ? shm->memory_mb : 1024) << 20);
     bcw_rt_alloc_given(w->cells, sizeof w->cells);
     bcw_rt_alloc_given(w->arena, sizeof w->arena);
     w->globals = __start_bcw_globals;

@@ -49,6 +49,8 @@ typedef struct bcw_explore_opts {
     unsigned depth;      /* k, the longest method sequence */
     unsigned jobs;       /* worker processes */
     unsigned timeout_ms; /* per-call hang limit */
+    unsigned memory_mb;  /* the most a sequence may hold allocated: more
+                            is a runaway allocation, its outcome */
     enum bcw_report_format format;
     FILE *report;             /* where the report goes, or NULL */
     const char *results_path; /* msgpack results file, or NULL */
@@ -83,15 +85,15 @@ typedef struct bcw_explore_opts {
 } bcw_explore_opts;
 
 /* The defaults: a protocol walk of depth 3 in one worker, 1000 ms per
- * call, a text report, typed call stubs, all combinations of a call's
- * categories (at most 64 per function), pruning chosen by depth; every
- * pointer NULL.  `bcw_explore_opts o = BCW_EXPLORE_OPTS_INIT;` */
+ * call, 1 GiB per sequence, a text report, typed call stubs, all combinations
+ * of a call's categories (at most 64 per function), pruning chosen by depth;
+ * every pointer NULL.  `bcw_explore_opts o = BCW_EXPLORE_OPTS_INIT;` */
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
         .walk = BCW_WALK_PROTOCOL, .depth = 3, .jobs = 1, .timeout_ms = 1000,  \
-        .format = BCW_REPORT_TEXT, .use_ffi = 0, .combine = BCW_COMBINE_ALL,   \
-        .max_combos = 64, .probe_depth = 0, .prune = BCW_PRUNE_AUTO,           \
-        .boundaries = 0                                                        \
+        .memory_mb = 1024, .format = BCW_REPORT_TEXT, .use_ffi = 0,            \
+        .combine = BCW_COMBINE_ALL, .max_combos = 64, .probe_depth = 0,        \
+        .prune = BCW_PRUNE_AUTO, .boundaries = 0                               \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +

@@ -38,7 +38,7 @@ def settle():
 class Hostile(unittest.TestCase):
     def test_each_behaviour_is_an_outcome_and_the_walk_goes_on(self):
         lines = jsonl("hostile.bc", "hostile", "protocol", 2,
-                      "--timeout", "300")
+                      "--timeout", "2000", "--worker-memory", "16")
         last = {}
         for s in lines[:-1]:
             c = s["calls"][-1]
@@ -46,10 +46,10 @@ class Hostile(unittest.TestCase):
                 last[c["fn"]] = (c["outcome"], c.get("cause", c.get("result")))
         self.assertEqual(last["hostile_exit"],
                          ("abort", "exit(3) called in hostile_exit "
-                                   "(hostile.c:45)"))
+                                   "(hostile.c:46)"))
         self.assertEqual(last["hostile_exec"],
                          ("abort", 'exec of "/bin/true" called (not run) in '
-                                   "hostile_exec (hostile.c:51)"))
+                                   "hostile_exec (hostile.c:52)"))
         self.assertEqual(last["hostile_fork_spin"], ("normal", None))
         self.assertEqual(last["hostile_fork_return"], ("normal", "0"))
         self.assertEqual(last["hostile_kill_parent"], ("normal", "-1"))
@@ -58,6 +58,11 @@ class Hostile(unittest.TestCase):
         self.assertEqual(last["hostile_limit"], ("normal", "0"))
         self.assertEqual(last["hostile_thread"], ("normal", "0"))
         self.assertEqual(last["hostile_close_fds"], ("normal", None))
+        self.assertEqual(last["hostile_hog"],
+                         ("abort", "runaway allocation: 1048576 more bytes "
+                                   "would pass the sequence's limit "
+                                   "(--worker-memory) in hostile_hog "
+                                   "(hostile.c:135)"))
         self.assertEqual(last["hostile_recurse"],
                          ("crash", "SIGSEGV: stack overflow in "
                                    "hostile_recurse"))
@@ -82,7 +87,8 @@ class Hostile(unittest.TestCase):
             return [[(c["fn"], c["outcome"], c.get("cause"), c.get("result"))
                      for c in s["calls"]]
                     for s in jsonl("hostile.bc", "hostile", "protocol", 2,
-                                   "--timeout", "300", "--jobs", jobs)[:-1]]
+                                   "--timeout", "2000", "--worker-memory",
+                                   "16", "--jobs", jobs)[:-1]]
         self.assertEqual(outcomes("1"), outcomes("2"))
 
     def test_nothing_is_left_running_when_bcwalk_is_killed(self):
@@ -90,7 +96,8 @@ class Hostile(unittest.TestCase):
         # what they forked die with it
         env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
         bcwalk("explore", example("hostile.bc"), "--unit", "hostile",
-               "--depth", "1", "--timeout", "300", check=0)
+               "--depth", "1", "--timeout", "2000", "--worker-memory", "16",
+               check=0)
         p = subprocess.Popen(
             [common.ARGS.bcwalk, "explore", example("faulty.bc"), "--unit",
              "faulty", "--depth", "2", "--timeout", "60000"],
