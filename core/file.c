@@ -65,7 +65,7 @@ int bcw__read_file(char **out, size_t *len, const char *path, size_t limit)
     *len = 0;
     int err = 0;
     char *data = NULL;
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (f == NULL)
         return bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
     struct stat st;

@@ -14,7 +14,9 @@
  *     (the handler of SIGSEGV stays bcwalk's: hostile_recurse's stack
  *     overflow after it is still a crash);
  *   - hostile_close_fds closes every descriptor but bcwalk's;
- *   - hostile_hog allocates without end: a runaway allocation. */
+ *   - hostile_hog allocates without end: a runaway allocation;
+ *   - hostile_fds counts the descriptors it could write to: none. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -124,6 +126,18 @@ void hostile_close_fds(hostile *h)
     h->calls++;
     for (int fd = 0; fd < 1024; fd++)
         close(fd);
+}
+
+/* How many descriptors it can reach besides the standard three and
+ * bcwalk's own three (197-199): none of bcwalk's files, -o's included. */
+int hostile_fds(hostile *h)
+{
+    int n = 0;
+    h->calls++;
+    for (int fd = 3; fd < 1024; fd++)
+        if (fd < 197 || fd > 199)
+            n += fcntl(fd, F_GETFD) != -1;
+    return n;
 }
 
 /* Takes memory until there is none: a runaway allocation, the

@@ -77,7 +77,7 @@ int bcw__build_failed(const char *file, const char *doing, const char *log)
     bcw_buf undefined;
     bcw__buf_init(&undefined, 4096);
     unsigned named = 0;
-    FILE *f = fopen(log, "r");
+    FILE *f = fopen(log, "re");
     if (f != NULL) {
         while (fgets(line, sizeof line, f) != NULL) {
             if (first[0] == '\0' && strstr(line, "error") != NULL)

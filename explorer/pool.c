@@ -33,6 +33,8 @@ typedef struct worker {
     int shm_fd, cmd_fd, status_fd;
     bcw_shm *shm;
     bcw_job *job;       /* the job in flight when busy */
+    uint32_t first;     /* its first sequence this worker runs: the
+                           parent's own, shared memory is not trusted */
     uint64_t last_beat; /* heartbeat seen at last_progress */
     double last_progress;
 } worker;
@@ -263,6 +265,7 @@ static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
     s->first = first;
     s->cur = first;
     w->job = job;
+    w->first = first;
     w->last_beat = s->heartbeat;
     w->last_progress = now_ms();
     if (write32(w->cmd_fd, BCW_CMD_RUN) < 0) {
@@ -287,8 +290,13 @@ static void collect(worker *w, uint32_t first, uint32_t end)
  * what it finished, and resume the job on a fresh worker. */
 static int worker_died(bcw_pool *pool, worker *w, bool hung)
 {
+    /* the sequence in flight, as the worker says: a value outside the
+     * batch (code under test scribbling on shared memory) is taken as
+     * the batch's first */
+    uint32_t first = w->first;
     uint32_t cur = w->shm->cur;
-    uint32_t first = w->shm->first;
+    if (cur < first || cur >= w->job->nseq)
+        cur = first;
     int status = reap(w, hung);
     bcw_wire_result *r = &w->shm->results[cur];
     int code = !hung && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -366,19 +374,16 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
                 uint32_t msg = 0;
                 int got = read32(w->status_fd, &msg, 0);
                 if (got == 1 && msg == BCW_MSG_DONE) {
-                    collect(w, w->shm->first, w->shm->nseq);
+                    collect(w, w->first, w->job->nseq);
                     w->state = W_IDLE;
                     w->job = NULL;
                     busy--;
                     continue;
                 }
-                if (got == 1) {
-                    reap(w, true);
-                    err = bcw__error(BCW_ERROR,
-                                     "worker %s sent 0x%08x, expected DONE",
-                                     pool->path, msg);
-                    break;
-                }
+                /* anything but DONE is a worker gone wrong: its
+                 * sequence in flight crashed, the walk goes on */
+                if (got == 1)
+                    kill(w->pid, SIGKILL);
                 err = worker_died(pool, w, false);
                 if (err == 0 && w->state != W_BUSY)
                     busy--;

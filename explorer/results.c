@@ -68,7 +68,7 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
         bcw__results_close(r, NULL);
         return BCW_ENOMEM;
     }
-    r->f = fopen(r->tmp, "wb");
+    r->f = fopen(r->tmp, "wbe"); /* close-on-exec: never a worker's */
     if (r->f == NULL) {
         int err = bcw__error(BCW_EINPUT, "cannot write %s: %s", r->tmp,
                              strerror(errno));

@@ -16,10 +16,12 @@
 #include "rt_alloc.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_halt.h"
 
@@ -48,7 +50,8 @@ typedef struct block {
     size_t size;
     uint32_t alloc_call, free_call;
     uint64_t alloc_site, free_site;
-    uint64_t pad;
+    void *base; /* what libc's malloc returned: the header, unless the
+                   block was aligned further (bcw_rt_posix_memalign) */
     uint64_t magic;
 } block;
 
@@ -92,9 +95,9 @@ static uint64_t magic_of(void *p)
 
 /* A new block on the live list, its bytes as libc left them, allocated
  * from `site`. */
-static void *alloc_block(size_t n, uint64_t site)
+static void *alloc_block(size_t n, size_t align, uint64_t site)
 {
-    if (n > SIZE_MAX - sizeof(block) - GUARD_BYTES) {
+    if (n > SIZE_MAX - sizeof(block) - GUARD_BYTES - align) {
         errno = ENOMEM;
         return NULL;
     }
@@ -104,9 +107,19 @@ static void *alloc_block(size_t n, uint64_t site)
         c->pc = site;
         bcw_rt_halt(BCW_RUN_ABORT, 0);
     }
-    block *b = malloc(sizeof(block) + n + GUARD_BYTES);
-    if (b == NULL)
+    /* past malloc's 16 bytes: the block where its start is aligned, the
+     * header right before it */
+    size_t extra = align > 16 ? align : 0;
+    char *base = malloc(sizeof(block) + n + GUARD_BYTES + extra);
+    if (base == NULL)
         return NULL;
+    block *b = (block *)base;
+    if (extra) {
+        uintptr_t start = ((uintptr_t)base + sizeof(block) + align - 1) &
+                          ~(uintptr_t)(align - 1);
+        b = (block *)start - 1;
+    }
+    b->base = base;
     memset((char *)(b + 1) + n, GUARD_BYTE, GUARD_BYTES);
     b->size = n;
     live_bytes += n;
@@ -125,7 +138,7 @@ static void *alloc_block(size_t n, uint64_t site)
 
 static void *malloc_at(size_t n, uint64_t site)
 {
-    void *p = alloc_block(n, site);
+    void *p = alloc_block(n, 0, site);
     if (p != NULL)
         memset(p, FILL_BYTE, n);
     return p;
@@ -177,7 +190,7 @@ static void release_dead(void)
     while (dead != NULL) {
         block *b = dead;
         dead = b->next;
-        free(b);
+        free(b->base);
     }
     dead_bytes = 0;
 }
@@ -327,10 +340,60 @@ void *bcw_rt_calloc(size_t n, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    void *p = alloc_block(n * size, SITE());
+    void *p = alloc_block(n * size, 0, SITE());
     if (p != NULL)
         memset(p, 0, n * size);
     return p;
+}
+
+/* A block of n bytes whose start is a multiple of align (a power of
+ * two), filled as malloc's; NULL with errno EINVAL for another align. */
+static void *aligned_at(size_t n, size_t align, uint64_t site)
+{
+    if (align == 0 || (align & (align - 1)) != 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    void *p = alloc_block(n, align, site);
+    if (p != NULL)
+        memset(p, FILL_BYTE, n);
+    return p;
+}
+
+int bcw_rt_posix_memalign(void **out, size_t align, size_t n)
+{
+    if (align < sizeof(void *))
+        return EINVAL;
+    void *p = aligned_at(n, align, SITE());
+    if (p == NULL)
+        return errno == EINVAL ? EINVAL : ENOMEM;
+    *out = p;
+    return 0;
+}
+
+void *bcw_rt_aligned_alloc(size_t align, size_t n)
+{
+    return aligned_at(n, align, SITE());
+}
+
+void *bcw_rt_memalign(size_t align, size_t n)
+{
+    return aligned_at(n, align, SITE());
+}
+
+void *bcw_rt_valloc(size_t n)
+{
+    return aligned_at(n, (size_t)sysconf(_SC_PAGESIZE), SITE());
+}
+
+size_t bcw_rt_malloc_usable_size(void *p)
+{
+    if (p == NULL)
+        return 0;
+    uint64_t magic = magic_of(p);
+    if (magic == LIVE_MAGIC || magic == KEPT_MAGIC)
+        return header_of(p)->size;
+    return malloc_usable_size(p); /* libc's own */
 }
 
 static void *realloc_at(void *p, size_t n, uint64_t site)
@@ -341,7 +404,7 @@ static void *realloc_at(void *p, size_t n, uint64_t site)
     if (magic != LIVE_MAGIC && magic != KEPT_MAGIC)
         return realloc(p, n);
     block *b = header_of(p);
-    void *q = alloc_block(n, site);
+    void *q = alloc_block(n, 0, site);
     if (q == NULL)
         return NULL;
     memcpy(q, p, b->size < n ? b->size : n);
@@ -415,7 +478,7 @@ size_t bcw_rt_alloc_reset(void)
         block *b = live;
         live = b->next;
         b->magic = DEAD_MAGIC;
-        free(b);
+        free(b->base);
         n++;
     }
     live_bytes = 0;

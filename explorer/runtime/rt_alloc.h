@@ -76,6 +76,11 @@ void *bcw_rt_calloc(size_t n, size_t size);
 void *bcw_rt_realloc(void *p, size_t n);
 void *bcw_rt_reallocarray(void *p, size_t n, size_t size);
 void bcw_rt_free(void *p);
+int bcw_rt_posix_memalign(void **out, size_t align, size_t n);
+void *bcw_rt_aligned_alloc(size_t align, size_t n);
+void *bcw_rt_memalign(size_t align, size_t n);
+void *bcw_rt_valloc(size_t n);
+size_t bcw_rt_malloc_usable_size(void *p);
 char *bcw_rt_strdup(const char *s);
 char *bcw_rt_strndup(const char *s, size_t n);
 

@@ -6,11 +6,21 @@ is killed.  ctest runs this file as test_e2e_hostile."""
 import os
 import signal
 import subprocess
+import tempfile
 import time
 import unittest
 
 import common
-from common import bcwalk, example, jsonl
+from common import bcwalk, example, jsonl, source
+
+
+def line_of(text):
+    """The line of examples/hostile.c holding `text`."""
+    with open(source("examples", "hostile.c"), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if text in line:
+                return n
+    raise AssertionError("no %r in hostile.c" % text)
 
 
 def running():
@@ -46,10 +56,11 @@ class Hostile(unittest.TestCase):
                 last[c["fn"]] = (c["outcome"], c.get("cause", c.get("result")))
         self.assertEqual(last["hostile_exit"],
                          ("abort", "exit(3) called in hostile_exit "
-                                   "(hostile.c:46)"))
+                                   "(hostile.c:%d)" % line_of("_exit(3)")))
         self.assertEqual(last["hostile_exec"],
                          ("abort", 'exec of "/bin/true" called (not run) in '
-                                   "hostile_exec (hostile.c:52)"))
+                                   "hostile_exec (hostile.c:%d)"
+                                   % line_of("execl(")))
         self.assertEqual(last["hostile_fork_spin"], ("normal", None))
         self.assertEqual(last["hostile_fork_return"], ("normal", "0"))
         self.assertEqual(last["hostile_kill_parent"], ("normal", "-1"))
@@ -58,11 +69,12 @@ class Hostile(unittest.TestCase):
         self.assertEqual(last["hostile_limit"], ("normal", "0"))
         self.assertEqual(last["hostile_thread"], ("normal", "0"))
         self.assertEqual(last["hostile_close_fds"], ("normal", None))
+        self.assertEqual(last["hostile_fds"], ("normal", "0"))
         self.assertEqual(last["hostile_hog"],
                          ("abort", "runaway allocation: 1048576 more bytes "
                                    "would pass the sequence's limit "
                                    "(--worker-memory) in hostile_hog "
-                                   "(hostile.c:135)"))
+                                   "(hostile.c:%d)" % line_of("malloc(1 << 20)")))
         self.assertEqual(last["hostile_recurse"],
                          ("crash", "SIGSEGV: stack overflow in "
                                    "hostile_recurse"))
@@ -81,6 +93,16 @@ class Hostile(unittest.TestCase):
         self.assertGreater(lines[-1]["worker_restarts"], 0)
         settle()
         self.assertEqual(running(), [])
+
+    def test_no_descriptor_of_bcwalk_reaches_the_code(self):
+        # the results file (-o) is open while workers run: close-on-exec
+        with tempfile.TemporaryDirectory() as d:
+            lines = jsonl("hostile.bc", "hostile", "protocol", 1,
+                          "--timeout", "2000", "--worker-memory", "16",
+                          "-o", os.path.join(d, "r.msgpack"))
+        fds = [s["calls"][-1].get("result") for s in lines[:-1]
+               if s["calls"][-1]["fn"] == "hostile_fds"]
+        self.assertEqual(fds, ["0"])
 
     def test_jobs_one_and_two_give_the_same_results(self):
         def outcomes(jobs):

@@ -58,6 +58,20 @@ class Outcomes(unittest.TestCase):
         self.assertIn("faulty_check(target);\n==> *abort* assertion failed: "
                       "f->n > 0 (faulty.c:53)\n", text)
 
+    def test_aligned_allocators_are_the_runtimes(self):
+        # posix_memalign, aligned_alloc and malloc_usable_size: aligned
+        # blocks of the asked size, guarded like malloc's
+        calls = {s["calls"][-1]["fn"] + str(s["calls"][-1]["args"][1:]):
+                 s["calls"][-1]
+                 for s in jsonl("aligned.bc", "abuf", "protocol", 1,
+                                "--boundaries")[:-1]}
+        self.assertEqual(calls["abuf_aligned[]"]["result"], "1")
+        self.assertEqual(calls["abuf_room[]"]["result"], "32")
+        self.assertEqual(calls["abuf_fill['40']"]["cause"],
+                         "heap overflow: a write past the end of a 32-byte "
+                         "block allocated in abuf_new (aligned.c:22)")
+        self.assertEqual(calls["abuf_fill['0']"]["outcome"], "normal")
+
     def test_constructor_returning_null_ends_its_sequence(self):
         lines = jsonl("faulty.bc", "faulty", "protocol", 2,
                       "--timeout", "200")
