@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bitcode.h"
 
+#include <errno.h>
+#include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Support.h>
@@ -11,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "file.h"
 
@@ -66,6 +70,83 @@ static void opaque_pointers_once(void)
 #endif
 }
 
+/* The child's exit codes: read and verified, or not readable (LLVM's
+ * parse error, handled in process), or read but not a valid module. */
+enum { CHECK_OK = 0, CHECK_UNREADABLE = 1, CHECK_INVALID = 3 };
+
+/* In a child process (LLVM's reader may abort or crash on malformed
+ * input): parses the len bytes at data and verifies the module, writing
+ * LLVM's complaint to fd. */
+static void check_child(const char *data, size_t len, const char *path, int fd)
+{
+    dup2(fd, 2); /* "LLVM ERROR: ..." before an abort */
+    char msg[512] = "";
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(ctx, diagnostic, msg);
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
+    LLVMModuleRef mod = NULL;
+    if (LLVMParseBitcodeInContext2(ctx, buf, &mod))
+        _exit(CHECK_UNREADABLE);
+    char *why = NULL;
+    if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &why)) {
+        dprintf(fd, "%s", why ? why : "");
+        _exit(CHECK_INVALID);
+    }
+    _exit(CHECK_OK);
+}
+
+/* Reads untrusted bitcode in a child first: 0 when bcwalk may read it
+ * itself (valid, or a parse error LLVM reports cleanly), else an error
+ * saying what the child found (one line). */
+static int check_bitcode(const char *data, size_t len, const char *path)
+{
+    int fds[2];
+    if (pipe(fds) < 0)
+        return bcw__error(BCW_ERROR, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return bcw__error(BCW_ERROR, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        check_child(data, len, path, fds[1]);
+    }
+    close(fds[1]);
+    char text[512];
+    size_t n = 0;
+    ssize_t got;
+    while (n < sizeof text - 1 &&
+           ((got = read(fds[0], text + n, sizeof text - 1 - n)) > 0 ||
+            (got < 0 && errno == EINTR)))
+        n += got > 0 ? (size_t)got : 0;
+    close(fds[0]);
+    text[n] = '\0';
+    /* its first line, without LLVM's prefix */
+    text[strcspn(text, "\n")] = '\0';
+    const char *why = strncmp(text, "LLVM ERROR: ", 12) == 0 ? text + 12 : text;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == CHECK_OK ||
+                              WEXITSTATUS(status) == CHECK_UNREADABLE))
+        return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_INVALID)
+        return bcw__error(BCW_EINPUT, "%s: invalid module (%s)", path,
+                          why[0] ? why : "LLVM's verifier refused it");
+    return bcw__error(BCW_EINPUT,
+                      "%s: invalid or truncated bitcode (LLVM's reader %s "
+                      "on it%s%s)",
+                      path,
+                      WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT
+                          ? "gave up"
+                          : "crashed",
+                      why[0] ? ": " : "", why);
+}
+
 int bcw__bitcode_load(bcw_bitcode *out, const char *path)
 {
     opaque_pointers_once();
@@ -81,6 +162,10 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
                           "%s: not LLVM bitcode (make it with clang -c "
                           "-emit-llvm)",
                           path);
+    }
+    if ((err = check_bitcode(data, len, path)) < 0) {
+        free(data);
+        return err;
     }
     char msg[512] = "";
     LLVMContextRef ctx = LLVMContextCreate();
