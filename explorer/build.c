@@ -71,6 +71,30 @@ static void add_undefined(bcw_buf *b, unsigned *n_named, const char *line)
         bcw__buf_printf(b, ", ...");
 }
 
+/* Did the clang whose stderr is `log` crash: then into buf (n bytes)
+ * "clang crashed", and the pass it crashed in, from its stack dump. */
+static bool crashed(const char *log, char *buf, size_t n)
+{
+    char line[512];
+    bool crash = false;
+    char pass[128] = "";
+    FILE *f = fopen(log, "re");
+    if (f == NULL)
+        return false;
+    while (fgets(line, sizeof line, f) != NULL) {
+        crash |= strstr(line, "Stack dump:") != NULL;
+        const char *p = strstr(line, "llvm::"), *end;
+        if (pass[0] == '\0' && p != NULL &&
+            (end = strstr(p, "Pass::run(")) != NULL &&
+            (size_t)(end - p) < sizeof pass - 10)
+            snprintf(pass, sizeof pass, "%.*sPass", (int)(end - p - 6), p + 6);
+    }
+    fclose(f);
+    if (crash)
+        snprintf(buf, n, "clang crashed%s%s", pass[0] ? " in " : "", pass);
+    return crash;
+}
+
 int bcw__build_failed(const char *file, const char *doing, const char *log)
 {
     char line[512] = "", first[512] = "";
@@ -87,6 +111,7 @@ int bcw__build_failed(const char *file, const char *doing, const char *log)
         fclose(f);
     }
     first[strcspn(first, "\n")] = '\0';
+    crashed(log, first, sizeof first);
     int err =
         undefined.len > 0
             ? bcw__error(BCW_EINPUT,
@@ -100,10 +125,30 @@ int bcw__build_failed(const char *file, const char *doing, const char *log)
     return err;
 }
 
-int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
-                      const char *setup, const char *cache_dir)
+/* The note of a cached build made without optimisation into *note:
+ * `dir`/note's text, or NULL when there is none.  0 or BCW_ENOMEM. */
+static int read_note(const char *dir, char **note)
+{
+    char *path = bcw__sprintf("%s/note", dir);
+    size_t len = 0;
+    if (path == NULL)
+        return BCW_ENOMEM;
+    int err =
+        access(path, R_OK) == 0 ? bcw__read_file(note, &len, path, 4096) : 0;
+    free(path);
+    if (err < 0 && err != BCW_ENOMEM) {
+        bcw__error_clear(); /* an unreadable note is no note */
+        err = 0;
+    }
+    return err;
+}
+
+int bcw__build_worker(char **out, char **note, const bcw_model *model,
+                      const char *bitcode, const char *setup,
+                      const char *cache_dir)
 {
     *out = NULL;
+    *note = NULL;
     char *runtime = NULL;
     int err = bcw__install_path(&runtime, BCW_RUNTIME_REL);
     if (err < 0)
@@ -124,7 +169,7 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
     }
     char *root = bcw__cache_root(cache_dir);
     char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL, *log = NULL,
-         *built = NULL;
+         *built = NULL, *notes = NULL;
     if (root == NULL ||
         (dir = bcw__sprintf("%s/%016llx", root, (unsigned long long)key)) ==
             NULL ||
@@ -132,15 +177,18 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         err = BCW_ENOMEM;
         goto done;
     }
-    if (access(worker, X_OK) == 0)
-        goto done; /* cached */
+    if (access(worker, X_OK) == 0) {
+        err = read_note(dir, note); /* cached */
+        goto done;
+    }
     if ((err = bcw__mkdir_p(root)) < 0)
         goto done;
     tmpdir = bcw__sprintf("%s/tmp.%016llx.%ld", root, (unsigned long long)key,
                           (long)getpid());
     if (tmpdir == NULL || (unit = bcw__sprintf("%s/unit.bc", tmpdir)) == NULL ||
         (log = bcw__sprintf("%s/clang.log", tmpdir)) == NULL ||
-        (built = bcw__sprintf("%s/worker", tmpdir)) == NULL) {
+        (built = bcw__sprintf("%s/worker", tmpdir)) == NULL ||
+        (notes = bcw__sprintf("%s/note", tmpdir)) == NULL) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -179,6 +227,25 @@ int bcw__build_worker(char **out, const bcw_model *model, const char *bitcode,
         NULL
     };
     int rc = bcw__build_clang(argv, log);
+    char why[256];
+    if (rc > 0 && crashed(log, why, sizeof why)) {
+        /* clang's optimiser crashed on the unit (LLVM 14's
+         * LoopLoadElimination on -disable-O0-optnone bitcode): without
+         * optimisation no such pass runs */
+        argv[1] = "-O0";
+        rc = bcw__build_clang(argv, log);
+        char *text = bcw__sprintf("native build: %s at -O1; the worker is "
+                                  "built at -O0 (slower calls)",
+                                  why);
+        if (rc == 0)
+            rc = text == NULL
+                     ? BCW_ENOMEM
+                     : bcw__write_file_atomic(notes, text, strlen(text));
+        if (rc == 0)
+            *note = text;
+        else
+            free(text);
+    }
     if (rc < 0) {
         err = rc;
         goto done;
@@ -207,6 +274,8 @@ done:
             unlink(built);
         if (log)
             unlink(log);
+        if (notes)
+            unlink(notes);
         rmdir(tmpdir);
     }
     free(runtime);
@@ -216,8 +285,11 @@ done:
     free(unit);
     free(log);
     free(built);
+    free(notes);
     if (err < 0) {
         free(worker);
+        free(*note);
+        *note = NULL;
         return err;
     }
     *out = worker;

@@ -11,20 +11,25 @@
  * $XDG_CACHE_HOME/bcwalk, or ~/.cache/bcwalk, keyed by a hash of the
  * bitcode, the setup function's name, the runtime, bcwalk itself and the
  * compiler, so an unchanged unit is never rebuilt.  *out is a new path,
- * the caller's (free()).  A failed compile or link gives BCW_ERROR naming
- * clang's first error line and the log file; a setup function that
- * cannot be one, BCW_EINPUT (bcw__native_instrument). */
-BCW_INTERNAL int bcw__build_worker(char **out, const bcw_model *model,
-                                   const char *bitcode, const char *setup,
-                                   const char *cache_dir);
+ * the caller's (free()).  When clang crashes optimising the unit (LLVM
+ * 14's LoopLoadElimination on some bitcode), the worker is built without
+ * optimisation, and *note (else NULL) says so, for this build and every
+ * later use of it; the caller's.  A failed compile or link gives
+ * BCW_ERROR naming clang's first error line, or its crash, and the log
+ * file; a setup function that cannot be one, BCW_EINPUT
+ * (bcw__native_instrument). */
+BCW_INTERNAL int bcw__build_worker(char **out, char **note,
+                                   const bcw_model *model, const char *bitcode,
+                                   const char *setup, const char *cache_dir);
 
 /* Runs clang with `argv` (argv[0] its path), its stderr into the file
  * `log`.  Returns 0 if it exited 0, 1 if it failed, or a negative error
  * if it could not be run. */
 BCW_INTERNAL int bcw__build_clang(const char *const argv[], const char *log);
 
-/* Records "FILE: DOING failed: <clang's first error line> (full log: LOG)"
- * and returns BCW_ERROR. */
+/* Records "FILE: DOING failed: <clang's first error line> (full log: LOG)",
+ * or "... failed: clang crashed in <its pass> (full log: LOG)", and
+ * returns BCW_ERROR. */
 BCW_INTERNAL int bcw__build_failed(const char *file, const char *doing,
                                    const char *log);
 

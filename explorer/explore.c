@@ -149,8 +149,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .emit_payload = &sk,
                         .progress = o->progress,
                         .progress_payload = o->payload};
-    if ((err = bcw__build_worker(&worker, model, o->bitcode, o->setup,
+    char *note = NULL;
+    if ((err = bcw__build_worker(&worker, &note, model, o->bitcode, o->setup,
                                  o->cache_dir)) < 0)
+        goto done;
+    if (note != NULL && (err = bcw__strlist_add(&sk.report.warnings, note)) < 0)
         goto done;
     if ((err = bcw__pool_new(&pool, worker, a.plan, o->jobs, o->timeout_ms)) <
         0)

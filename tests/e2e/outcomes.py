@@ -72,6 +72,23 @@ class Outcomes(unittest.TestCase):
                          "block allocated in abuf_new (aligned.c:22)")
         self.assertEqual(calls["abuf_fill['0']"]["outcome"], "normal")
 
+    def test_a_compiler_crash_falls_back_to_an_unoptimised_worker(self):
+        # LLVM 14's optimiser crashes on twig_adopt (-disable-O0-optnone
+        # bitcode): the worker is built at -O0 and the walk runs; the
+        # note comes back with the cached worker too
+        for _ in range(2):
+            s = explore_json("twig.bc", "twig", "protocol", 2)
+            self.assertEqual((s["sequences"]["normal"],
+                              s["sequences"]["terminated"]), (13, 0))
+            self.assertIn(s["warnings"], (
+                [], ["native build: clang crashed in "
+                     "LoopLoadEliminationPass at -O1; the worker is built "
+                     "at -O0 (slower calls)"]))
+        seqs = {tuple(c["fn"] for c in q["calls"]): q["calls"][-1]
+                for q in jsonl("twig.bc", "twig", "protocol", 2)[:-1]}
+        self.assertEqual(seqs[("twig_new", "twig_grow", "twig_height")]
+                         ["result"], "1")
+
     def test_constructor_returning_null_ends_its_sequence(self):
         lines = jsonl("faulty.bc", "faulty", "protocol", 2,
                       "--timeout", "200")
