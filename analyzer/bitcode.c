@@ -70,6 +70,21 @@ static void opaque_pointers_once(void)
 #endif
 }
 
+/* Parses the len bytes at data into *mod in a new context *ctx, LLVM's
+ * error into msg (512 bytes); non-zero when it failed. */
+static LLVMBool parse(const char *data, size_t len, const char *path,
+                      char *msg, LLVMContextRef *ctx, LLVMModuleRef *mod)
+{
+    *ctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(*ctx, diagnostic, msg);
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
+    *mod = NULL;
+    LLVMBool failed = LLVMParseBitcodeInContext2(*ctx, buf, mod);
+    LLVMDisposeMemoryBuffer(buf);
+    return failed;
+}
+
 /* The child's exit codes: read and verified, or not readable (LLVM's
  * parse error, handled in process), or read but not a valid module. */
 enum { CHECK_OK = 0, CHECK_UNREADABLE = 1, CHECK_INVALID = 3 };
@@ -81,12 +96,9 @@ static void check_child(const char *data, size_t len, const char *path, int fd)
 {
     dup2(fd, 2); /* "LLVM ERROR: ..." before an abort */
     char msg[512] = "";
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMContextSetDiagnosticHandler(ctx, diagnostic, msg);
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
-    LLVMModuleRef mod = NULL;
-    if (LLVMParseBitcodeInContext2(ctx, buf, &mod))
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    if (parse(data, len, path, msg, &ctx, &mod))
         _exit(CHECK_UNREADABLE);
     char *why = NULL;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &why)) {
@@ -168,12 +180,9 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
         return err;
     }
     char msg[512] = "";
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMContextSetDiagnosticHandler(ctx, diagnostic, msg);
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
-    LLVMModuleRef mod = NULL;
-    if (LLVMParseBitcodeInContext2(ctx, buf, &mod)) {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    if (parse(data, len, path, msg, &ctx, &mod)) {
         int major = producer_major(msg);
         if (major > BCW_LLVM_MAJOR)
             err =
@@ -187,12 +196,10 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
             err =
                 bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
                            path, msg[0] ? msg : "parse failed");
-        LLVMDisposeMemoryBuffer(buf);
         LLVMContextDispose(ctx);
         free(data);
         return err;
     }
-    LLVMDisposeMemoryBuffer(buf);
     free(data);
     out->ctx = ctx;
     out->mod = mod;
