@@ -72,8 +72,8 @@ static void opaque_pointers_once(void)
 
 /* Parses the len bytes at data into *mod in a new context *ctx, LLVM's
  * error into msg (512 bytes); non-zero when it failed. */
-static LLVMBool parse(const char *data, size_t len, const char *path,
-                      char *msg, LLVMContextRef *ctx, LLVMModuleRef *mod)
+static LLVMBool parse(const char *data, size_t len, const char *path, char *msg,
+                      LLVMContextRef *ctx, LLVMModuleRef *mod)
 {
     *ctx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(*ctx, diagnostic, msg);

@@ -65,9 +65,15 @@ int bcw__read_file(char **out, size_t *len, const char *path, size_t limit)
     *len = 0;
     int err = 0;
     char *data = NULL;
-    FILE *f = fopen(path, "rbe");
-    if (f == NULL)
-        return bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+    /* not blocking: a FIFO or a device is refused, never waited on */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (f == NULL) {
+        err = bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return err;
+    }
     struct stat st;
     if (fstat(fileno(f), &st) < 0) {
         err = bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
@@ -167,7 +173,8 @@ int bcw__install_path(char **out, const char *rel)
         for (int up = 0; up < 2; up++) {
             char *slash = strrchr(exe, '/');
             if (slash == NULL)
-                return bcw__error(BCW_ERROR, "cannot tell where bcwalk is "
+                return bcw__error(BCW_ERROR,
+                                  "cannot tell where bcwalk is "
                                   "installed from %s (set BCWALK_PREFIX)",
                                   exe);
             *slash = '\0';

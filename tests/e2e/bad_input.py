@@ -36,6 +36,15 @@ class BadInput(unittest.TestCase):
             self.expect_usage_error("explore", f.name, "--unit", "bstack",
                                     needle="truncated")
 
+    def test_a_fifo_or_device_is_refused_not_waited_on(self):
+        with tempfile.TemporaryDirectory() as d:
+            fifo = os.path.join(d, "lib.bc")
+            os.mkfifo(fifo)
+            self.expect_usage_error("analyze", fifo,
+                                    needle="not a regular file")
+        self.expect_usage_error("analyze", "/dev/zero",
+                                needle="not a regular file")
+
     def test_mutated_bitcode_never_crashes_bcwalk(self):
         # bytes of a real module changed at random (a fixed seed): LLVM's
         # reader aborts or crashes on some; bcwalk reads each in a child
