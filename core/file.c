@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,4 +196,44 @@ int bcw__install_path(char **out, const char *rel)
     }
     *out = path;
     return 0;
+}
+
+/* bcw__tmp_hold's files, and the handler that removes them */
+#define MAX_HELD 8
+static const char *volatile held[MAX_HELD];
+
+static void remove_held(int signo)
+{
+    for (size_t i = 0; i < MAX_HELD; i++)
+        if (held[i] != NULL)
+            unlink(held[i]);
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+void bcw__tmp_hold(const char *path)
+{
+    static int installed;
+    if (!installed) {
+        installed = 1;
+        int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = remove_held;
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    for (size_t i = 0; i < MAX_HELD; i++)
+        if (held[i] == NULL) {
+            held[i] = path;
+            return;
+        }
+}
+
+void bcw__tmp_release(const char *path)
+{
+    for (size_t i = 0; i < MAX_HELD; i++)
+        if (held[i] == path)
+            held[i] = NULL;
 }

@@ -27,6 +27,13 @@ BCW_INTERNAL char *bcw__cache_root(const char *dir);
  * "<prefix>/<rel>", the caller's (free()); BCW_ERROR when it does not
  * exist, naming where it was looked for. */
 BCW_INTERNAL int bcw__install_path(char **out, const char *rel);
+/* A temporary file that an interrupted run (SIGINT, SIGTERM, SIGHUP)
+ * removes: held from creation until renamed or removed, at most 8 at a
+ * time (more are not removed on a signal).  `path` must outlive the
+ * hold. */
+BCW_INTERNAL void bcw__tmp_hold(const char *path);
+BCW_INTERNAL void bcw__tmp_release(const char *path);
+
 /* Continues hash *h over the contents of a file. */
 BCW_INTERNAL int bcw__hash_file(uint64_t *h, const char *path);
 

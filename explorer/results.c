@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "file.h"
 #include "pack.h"
 #include "report.h"
 
@@ -69,6 +70,8 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
         return BCW_ENOMEM;
     }
     r->f = fopen(r->tmp, "wbe"); /* close-on-exec: never a worker's */
+    if (r->f != NULL)
+        bcw__tmp_hold(r->tmp);
     if (r->f == NULL) {
         int err = bcw__error(BCW_EINPUT, "cannot write %s: %s", r->tmp,
                              strerror(errno));
@@ -212,6 +215,8 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
                          strerror(errno));
     if ((s == NULL || err != 0) && r->tmp != NULL && r->f != NULL)
         unlink(r->tmp);
+    if (r->tmp != NULL)
+        bcw__tmp_release(r->tmp);
     bcw__pack_free(&r->p);
     free(r->path);
     free(r->tmp);

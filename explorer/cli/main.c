@@ -1,9 +1,13 @@
 /* main.c - the bcwalk command: dispatches to one cmd_<name>.c per
  * subcommand, using only the public API. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bcwalk/version.h"
 #include "cli.h"
@@ -11,8 +15,7 @@
 static const cli_cmd commands[] = {
     {"analyze", cmd_analyze,
      "show the units of a bitcode file and their roles"},
-    {"explore", cmd_explore,
-     "run a protocol, algebra or state walk of a unit"},
+    {"explore", cmd_explore, "run a protocol, algebra or state walk of a unit"},
 };
 
 int cli_fail(const char *fmt, ...)
@@ -42,8 +45,29 @@ static void usage(FILE *f)
           f);
 }
 
+/* The standard descriptors, open: a closed one would be the number of
+ * the next file bcwalk opens (a worker's shared memory), and the report
+ * or an error written into it.  stdin and stderr get /dev/null; a
+ * closed stdout, where reports go, is an error.  False then. */
+static bool standard_fds_open(void)
+{
+    bool out = fcntl(1, F_GETFD) != -1;
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1) {
+            int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (null >= 0 && null != fd) {
+                dup2(null, fd);
+                close(null);
+            }
+        }
+    return out;
+}
+
 int main(int argc, char **argv)
 {
+    if (!standard_fds_open())
+        return cli_fail("standard output is closed: reports go there "
+                        "(redirect it, to /dev/null if need be)");
     if (argc < 2)
         return usage(stderr), EXIT_USAGE;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bcwalk/error.h"
@@ -121,11 +122,23 @@ static int store(const cli_spec *s, const cli_opt *o, void *target,
             return usage_error(s, false, "--%s %s: %s", o->name, value,
                                strerror(errno));
         break;
-    case CLI_FILE_OUT:
+    case CLI_FILE_OUT: {
         if (value[0] == '\0')
             return usage_error(s, false, "--%s needs a file name, not ''",
                                o->name);
+        /* bcwalk replaces files, by rename: never a device or a file
+         * the user may not write */
+        struct stat st;
+        if (stat(value, &st) == 0 && !S_ISREG(st.st_mode))
+            return usage_error(s, false,
+                               "--%s %s: not a regular file (bcwalk "
+                               "replaces only files)",
+                               o->name, value);
+        if (stat(value, &st) == 0 && access(value, W_OK) != 0)
+            return usage_error(s, false, "--%s %s: %s", o->name, value,
+                               strerror(errno));
         break;
+    }
     case CLI_TEXT:
         break;
     case CLI_END:
@@ -187,6 +200,21 @@ int cli_parse(cli_args *out, const cli_spec *s, void *target, int argc,
     }
     if (noperands != 1)
         return usage_error(s, true, "expected one %s", s->operand_is);
+    /* an output that is the input would destroy it */
+    struct stat in, outst;
+    for (size_t i = 0; i < nopts && stat(out->operand, &in) == 0; i++) {
+        const cli_opt *o = &s->opts[i];
+        const char *path;
+        if (o->kind != CLI_FILE_OUT || !(out->given >> i & 1))
+            continue;
+        memcpy(&path, (char *)target + o->at, sizeof path);
+        if (stat(path, &outst) == 0 && outst.st_dev == in.st_dev &&
+            outst.st_ino == in.st_ino)
+            return usage_error(s, false,
+                               "--%s %s is the %s: it would be "
+                               "replaced",
+                               o->name, path, s->operand_is);
+    }
     for (size_t i = 0; i < nopts; i++) {
         const cli_opt *o = &s->opts[i];
         if ((o->flags & CLI_REQUIRED) && !(out->given >> i & 1))

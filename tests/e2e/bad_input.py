@@ -3,6 +3,7 @@ bitcode, bitcode bcwalk cannot read, bad options and units. ctest runs this
 file as test_e2e_bad_input."""
 import os
 import random
+import subprocess
 import tempfile
 import unittest
 
@@ -35,6 +36,41 @@ class BadInput(unittest.TestCase):
             f.flush()
             self.expect_usage_error("explore", f.name, "--unit", "bstack",
                                     needle="truncated")
+
+    def test_a_closed_stdout_is_an_error(self):
+        # not a report written into whatever bcwalk opens next as fd 1
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        p = subprocess.run(["sh", "-c", 'exec "$0" explore "$1" --unit bstack '
+                            "--depth 1 >&-", common.ARGS.bcwalk,
+                            example("bstack.bc")],
+                           capture_output=True, text=True, env=env)
+        self.assertEqual((p.returncode, p.stderr.strip()),
+                         (2, "bcwalk: standard output is closed: reports go "
+                             "there (redirect it, to /dev/null if need be)"))
+        # closed stdin and stderr are /dev/null: the walk runs
+        p = subprocess.run(["sh", "-c", 'exec "$0" explore "$1" --unit bstack '
+                            "--depth 1 --format json <&- 2>&-",
+                            common.ARGS.bcwalk, example("bstack.bc")],
+                           capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn('"unit": "bstack"', p.stdout)
+
+    def test_output_never_replaces_the_input_or_a_device(self):
+        with tempfile.TemporaryDirectory() as d:
+            lib = os.path.join(d, "lib.bc")
+            data = open(example("bstack.bc"), "rb").read()
+            with open(lib, "wb") as f:
+                f.write(data)
+            self.expect_usage_error("explore", lib, "--unit", "bstack",
+                                    "-o", lib, needle="--output %s is the "
+                                    "bitcode file: it would be replaced" % lib)
+            self.expect_usage_error("analyze", lib, "-o", lib,
+                                    needle="it would be replaced")
+            self.assertEqual(open(lib, "rb").read(), data)
+        self.expect_usage_error("explore", example("bstack.bc"), "--unit",
+                                "bstack", "-o", "/dev/null",
+                                needle="--output /dev/null: not a regular "
+                                "file (bcwalk replaces only files)")
 
     def test_a_fifo_or_device_is_refused_not_waited_on(self):
         with tempfile.TemporaryDirectory() as d:

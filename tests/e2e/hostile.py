@@ -113,6 +113,27 @@ class Hostile(unittest.TestCase):
                                    "16", "--jobs", jobs)[:-1]]
         self.assertEqual(outcomes("1"), outcomes("2"))
 
+    def test_an_interrupted_walk_leaves_no_temporary_file(self):
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.msgpack")
+            p = subprocess.Popen(
+                [common.ARGS.bcwalk, "explore", example("faulty.bc"),
+                 "--unit", "faulty", "--depth", "2", "--timeout", "60000",
+                 "-o", out],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env=env)
+            for _ in range(100):
+                if os.listdir(d) and running():
+                    break
+                time.sleep(0.1)
+            self.assertEqual(len(os.listdir(d)), 1)  # r.msgpack.tmp.PID
+            p.send_signal(signal.SIGINT)
+            p.wait()
+            self.assertEqual(os.listdir(d), [])
+        settle()
+        self.assertEqual(running(), [])
+
     def test_nothing_is_left_running_when_bcwalk_is_killed(self):
         # a hang in flight, then bcwalk killed outright: its workers and
         # what they forked die with it
