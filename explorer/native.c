@@ -29,9 +29,9 @@ static const char *const redirected[][2] = {
     {"__assert_fail", "bcw_rt_assert_fail"},
     {"exit", "bcw_rt_exit"},
     /* rt_contain.c: ending, replacing, forking or changing the process */
-    {"_exit", "bcw_rt_exit_now"},
-    {"_Exit", "bcw_rt_exit_now"},
-    {"quick_exit", "bcw_rt_exit_now"},
+    {"_exit", "bcw_rt_exit"},
+    {"_Exit", "bcw_rt_exit"},
+    {"quick_exit", "bcw_rt_exit"},
     {"execl", "bcw_rt_exec"},
     {"execle", "bcw_rt_exec"},
     {"execlp", "bcw_rt_exec"},

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,15 +162,23 @@ static int guard_ok(const block *b)
     return 1;
 }
 
+/* Block b in cause c: its size, and the calls and sites that allocated
+ * and (a freed one) freed it; a live one's free_call is UINT32_MAX. */
+static void describe(const block *b, bcw_wire_cause *c)
+{
+    bool freed = b->magic == DEAD_MAGIC;
+    c->size = b->size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->size;
+    c->alloc_call = b->alloc_call;
+    c->free_call = freed ? b->free_call : UINT32_MAX;
+    c->alloc_site = b->alloc_site;
+    c->free_site = freed ? b->free_site : 0;
+}
+
 /* Records a write past block b as the cause of the halt under way. */
 static int overflowed(const block *b)
 {
     bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_OVERFLOW);
-    c->size = b->size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->size;
-    c->alloc_call = b->alloc_call;
-    c->free_call = b->magic == DEAD_MAGIC ? b->free_call : UINT32_MAX;
-    c->alloc_site = b->alloc_site;
-    c->free_site = b->magic == DEAD_MAGIC ? b->free_site : 0;
+    describe(b, c);
     return 1;
 }
 
@@ -241,11 +250,7 @@ static void free_at(void *p, uint64_t site)
     if (magic == DEAD_MAGIC) {
         const block *d = header_of(p);
         bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_DOUBLE_FREE);
-        c->size = d->size > UINT32_MAX ? UINT32_MAX : (uint32_t)d->size;
-        c->alloc_call = d->alloc_call;
-        c->free_call = d->free_call;
-        c->alloc_site = d->alloc_site;
-        c->free_site = d->free_site;
+        describe(d, c);
         c->pc = site;
         bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
     }
@@ -281,11 +286,7 @@ static int place(const block *b, uintptr_t a, bcw_wire_cause *c)
     uintptr_t start = (uintptr_t)(b + 1);
     if (a < start || a >= start + b->size + GUARD_BYTES)
         return 0;
-    c->size = b->size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->size;
-    c->alloc_call = b->alloc_call;
-    c->free_call = b->free_call;
-    c->alloc_site = b->alloc_site;
-    c->free_site = b->free_site;
+    describe(b, c);
     c->where = b->magic == DEAD_MAGIC ? BCW_WHERE_FREED
                : a >= start + b->size ? BCW_WHERE_PAST
                                       : BCW_WHERE_BLOCK;

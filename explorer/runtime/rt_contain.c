@@ -1,8 +1,8 @@
 /* rt_contain.c - what the code under test may not do to the worker
  * (rt_contain.h).  bcwalk renames these libc functions in the unit's
  * bitcode to the bcw_rt_ ones below:
- *   - ending or replacing the process (_exit, _Exit, quick_exit, exec*,
- *     system) halts the sequence instead, with its cause;
+ *   - replacing the process (exec*, system) halts the sequence instead,
+ *     with its cause (ending it, _exit and kin, is rt_halt.c's exit);
  *   - fork makes a child that runs the unit's code but never returns
  *     into the runtime (it exits when the call would return, and is
  *     killed with its own children when the sequence ends); kill only
@@ -46,20 +46,8 @@ static uint64_t site(void *ret)
     return (uint64_t)(uintptr_t)ret - 1;
 }
 
-void bcw_rt_exit_now(int status)
-{
-    if (bcw_rt_in_child)
-        _exit(status);
-    bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_EXIT);
-    c->pc = site(__builtin_return_address(0));
-    c->size = (uint32_t)status;
-    bcw_rt_halt(BCW_RUN_ABORT, 0);
-}
-
 int bcw_rt_exec(const char *path)
 {
-    if (bcw_rt_in_child)
-        _exit(127);
     bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_EXEC);
     c->pc = site(__builtin_return_address(0));
     if (path != NULL) {

@@ -22,7 +22,6 @@ extern int bcw_rt_tainted;
 void bcw_rt_contain_end(void);
 
 /* What the unit's calls are renamed to (native.c's table). */
-void bcw_rt_exit_now(int status) __attribute__((noreturn));
 int bcw_rt_exec(const char *path) __attribute__((noreturn));
 pid_t bcw_rt_fork(void);
 int bcw_rt_kill(pid_t pid, int signo);

@@ -1,12 +1,13 @@
 /* rt_halt.h - how a sequence ends early: the interposed abort, assert,
  * exit and contract failures of the code under test, and fatal signals.
  *
- * bcwalk renames abort(), __assert_fail(), exit() and contract.h's
- * bcw_contract_fail in the unit's bitcode to the functions below, so
- * they end only the sequence: a siglongjmp back to the sequence runner
- * (rt_seq.c), no signal at all.  Fatal signals are different: memory may
- * be corrupt, so the handler records the outcome in shared memory and the
- * worker exits (BCW_EXIT_FAULT) for the parent to replace. */
+ * bcwalk renames abort(), __assert_fail(), exit() (_exit, _Exit and
+ * quick_exit too) and contract.h's bcw_contract_fail in the unit's
+ * bitcode to the functions below, so they end only the sequence: a siglongjmp
+ * back to the sequence runner (rt_seq.c), no signal at all.  Fatal signals are
+ * different: memory may be corrupt, so the handler records the outcome in
+ * shared memory and the worker exits (BCW_EXIT_FAULT) for the parent to
+ * replace. */
 #ifndef BCW_RT_HALT_H
 #define BCW_RT_HALT_H
 
