@@ -16,7 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "file.h"
+#include "text.h"
 
 #define BITCODE_LIMIT ((size_t)1 << 32)
 
@@ -159,6 +161,33 @@ static int check_bitcode(const char *data, size_t len, const char *path)
                       why[0] ? ": " : "", why);
 }
 
+/* Renames each function and global whose name is not valid UTF-8 (no C
+ * identifier is: a damaged or foreign module), so that every name the
+ * model and its reports print is text.  The worker is built from the
+ * module read the same way, so its symbols agree. */
+static int clean_names(LLVMModuleRef mod)
+{
+    LLVMValueRef first[] = {LLVMGetFirstFunction(mod),
+                            LLVMGetFirstGlobal(mod)};
+    for (int k = 0; k < 2; k++)
+        for (LLVMValueRef v = first[k]; v != NULL;
+             v = k ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
+            size_t len;
+            const char *name = LLVMGetValueName2(v, &len);
+            if (bcw__utf8_valid(name, len) && memchr(name, 0, len) == NULL)
+                continue;
+            char *clean = bcw__malloc(len + 1);
+            if (clean == NULL)
+                return BCW_ENOMEM;
+            memcpy(clean, name, len);
+            clean[len] = '\0';
+            bcw__utf8_clean(clean);
+            LLVMSetValueName2(v, clean, strlen(clean));
+            free(clean);
+        }
+    return 0;
+}
+
 int bcw__bitcode_load(bcw_bitcode *out, const char *path)
 {
     opaque_pointers_once();
@@ -203,6 +232,10 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
     free(data);
     out->ctx = ctx;
     out->mod = mod;
+    if (clean_names(mod) < 0) {
+        bcw__bitcode_dispose(out);
+        return BCW_ENOMEM;
+    }
     return 0;
 }
 

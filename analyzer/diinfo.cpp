@@ -3,6 +3,10 @@
 // derived types.
 #include "diinfo.h"
 
+extern "C" {
+#include "text.h"
+}
+
 #include "abi.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
@@ -26,6 +30,7 @@ static void copy(char *dst, size_t n, const std::string &s)
 {
     std::strncpy(dst, s.c_str(), n - 1);
     dst[n - 1] = '\0';
+    bcw__utf8_clean(dst);
 }
 
 static const DIType *strip(const DIType *t, bool *is_const)

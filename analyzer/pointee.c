@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bitcode.h"
+#include "text.h"
 
 #define MAX_HOPS 3
 
@@ -24,6 +25,7 @@ static void set_struct(bcw_pointee *out, LLVMTypeRef t, const char *name)
     out->kind = BCW_PT_STRUCT;
     out->type = t;
     snprintf(out->name, sizeof out->name, "%s", name);
+    bcw__utf8_clean(out->name);
 }
 
 static void from_type(bcw_pointee *out, LLVMTypeRef t)

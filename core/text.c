@@ -111,6 +111,20 @@ size_t bcw__utf8_seq(const char *s, size_t n)
     return len;
 }
 
+void bcw__utf8_clean(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        size_t k = bcw__utf8_seq(s, n);
+        if (k == 0) {
+            *s = '?';
+            k = 1;
+        }
+        s += k;
+        n -= k;
+    }
+}
+
 bool bcw__utf8_valid(const char *s, size_t n)
 {
     while (n > 0) {

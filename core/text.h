@@ -18,6 +18,12 @@ BCW_INTERNAL size_t bcw__utf8_seq(const char *s, size_t n);
 /* Are the `n` bytes at `s` valid UTF-8 from start to end? */
 BCW_INTERNAL bool bcw__utf8_valid(const char *s, size_t n);
 
+/* Makes the string `s` valid UTF-8 in place: each byte that starts no
+ * valid sequence (a mutated name, a name cut in the middle of a
+ * character) becomes '?'.  Names read from bitcode go through it before
+ * they are printed in a model or a report. */
+BCW_INTERNAL void bcw__utf8_clean(char *s);
+
 /* Writes `s` as a JSON string literal, quotes included, always valid
  * UTF-8 (docs/results.md, "Strings"): valid UTF-8 passes through; `"`,
  * `\` and the control characters are escaped; each byte that is not

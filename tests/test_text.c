@@ -62,6 +62,19 @@ static void test_text__utf8_sequences(void **state)
     assert_false(bcw__utf8_valid("caf\xe9", 4));
 }
 
+static void test_text__utf8_clean_replaces_invalid_bytes(void **state)
+{
+    (void)state;
+    /* a mutated name, a name cut inside a character, a good one */
+    char mutated[] = "i\xf3t", cut[] = "na\xc3", good[] = "na\xc3\xafve";
+    bcw__utf8_clean(mutated);
+    bcw__utf8_clean(cut);
+    bcw__utf8_clean(good);
+    assert_string_equal(mutated, "i?t");
+    assert_string_equal(cut, "na?");
+    assert_string_equal(good, "na\xc3\xafve");
+}
+
 static void test_text__json_escapes_quotes_and_controls(void **state)
 {
     (void)state;
@@ -127,6 +140,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text__utf8_sequences),
+        cmocka_unit_test(test_text__utf8_clean_replaces_invalid_bytes),
         cmocka_unit_test(test_text__json_escapes_quotes_and_controls),
         cmocka_unit_test(test_text__json_passes_valid_utf8),
         cmocka_unit_test(test_text__json_escapes_each_invalid_byte),
