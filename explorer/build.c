@@ -197,11 +197,14 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     if ((err = bcw__native_instrument(model, bitcode, setup, unit)) < 0)
         goto done;
     /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
-     * link into a position-dependent executable as they are */
+     * link into a position-dependent executable as they are.  -z now:
+     * the fork server resolves every symbol once, not each worker it
+     * forks on its first calls */
     const char *argv[] = {
         BCW_CLANG,
         "-O1",
         "-no-pie",
+        "-Wl,-z,now",
         "-w",
 #if BCW_LLVM_MAJOR < 15
         /* bcwalk writes opaque pointers (bitcode.c) */

@@ -1,5 +1,6 @@
 /* pool.c - the parent side of the worker protocol (core/wire/proto.h):
- * start workers, hand them batches, notice crashes and hangs, replace
+ * start a fork server per job slot, have it fork workers, hand them
+ * batches, notice crashes and hangs by the parent's own clock, replace
  * dead workers and resume after the sequence that killed them. */
 #define _GNU_SOURCE
 #include "pool.h"
@@ -29,14 +30,16 @@ enum worker_state { W_DOWN, W_IDLE, W_BUSY };
 
 typedef struct worker {
     enum worker_state state;
-    pid_t pid;
-    int shm_fd, cmd_fd, status_fd;
+    pid_t pid;    /* the worker, forked by the server */
+    pid_t server; /* its fork server, -1 when down */
+    int shm_fd, cmd_fd, status_fd, srv_cmd_fd, srv_status_fd;
     bcw_shm *shm;
-    bcw_job *job;       /* the job in flight when busy */
-    uint32_t first;     /* its first sequence this worker runs: the
-                           parent's own, shared memory is not trusted */
-    uint64_t last_beat; /* heartbeat seen at last_progress */
+    bcw_job *job;   /* the job in flight when busy */
+    uint32_t first; /* its first sequence this worker runs: the
+                       parent's own, shared memory is not trusted */
+    uint64_t last_at; /* (cur, cur_call) seen at last_progress */
     double last_progress;
+    double deadline; /* the batch's, by the parent's clock */
 } worker;
 
 struct bcw_pool {
@@ -91,30 +94,68 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
-/* Kills (if needed) and reaps a worker; returns its wait status. */
-static int reap(worker *w, bool kill_it)
+/* Reads what arrived on fd and was not asked for (a dead worker's last
+ * words), so the next worker's replies are read from their start. */
+static void drain(int fd)
+{
+    uint32_t stale;
+    while (fd >= 0 && read32(fd, &stale, 0) == 1)
+        ;
+}
+
+/* Stops a fork server (EOF on its commands, or SIGKILL) and reaps it;
+ * returns its wait status.  Its worker, if any, dies with it. */
+static int server_down(worker *w, bool kill_it)
 {
     int status = 0;
-    if (w->pid > 0) {
+    close_fd(&w->srv_cmd_fd);
+    if (w->server > 0) {
         if (kill_it)
-            kill(w->pid, SIGKILL);
-        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            kill(w->server, SIGKILL);
+        while (waitpid(w->server, &status, 0) < 0 && errno == EINTR)
             ;
     }
+    w->server = -1;
     w->pid = -1;
+    close_fd(&w->srv_status_fd);
     close_fd(&w->cmd_fd);
     close_fd(&w->status_fd);
     w->state = W_DOWN;
     return status;
 }
 
-static int start(bcw_pool *pool, worker *w)
+/* Kills (if asked) the worker and returns its wait status, which its
+ * server reports; a server gone too is taken down and its own status
+ * returned. */
+static int reap(worker *w, bool kill_it)
 {
-    int cmd[2] = {-1, -1}, st[2] = {-1, -1};
-    if (pipe2(cmd, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+    int status = 0;
+    if (w->pid > 0) {
+        if (kill_it)
+            kill(w->pid, SIGKILL);
+        uint32_t st;
+        if (read32(w->srv_status_fd, &st, HELLO_TIMEOUT_MS) != 1)
+            return server_down(w, true);
+        status = (int)st;
+        drain(w->status_fd);
+    }
+    w->pid = -1;
+    w->state = W_DOWN;
+    return status;
+}
+
+/* Starts the fork server of worker slot w and waits for its HELLO. */
+static int spawn_server(bcw_pool *pool, worker *w)
+{
+    int cmd[2] = {-1, -1}, st[2] = {-1, -1}, scmd[2] = {-1, -1},
+        sst[2] = {-1, -1};
+    if (pipe2(cmd, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0 ||
+        pipe2(scmd, O_CLOEXEC) < 0 || pipe2(sst, O_CLOEXEC) < 0) {
         int err = bcw__error(BCW_ERROR, "pipe: %s", strerror(errno));
-        close_fd(&cmd[0]);
-        close_fd(&cmd[1]);
+        int *fds[] = {&cmd[0], &cmd[1], &st[0],   &st[1],
+                      &scmd[0], &scmd[1], &sst[0], &sst[1]};
+        for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+            close_fd(fds[i]);
         return err;
     }
     posix_spawn_file_actions_t fa;
@@ -122,6 +163,8 @@ static int start(bcw_pool *pool, worker *w)
     posix_spawn_file_actions_adddup2(&fa, w->shm_fd, BCW_FD_SHM);
     posix_spawn_file_actions_adddup2(&fa, cmd[0], BCW_FD_CMD);
     posix_spawn_file_actions_adddup2(&fa, st[1], BCW_FD_STATUS);
+    posix_spawn_file_actions_adddup2(&fa, scmd[0], BCW_FD_SRV_CMD);
+    posix_spawn_file_actions_adddup2(&fa, sst[1], BCW_FD_SRV_STATUS);
     /* the code under test's own output would interleave with reports */
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
@@ -132,23 +175,27 @@ static int start(bcw_pool *pool, worker *w)
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
     char *argv[] = {pool->path, NULL};
-    int rc = posix_spawn(&w->pid, pool->path, &fa, &attr, argv, environ);
+    int rc = posix_spawn(&w->server, pool->path, &fa, &attr, argv, environ);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(cmd[0]);
     close(st[1]);
+    close(scmd[0]);
+    close(sst[1]);
     w->cmd_fd = cmd[1];
     w->status_fd = st[0];
+    w->srv_cmd_fd = scmd[1];
+    w->srv_status_fd = sst[0];
     if (rc != 0) {
-        w->pid = -1;
-        reap(w, false);
+        w->server = -1;
+        server_down(w, false);
         return bcw__error(BCW_ERROR, "cannot start worker %s: %s", pool->path,
                           strerror(rc));
     }
     uint32_t hello = 0;
-    if (read32(w->status_fd, &hello, HELLO_TIMEOUT_MS) != 1 ||
+    if (read32(w->srv_status_fd, &hello, HELLO_TIMEOUT_MS) != 1 ||
         hello != (BCW_MSG_HELLO | BCW_PROTO_VERSION)) {
-        int status = reap(w, true);
+        int status = server_down(w, true);
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         /* before HELLO, only the library's setup function runs code under
          * test: the user's input to blame */
@@ -171,8 +218,33 @@ static int start(bcw_pool *pool, worker *w)
                           pool->path, hello, BCW_MSG_HELLO | BCW_PROTO_VERSION,
                           code);
     }
-    w->state = W_IDLE;
     return 0;
+}
+
+/* Has the fork server fork a fresh worker; a server that is gone (the
+ * code under test ended it some way bcwalk does not intercept) is
+ * started again, once. */
+static int start(bcw_pool *pool, worker *w)
+{
+    for (int attempt = 0;; attempt++) {
+        int err = w->server > 0 ? 0 : spawn_server(pool, w);
+        if (err < 0)
+            return err;
+        uint32_t pid = 0;
+        if (write32(w->srv_cmd_fd, BCW_CMD_FORK) == 0 &&
+            read32(w->srv_status_fd, &pid, HELLO_TIMEOUT_MS) == 1 &&
+            pid > 0 && pid <= INT32_MAX) {
+            w->pid = (pid_t)pid;
+            w->state = W_IDLE;
+            return 0;
+        }
+        int status = server_down(w, true);
+        if (attempt > 0)
+            return bcw__error(BCW_ERROR,
+                              "worker %s: its fork server stopped (wait "
+                              "status 0x%x)",
+                              pool->path, (unsigned)status);
+    }
 }
 
 int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
@@ -195,8 +267,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     }
     for (unsigned i = 0; i < pool->n; i++) {
         worker *w = &pool->w[i];
-        w->pid = -1;
-        w->cmd_fd = w->status_fd = -1;
+        w->pid = w->server = -1;
+        w->cmd_fd = w->status_fd = w->srv_cmd_fd = w->srv_status_fd = -1;
         w->shm = MAP_FAILED;
         w->shm_fd = memfd_create("bcwalk-shm", MFD_CLOEXEC);
         if (w->shm_fd < 0 || ftruncate(w->shm_fd, sizeof(bcw_shm)) < 0 ||
@@ -264,10 +336,18 @@ static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
     s->nseq = job->nseq;
     s->first = first;
     s->cur = first;
+    s->cur_call = 0;
     w->job = job;
     w->first = first;
-    w->last_beat = s->heartbeat;
+    w->last_at = (uint64_t)first << 32;
     w->last_progress = now_ms();
+    /* the batch's deadline: four times the limit for each call its
+     * sequences make, so a worker whose progress is forged (shared
+     * memory written by the code under test) still ends */
+    double calls = 0;
+    for (uint32_t i = first; i < job->nseq; i++)
+        calls += (job->words[job->off[i]] & BCW_SEQ_LEN_MASK) + 2;
+    w->deadline = w->last_progress + 4.0 * pool->timeout_ms * calls;
     if (write32(w->cmd_fd, BCW_CMD_RUN) < 0) {
         reap(w, true);
         return bcw__error(BCW_ERROR, "worker %s stopped taking commands",
@@ -286,9 +366,24 @@ static void collect(worker *w, uint32_t first, uint32_t end)
             w->job->causes[i] = w->shm->causes[i];
 }
 
-/* The worker died during a job: classify how (one place for it), keep
- * what it finished, and resume the job on a fresh worker. */
-static int worker_died(bcw_pool *pool, worker *w, bool hung)
+/* Has the busy worker w hung, by the parent's clock at t?  (cur,
+ * cur_call), checked against the batch, must move within the time
+ * limit, and the batch end by its deadline. */
+static bool past_deadline(const bcw_pool *pool, worker *w, double t)
+{
+    uint32_t cur = w->shm->cur, call = w->shm->cur_call;
+    uint64_t at = (uint64_t)cur << 32 | call;
+    if (cur >= w->first && cur < w->job->nseq && at > w->last_at) {
+        w->last_at = at;
+        w->last_progress = t;
+    }
+    return t - w->last_progress > pool->timeout_ms || t > w->deadline;
+}
+
+/* The worker died during a job, or is to be killed (`kill_it`: hung, or
+ * it said something out of protocol): classify how (one place for it),
+ * keep what it finished, and resume the job on a fresh worker. */
+static int worker_died(bcw_pool *pool, worker *w, bool hung, bool kill_it)
 {
     /* the sequence in flight, as the worker says: a value outside the
      * batch (code under test scribbling on shared memory) is taken as
@@ -297,7 +392,7 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung)
     uint32_t cur = w->shm->cur;
     if (cur < first || cur >= w->job->nseq)
         cur = first;
-    int status = reap(w, hung);
+    int status = reap(w, kill_it);
     bcw_wire_result *r = &w->shm->results[cur];
     int code = !hung && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     /* the worker recorded a fatal signal itself, or finished a sequence
@@ -355,22 +450,26 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
         /* the next job is made ready while the workers run */
         if (next < njobs && (err = bcw__job_prepare(&jobs[next])) < 0)
             break;
-        struct pollfd pfd[pool->n];
+        /* each busy worker's replies, and its server's word that it
+         * ended */
+        struct pollfd pfd[2 * pool->n];
         unsigned idx[pool->n], np = 0;
         for (unsigned i = 0; i < pool->n; i++) {
             if (pool->w[i].state != W_BUSY)
                 continue;
-            pfd[np] =
+            pfd[2 * np] =
                 (struct pollfd){.fd = pool->w[i].status_fd, .events = POLLIN};
+            pfd[2 * np + 1] = (struct pollfd){.fd = pool->w[i].srv_status_fd,
+                                              .events = POLLIN};
             idx[np++] = i;
         }
         int r;
-        while ((r = poll(pfd, np, TICK_MS)) < 0 && errno == EINTR)
+        while ((r = poll(pfd, 2 * np, TICK_MS)) < 0 && errno == EINTR)
             ;
         double t = now_ms();
         for (unsigned k = 0; k < np && err == 0; k++) {
             worker *w = &pool->w[idx[k]];
-            if (pfd[k].revents != 0) {
+            if (pfd[2 * k].revents != 0) {
                 uint32_t msg = 0;
                 int got = read32(w->status_fd, &msg, 0);
                 if (got == 1 && msg == BCW_MSG_DONE) {
@@ -382,22 +481,16 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
                 }
                 /* anything but DONE is a worker gone wrong: its
                  * sequence in flight crashed, the walk goes on */
-                if (got == 1)
-                    kill(w->pid, SIGKILL);
-                err = worker_died(pool, w, false);
-                if (err == 0 && w->state != W_BUSY)
-                    busy--;
+                err = worker_died(pool, w, false, true);
+            } else if (pfd[2 * k + 1].revents != 0) {
+                err = worker_died(pool, w, false, false);
+            } else if (past_deadline(pool, w, t)) {
+                err = worker_died(pool, w, true, true);
+            } else {
                 continue;
             }
-            /* a hang: the heartbeat has not moved within the limit */
-            if (w->shm->heartbeat != w->last_beat) {
-                w->last_beat = w->shm->heartbeat;
-                w->last_progress = t;
-            } else if (t - w->last_progress > pool->timeout_ms) {
-                err = worker_died(pool, w, true);
-                if (err == 0 && w->state != W_BUSY)
-                    busy--;
-            }
+            if (err == 0 && w->state != W_BUSY)
+                busy--;
         }
         if (err < 0)
             break;
@@ -418,9 +511,9 @@ void bcw__pool_free(bcw_pool *pool)
         worker *w = &pool->w[i];
         if (w->state != W_DOWN) {
             write32(w->cmd_fd, BCW_CMD_QUIT);
-            close_fd(&w->cmd_fd);
             reap(w, w->state == W_BUSY);
         }
+        server_down(w, false);
         if (w->shm != MAP_FAILED && w->shm != NULL)
             munmap(w->shm, sizeof(bcw_shm));
         if (w->shm_fd >= 0)

@@ -3,20 +3,31 @@
  *
  * The parent creates a memfd holding `struct bcw_shm`, writes the plan
  * (the unit's callable functions with their parameter kinds), and starts
- * the worker executable with these fds:
- *   BCW_FD_SHM     the memfd, mapped shared by the worker
- *   BCW_FD_CMD     pipe parent -> worker: 4-byte commands
- *   BCW_FD_STATUS  pipe worker -> parent: 4-byte replies
- * The worker answers BCW_MSG_HELLO | version once ready.  For each batch
- * the parent fills `seqs`, sets `nseq` and `first`, and sends BCW_CMD_RUN;
- * the worker runs sequences first..nseq-1, writing results[i] as each
- * ends, and replies BCW_MSG_DONE.  `cur` and `cur_call` name the sequence
- * and the call in flight and `heartbeat` grows with every call, so the parent
- * can tell a hang (no progress past its deadline: it kills the worker) from a
- * slow batch. A fatal signal in the code under test is recorded in results[cur]
- * by the worker, which then exits with BCW_EXIT_FAULT; if the worker dies any
- * other way the parent records the outcome itself.  Either way the parent
- * starts a fresh worker and resumes at cur + 1. */
+ * the worker executable, the fork server, with these fds:
+ *   BCW_FD_SHM         the memfd, mapped shared by the worker
+ *   BCW_FD_CMD         pipe parent -> worker: 4-byte commands
+ *   BCW_FD_STATUS      pipe worker -> parent: 4-byte replies
+ *   BCW_FD_SRV_CMD     pipe parent -> fork server: BCW_CMD_FORK
+ *   BCW_FD_SRV_STATUS  pipe fork server -> parent
+ * The server sets up (maps and checks the plan, prepares the calls, runs
+ * the library's setup function) and answers BCW_MSG_HELLO | version on
+ * BCW_FD_SRV_STATUS.  For each BCW_CMD_FORK it forks a worker, a copy of
+ * itself set up, and answers the worker's pid; when that worker ends, the
+ * server answers its wait status and waits for the next FORK.  The worker
+ * never holds the server's descriptors.
+ *
+ * For each batch the parent fills `seqs`, sets `nseq` and `first`, and
+ * sends BCW_CMD_RUN on BCW_FD_CMD; the worker runs sequences
+ * first..nseq-1, writing results[i] as each ends, and replies
+ * BCW_MSG_DONE.  `cur` and `cur_call` name the sequence and the call in
+ * flight.  The parent's own clock decides a hang: no move of (cur,
+ * cur_call) within the time limit, or a batch past the limit times its
+ * calls (a thread of the code under test writing shared memory cannot
+ * keep a worker alive past that).  A fatal signal in the code under test
+ * is recorded in results[cur] by the worker, which then exits with
+ * BCW_EXIT_FAULT; if the worker dies any other way the parent records the
+ * outcome itself.  Either way the parent asks the server for a fresh
+ * worker and resumes at cur + 1. */
 #ifndef BCW_PROTO_H
 #define BCW_PROTO_H
 
@@ -26,14 +37,17 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 7u
+#define BCW_PROTO_VERSION 8u
 
+#define BCW_FD_SRV_CMD 195
+#define BCW_FD_SRV_STATUS 196
 #define BCW_FD_SHM 197
 #define BCW_FD_CMD 198
 #define BCW_FD_STATUS 199
 
 #define BCW_CMD_RUN 0x52554e00u   /* "RUN" */
 #define BCW_CMD_QUIT 0x51554954u  /* "QUIT" */
+#define BCW_CMD_FORK 0x464f524bu  /* "FORK" */
 #define BCW_MSG_HELLO 0x48490000u /* "HI" | version */
 #define BCW_MSG_DONE 0x444f4e45u  /* "DONE" */
 
@@ -321,7 +335,6 @@ typedef struct bcw_shm {
     uint32_t nseq, first;
     volatile uint32_t cur;
     volatile uint32_t cur_call; /* call in flight: 0 the constructor */
-    volatile uint64_t heartbeat;
     uint32_t off[BCW_MAX_BATCH];
     uint16_t seqs[BCW_MAX_SEQ_WORDS];
     bcw_wire_result results[BCW_MAX_BATCH];

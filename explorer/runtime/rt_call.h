@@ -35,7 +35,7 @@ void bcw_rt_call_ffi(bcw_rt_worker *w, unsigned fi, uint64_t *vals);
 int bcw_rt_call_struct_type(bcw_rt_worker *w, unsigned fi);
 
 /* Calls plan entry fi with vals[k] as its k-th argument, counting it as
- * the sequence's call in flight (the parent's heartbeat); its raw
+ * the sequence's call in flight (the parent watches it move); its raw
  * result, a struct's first element (all of them in w->ret_words).
  * Inline: the hot path of every walk. */
 static inline uint64_t bcw_rt_call(bcw_rt_worker *w, unsigned fi,
@@ -43,7 +43,6 @@ static inline uint64_t bcw_rt_call(bcw_rt_worker *w, unsigned fi,
 {
     bcw_shm *shm = w->shm;
     shm->cur_call = w->flight.call;
-    shm->heartbeat++;
     w->flight.calls++;
     w->ret_words[0] = 0;
     if (shm->use_ffi)

@@ -1,11 +1,14 @@
 /* rt_main.c - the worker: main() of every worker executable bcwalk
- * builds, and the worker's life as a state machine (proto.h):
+ * builds, a fork server (AFL's) whose children run the batches, and the
+ * worker's life as a state machine (proto.h):
  *
  *   SETUP    map the plan, check it, prepare the calls, catch fatal
  *            signals; a plan it cannot run: EXIT with BCW_EXIT_SETUP;
  *            then the library's setup function (explore --setup): a
  *            halt in it is EXIT with BCW_EXIT_UNIT_SETUP
- *   HELLO    answer BCW_MSG_HELLO | version
+ *   SERVE    the fork server: answer BCW_MSG_HELLO | version, then for
+ *            each FORK fork a worker (-> READY in the child), answer its
+ *            pid, wait for it and answer its wait status; EOF -> EXIT
  *   READY    wait for a command: RUN -> RUNNING; QUIT or EOF -> EXIT;
  *            anything else: EXIT with BCW_EXIT_SETUP
  *   RUNNING  run sequences first..nseq-1 of the batch, answer DONE,
@@ -13,11 +16,17 @@
  *   EXIT     return the status
  *
  * A fatal signal in the code under test ends the worker in RUNNING,
- * with BCW_EXIT_FAULT (rt_halt.c). */
+ * with BCW_EXIT_FAULT (rt_halt.c); so does any change of the process
+ * the code under test makes (BCW_EXIT_RESTART).  The next worker is a
+ * fresh fork of the server, set up once: a clean process costs a fork,
+ * not an exec and a set-up. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_contain.h"
@@ -26,7 +35,7 @@
 #include "rt_seq.h"
 #include "rt_worker.h"
 
-enum worker_state { W_SETUP, W_HELLO, W_READY, W_RUNNING, W_EXIT };
+enum worker_state { W_SETUP, W_SERVE, W_READY, W_RUNNING, W_EXIT };
 
 #ifdef BCW_SANITIZER_LOG
 /* A sanitizer build (CMake's BCW_SANITIZE): the worker's stderr is
@@ -46,20 +55,73 @@ const char *__ubsan_default_options(void)
 }
 #endif
 
-static void put32(uint32_t v)
+static void put32(int fd, uint32_t v)
 {
-    while (write(BCW_FD_STATUS, &v, sizeof v) < 0 && errno == EINTR)
+    while (write(fd, &v, sizeof v) < 0 && errno == EINTR)
         ;
+}
+
+static int get32(int fd, uint32_t *v)
+{
+    ssize_t n;
+    while ((n = read(fd, v, sizeof *v)) < 0 && errno == EINTR)
+        ;
+    return n == sizeof *v ? 0 : -1;
+}
+
+/* Drops what a dead worker left unread on its command pipe, so that the
+ * next one starts from the parent's next command. */
+static void drain_commands(void)
+{
+    struct pollfd p = {.fd = BCW_FD_CMD, .events = POLLIN};
+    uint32_t stale;
+    while (poll(&p, 1, 0) == 1 && (p.revents & POLLIN) &&
+           get32(BCW_FD_CMD, &stale) == 0)
+        ;
+}
+
+/* SERVE: forks a worker per FORK command.  Returns W_READY in a new
+ * worker, W_EXIT (with *status) in the server when the parent is done. */
+static enum worker_state serve(int *status)
+{
+    pid_t server = getpid();
+    put32(BCW_FD_SRV_STATUS, BCW_MSG_HELLO | BCW_PROTO_VERSION);
+    for (;;) {
+        uint32_t cmd;
+        if (get32(BCW_FD_SRV_CMD, &cmd) < 0 || cmd == BCW_CMD_QUIT) {
+            *status = 0;
+            return W_EXIT;
+        }
+        pid_t pid = cmd == BCW_CMD_FORK ? fork() : -1;
+        if (pid < 0) {
+            *status = BCW_EXIT_SETUP;
+            return W_EXIT;
+        }
+        if (pid == 0) {
+            /* the worker: its own process group (what the code under
+             * test signals as its group never reaches the server), dies
+             * with the server, never holds the server's pipes */
+            close(BCW_FD_SRV_CMD);
+            close(BCW_FD_SRV_STATUS);
+            setpgid(0, 0);
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
+                _exit(BCW_EXIT_SETUP);
+            return W_READY;
+        }
+        put32(BCW_FD_SRV_STATUS, (uint32_t)pid);
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        drain_commands();
+        put32(BCW_FD_SRV_STATUS, (uint32_t)st);
+    }
 }
 
 /* READY: the next command, or the state it leads to with *status. */
 static enum worker_state next_command(const bcw_rt_worker *w, int *status)
 {
     uint32_t cmd;
-    ssize_t n;
-    while ((n = read(BCW_FD_CMD, &cmd, sizeof cmd)) < 0 && errno == EINTR)
-        ;
-    if (n != sizeof cmd || cmd == BCW_CMD_QUIT) {
+    if (get32(BCW_FD_CMD, &cmd) < 0 || cmd == BCW_CMD_QUIT) {
         *status = 0;
         return W_EXIT;
     }
@@ -108,11 +170,10 @@ int main(void)
                 state = W_EXIT;
                 break;
             }
-            state = W_HELLO;
+            state = W_SERVE;
             break;
-        case W_HELLO:
-            put32(BCW_MSG_HELLO | BCW_PROTO_VERSION);
-            state = W_READY;
+        case W_SERVE:
+            state = serve(&status);
             break;
         case W_READY:
             state = next_command(w, &status);
@@ -125,7 +186,7 @@ int main(void)
                 if (bcw_rt_tainted)
                     _exit(BCW_EXIT_RESTART);
             }
-            put32(BCW_MSG_DONE);
+            put32(BCW_FD_STATUS, BCW_MSG_DONE);
             state = W_READY;
             break;
         case W_EXIT:

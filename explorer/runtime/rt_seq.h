@@ -10,7 +10,7 @@
 
 /* Runs sequence i of the batch in shared memory from scratch (the unit's
  * globals restored, its leftovers of the sequence before freed) and
- * writes results[i]; keeps shm->cur, cur_call and the heartbeat current
+ * writes results[i]; keeps shm->cur and cur_call current
  * for the parent.  A halt of the code under test (abort, assert, exit, a
  * contract, an argument that cannot be made) ends only the sequence; a
  * fatal signal ends the worker (rt_halt.c). */
