@@ -127,8 +127,9 @@ int bcw_rt_dup3(int fd, int to, int flags)
 
 int bcw_rt_kill(pid_t pid, int signo)
 {
-    /* the worker itself, its process group (its session's: the worker
-     * and its children) and the children it forked; never bcwalk */
+    /* the worker itself, its process group (its own, made when the fork
+     * server forked it) and the children it forked; never the server or
+     * bcwalk */
     pid_t self = getpid();
     int allowed = pid == self || pid == 0 || pid == -self;
     for (unsigned i = 0; i < nchildren && !allowed; i++)
