@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "bcwalk/explore.h"
 #include "bcwalk/version.h"
 #include "file.h"
 #include "hash.h"
@@ -143,9 +145,27 @@ static int read_note(const char *dir, char **note)
     return err;
 }
 
+/* Adds `text` to the build's note: *note, and the file `path` that
+ * keeps it for every later use of the build.  0 or a negative error. */
+static int add_note(char **note, const char *path, const char *text)
+{
+    char *all = *note ? bcw__sprintf("%s; %s", *note, text)
+                      : bcw__strdup(text);
+    if (all == NULL)
+        return BCW_ENOMEM;
+    int err = bcw__write_file_atomic(path, all, strlen(all));
+    if (err < 0) {
+        free(all);
+        return err;
+    }
+    free(*note);
+    *note = all;
+    return 0;
+}
+
 int bcw__build_worker(char **out, char **note, const bcw_model *model,
                       const char *bitcode, const char *setup,
-                      const char *cache_dir)
+                      unsigned sanitize, const char *cache_dir)
 {
     *out = NULL;
     *note = NULL;
@@ -157,6 +177,7 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     key = bcw__hash(bcw_version(), strlen(bcw_version()), key);
     /* the name with its NUL: no setup ("") and one differ */
     key = bcw__hash(setup ? setup : "", setup ? strlen(setup) + 1 : 0, key);
+    key = bcw__hash(&sanitize, sizeof sanitize, key);
     err = bcw__hash_file(&key, bitcode);
     if (err == 0)
         err = bcw__hash_file(&key, runtime);
@@ -194,41 +215,63 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     }
     if ((err = bcw__mkdir_p(tmpdir)) < 0)
         goto done;
-    if ((err = bcw__native_instrument(model, bitcode, setup, unit)) < 0)
+    unsigned optimised = 0;
+    if ((err = bcw__native_instrument(model, bitcode, setup, sanitize,
+                                      &optimised, unit)) < 0)
         goto done;
+    if (optimised > 0) {
+        char text[200];
+        snprintf(text, sizeof text,
+                 "--sanitize undefined: %u optimised functions (not -O0) "
+                 "are checked for division and misalignment only",
+                 optimised);
+        if ((err = add_note(note, notes, text)) < 0)
+            goto done;
+    }
     /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
      * link into a position-dependent executable as they are.  -z now:
      * the fork server resolves every symbol once, not each worker it
      * forks on its first calls */
-    const char *argv[] = {
-        BCW_CLANG,
-        "-O1",
-        "-no-pie",
-        "-Wl,-z,now",
-        "-w",
+    const char *argv[24];
+    size_t k = 0;
+    argv[k++] = BCW_CLANG;
+    argv[k++] = "-O1"; /* argv[1]: the retry below changes it */
+    argv[k++] = "-no-pie";
+    argv[k++] = "-Wl,-z,now";
+    argv[k++] = "-w";
 #if BCW_LLVM_MAJOR < 15
-        /* bcwalk writes opaque pointers (bitcode.c) */
-        "-mllvm",
-        "-opaque-pointers",
+    /* bcwalk writes opaque pointers (bitcode.c) */
+    argv[k++] = "-mllvm";
+    argv[k++] = "-opaque-pointers";
 #endif
+    bool asan = (sanitize & BCW_SANITIZE_ADDRESS) != 0;
 #ifdef BCW_SANITIZE_WORKERS
-        /* the runtime is built with ASan and UBSan: link their runtime.
-         * The unit's code stays as it is: its functions carry no
-         * sanitize_address attribute, UBSan's checks are made by clang's
-         * front end, and -asan-globals=0 keeps its globals unpadded */
-        "-fsanitize=address,undefined",
-        "-mllvm",
-        "-asan-globals=0",
+    /* the runtime is built with ASan and UBSan: link their runtime.  The
+     * unit's code stays as it is (but with --sanitize address): its
+     * functions carry no sanitize_address attribute, UBSan's checks are
+     * made by clang's front end */
+    argv[k++] = "-fsanitize=address,undefined";
+    asan = true;
 #endif
-        unit,
-        runtime,
-        "-lffi",
-        "-lm",
-        "-ldl", /* custom generators are loaded with dlopen */
-        "-o",
-        built,
-        NULL
-    };
+    /* --sanitize address: clang instruments the functions
+     * bcw__native_instrument gave AddressSanitizer's attribute, and links
+     * its runtime */
+    if (sanitize & BCW_SANITIZE_ADDRESS)
+        argv[k++] = "-fsanitize=address";
+    if (asan) {
+        /* globals stay unpadded: the worker copies their section back
+         * before each sequence */
+        argv[k++] = "-mllvm";
+        argv[k++] = "-asan-globals=0";
+    }
+    argv[k++] = unit;
+    argv[k++] = runtime;
+    argv[k++] = "-lffi";
+    argv[k++] = "-lm";
+    argv[k++] = "-ldl"; /* custom generators are loaded with dlopen */
+    argv[k++] = "-o";
+    argv[k++] = built;
+    argv[k] = NULL;
     int rc = bcw__build_clang(argv, log);
     char why[256];
     if (rc > 0 && crashed(log, why, sizeof why)) {
@@ -237,17 +280,13 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
          * optimisation no such pass runs */
         argv[1] = "-O0";
         rc = bcw__build_clang(argv, log);
-        char *text = bcw__sprintf("native build: %s at -O1; the worker is "
-                                  "built at -O0 (slower calls)",
-                                  why);
+        char text[400];
+        snprintf(text, sizeof text,
+                 "native build: %s at -O1; the worker is built at -O0 "
+                 "(slower calls)",
+                 why);
         if (rc == 0)
-            rc = text == NULL
-                     ? BCW_ENOMEM
-                     : bcw__write_file_atomic(notes, text, strlen(text));
-        if (rc == 0)
-            *note = text;
-        else
-            free(text);
+            rc = add_note(note, notes, text);
     }
     if (rc < 0) {
         err = rc;

@@ -7,9 +7,11 @@
 
 /* Finds or builds the worker executable for `bitcode` (analysed as
  * `model`), whose workers call function `setup` (or nothing, if NULL)
- * before any sequence.  The cache lives in `cache_dir`, or
+ * before any sequence, with the checks `sanitize` asks for
+ * (BCW_SANITIZE_*: sanitize.h, and AddressSanitizer's runtime linked).
+ * The cache lives in `cache_dir`, or
  * $XDG_CACHE_HOME/bcwalk, or ~/.cache/bcwalk, keyed by a hash of the
- * bitcode, the setup function's name, the runtime, bcwalk itself and the
+ * bitcode, the setup function's name, the checks, the runtime, bcwalk itself and the
  * compiler, so an unchanged unit is never rebuilt.  *out is a new path,
  * the caller's (free()).  When clang crashes optimising the unit (LLVM
  * 14's LoopLoadElimination on some bitcode), the worker is built without
@@ -20,7 +22,8 @@
  * (bcw__native_instrument). */
 BCW_INTERNAL int bcw__build_worker(char **out, char **note,
                                    const bcw_model *model, const char *bitcode,
-                                   const char *setup, const char *cache_dir);
+                                   const char *setup, unsigned sanitize,
+                                   const char *cache_dir);
 
 /* Runs clang with `argv` (argv[0] its path), its stderr into the file
  * `log`.  Returns 0 if it exited 0, 1 if it failed, or a negative error

@@ -151,12 +151,12 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .progress_payload = o->payload};
     char *note = NULL;
     if ((err = bcw__build_worker(&worker, &note, model, o->bitcode, o->setup,
-                                 o->cache_dir)) < 0)
+                                 o->sanitize, o->cache_dir)) < 0)
         goto done;
     if (note != NULL && (err = bcw__strlist_add(&sk.report.warnings, note)) < 0)
         goto done;
-    if ((err = bcw__pool_new(&pool, worker, a.plan, o->jobs, o->timeout_ms)) <
-        0)
+    if ((err = bcw__pool_new(&pool, worker, a.plan, o->jobs, o->timeout_ms,
+                             o->sanitize)) < 0)
         goto done;
     sk.report.model = model;
     sk.report.unit = u;

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "bitcode.h"
+#include "sanitize.h"
 
 /* libc functions whose calls from the unit go to the runtime instead. */
 static const char *const redirected[][2] = {
@@ -292,12 +293,15 @@ static int add_setup(LLVMModuleRef mod, const char *path, const char *setup)
 }
 
 int bcw__native_instrument(const bcw_model *model, const char *in,
-                           const char *setup, const char *out)
+                           const char *setup, unsigned sanitize,
+                           unsigned *optimised, const char *out)
 {
     bcw_bitcode bc = {0};
     int err = bcw__bitcode_load(&bc, in);
     if (err < 0)
         return err;
+    /* the unit's own functions only, before the stubs join them */
+    *optimised = bcw__sanitize_module(bc.mod, sanitize);
     /* order matters: the symbol table names functions before `main` or
      * libc declarations are renamed */
     err = add_symtab(model, bc.mod);

@@ -14,8 +14,11 @@
  * which calls function `setup` of the module (or nothing, if NULL).  The
  * file appears atomically.  A `setup` the module does not define, or
  * one taking parameters, gives BCW_EINPUT with a message that begins
- * "setup function NAME: ". */
+ * "setup function NAME: ".  `sanitize` (BCW_SANITIZE_* bits) adds the
+ * checks of sanitize.h; *optimised is how many functions it checked
+ * less because an optimiser changed them. */
 BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
-                                        const char *setup, const char *out);
+                                        const char *setup, unsigned sanitize,
+                                        unsigned *optimised, const char *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "bcwalk/explore.h"
 
 extern char **environ;
 
@@ -44,6 +45,8 @@ typedef struct worker {
 
 struct bcw_pool {
     char *path;
+    char **env; /* the workers' environment: bcwalk's, or a copy with
+                   AddressSanitizer's options */
     unsigned n;
     unsigned timeout_ms;
     uint64_t restarts;
@@ -175,7 +178,7 @@ static int spawn_server(bcw_pool *pool, worker *w)
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
     char *argv[] = {pool->path, NULL};
-    int rc = posix_spawn(&w->server, pool->path, &fa, &attr, argv, environ);
+    int rc = posix_spawn(&w->server, pool->path, &fa, &attr, argv, pool->env);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(cmd[0]);
@@ -247,8 +250,40 @@ static int start(bcw_pool *pool, worker *w)
     }
 }
 
+/* AddressSanitizer's options in workers built with it: the worker's
+ * own handlers keep the fatal signals, a report ends the worker (the
+ * runtime records it: rt_ub.c) with no leak check, no symbolizer (the
+ * parent names the code) and no core file. */
+#define ASAN_OPTIONS                                                           \
+    "ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:"               \
+    "handle_sigfpe=0:handle_sigill=0:handle_abort=0:"                         \
+    "allow_user_segv_handler=1:symbolize=0:halt_on_error=1:"                 \
+    "abort_on_error=0:disable_coredump=1:detect_stack_use_after_return=0"
+
+/* The environment workers built with `sanitize` get, into pool->env:
+ * bcwalk's, with ASAN_OPTIONS in place of the user's for ASan. */
+static int worker_env(bcw_pool *pool, unsigned sanitize)
+{
+    if (!(sanitize & BCW_SANITIZE_ADDRESS)) {
+        pool->env = environ;
+        return 0;
+    }
+    size_t n = 0;
+    while (environ[n] != NULL)
+        n++;
+    pool->env = bcw__calloc(n + 2, sizeof *pool->env);
+    if (pool->env == NULL)
+        return BCW_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "ASAN_OPTIONS=", 13) != 0)
+            pool->env[k++] = environ[i];
+    pool->env[k] = (char *)ASAN_OPTIONS;
+    return 0;
+}
+
 int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
-                  unsigned jobs, unsigned timeout_ms)
+                  unsigned jobs, unsigned timeout_ms, unsigned sanitize)
 {
     *out = NULL;
     /* a worker that dies makes writes to its pipe fail with EPIPE; the
@@ -261,7 +296,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     pool->timeout_ms = timeout_ms ? timeout_ms : 1000;
     pool->path = bcw__strdup(path);
     pool->w = bcw__calloc(pool->n, sizeof *pool->w);
-    if (pool->path == NULL || pool->w == NULL) {
+    if (pool->path == NULL || pool->w == NULL ||
+        worker_env(pool, sanitize) < 0) {
         bcw__pool_free(pool);
         return BCW_ENOMEM;
     }
@@ -521,5 +557,7 @@ void bcw__pool_free(bcw_pool *pool)
     }
     free(pool->w);
     free(pool->path);
+    if (pool->env != environ)
+        free(pool->env);
     free(pool);
 }

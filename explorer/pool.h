@@ -55,11 +55,12 @@ typedef struct bcw_job {
 /* Runs job->prepare if the job has one; 0 or its error. */
 BCW_INTERNAL int bcw__job_prepare(bcw_job *job);
 
-/* Starts `jobs` workers of the executable `worker` with `plan`.  *out is
- * the caller's, freed with bcw__pool_free(). */
+/* Starts `jobs` workers of the executable `worker` with `plan`; built
+ * with `sanitize` (BCW_SANITIZE_*), their AddressSanitizer's options are
+ * bcwalk's.  *out is the caller's, freed with bcw__pool_free(). */
 BCW_INTERNAL int bcw__pool_new(bcw_pool **out, const char *worker,
                                const bcw_plan *plan, unsigned jobs,
-                               unsigned timeout_ms);
+                               unsigned timeout_ms, unsigned sanitize);
 
 /* Runs all `njobs` jobs on the workers and returns when every result is
  * in.  Crashes and hangs of the code under test are results; a worker

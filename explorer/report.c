@@ -46,6 +46,10 @@ static const char *signal_name(int signo)
         return "SIGXCPU";
     case 0:
         return "exit";
+    case BCW_SIG_SANITIZER:
+        return "AddressSanitizer";
+    case BCW_SIG_UNDEFINED:
+        return "undefined behaviour";
     default:
         return "a signal";
     }
@@ -468,6 +472,19 @@ static bool worker_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
                  "intercepts",
                  (int)c->size);
         return true;
+    case BCW_CAUSE_SANITIZER:
+    case BCW_CAUSE_UNDEFINED: {
+        char text[sizeof c->text + 1];
+        memcpy(text, c->text, sizeof c->text);
+        text[sizeof c->text] = '\0';
+        snprintf(buf, n, "%s: %s",
+                 c->kind == BCW_CAUSE_SANITIZER ? "AddressSanitizer"
+                                                : "undefined behaviour",
+                 text);
+        if (c->access != BCW_ACCESS_UNKNOWN)
+            address_text(r, s, c, buf + strlen(buf), n - strlen(buf));
+        break;
+    }
     default:
         return false;
     }

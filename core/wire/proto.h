@@ -154,6 +154,11 @@ typedef struct bcw_wire_param {
 /* signo of a call that wrote past the end of a heap block (the runtime's
  * guard bytes after each block changed): a crash, the worker restarted */
 #define BCW_SIG_OVERFLOW 0xf2u
+/* signo of a sequence a sanitizer stopped (--sanitize): AddressSanitizer's
+ * report (the worker restarted), or undefined behaviour caught before it
+ * happened (the worker goes on) */
+#define BCW_SIG_SANITIZER 0xf3u
+#define BCW_SIG_UNDEFINED 0xf4u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -224,9 +229,28 @@ enum bcw_cause_kind {
                               program, not run */
     BCW_CAUSE_MEMORY,      /* more than memory_mb MiB allocated at once:
                               size the request in bytes, pc its site */
-    BCW_CAUSE_DIED         /* the worker ended otherwise (it closed its
+    BCW_CAUSE_DIED,        /* the worker ended otherwise (it closed its
                               descriptors, say): size its exit status,
                               written by the parent */
+    BCW_CAUSE_SANITIZER,   /* AddressSanitizer's report (--sanitize
+                              address): text its words, pc the access */
+    BCW_CAUSE_UNDEFINED    /* undefined behaviour about to happen
+                              (--sanitize undefined): text what, pc where */
+};
+/* Undefined behaviour a check compiled into the unit stops
+ * (explorer/sanitize.cpp) before it happens; it calls the runtime's
+ * bcw_rt_ub(kind, a, b, bits), which puts it in words (rt_sanitize.c). */
+enum bcw_ub_kind {
+    BCW_UB_ADD_OVERFLOW, /* signed +, -, * out of range: a, b operands */
+    BCW_UB_SUB_OVERFLOW,
+    BCW_UB_MUL_OVERFLOW,
+    BCW_UB_DIV_OVERFLOW, /* INT_MIN / -1, INT_MIN % -1 */
+    BCW_UB_DIV_ZERO,     /* an integer divided by 0 */
+    BCW_UB_SHIFT,        /* a shifted by b >= the bits of its type */
+    BCW_UB_MISALIGNED,   /* a load or store at a promising b-byte
+                            alignment */
+    BCW_UB_NULL_ARG      /* memcpy, memmove, memset or memcmp given NULL:
+                            b the argument (0 the first) */
 };
 enum bcw_access { BCW_ACCESS_UNKNOWN, BCW_ACCESS_READ, BCW_ACCESS_WRITE };
 /* Where a faulting address is, words that do not change from run to run

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 typedef struct explore_args {
     bcw_explore_opts o;
     const char *unit;
+    const char *sanitize; /* "address,undefined": into o.sanitize */
 } explore_args;
 
 static const explore_args defaults = {.o = BCW_EXPLORE_OPTS_INIT};
@@ -99,6 +101,14 @@ static const cli_opt options[] = {
      CLI_INT(explore_args, o.memory_mb, 1, 1048576),
      .help = "a sequence holding more allocated memory, in MiB, is a "
              "runaway allocation (default 1024)"},
+    {.name = "sanitize",
+     .arg = "LIST",
+     CLI_TEXT(explore_args, sanitize),
+     .setting = "checks compiled into the workers",
+     .help = "address (AddressSanitizer: over-reads, use after free), "
+             "undefined (signed overflow, shifts, division, misalignment, "
+             "NULL to memcpy and kin) or both, comma-separated: each "
+             "report is the outcome of the call that made it"},
     {.name = "output",
      .alias = 'o',
      .arg = "FILE",
@@ -213,6 +223,32 @@ static int verify(const explore_args *a, const cli_args *given)
     return CLI_RUN;
 }
 
+/* --sanitize's list into o.sanitize; CLI_RUN or EXIT_USAGE after
+ * saying what is wrong. */
+static int sanitize_list(explore_args *a)
+{
+    static const struct {
+        const char *word;
+        unsigned bit;
+    } checks[] = {{"address", BCW_SANITIZE_ADDRESS},
+                  {"undefined", BCW_SANITIZE_UNDEFINED}};
+    for (const char *p = a->sanitize; p != NULL && *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        size_t k = 0;
+        while (k < sizeof checks / sizeof *checks &&
+               !(strlen(checks[k].word) == n &&
+                 strncmp(p, checks[k].word, n) == 0))
+            k++;
+        if (k == sizeof checks / sizeof *checks)
+            return cli_fail("explore: --sanitize takes address, undefined "
+                            "or both (address,undefined), not '%.*s'",
+                            (int)n, p);
+        a->o.sanitize |= checks[k].bit;
+        p += n + (p[n] == ',');
+    }
+    return CLI_RUN;
+}
+
 /* Renders progress on a terminal, in place, at most ~15 times a second. */
 static void progress(const bcw_progress *p, void *payload)
 {
@@ -231,7 +267,8 @@ int cmd_explore(int argc, char **argv)
     cli_args given;
     int rc;
     if ((rc = cli_parse(&given, &spec, &a, argc, argv)) != CLI_RUN ||
-        (rc = verify(&a, &given)) != CLI_RUN)
+        (rc = verify(&a, &given)) != CLI_RUN ||
+        (rc = sanitize_list(&a)) != CLI_RUN)
         return rc;
     bcw_explore_opts opts = a.o;
     opts.bitcode = given.operand;

@@ -25,14 +25,8 @@
 #include <unistd.h>
 
 #include "rt_halt.h"
+#include "rt_sanitize.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define BCW_RT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BCW_RT_ASAN 1
-#endif
-#endif
 #ifdef BCW_RT_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -122,6 +116,7 @@ static void *alloc_block(size_t n, size_t align, uint64_t site)
     }
     b->base = base;
     memset((char *)(b + 1) + n, GUARD_BYTE, GUARD_BYTES);
+    bcw_rt_poison((char *)(b + 1) + n, GUARD_BYTES);
     b->size = n;
     live_bytes += n;
     b->alloc_call = bcw_rt_halt_call();
@@ -153,11 +148,12 @@ void *bcw_rt_malloc(size_t n)
 /* Are the guard bytes after block b as alloc_block wrote them? */
 static int guard_ok(const block *b)
 {
-    const uint64_t pattern = 0x0101010101010101ull * GUARD_BYTE;
-    uint64_t g[GUARD_BYTES / sizeof(uint64_t)];
-    memcpy(g, (const char *)(b + 1) + b->size, sizeof g);
-    for (size_t k = 0; k < sizeof g / sizeof g[0]; k++)
-        if (g[k] != pattern)
+    /* byte by byte, not memcpy: ASan's memcpy would report the guard
+     * bytes bcw_rt_poison marked */
+    const volatile unsigned char *g =
+        (const unsigned char *)(b + 1) + b->size;
+    for (size_t k = 0; k < GUARD_BYTES; k++)
+        if (g[k] != GUARD_BYTE)
             return 0;
     return 1;
 }
@@ -272,6 +268,7 @@ static void free_at(void *p, uint64_t site)
     b->next = dead;
     dead = b;
     dead_bytes += b->size;
+    bcw_rt_poison(p, b->size);
 }
 
 void bcw_rt_free(void *p)

@@ -14,6 +14,7 @@
 #include "rt_contain.h"
 #include "rt_custom.h"
 #include "rt_halt.h"
+#include "rt_sanitize.h"
 #include "rt_observe.h"
 
 int bcw_rt_seq_is_simple(const bcw_wire_func *f)
@@ -180,6 +181,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     w->target = NULL;
     w->nptrs = 0;
     memset(w->handles, 0, w->nhandle_types * sizeof w->handles[0]);
+    bcw_rt_unpoison(w->arena, w->arena_used);
     w->arena_used = 0;
     w->narena_spans = 0;
     w->arena_spans_lost = 0;

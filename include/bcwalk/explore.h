@@ -30,6 +30,14 @@ enum bcw_combine { BCW_COMBINE_ALL, BCW_COMBINE_PAIRS };
  * not with a custom generator (whose position the state cannot see). */
 enum bcw_prune { BCW_PRUNE_AUTO, BCW_PRUNE_STATE, BCW_PRUNE_NONE };
 
+/* Checks compiled into the workers (bits of bcw_explore_opts.sanitize). */
+enum bcw_sanitize {
+    BCW_SANITIZE_ADDRESS = 1u,  /* AddressSanitizer: over-reads, use after
+                                   free, out-of-bounds stack and globals */
+    BCW_SANITIZE_UNDEFINED = 2u /* signed overflow, shifts, division,
+                                   misalignment, NULL to memcpy and kin */
+};
+
 /* Progress of a running walk, handed to the progress callback. */
 typedef struct bcw_progress {
     unsigned length; /* sequence length being explored */
@@ -80,6 +88,7 @@ typedef struct bcw_explore_opts {
                                plus the bitcode's it lacks */
     const char *graph_path; /* the state graph as DOT, or NULL */
     enum bcw_prune prune;   /* pruning by concrete state */
+    unsigned sanitize;      /* BCW_SANITIZE_* bits, 0: none */
     int boundaries;         /* 1: every category's minimum and maximum
                                too, not only its representative */
 } bcw_explore_opts;
