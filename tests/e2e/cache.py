@@ -1,7 +1,8 @@
 """cache.py - end-to-end tests of the model and worker cache: an entry
 truncated, changed or half removed is rebuilt, the run gives the clean
-run's report, and the entry is whole again.  ctest runs this file as
-test_e2e_cache."""
+run's report, and the entry is whole again; a walk that cannot finish
+(its worker not built or not started) is exit 3, bad input still 2.
+ctest runs this file as test_e2e_cache."""
 import os
 import re
 import shutil
@@ -152,6 +153,53 @@ class Entries(unittest.TestCase):
                 ("the entry a file", replace_by_file)):
             with self.subTest(what):
                 self.damaged(damage)
+
+
+class CannotFinish(unittest.TestCase):
+    """Exit 3: the input is good, but the walk could not run to its end;
+    one line on stderr says why."""
+
+    def expect_unfinished(self, cache, needle):
+        p = walk(cache)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual((p.returncode, len(lines)), (3, 1), p.stderr)
+        self.assertTrue(lines[0].startswith("bcwalk: "), lines[0])
+        self.assertIn(needle, lines[0])
+        self.assertNotIn("Test summary", p.stdout)
+        return lines[0]
+
+    def test_a_worker_that_does_not_start(self):
+        # an entry whose checksum holds (as a build from an incompatible
+        # runtime would), but whose worker exits before its hello
+        with tempfile.TemporaryDirectory() as cache:
+            self.assertEqual(walk(cache).returncode, 0)
+            entry = entry_of(cache)
+            script = b"#!/bin/sh\nexit 0\n"
+            write(os.path.join(entry, "worker"), script, 0o755)
+            write(os.path.join(entry, "checksum"),
+                  b"%016x\n" % bcw_hash(script))
+            line = self.expect_unfinished(cache, "did not start")
+            self.assertIn("worker %s/worker" % entry, line)
+
+    def test_a_worker_that_cannot_be_built(self):
+        # the cache folder cannot be made under a file
+        line = self.expect_unfinished("/dev/null",
+                                      "mkdir /dev/null/bcwalk: Not a "
+                                      "directory")
+        self.assertEqual(line, "bcwalk: mkdir /dev/null/bcwalk: Not a "
+                               "directory")
+
+    def test_bad_input_is_still_2(self):
+        # the same broken cache, but an unknown unit: the user's to fix
+        p = run("/dev/null", "explore", example("bstack.bc"), "--unit",
+                "stack")
+        self.assertEqual((p.returncode, p.stderr.count("\n")), (2, 1))
+        self.assertIn("no unit named 'stack'", p.stderr)
+        # an output in a folder that does not exist is the user's too
+        p = run("/dev/null", "analyze", example("bstack.bc"), "-o",
+                "/nonexistent/dir/m.msgpack")
+        self.assertEqual((p.returncode, p.stderr.count("\n")), (2, 1))
+        self.assertIn("/nonexistent/dir/m.msgpack", p.stderr)
 
 
 if __name__ == "__main__":
