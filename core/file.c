@@ -23,7 +23,8 @@ int bcw__write_file_atomic(const char *path, const void *data, size_t n)
     int err = 0;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        err = bcw__error(BCW_ERROR, "open %s: %s", tmp, strerror(errno));
+        /* no such folder, or not the user's to write: the path's fault */
+        err = bcw__error(BCW_EINPUT, "open %s: %s", tmp, strerror(errno));
         goto done;
     }
     const char *p = data;

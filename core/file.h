@@ -8,7 +8,9 @@
 #include "errors.h"
 
 /* Writes `n` bytes to `path` atomically: a temporary file in the same
- * folder, fsync, rename.  0 or BCW_ERROR with the failing call named. */
+ * folder, fsync, rename.  0, or BCW_EINPUT when the temporary file cannot
+ * be made (the path's fault), else BCW_ERROR, with the failing call
+ * named. */
 BCW_INTERNAL int bcw__write_file_atomic(const char *path, const void *data,
                                         size_t n);
 /* Reads a whole file; *out is the caller's (free()). */

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "file.h"
+#include "hash.h"
 #include "pack.h"
 
 #include "model.h"
@@ -16,8 +17,14 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 9
+#define MODEL_VERSION 10
 #define MODEL_LIMIT ((size_t)1 << 30)
+/* The file ends in its checksum: the key (0xa8, a string of 8 bytes),
+ * then a uint64 in its fixed 9-byte form (0xcf, 8 bytes big-endian)
+ * holding bcw__hash of every byte before those 8.  In octal: after
+ * "\xa8", the 'c' would be a hex digit. */
+#define CHECKSUM_KEY "\250checksum\317"
+#define CHECKSUM_TAIL (sizeof CHECKSUM_KEY - 1 + 8)
 
 /* --- writing ------------------------------------------------------- */
 
@@ -167,7 +174,7 @@ int bcw_model_save(const bcw_model *m, const char *path)
     bcw_pack p;
     bcw__pack_init(&p, "the model", MODEL_LIMIT);
     msgpack_packer *pk = &p.pk;
-    msgpack_pack_map(pk, 6);
+    msgpack_pack_map(pk, 7);
     bcw__pack_str(pk, "format");
     bcw__pack_str(pk, MODEL_FORMAT);
     bcw__pack_str(pk, "version");
@@ -182,6 +189,14 @@ int bcw_model_save(const bcw_model *m, const char *path)
     msgpack_pack_array(pk, m->nunits);
     for (unsigned i = 0; i < m->nunits; i++)
         punit(pk, &m->units[i]);
+    /* last, so that it can cover every byte before it */
+    bcw__pack_str(pk, "checksum");
+    msgpack_pack_fix_uint64(pk, 0);
+    if (p.err == 0) {
+        uint64_t sum = bcw__hash(p.buf.data, p.buf.len - 8, 0);
+        for (size_t i = 0; i < 8; i++)
+            p.buf.data[p.buf.len - 1 - i] = (char)(sum >> (8 * i));
+    }
     int err = p.err != 0 ? p.err
                          : bcw__write_file_atomic(path, p.buf.data, p.buf.len);
     bcw__pack_free(&p);
@@ -504,6 +519,19 @@ static void runit(rd *r, const msgpack_object *o, bcw_unit *u, unsigned nsyms)
     }
 }
 
+/* Does the file end in a checksum (CHECKSUM_KEY) that matches its
+ * bytes? */
+static bool sealed(const char *data, size_t len)
+{
+    if (len < CHECKSUM_TAIL || memcmp(data + len - CHECKSUM_TAIL, CHECKSUM_KEY,
+                                      sizeof CHECKSUM_KEY - 1) != 0)
+        return false;
+    uint64_t sum = 0;
+    for (size_t i = len - 8; i < len; i++)
+        sum = sum << 8 | (unsigned char)data[i];
+    return sum == bcw__hash(data, len - 8, 0);
+}
+
 /* The value of `key` in map `o`, or NULL. */
 static const msgpack_object *field(const msgpack_object *o, const char *key)
 {
@@ -555,6 +583,11 @@ int bcw_model_load(bcw_model **out, const char *path)
                                ? (unsigned long long)ver->via.u64
                                : 0ull,
                            MODEL_VERSION);
+        goto done;
+    }
+    /* after the version: an older file gets "analyze again" */
+    if (!sealed(data, len)) {
+        bad(&r, "its checksum does not match its bytes");
         goto done;
     }
     const msgpack_object *file = field(root, "file");

@@ -1,9 +1,11 @@
 /* build.c - builds and caches worker executables (build.h).  A build
  * happens in a private temporary folder that is renamed into place, so a
- * concurrent or killed build never leaves a half-written worker. */
+ * concurrent or killed build never leaves a half-written worker; a
+ * checksum tells a whole entry from a damaged one, which is rebuilt. */
 #define _GNU_SOURCE
 #include "build.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -163,6 +165,85 @@ static int add_note(char **note, const char *path, const char *text)
     return 0;
 }
 
+/* The checksum of the entry in `dir`: bcw__hash of its worker's bytes,
+ * continued over its note's when it has one, as 16 hex digits and a
+ * newline into `text`.  0, or the failure reading them. */
+static int entry_sum(char text[18], const char *dir)
+{
+    char *worker = bcw__sprintf("%s/worker", dir);
+    char *notes = bcw__sprintf("%s/note", dir);
+    uint64_t sum = 0;
+    int err = worker != NULL && notes != NULL ? 0 : BCW_ENOMEM;
+    if (err == 0)
+        err = bcw__hash_file(&sum, worker);
+    if (err == 0 && access(notes, F_OK) == 0)
+        err = bcw__hash_file(&sum, notes);
+    snprintf(text, 18, "%016llx\n", (unsigned long long)sum);
+    free(worker);
+    free(notes);
+    return err;
+}
+
+/* Is the cache entry in `dir` whole: an executable worker whose bytes
+ * and note match the checksum file written with them?  A truncated or
+ * changed worker or note, a missing file, or an entry of a bcwalk that
+ * wrote none is not.  1 or 0, or BCW_ENOMEM. */
+static int entry_whole(const char *dir)
+{
+    char *worker = bcw__sprintf("%s/worker", dir);
+    char *path = bcw__sprintf("%s/checksum", dir);
+    char *saved = NULL, sum[18];
+    size_t len = 0;
+    int err = worker != NULL && path != NULL ? 0 : BCW_ENOMEM;
+    if (err == 0 && access(worker, X_OK) != 0)
+        err = BCW_EINPUT;
+    if (err == 0)
+        err = bcw__read_file(&saved, &len, path, sizeof sum);
+    if (err == 0)
+        err = entry_sum(sum, dir);
+    int whole = err == 0 && len == strlen(sum) && strcmp(saved, sum) == 0;
+    free(worker);
+    free(path);
+    free(saved);
+    if (err == BCW_ENOMEM)
+        return err;
+    bcw__error_clear(); /* an unreadable entry is a damaged one */
+    return whole;
+}
+
+/* Removes folder `dir` and the files in it (or `dir`, a file). */
+static void remove_entry(const char *dir)
+{
+    if (unlink(dir) == 0)
+        return;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Puts the entry built in `tmpdir` in the place of the damaged one in
+ * `dir`: exchanged in one step, so that a concurrent bcwalk starting
+ * workers from `dir` always finds one there, which leaves the damaged
+ * entry in `tmpdir`; on a file system that cannot exchange (NFS) it is
+ * removed first.  0 or BCW_ERROR. */
+static int replace_entry(const char *tmpdir, const char *dir)
+{
+    if (renameat2(AT_FDCWD, tmpdir, AT_FDCWD, dir, RENAME_EXCHANGE) == 0)
+        return 0;
+    if (errno == EINVAL) {
+        remove_entry(dir);
+        if (rename(tmpdir, dir) == 0)
+            return 0;
+    }
+    return bcw__error(BCW_ERROR, "rename %s to %s: %s", tmpdir, dir,
+                      strerror(errno));
+}
+
 int bcw__build_worker(char **out, char **note, const bcw_model *model,
                       const char *bitcode, const char *setup,
                       unsigned sanitize, const char *cache_dir)
@@ -190,7 +271,7 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     }
     char *root = bcw__cache_root(cache_dir);
     char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL, *log = NULL,
-         *built = NULL, *notes = NULL;
+         *built = NULL, *notes = NULL, *sums = NULL;
     if (root == NULL ||
         (dir = bcw__sprintf("%s/%016llx", root, (unsigned long long)key)) ==
             NULL ||
@@ -198,8 +279,9 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    if (access(worker, X_OK) == 0) {
-        err = read_note(dir, note); /* cached */
+    int whole = entry_whole(dir);
+    if (whole != 0) {
+        err = whole < 0 ? whole : read_note(dir, note); /* cached */
         goto done;
     }
     if ((err = bcw__mkdir_p(root)) < 0)
@@ -209,7 +291,8 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     if (tmpdir == NULL || (unit = bcw__sprintf("%s/unit.bc", tmpdir)) == NULL ||
         (log = bcw__sprintf("%s/clang.log", tmpdir)) == NULL ||
         (built = bcw__sprintf("%s/worker", tmpdir)) == NULL ||
-        (notes = bcw__sprintf("%s/note", tmpdir)) == NULL) {
+        (notes = bcw__sprintf("%s/note", tmpdir)) == NULL ||
+        (sums = bcw__sprintf("%s/checksum", tmpdir)) == NULL) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -302,24 +385,29 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         free(kept);
         goto done;
     }
-    if (rename(tmpdir, dir) != 0 && errno != EEXIST && errno != ENOTEMPTY) {
-        err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmpdir, dir,
-                         strerror(errno));
+    /* written last, over what the entry's user reads */
+    char sum[18];
+    if ((err = entry_sum(sum, tmpdir)) < 0 ||
+        (err = bcw__write_file_atomic(sums, sum, strlen(sum))) < 0)
         goto done;
+    if (rename(tmpdir, dir) != 0) {
+        if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR) {
+            err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmpdir, dir,
+                             strerror(errno));
+            goto done;
+        }
+        /* an entry is there: a concurrent build's that won the race, or
+         * the damaged one this build replaces */
+        if ((whole = entry_whole(dir)) < 0)
+            err = whole;
+        else if (whole == 0)
+            err = replace_entry(tmpdir, dir);
     }
 done:
-    if (tmpdir != NULL) {
-        /* a build that lost a race, or failed: remove its leftovers */
-        if (unit)
-            unlink(unit);
-        if (built)
-            unlink(built);
-        if (log)
-            unlink(log);
-        if (notes)
-            unlink(notes);
-        rmdir(tmpdir);
-    }
+    /* a build that lost a race, or failed, or the damaged entry it
+     * replaced */
+    if (tmpdir != NULL)
+        remove_entry(tmpdir);
     free(runtime);
     free(root);
     free(dir);
@@ -328,6 +416,7 @@ done:
     free(log);
     free(built);
     free(notes);
+    free(sums);
     if (err < 0) {
         free(worker);
         free(*note);

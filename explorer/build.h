@@ -11,14 +11,18 @@
  * (BCW_SANITIZE_*: sanitize.h, and AddressSanitizer's runtime linked).
  * The cache lives in `cache_dir`, or
  * $XDG_CACHE_HOME/bcwalk, or ~/.cache/bcwalk, keyed by a hash of the
- * bitcode, the setup function's name, the checks, the runtime, bcwalk itself and the
- * compiler, so an unchanged unit is never rebuilt.  *out is a new path,
- * the caller's (free()).  When clang crashes optimising the unit (LLVM
- * 14's LoopLoadElimination on some bitcode), the worker is built without
- * optimisation, and *note (else NULL) says so, for this build and every
- * later use of it; the caller's.  A failed compile or link gives
- * BCW_ERROR naming clang's first error line, or its crash, and the log
- * file; a setup function that cannot be one, BCW_EINPUT
+ * bitcode, the setup function's name, the checks, the runtime, bcwalk
+ * itself and the compiler, so an unchanged unit is never rebuilt.  An
+ * entry holds the worker, its note, and a checksum of both (bcw__hash,
+ * as 16 hex digits); one that does not match it (a worker truncated,
+ * changed or not executable, a note changed) is built again and
+ * replaced.  *out is a new path, the caller's (free()).  When clang
+ * crashes optimising the unit (LLVM 14's LoopLoadElimination on some
+ * bitcode), the worker is built without optimisation, and *note (else
+ * NULL) says so, for this build and every later use of it; the
+ * caller's.  A failed compile or link gives BCW_ERROR naming clang's
+ * first error line, or its crash, and the log file; a setup function
+ * that cannot be one, BCW_EINPUT
  * (bcw__native_instrument). */
 BCW_INTERNAL int bcw__build_worker(char **out, char **note,
                                    const bcw_model *model, const char *bitcode,

@@ -50,7 +50,11 @@ def main():
     page += [
         ".SH EXIT STATUS",
         "0 success; 2 bad usage or bad input, with one line on stderr naming "
-        "the file and the problem.",
+        "the file and the problem; 3 the input was good but the command "
+        "could not finish (its worker could not be built or started, a "
+        "worker stopped answering, memory ran out, a write failed), with "
+        "one line on stderr saying what failed. Interrupted by SIGINT, "
+        "SIGTERM or SIGHUP, bcwalk ends by that signal.",
         ".SH ENVIRONMENT",
         ".TP",
         ".B XDG_CACHE_HOME",

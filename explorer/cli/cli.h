@@ -2,9 +2,14 @@
 #ifndef BCW_CLI_H
 #define BCW_CLI_H
 
-/* Exit codes (README.md): success, bad usage or input. */
+/* Exit codes (README.md): success; bad usage or bad input, the user's
+ * to fix; a command that started on good input but could not finish (a
+ * worker not built, not started or not answering, out of memory, a
+ * failed write).  1 is kept for a walk's findings (the test command of
+ * docs' design). */
 #define EXIT_OK 0
 #define EXIT_USAGE 2
+#define EXIT_UNFINISHED 3
 
 typedef struct cli_cmd {
     const char *name;

@@ -71,27 +71,23 @@ int cmd_analyze(int argc, char **argv)
     if ((rc = cli_parse(&given, &spec, &a, argc, argv)) != CLI_RUN)
         return rc;
     bcw_model *model = NULL;
-    if (bcw_model_analyze(&model, given.operand) < 0)
-        return cli_fail("%s", bcw_error_last());
-    if (bcw_model_partition(model) < 0) {
+    int err, index = -1;
+    if ((err = bcw_model_analyze(&model, given.operand)) < 0)
+        return cli_fail_library(&spec, &given, err);
+    if ((err = bcw_model_partition(model)) < 0 ||
+        (a.invariant != NULL &&
+         (err = bcw_model_set_invariant(model, a.invariant)) < 0) ||
+        (a.unit != NULL &&
+         (err = index = bcw_model_find_unit(model, a.unit)) < 0)) {
         bcw_model_free(model);
-        return cli_fail("%s", bcw_error_last());
-    }
-    int index = -1;
-    if ((a.invariant != NULL &&
-         bcw_model_set_invariant(model, a.invariant) < 0) ||
-        (a.unit != NULL && (index = bcw_model_find_unit(model, a.unit)) < 0)) {
-        bcw_model_free(model);
-        return cli_fail("%s", bcw_error_last());
+        return cli_fail_library(&spec, &given, err);
     }
     /* with -o the model file is the output; --format prints it too */
     bool print = a.output == NULL || cli_given(&given, &spec, "format");
-    rc = EXIT_OK;
-    if (a.output != NULL && bcw_model_save(model, a.output) < 0)
-        rc = cli_fail("%s", bcw_error_last());
-    if (rc == EXIT_OK && print &&
-        bcw_model_write(model, index, a.format, stdout) < 0)
-        rc = cli_fail("%s", bcw_error_last());
+    if (a.output != NULL)
+        err = bcw_model_save(model, a.output);
+    if (err >= 0 && print)
+        err = bcw_model_write(model, index, a.format, stdout);
     bcw_model_free(model);
-    return rc;
+    return err < 0 ? cli_fail_library(&spec, &given, err) : EXIT_OK;
 }

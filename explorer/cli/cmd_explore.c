@@ -273,12 +273,13 @@ int cmd_explore(int argc, char **argv)
     bcw_explore_opts opts = a.o;
     opts.bitcode = given.operand;
     bcw_model *model = NULL;
+    int err;
     /* unchanged bitcode is analysed once: the model is cached */
-    if (bcw_model_open(&model, opts.bitcode, NULL) < 0)
-        return cli_fail("%s", bcw_error_last());
-    if ((opts.unit = bcw_model_find_unit(model, a.unit)) < 0) {
+    if ((err = bcw_model_open(&model, opts.bitcode, NULL)) < 0)
+        return cli_fail_library(&spec, &given, err);
+    if ((err = opts.unit = bcw_model_find_unit(model, a.unit)) < 0) {
         bcw_model_free(model);
-        return cli_fail("%s", bcw_error_last());
+        return cli_fail_library(&spec, &given, err);
     }
     double last = 0;
     bool tty = isatty(2);
@@ -288,11 +289,11 @@ int cmd_explore(int argc, char **argv)
     }
     opts.report = stdout;
     bcw_summary sum;
-    int err = bcw_explore_run(&sum, model, &opts);
+    err = bcw_explore_run(&sum, model, &opts);
     if (tty && last > 0)
         fputs("\r\033[K", stderr);
     bcw_model_free(model);
     if (err < 0)
-        return cli_fail_library(&spec, &given);
+        return cli_fail_library(&spec, &given, err);
     return EXIT_OK;
 }

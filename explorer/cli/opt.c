@@ -235,17 +235,23 @@ bool cli_given(const cli_args *a, const cli_spec *s, const char *name)
     return a->given >> (o - s->opts) & 1;
 }
 
-int cli_fail_library(const cli_spec *s, const cli_args *a)
+int cli_fail_library(const cli_spec *s, const cli_args *a, int err)
 {
     const char *msg = bcw_error_last();
+    /* the user's to fix, or bcwalk's failure on good input */
+    int code = err == BCW_EINPUT || err == BCW_ENOTFOUND ? EXIT_USAGE
+                                                         : EXIT_UNFINISHED;
     for (size_t i = 0; s->opts[i].kind != CLI_END; i++) {
         const cli_opt *o = &s->opts[i];
         size_t n = o->setting != NULL ? strlen(o->setting) : 0;
         if (n > 0 && (a->given >> i & 1) && strncmp(msg, o->setting, n) == 0 &&
-            (msg[n] == ':' || msg[n] == ' '))
-            return cli_fail("%s: --%s%s", s->cmd, o->name, msg + n);
+            (msg[n] == ':' || msg[n] == ' ')) {
+            cli_fail("%s: --%s%s", s->cmd, o->name, msg + n);
+            return code;
+        }
     }
-    return cli_fail("%s", msg);
+    cli_fail("%s", msg);
+    return code;
 }
 
 /* --help's text, wrapped word by word at WIDTH. */

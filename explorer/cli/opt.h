@@ -111,7 +111,8 @@ void cli_help(const cli_spec *s, FILE *f);
 /* Prints the library's last error (bcw_error_last()) as the command's
  * error, naming the option it is about: a message that begins with the
  * setting of a given option has the setting replaced by the option's
- * name.  Returns EXIT_USAGE. */
-int cli_fail_library(const cli_spec *s, const cli_args *a);
+ * name.  Returns the exit code of the library's error `err`: EXIT_USAGE
+ * for bad input (BCW_EINPUT, BCW_ENOTFOUND), else EXIT_UNFINISHED. */
+int cli_fail_library(const cli_spec *s, const cli_args *a, int err);
 
 #endif

@@ -67,6 +67,30 @@ def msgpack_stream(path):
         return list(msgpack.Unpacker(f, raw=False))
 
 
+def bcw_hash(data, seed=0):
+    """core/hash.c's bcw__hash of bytes `data`: the checksum of model
+    files and worker cache entries."""
+    m = (1 << 64) - 1
+    p1, p2, p3 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
+
+    def rotl(x, r):
+        return (x << r | x >> (64 - r)) & m
+    h = seed ^ ((p3 + len(data)) & m)
+    whole = len(data) - len(data) % 8
+    for i in range(0, whole, 8):
+        w = int.from_bytes(data[i:i + 8], "little")
+        h ^= rotl(w * p2 & m, 31) * p1 & m
+        h = (rotl(h, 27) * p1 + p3) & m
+    for b in data[whole:]:
+        h ^= b * p3 & m
+        h = rotl(h, 11) * p1 & m
+    h ^= h >> 33
+    h = h * p2 & m
+    h ^= h >> 29
+    h = h * p3 & m
+    return h ^ h >> 32
+
+
 def without_timing(lines):
     """jsonl lines without the summary's timing, which varies run to run."""
     for k in ("elapsed_s", "calls_per_s"):

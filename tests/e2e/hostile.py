@@ -129,7 +129,8 @@ class Hostile(unittest.TestCase):
                 time.sleep(0.1)
             self.assertEqual(len(os.listdir(d)), 1)  # r.msgpack.tmp.PID
             p.send_signal(signal.SIGINT)
-            p.wait()
+            # it ends by the signal, as the shell expects (README)
+            self.assertEqual(p.wait(), -signal.SIGINT)
             self.assertEqual(os.listdir(d), [])
         settle()
         self.assertEqual(running(), [])
