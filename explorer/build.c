@@ -151,8 +151,7 @@ static int read_note(const char *dir, char **note)
  * keeps it for every later use of the build.  0 or a negative error. */
 static int add_note(char **note, const char *path, const char *text)
 {
-    char *all = *note ? bcw__sprintf("%s; %s", *note, text)
-                      : bcw__strdup(text);
+    char *all = *note ? bcw__sprintf("%s; %s", *note, text) : bcw__strdup(text);
     if (all == NULL)
         return BCW_ENOMEM;
     int err = bcw__write_file_atomic(path, all, strlen(all));
@@ -245,8 +244,8 @@ static int replace_entry(const char *tmpdir, const char *dir)
 }
 
 int bcw__build_worker(char **out, char **note, const bcw_model *model,
-                      const char *bitcode, const char *setup,
-                      unsigned sanitize, const char *cache_dir)
+                      const char *bitcode, const char *setup, unsigned sanitize,
+                      const char *cache_dir)
 {
     *out = NULL;
     *note = NULL;

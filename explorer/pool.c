@@ -35,9 +35,9 @@ typedef struct worker {
     pid_t server; /* its fork server, -1 when down */
     int shm_fd, cmd_fd, status_fd, srv_cmd_fd, srv_status_fd;
     bcw_shm *shm;
-    bcw_job *job;   /* the job in flight when busy */
-    uint32_t first; /* its first sequence this worker runs: the
-                       parent's own, shared memory is not trusted */
+    bcw_job *job;     /* the job in flight when busy */
+    uint32_t first;   /* its first sequence this worker runs: the
+                         parent's own, shared memory is not trusted */
     uint64_t last_at; /* (cur, cur_call) seen at last_progress */
     double last_progress;
     double deadline; /* the batch's, by the parent's clock */
@@ -155,7 +155,7 @@ static int spawn_server(bcw_pool *pool, worker *w)
     if (pipe2(cmd, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0 ||
         pipe2(scmd, O_CLOEXEC) < 0 || pipe2(sst, O_CLOEXEC) < 0) {
         int err = bcw__error(BCW_ERROR, "pipe: %s", strerror(errno));
-        int *fds[] = {&cmd[0], &cmd[1], &st[0],   &st[1],
+        int *fds[] = {&cmd[0],  &cmd[1],  &st[0],  &st[1],
                       &scmd[0], &scmd[1], &sst[0], &sst[1]};
         for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
             close_fd(fds[i]);
@@ -235,8 +235,8 @@ static int start(bcw_pool *pool, worker *w)
             return err;
         uint32_t pid = 0;
         if (write32(w->srv_cmd_fd, BCW_CMD_FORK) == 0 &&
-            read32(w->srv_status_fd, &pid, HELLO_TIMEOUT_MS) == 1 &&
-            pid > 0 && pid <= INT32_MAX) {
+            read32(w->srv_status_fd, &pid, HELLO_TIMEOUT_MS) == 1 && pid > 0 &&
+            pid <= INT32_MAX) {
             w->pid = (pid_t)pid;
             w->state = W_IDLE;
             return 0;
@@ -256,8 +256,8 @@ static int start(bcw_pool *pool, worker *w)
  * parent names the code) and no core file. */
 #define ASAN_OPTIONS                                                           \
     "ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:"               \
-    "handle_sigfpe=0:handle_sigill=0:handle_abort=0:"                         \
-    "allow_user_segv_handler=1:symbolize=0:halt_on_error=1:"                 \
+    "handle_sigfpe=0:handle_sigill=0:handle_abort=0:"                          \
+    "allow_user_segv_handler=1:symbolize=0:halt_on_error=1:"                   \
     "abort_on_error=0:disable_coredump=1:detect_stack_use_after_return=0"
 
 /* The environment workers built with `sanitize` get, into pool->env:

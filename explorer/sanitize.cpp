@@ -24,7 +24,8 @@
 
 using namespace llvm;
 
-namespace {
+namespace
+{
 
 struct Checker {
     Module &mod;
@@ -37,8 +38,8 @@ struct Checker {
           i64(Type::getInt64Ty(m.getContext()))
     {
         LLVMContext &ctx = m.getContext();
-        ub = m.getOrInsertFunction("bcw_rt_ub", Type::getVoidTy(ctx), i32,
-                                   i64, i64, i32);
+        ub = m.getOrInsertFunction("bcw_rt_ub", Type::getVoidTy(ctx), i32, i64,
+                                   i64, i32);
         rare = MDBuilder(ctx).createBranchWeights(1, 1u << 20);
     }
 
@@ -59,9 +60,9 @@ struct Checker {
         Instruction *then = SplitBlockAndInsertIfThen(bad, at, true, rare);
         IRBuilder<> ib(then);
         ib.SetCurrentDebugLocation(at->getDebugLoc());
-        CallInst *call = ib.CreateCall(
-            ub, {ConstantInt::get(i32, kind), word(ib, a), word(ib, b),
-                 ConstantInt::get(i32, bits)});
+        CallInst *call =
+            ib.CreateCall(ub, {ConstantInt::get(i32, kind), word(ib, a),
+                               word(ib, b), ConstantInt::get(i32, bits)});
         call->setDoesNotReturn();
         call->setDebugLoc(at->getDebugLoc());
     }
@@ -102,8 +103,8 @@ struct Checker {
         IRBuilder<> b(op);
         auto *t = cast<IntegerType>(op->getType());
         Value *x = op->getOperand(0), *y = op->getOperand(1);
-        check(op, b.CreateICmpEQ(y, ConstantInt::get(t, 0)), BCW_UB_DIV_ZERO,
-              x, y, t->getBitWidth());
+        check(op, b.CreateICmpEQ(y, ConstantInt::get(t, 0)), BCW_UB_DIV_ZERO, x,
+              y, t->getBitWidth());
         if (!is_signed)
             return;
         IRBuilder<> b2(op);

@@ -17,19 +17,22 @@
 #include "rt_sanitize.h"
 
 /* n zeroed bytes of the sequence's arena, 16-byte aligned; a sequence
- * that needs more than the arena holds ends as an abort.  At least 16
- * bytes follow them, which AddressSanitizer is told are no one's (with
- * --sanitize address): reading past an argument is reported. */
-static void *arena_alloc(bcw_rt_worker *w, size_t n)
+ * that needs more than the arena holds ends as an abort.  `guarded`: a
+ * buffer whose length the call is given; at least 16 bytes follow it,
+ * which AddressSanitizer is told are no one's (with --sanitize address),
+ * so reading or writing past it is reported.  (Others are not guarded:
+ * how much a string or out-parameter may take is the caller's guess.) */
+static void *arena_alloc(bcw_rt_worker *w, size_t n, int guarded)
 {
     size_t exact = n;
-    n = ((n + 15) & ~(size_t)15) + 16;
+    n = ((n + 15) & ~(size_t)15) + (guarded ? 16 : 0);
     if (n > BCW_RT_ARENA_SIZE - w->arena_used)
         bcw_rt_halt(BCW_RUN_ABORT, 0);
     char *p = w->arena + w->arena_used;
     w->arena_used += n;
     memset(p, 0, n);
-    bcw_rt_poison(p + exact, n - exact);
+    if (guarded)
+        bcw_rt_poison(p + exact, n - exact);
     if (w->narena_spans < BCW_RT_ARENA_SPANS)
         w->arena_spans[w->narena_spans++] =
             (bcw_rt_span){(uintptr_t)p, n, 0, 0};
@@ -43,10 +46,10 @@ static char *plan_string(bcw_rt_worker *w, int64_t off)
 {
     const bcw_shm *shm = w->shm;
     if (off < 0 || (uint64_t)off >= shm->nstrings)
-        return arena_alloc(w, 1);
+        return arena_alloc(w, 1, 0);
     const char *s = shm->strings + off;
     size_t len = strnlen(s, shm->nstrings - (size_t)off) + 1;
-    char *d = arena_alloc(w, len);
+    char *d = arena_alloc(w, len, 0);
     memcpy(d, s, len - 1);
     return d;
 }
@@ -76,7 +79,7 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
     void *self = f->role == BCW_ROLE_INIT_CONSTRUCTOR
-                     ? arena_alloc(w, p->size ? p->size : 8)
+                     ? arena_alloc(w, p->size ? p->size : 8, 0)
                      : NULL;
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, NULL, self);
     if (self != NULL)
@@ -140,8 +143,8 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
             if (p->kind == BCW_PK_STRING) {
                 /* the generator's string, or its NULL */
                 size_t len = strs[k] ? strlen(strs[k]) + 1 : 0;
-                raw = strs[k] ? (uint64_t)(uintptr_t)memcpy(arena_alloc(w, len),
-                                                            strs[k], len)
+                raw = strs[k] ? (uint64_t)(uintptr_t)memcpy(
+                                    arena_alloc(w, len, 0), strs[k], len)
                               : 0;
             }
             break;
@@ -165,7 +168,7 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
         case BCW_PK_STRING: {
             const char *s = bcw_gen_strings[raw];
             size_t len = strlen(s) + 1;
-            raw = (uint64_t)(uintptr_t)memcpy(arena_alloc(w, len), s, len);
+            raw = (uint64_t)(uintptr_t)memcpy(arena_alloc(w, len, 0), s, len);
             break;
         }
         case BCW_PK_ELEMENT: {
@@ -178,7 +181,7 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
         case BCW_PK_SCRATCH:
         case BCW_PK_UNIT_REF:
         case BCW_PK_UNIT_OUT:
-            outs[k] = arena_alloc(w, p->size ? p->size : 8);
+            outs[k] = arena_alloc(w, p->size ? p->size : 8, 0);
             raw = (uint64_t)(uintptr_t)outs[k];
             break;
         case BCW_PK_BUFFER: {
@@ -198,7 +201,7 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
             }
             if (clen > n)
                 n = clen;
-            char *b = arena_alloc(w, n);
+            char *b = arena_alloc(w, n, 1);
             for (uint64_t j = 0; j < n; j++)
                 b[j] = j < clen ? content[j] : (char)('a' + j % 26);
             if (report != NULL)

@@ -36,17 +36,17 @@ extern char __start_bcw_unit_text[] __attribute__((weak));
 extern char __stop_bcw_unit_text[] __attribute__((weak));
 
 static const char *const ub_words[] = {
-    [BCW_UB_ADD_OVERFLOW] = "signed integer overflow: %" PRId64
-                            " + %" PRId64 " in %u bits",
-    [BCW_UB_SUB_OVERFLOW] = "signed integer overflow: %" PRId64
-                            " - %" PRId64 " in %u bits",
-    [BCW_UB_MUL_OVERFLOW] = "signed integer overflow: %" PRId64
-                            " * %" PRId64 " in %u bits",
-    [BCW_UB_DIV_OVERFLOW] = "signed integer overflow: %" PRId64
-                            " / %" PRId64 " in %u bits",
+    [BCW_UB_ADD_OVERFLOW] =
+        "signed integer overflow: %" PRId64 " + %" PRId64 " in %u bits",
+    [BCW_UB_SUB_OVERFLOW] =
+        "signed integer overflow: %" PRId64 " - %" PRId64 " in %u bits",
+    [BCW_UB_MUL_OVERFLOW] =
+        "signed integer overflow: %" PRId64 " * %" PRId64 " in %u bits",
+    [BCW_UB_DIV_OVERFLOW] =
+        "signed integer overflow: %" PRId64 " / %" PRId64 " in %u bits",
     [BCW_UB_DIV_ZERO] = "%" PRId64 " divided by %" PRId64 " (%u bits)",
-    [BCW_UB_SHIFT] = "shift of %" PRId64 " by %" PRId64
-                     ", not less than its %u bits",
+    [BCW_UB_SHIFT] =
+        "shift of %" PRId64 " by %" PRId64 ", not less than its %u bits",
 };
 
 void bcw_rt_ub(uint32_t kind, uint64_t a, uint64_t b, uint32_t bits)
@@ -144,13 +144,14 @@ static void on_death(void)
     c->pc = unit_frame();
     const char *read = strstr(report, "READ of size");
     const char *write = strstr(report, "WRITE of size");
-    c->access = read ? BCW_ACCESS_READ
+    c->access = read    ? BCW_ACCESS_READ
                 : write ? BCW_ACCESS_WRITE
                         : BCW_ACCESS_UNKNOWN;
     uintptr_t addr = (uintptr_t)hex_after("on address 0x");
     if (addr >= arena_lo && addr < arena_hi) {
-        /* the gap after a buffer or string bcwalk passed */
-        snprintf(c->text, sizeof c->text, "%s past the end of an argument",
+        /* the gap after a buffer bcwalk passed with its length */
+        snprintf(c->text, sizeof c->text,
+                 "%s past the end of a buffer argument",
                  c->access == BCW_ACCESS_WRITE ? "a write" : "a read");
         c->access = BCW_ACCESS_UNKNOWN;
         bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_SANITIZER);
@@ -166,8 +167,7 @@ static void on_death(void)
     bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_SANITIZER);
 }
 
-void bcw_rt_sanitize_setup(const void *arena, size_t size,
-                           bcw_rt_placer place)
+void bcw_rt_sanitize_setup(const void *arena, size_t size, bcw_rt_placer place)
 {
     placer = place;
     arena_lo = (uintptr_t)arena;
