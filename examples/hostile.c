@@ -15,11 +15,19 @@
  *     overflow after it is still a crash);
  *   - hostile_close_fds closes every descriptor but bcwalk's;
  *   - hostile_hog allocates without end: a runaway allocation;
- *   - hostile_fds counts the descriptors it could write to: none. */
+ *   - hostile_fds counts the descriptors it could write to: none;
+ *   - hostile_write_here writes a file in its working folder, the walk's
+ *     scratch folder; hostile_write_away one where $BCW_HOSTILE_FILE
+ *     says, outside it, and cannot; hostile_connect cannot connect to
+ *     the TCP port $BCW_HOSTILE_PORT on 127.0.0.1 (with Landlock). */
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -156,4 +164,46 @@ int hostile_recurse(hostile *h)
     volatile char frame[256];
     frame[0] = (char)h->calls;
     return hostile_recurse(h) + frame[0];
+}
+
+/* 1 if it could write `path`, 0 if not */
+static int write_file(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return 0;
+    int ok = fputs("hostile\n", f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+int hostile_write_here(hostile *h)
+{
+    h->calls++;
+    return write_file("hostile.txt");
+}
+
+/* -1 without $BCW_HOSTILE_FILE */
+int hostile_write_away(hostile *h)
+{
+    const char *path = getenv("BCW_HOSTILE_FILE");
+    h->calls++;
+    return path != NULL ? write_file(path) : -1;
+}
+
+/* 1 if it could connect, 0 if not, -1 without $BCW_HOSTILE_PORT */
+int hostile_connect(hostile *h)
+{
+    const char *port = getenv("BCW_HOSTILE_PORT");
+    h->calls++;
+    if (port == NULL)
+        return -1;
+    struct sockaddr_in to = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)atoi(port)),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    int ok = connect(fd, (struct sockaddr *)&to, sizeof to) == 0;
+    close(fd);
+    return ok;
 }

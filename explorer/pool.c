@@ -7,10 +7,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,8 +47,9 @@ typedef struct worker {
 
 struct bcw_pool {
     char *path;
-    char **env; /* the workers' environment: bcwalk's, or a copy with
-                   AddressSanitizer's options */
+    char *scratch; /* the workers' scratch folder, removed at the end */
+    char **env;    /* the workers' environment: bcwalk's, or a copy with
+                      AddressSanitizer's options */
     unsigned n;
     unsigned timeout_ms;
     uint64_t restarts;
@@ -282,6 +285,37 @@ static int worker_env(bcw_pool *pool, unsigned sanitize)
     return 0;
 }
 
+/* A new scratch folder for the workers, in $TMPDIR or /tmp, into
+ * pool->scratch: 0, BCW_ENOMEM or BCW_ERROR. */
+static int make_scratch(bcw_pool *pool)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = bcw__sprintf("%s/bcwalk-scratch.XXXXXX",
+                             tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
+    if (dir == NULL)
+        return BCW_ENOMEM;
+    bool too_long = strlen(dir) >= sizeof pool->w->shm->scratch;
+    if (too_long || mkdtemp(dir) == NULL) {
+        int err = bcw__error(BCW_ERROR, "scratch folder %s: %s", dir,
+                             too_long ? "path too long" : strerror(errno));
+        free(dir);
+        return err;
+    }
+    pool->scratch = dir;
+    return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
 int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
                   unsigned jobs, unsigned timeout_ms, unsigned sanitize)
 {
@@ -301,6 +335,11 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         bcw__pool_free(pool);
         return BCW_ENOMEM;
     }
+    int err = make_scratch(pool);
+    if (err < 0) {
+        bcw__pool_free(pool);
+        return err;
+    }
     for (unsigned i = 0; i < pool->n; i++) {
         worker *w = &pool->w[i];
         w->pid = w->server = -1;
@@ -310,8 +349,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         if (w->shm_fd < 0 || ftruncate(w->shm_fd, sizeof(bcw_shm)) < 0 ||
             (w->shm = mmap(NULL, sizeof(bcw_shm), PROT_READ | PROT_WRITE,
                            MAP_SHARED, w->shm_fd, 0)) == MAP_FAILED) {
-            int err =
-                bcw__error(BCW_ERROR, "shared memory: %s", strerror(errno));
+            err = bcw__error(BCW_ERROR, "shared memory: %s", strerror(errno));
             bcw__pool_free(pool);
             return err;
         }
@@ -335,6 +373,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         w->shm->nfills = plan->nfills;
         memcpy(w->shm->fills, plan->fills, sizeof plan->fills);
         memcpy(&w->shm->gen, &plan->gen, sizeof plan->gen);
+        snprintf(w->shm->scratch, sizeof w->shm->scratch, "%s", pool->scratch);
     }
     *out = pool;
     return 0;
@@ -557,6 +596,9 @@ void bcw__pool_free(bcw_pool *pool)
     }
     free(pool->w);
     free(pool->path);
+    if (pool->scratch != NULL)
+        nftw(pool->scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    free(pool->scratch);
     if (pool->env != environ)
         free(pool->env);
     free(pool);

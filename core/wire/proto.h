@@ -61,6 +61,12 @@
  * children): a fresh worker runs the next sequence */
 #define BCW_EXIT_RESTART 89
 
+/* What confines the code under test (bcw_shm.sandbox) */
+#define BCW_SANDBOX_FILES 1u  /* writes only in the scratch folder */
+#define BCW_SANDBOX_TCP 2u    /* no TCP connect or bind */
+#define BCW_SANDBOX_SCOPED 4u /* no signals or abstract unix sockets to
+                                 processes outside the worker's */
+
 #define BCW_MAX_FUNCS 256
 /* destructors a walk's sequences end with, in turn */
 #define BCW_MAX_DESTRUCTORS 8
@@ -353,6 +359,11 @@ typedef struct bcw_shm {
     uint32_t nfills;
     bcw_wire_fill fills[BCW_MAX_FILLS];
     bcw_wire_gen gen;
+    /* The walk's scratch folder, the workers' working folder and the
+     * only one they may write in; the server says in `sandbox` what
+     * holds (BCW_SANDBOX_*: Landlock's), before its hello. */
+    char scratch[512];
+    uint32_t sandbox;
 
     /* The batch: sequence i is seqs[off[i]]: its length L (methods),
      * then the constructor's plan index, then L method indices. */

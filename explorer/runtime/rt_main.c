@@ -32,6 +32,7 @@
 #include "rt_contain.h"
 #include "rt_halt.h"
 #include "rt_plan.h"
+#include "rt_sandbox.h"
 #include "rt_sanitize.h"
 #include "rt_seq.h"
 #include "rt_worker.h"
@@ -168,6 +169,8 @@ int main(void)
             bcw_rt_halt_setup(&w->flight, w->shm, bcw_rt_alloc_where);
             bcw_rt_sanitize_setup(w->arena, sizeof w->arena,
                                   bcw_rt_alloc_where);
+            w->shm->sandbox = bcw_rt_sandbox(w->shm->scratch,
+                                             sizeof w->shm->scratch);
             if (bcw_rt_seq_setup(w) < 0) {
                 status = BCW_EXIT_UNIT_SETUP;
                 state = W_EXIT;

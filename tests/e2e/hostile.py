@@ -3,8 +3,10 @@ process it runs in (examples/hostile.c): each behaviour gets its outcome
 and cause, the other sequences' results stay right, bcwalk exits
 normally and nothing it started is left running, even when bcwalk itself
 is killed.  ctest runs this file as test_e2e_hostile."""
+import ctypes
 import os
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -35,6 +37,13 @@ def running():
         if exe.startswith(common.ARGS.cache):
             found.append((pid, exe))
     return found
+
+
+def landlock_abi():
+    """The running kernel's Landlock ABI, 0 without it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    # landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    return max(libc.syscall(444, None, 0, 1), 0)
 
 
 def settle():
@@ -103,6 +112,36 @@ class Hostile(unittest.TestCase):
         fds = [s["calls"][-1].get("result") for s in lines[:-1]
                if s["calls"][-1]["fn"] == "hostile_fds"]
         self.assertEqual(fds, ["0"])
+
+    def test_the_code_writes_only_in_its_scratch_folder(self):
+        if landlock_abi() < 1:
+            self.skipTest("no Landlock in this kernel: nothing confines "
+                          "the code under test's files (README)")
+        with tempfile.TemporaryDirectory() as d, socket.socket() as srv:
+            srv.bind(("127.0.0.1", 0))
+            srv.listen(4)
+            away = os.path.join(d, "away.txt")
+            scratch = os.path.join(d, "tmp")
+            os.mkdir(scratch)
+            saved = dict(os.environ)
+            os.environ.update(BCW_HOSTILE_FILE=away, TMPDIR=scratch,
+                              BCW_HOSTILE_PORT=str(srv.getsockname()[1]))
+            try:
+                lines = jsonl("hostile.bc", "hostile", "protocol", 1)
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+            last = {s["calls"][-1]["fn"]: s["calls"][-1].get("result")
+                    for s in lines[:-1]}
+            # its working folder is the scratch folder, writable
+            self.assertEqual(last["hostile_write_here"], "1")
+            # anywhere else is not, and nothing was written there
+            self.assertEqual(last["hostile_write_away"], "0")
+            self.assertFalse(os.path.exists(away))
+            # the scratch folder is gone with the walk
+            self.assertEqual(os.listdir(scratch), [])
+            if landlock_abi() >= 4:
+                self.assertEqual(last["hostile_connect"], "0")
 
     def test_jobs_one_and_two_give_the_same_results(self):
         def outcomes(jobs):

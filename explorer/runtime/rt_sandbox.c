@@ -1,0 +1,108 @@
+/* rt_sandbox.c - what the code under test may touch outside the worker
+ * (rt_sandbox.h): its working folder is the walk's scratch folder, the
+ * only place it may write, and it may not make TCP connections, bind
+ * TCP ports, reach abstract unix sockets or signal processes outside
+ * the worker's own.  Landlock (Linux 5.13 and later) does it without
+ * privileges, for the fork server and every worker it forks; what the
+ * kernel's Landlock cannot do (network rules before ABI 4, scopes
+ * before ABI 6) is left undone, and no Landlock at all is said in the
+ * plan for the parent's report. */
+#define _GNU_SOURCE
+#include "rt_sandbox.h"
+
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The kernel's ABI (linux/landlock.h) as of Landlock ABI 6: Debian 12's
+ * headers stop at ABI 2, the running kernel may know more. */
+struct ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net; /* ABI 4 */
+    uint64_t scoped;             /* ABI 6 */
+};
+#define ACCESS_FS_TRUNCATE (1ull << 14)        /* ABI 3 */
+#define ACCESS_NET_BIND_TCP (1ull << 0)        /* ABI 4 */
+#define ACCESS_NET_CONNECT_TCP (1ull << 1)     /* ABI 4 */
+#define SCOPE_ABSTRACT_UNIX_SOCKET (1ull << 0) /* ABI 6 */
+#define SCOPE_SIGNAL (1ull << 1)               /* ABI 6 */
+
+/* Every right that changes the file system, by the ABI that brought it */
+static uint64_t write_rights(long abi)
+{
+    uint64_t rights =
+        LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |
+        LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR |
+        LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+        LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |
+        LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2)
+        rights |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3)
+        rights |= ACCESS_FS_TRUNCATE;
+    return rights;
+}
+
+/* The ruleset's attribute as this ABI knows it: its size grew with the
+ * network rights (ABI 4) and scopes (ABI 6). */
+static size_t attr_size(long abi)
+{
+    if (abi >= 6)
+        return sizeof(struct ruleset_attr);
+    return abi >= 4 ? offsetof(struct ruleset_attr, scoped)
+                    : offsetof(struct ruleset_attr, handled_access_net);
+}
+
+/* Allows every write right beneath `path` in ruleset rs: 0 or -1. */
+static int allow(int rs, const char *path, uint64_t rights)
+{
+    struct landlock_path_beneath_attr beneath = {
+        .allowed_access = rights,
+        .parent_fd = open(path, O_PATH | O_CLOEXEC),
+    };
+    if (beneath.parent_fd < 0)
+        return -1;
+    int rc = (int)syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH,
+                          &beneath, 0);
+    close(beneath.parent_fd);
+    return rc;
+}
+
+unsigned bcw_rt_sandbox(const char *scratch, size_t size)
+{
+    if (scratch[0] == '\0' || strnlen(scratch, size) == size ||
+        chdir(scratch) != 0)
+        return 0;
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+                       LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi < 1)
+        return 0;
+    struct ruleset_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.handled_access_fs = write_rights(abi);
+    if (abi >= 4)
+        attr.handled_access_net = ACCESS_NET_BIND_TCP | ACCESS_NET_CONNECT_TCP;
+    if (abi >= 6)
+        attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL;
+    int rs =
+        (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size(abi), 0);
+    if (rs < 0)
+        return 0;
+    int ok = allow(rs, scratch, attr.handled_access_fs) == 0 &&
+#ifdef BCW_SANITIZER_LOG
+             /* a sanitizer build's reports (rt_main.c) */
+             allow(rs, BCW_SANITIZER_DIR, attr.handled_access_fs) == 0 &&
+#endif
+             prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+             syscall(SYS_landlock_restrict_self, rs, 0) == 0;
+    close(rs);
+    if (!ok)
+        return 0;
+    return BCW_SANDBOX_FILES | (abi >= 4 ? BCW_SANDBOX_TCP : 0) |
+           (abi >= 6 ? BCW_SANDBOX_SCOPED : 0);
+}
