@@ -54,7 +54,7 @@ int faulty_check(const faulty *f)
     return f->n;
 }
 
-/* Allocates and forgets: the runtime reclaims it between sequences. */
+/* Allocates and forgets: a leak, reported after the destructor. */
 void faulty_add(faulty *f, int x)
 {
     int *leak = malloc(sizeof *leak);

@@ -576,6 +576,23 @@ static unsigned shown_calls(const bcw_seq *s)
     return s->halted_at <= s->len ? s->halted_at + 1u : s->len + 2u;
 }
 
+/* "2 blocks, 24 bytes, the first allocated in t_add (t.c:9)": what s's
+ * destructor left that nothing reaches (bcw_seq.leak). */
+static void leak_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
+                      size_t n)
+{
+    const bcw_wire_cause *c = s->leak;
+    snprintf(buf, n, "%llu block%s, %u bytes, %sallocated",
+             (unsigned long long)c->addr, c->addr == 1 ? "" : "s", c->size,
+             c->addr == 1 ? "" : "the first ");
+    size_t len = strlen(buf);
+    append_site(r, c->alloc_site, true, buf, n);
+    if (strlen(buf) == len)
+        snprintf(buf + len, n - len, " by %s", call_name(r, s, c->alloc_call));
+    len = strlen(buf);
+    snprintf(buf + len, n - len, ", left by %s", destructor_of(r, s));
+}
+
 static void print_text(bcw_reporter *r, const bcw_seq *s)
 {
     const bcw_unit *u = r->unit;
@@ -665,6 +682,11 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
                 last);
     else
         fprintf(f, "==> %s\n", last[0] ? last : "void");
+    if (s->leak != NULL) {
+        char leak[400];
+        leak_text(r, s, leak, sizeof leak);
+        fprintf(f, "==> *leak* %s\n", leak);
+    }
 }
 
 /* The halted call's ", \"cause\": ..." (cause_text; a suspect halt's
@@ -763,7 +785,14 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             json_cause(r, s, f);
         fputs("}", f);
     }
-    fputs("]}\n", f);
+    fputs("]", f);
+    if (s->leak != NULL) {
+        char leak[400];
+        leak_text(r, s, leak, sizeof leak);
+        fputs(", \"leak\": ", f);
+        bcw__json_str(f, leak);
+    }
+    fputs("}\n", f);
 }
 
 void bcw__report_begin_state(void *reporter, const char *name, int index)
@@ -873,11 +902,12 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             r->depth, nl);
     fprintf(f,
             "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
-            "\"suspect\": %llu, \"discarded\": %llu, "
+            "\"suspect\": %llu, \"leaking\": %llu, \"discarded\": %llu, "
             "\"pruned_observer\": %llu, \"pruned_state\": %llu, "
             "\"predicted_void\": %llu},%s",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
-            (unsigned long long)s->suspect, (unsigned long long)s->discarded,
+            (unsigned long long)s->suspect, (unsigned long long)s->leaking,
+            (unsigned long long)s->discarded,
             (unsigned long long)s->pruned_observer,
             (unsigned long long)s->pruned_state,
             (unsigned long long)s->predicted_void, nl);
@@ -1004,6 +1034,11 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                     "argument bcwalk made up (zeroed storage: no function a "
                     "walk can call makes one), not the library's failure\n",
                     (unsigned long long)s->suspect);
+        if (s->leaking > 0)
+            fprintf(f,
+                    "Of the normal, %llu leaking: the destructor left blocks "
+                    "they allocated that nothing reaches\n",
+                    (unsigned long long)s->leaking);
         if (s->prune_state)
             fprintf(f,
                     "Pruned %llu of them below sequences that reached an "

@@ -254,7 +254,9 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
             len++;
         if (r->outcome != BCW_RUN_NORMAL && r->halted_at == len + 1u)
             nd->flags |= NODE_IN_DTOR;
-        if (r->outcome != BCW_RUN_NORMAL && (r->flags & BCW_RESULT_CAUSE)) {
+        /* a halt's cause, or a normal sequence's leak */
+        if ((r->flags & BCW_RESULT_CAUSE) &&
+            (r->outcome != BCW_RUN_NORMAL || (r->flags & BCW_RESULT_LEAK))) {
             if (bcw__grow(&w->causes, &w->capcauses, w->ncauses + 1,
                           sizeof *w->causes) < 0)
                 return BCW_ENOMEM;
@@ -321,10 +323,13 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         s.len = chain(w, i, w->steps);
         s.suspect = halted && suspect(cfg, nd, w->steps, s.len);
     }
+    const bcw_wire_cause *leak =
+        nd->outcome == BCW_RUN_NORMAL ? find_cause(w, i) : NULL;
     if (nd->outcome == BCW_RUN_NORMAL)
         sum->normal++;
     else
         sum->terminated++;
+    sum->leaking += leak != NULL;
     sum->suspect += s.suspect;
     sum->predicted_void += predicted;
     if (cfg->emit == NULL)
@@ -347,6 +352,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.signo = nd->signo;
     s.halted_at = nd->halted_at;
     s.cause = halted ? find_cause(w, i) : NULL;
+    s.leak = leak;
     s.state = nd->state;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.predicted = predicted;

@@ -32,6 +32,8 @@ typedef struct bcw_seq {
                               outcome is reported as "suspect") */
     const bcw_wire_cause *cause; /* what the worker saw of the halt, or
                                     NULL */
+    const bcw_wire_cause *leak;  /* a normal sequence's leak
+                                    (BCW_CAUSE_LEAK), or NULL */
     uint64_t state; /* the concrete state's hash, 0: not computed */
 } bcw_seq;
 

@@ -214,8 +214,12 @@ typedef struct bcw_wire_result {
  * concrete state after it differs from the state before it, both hashed
  * in this run. */
 #define BCW_RESULT_OBSERVER_CHANGED 1u
-/* The sequence halted and the worker wrote why into causes[i]. */
+/* The sequence halted and the worker wrote why into causes[i]; or, with
+ * BCW_RESULT_LEAK, it ended normally and causes[i] is the leak. */
 #define BCW_RESULT_CAUSE 2u
+/* After the destructor, blocks the sequence allocated stayed that
+ * nothing reaches (causes[i], BCW_CAUSE_LEAK) */
+#define BCW_RESULT_LEAK 4u
 
 /* Why a sequence halted, as the worker saw it (results' flag
  * BCW_RESULT_CAUSE): the parent words it (report.c).  Calls are the
@@ -240,8 +244,12 @@ enum bcw_cause_kind {
                               written by the parent */
     BCW_CAUSE_SANITIZER,   /* AddressSanitizer's report (--sanitize
                               address): text its words, pc the access */
-    BCW_CAUSE_UNDEFINED    /* undefined behaviour about to happen
+    BCW_CAUSE_UNDEFINED,   /* undefined behaviour about to happen
                               (--sanitize undefined): text what, pc where */
+    BCW_CAUSE_LEAK         /* not a halt (BCW_RESULT_LEAK): addr blocks
+                              of size bytes in all that the destructor left
+                              and nothing reaches; alloc_call and
+                              alloc_site of the first allocated */
 };
 /* Undefined behaviour a check compiled into the unit stops
  * (explorer/sanitize.cpp) before it happens; it calls the runtime's

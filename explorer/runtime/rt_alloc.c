@@ -56,6 +56,10 @@ typedef struct block {
 
 _Static_assert(sizeof(block) % 16 == 0, "block header must keep alignment");
 
+int bcw_rt_alloc_walks;
+/* a live block's free_call while bcw_rt_alloc_walks was set */
+#define WALKS_OWN UINT32_MAX
+
 static block *live;
 static size_t live_bytes;              /* the sizes of the live blocks */
 static size_t limit = (size_t)1 << 30; /* bcw_rt_alloc_limit */
@@ -120,7 +124,7 @@ static void *alloc_block(size_t n, size_t align, uint64_t site)
     b->size = n;
     live_bytes += n;
     b->alloc_call = bcw_rt_halt_call();
-    b->free_call = 0;
+    b->free_call = bcw_rt_alloc_walks ? WALKS_OWN : 0;
     b->alloc_site = site;
     b->free_site = 0;
     b->magic = LIVE_MAGIC;
@@ -482,4 +486,91 @@ size_t bcw_rt_alloc_reset(void)
     live_bytes = 0;
     release_dead();
     return n;
+}
+
+/* bcw_rt_alloc_leaks' live blocks, by address, and which are reached */
+#define LEAK_MAX_BLOCKS 4096
+static const block *by_addr[LEAK_MAX_BLOCKS];
+static unsigned char reached[LEAK_MAX_BLOCKS];
+static uint32_t to_scan[LEAK_MAX_BLOCKS];
+static size_t nblocks, nto_scan;
+
+static int by_start(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(const block *const *)a,
+              y = (uintptr_t)*(const block *const *)b;
+    return (x > y) - (x < y);
+}
+
+/* Marks the live block holding address a (its start or any byte in it)
+ * reached, to be scanned. */
+static void reach(uintptr_t a)
+{
+    size_t lo = 0, hi = nblocks;
+    while (lo < hi) { /* the first block starting past a */
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)(by_addr[mid] + 1) <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return;
+    uintptr_t start = (uintptr_t)(by_addr[lo - 1] + 1);
+    if ((a < start + by_addr[lo - 1]->size || a == start) && !reached[lo - 1]) {
+        reached[lo - 1] = 1;
+        to_scan[nto_scan++] = (uint32_t)(lo - 1);
+    }
+}
+
+/* Every pointer-aligned word in [lo, hi) as a possible pointer. */
+static void scan(uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t p = (lo + 7) & ~(uintptr_t)7; p + 8 <= hi; p += 8)
+        reach(*(const uintptr_t *)p);
+}
+
+int bcw_rt_alloc_leaks(const bcw_rt_span *roots, size_t nroots)
+{
+    nblocks = nto_scan = 0;
+    for (const block *b = live; b != NULL; b = b->next) {
+        if (nblocks == LEAK_MAX_BLOCKS)
+            return 0; /* too many to tell: none said */
+        by_addr[nblocks++] = b;
+    }
+    if (nblocks == 0)
+        return 0;
+    qsort(by_addr, nblocks, sizeof *by_addr, by_start);
+    memset(reached, 0, nblocks);
+    for (size_t i = 0; i < nblocks; i++)
+        if (by_addr[i]->free_call == WALKS_OWN)
+            reach((uintptr_t)(by_addr[i] + 1));
+    for (size_t i = 0; i < nroots; i++)
+        scan(roots[i].start, roots[i].start + roots[i].size);
+    while (nto_scan > 0) {
+        const block *b = by_addr[to_scan[--nto_scan]];
+        scan((uintptr_t)(b + 1), (uintptr_t)(b + 1) + b->size);
+    }
+    const block *first = NULL;
+    uint64_t bytes = 0;
+    uint32_t count = 0;
+    for (size_t i = 0; i < nblocks; i++) {
+        const block *b = by_addr[i];
+        if (reached[i])
+            continue;
+        count++;
+        bytes += b->size;
+        if (first == NULL || b->alloc_call < first->alloc_call ||
+            (b->alloc_call == first->alloc_call &&
+             b->alloc_site < first->alloc_site))
+            first = b;
+    }
+    if (count == 0)
+        return 0;
+    bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_LEAK);
+    c->addr = count;
+    c->size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+    c->alloc_call = first->alloc_call;
+    c->alloc_site = first->alloc_site;
+    return 1;
 }

@@ -37,6 +37,21 @@ void bcw_rt_alloc_limit(size_t bytes);
 #define BCW_RT_GIVEN 4
 void bcw_rt_alloc_given(const void *p, size_t n);
 
+/* Set while bcwalk makes another unit's instance for an argument: the
+ * blocks allocated are the walk's, never a leak of the sequence's. */
+extern int bcw_rt_alloc_walks;
+
+/* After the destructor: are there live blocks that nothing reaches,
+ * neither the walk's own blocks nor any pointer-aligned word in the
+ * `n` root spans (what bcwalk holds: results, arguments, the unit's
+ * globals) nor, through their words, the blocks those reach?  If so,
+ * they are the sequence's leak: recorded as the cause (BCW_CAUSE_LEAK:
+ * how many, their bytes, the call and site that allocated the first)
+ * and 1 is returned.  A pointer into a block reaches it, as LSan's
+ * does: a leak only a stale pointer refers to is missed, never one
+ * made up. */
+int bcw_rt_alloc_leaks(const bcw_rt_span *roots, size_t n);
+
 /* Frees every block the code under test still holds (its leaks) so the
  * next sequence starts clean; returns how many there were. */
 size_t bcw_rt_alloc_reset(void);

@@ -81,7 +81,10 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
     void *self = f->role == BCW_ROLE_INIT_CONSTRUCTOR
                      ? arena_alloc(w, p->size ? p->size : 8, 0)
                      : NULL;
+    int walks = bcw_rt_alloc_walks;
+    bcw_rt_alloc_walks = 1; /* what it allocates is the walk's */
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, NULL, self);
+    bcw_rt_alloc_walks = walks;
     if (self != NULL)
         raw = (uint64_t)(uintptr_t)self;
     for (unsigned k = 0; k < f->nparams; k++)

@@ -160,6 +160,21 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
         bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_OVERFLOW);
 }
 
+/* After the destructor: what the sequence allocated that nothing bcwalk
+ * holds reaches (results, handles, arguments' storage, the unit's
+ * globals) is its leak, flagged in r. */
+static void check_leaks(bcw_rt_worker *w, bcw_wire_result *r)
+{
+    bcw_rt_span roots[] = {
+        {(uintptr_t)w->arena, w->arena_used, 0, 0},
+        {(uintptr_t)w->globals, w->globals_size, 0, 0},
+        {(uintptr_t)w->ptrs, w->nptrs * sizeof *w->ptrs, 0, 0},
+        {(uintptr_t)w->handles, sizeof w->handles, 0, 0},
+    };
+    if (bcw_rt_alloc_leaks(roots, sizeof roots / sizeof *roots))
+        r->flags |= BCW_RESULT_LEAK;
+}
+
 /* Ends the sequence: its calls into r, its leftovers freed, the
  * children it forked killed. */
 static void finish(bcw_rt_worker *w, bcw_wire_result *r)
@@ -187,6 +202,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     w->arena_spans_lost = 0;
     w->flight.calls = 0;
     w->flight.call = 0;
+    bcw_rt_alloc_walks = 0; /* a halt may have left it set */
     if (w->globals_size > 0)
         memcpy(w->globals, w->globals_copy, w->globals_size);
     memset(&w->gen, 0, sizeof w->gen);
@@ -237,11 +253,13 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     if (shm->state_flags & BCW_STATE_PREDS)
         bcw_rt_observe_preds(w, r);
     /* the destructor's result is not reported: r is not written */
-    if (shm->ndestructors > 0)
+    if (shm->ndestructors > 0) {
         run_call(w,
                  shm->destructors[bcw_wire_destructor_of(&q[1], w->len,
                                                          shm->ndestructors)],
                  r, 0);
+        check_leaks(w, r);
+    }
     w->flight.armed = 0;
     finish(w, r);
 }

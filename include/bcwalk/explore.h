@@ -114,6 +114,9 @@ typedef struct bcw_summary {
                                  given an argument bcwalk made of zeroed
                                  storage (no constructor of its unit a walk
                                  can call): not the library's failure */
+    uint64_t leaking;         /* of the normal: the destructor left
+                                 blocks the sequence allocated that
+                                 nothing reaches (a leak) */
     uint64_t discarded;       /* not run, whatever the reason */
     uint64_t pruned_observer; /* of the discarded: observer in the prefix */
     uint64_t pruned_state;    /* of the discarded: below a sequence that

@@ -89,6 +89,30 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(seqs[("twig_new", "twig_grow", "twig_height")]
                          ["result"], "1")
 
+    def test_a_leak_is_reported_after_the_destructor(self):
+        # faulty_add forgets a block: each sequence calling it leaks, the
+        # first block named with the call that allocated it
+        lines = jsonl("faulty.bc", "faulty", "protocol", 2)
+        leaks = {tuple(c["fn"] for c in s["calls"][1:]): s.get("leak")
+                 for s in lines[:-1] if s["calls"][0]["fn"] == "faulty_new"}
+        self.assertEqual(leaks[("faulty_add",)],
+                         "1 block, 4 bytes, allocated in faulty_add "
+                         "(faulty.c:60), left by faulty_free")
+        self.assertEqual(leaks[("faulty_add", "faulty_add")],
+                         "2 blocks, 8 bytes, the first allocated in "
+                         "faulty_add (faulty.c:60), left by faulty_free")
+        self.assertIsNone(leaks[("faulty_check",)])
+        self.assertEqual(lines[-1]["sequences"]["leaking"],
+                         sum(1 for s in lines[:-1] if "leak" in s))
+        text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("==> *leak* 1 block, 4 bytes, allocated in faulty_add "
+                      "(faulty.c:60), left by faulty_free\n", text)
+        # memory handed to the caller (a copy, a cursor) is not a leak
+        owner = explore_json("owner.bc", "tag", "protocol", 3)
+        self.assertGreater(owner["sequences"]["normal"], 30)
+        self.assertEqual(owner["sequences"]["leaking"], 0)
+
     def test_constructor_returning_null_ends_its_sequence(self):
         lines = jsonl("faulty.bc", "faulty", "protocol", 2,
                       "--timeout", "200")
