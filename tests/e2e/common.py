@@ -48,6 +48,15 @@ def source(*path):
     return os.path.join(os.path.dirname(os.path.dirname(here)), *path)
 
 
+def line_of(example_c, text):
+    """The line of examples/`example_c` holding `text`."""
+    with open(source("examples", example_c), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if text in line:
+                return n
+    raise AssertionError("no %r in %s" % (text, example_c))
+
+
 def explore_json(bc, unit, walk, depth, *extra):
     p = bcwalk("explore", example(bc), "--unit", unit, "--walk", walk,
                "--depth", str(depth), "--format", "json", *extra, check=0)

@@ -13,16 +13,12 @@ import time
 import unittest
 
 import common
-from common import bcwalk, example, jsonl, source
+from common import bcwalk, example, jsonl
 
 
 def line_of(text):
     """The line of examples/hostile.c holding `text`."""
-    with open(source("examples", "hostile.c"), encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if text in line:
-                return n
-    raise AssertionError("no %r in hostile.c" % text)
+    return common.line_of("hostile.c", text)
 
 
 def running():

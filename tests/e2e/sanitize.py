@@ -7,16 +7,12 @@ ctest runs this file as test_e2e_sanitize."""
 import unittest
 
 import common
-from common import bcwalk, example, jsonl, source, without_timing
+from common import bcwalk, example, jsonl, without_timing
 
 
 def line_of(text):
     """The line of examples/hazard.c holding `text`."""
-    with open(source("examples", "hazard.c"), encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if text in line:
-                return n
-    raise AssertionError("no %r in hazard.c" % text)
+    return common.line_of("hazard.c", text)
 
 
 def last_calls(lines):
