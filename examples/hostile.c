@@ -15,6 +15,8 @@
  *     overflow after it is still a crash);
  *   - hostile_close_fds closes every descriptor but bcwalk's;
  *   - hostile_hog allocates without end: a runaway allocation;
+ *     hostile_map maps memory itself, past the allocator, and gets only
+ *     what the worker's address space allows;
  *   - hostile_fds counts the descriptors it could write to: none;
  *   - hostile_write_here writes a file in its working folder, the walk's
  *     scratch folder; hostile_write_away one where $BCW_HOSTILE_FILE
@@ -27,6 +29,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -206,4 +209,21 @@ int hostile_connect(hostile *h)
     int ok = connect(fd, (struct sockaddr *)&to, sizeof to) == 0;
     close(fd);
     return ok;
+}
+
+/* How many 64 MiB regions it could map, of up to 1024 (64 GiB); all
+ * unmapped again. */
+int hostile_map(hostile *h)
+{
+    static void *regions[1024];
+    int n = 0;
+    h->calls++;
+    while (n < 1024 &&
+           (regions[n] = mmap(NULL, (size_t)64 << 20, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) !=
+               MAP_FAILED)
+        n++;
+    for (int k = 0; k < n; k++)
+        munmap(regions[k], (size_t)64 << 20);
+    return n;
 }

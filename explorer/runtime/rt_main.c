@@ -171,6 +171,9 @@ int main(void)
                                   bcw_rt_alloc_where);
             w->shm->sandbox = bcw_rt_sandbox(w->shm->scratch,
                                              sizeof w->shm->scratch);
+            if (!bcw_rt_asan())
+                bcw_rt_limit_memory(w->shm->memory_mb ? w->shm->memory_mb
+                                                      : 1024);
             if (bcw_rt_seq_setup(w) < 0) {
                 status = BCW_EXIT_UNIT_SETUP;
                 state = W_EXIT;

@@ -11,11 +11,13 @@
 #include "rt_sandbox.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <linux/landlock.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -105,4 +107,22 @@ unsigned bcw_rt_sandbox(const char *scratch, size_t size)
         return 0;
     return BCW_SANDBOX_FILES | (abi >= 4 ? BCW_SANDBOX_TCP : 0) |
            (abi >= 6 ? BCW_SANDBOX_SCOPED : 0);
+}
+
+int bcw_rt_limit_memory(size_t mb)
+{
+    /* what is mapped now, the code and the plan, in pages */
+    FILE *f = fopen("/proc/self/statm", "re");
+    unsigned long pages = 0;
+    int ok = f != NULL && fscanf(f, "%lu", &pages) == 1;
+    if (f != NULL)
+        fclose(f);
+    if (!ok)
+        return -1;
+    /* room for the limit's blocks twice over (headers, fragmentation,
+     * the quarantine) and for libc's own arenas */
+    rlim_t bytes = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) +
+                   ((rlim_t)mb << 21) + ((rlim_t)256 << 20);
+    struct rlimit lim = {bytes, bytes};
+    return setrlimit(RLIMIT_AS, &lim);
 }

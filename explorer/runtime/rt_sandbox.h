@@ -14,4 +14,12 @@
  * the folder).  Called once, by the fork server, before any worker. */
 unsigned bcw_rt_sandbox(const char *scratch, size_t size);
 
+/* Caps the address space of the process and the workers it forks at
+ * what is mapped now plus twice `mb` MiB and some room: memory the code
+ * under test maps itself, beyond the allocator's count (--worker-memory),
+ * ends in a failed allocation, not in the machine's swap.  Not for a
+ * worker with AddressSanitizer, whose shadow memory is reserved up
+ * front.  0 or -1. */
+int bcw_rt_limit_memory(size_t mb);
+
 #endif

@@ -72,6 +72,15 @@ void bcw_rt_ub(uint32_t kind, uint64_t a, uint64_t b, uint32_t bits)
     bcw_rt_halt(BCW_RUN_CRASH, BCW_SIG_UNDEFINED);
 }
 
+int bcw_rt_asan(void)
+{
+#ifdef BCW_RT_ASAN
+    return 1;
+#else
+    return __asan_poison_memory_region != NULL;
+#endif
+}
+
 void bcw_rt_poison(const void *p, size_t n)
 {
 #ifndef BCW_RT_ASAN

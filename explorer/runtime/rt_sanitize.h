@@ -32,6 +32,10 @@ void bcw_rt_ub(uint32_t kind, uint64_t a, uint64_t b, uint32_t bits)
 void bcw_rt_poison(const void *p, size_t n);
 void bcw_rt_unpoison(const void *p, size_t n);
 
+/* Does the worker carry AddressSanitizer (built with --sanitize address,
+ * or a runtime built with ASan)? */
+int bcw_rt_asan(void);
+
 /* Has AddressSanitizer, when the worker carries it, hand its reports to
  * the runtime, which records them as the sequence's crash; an address in
  * the `size` bytes at `arena` is an argument's, `place` says where any

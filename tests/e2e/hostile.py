@@ -72,6 +72,10 @@ class Hostile(unittest.TestCase):
         self.assertEqual(last["hostile_kill_group"],
                          ("crash", "SIGTERM"))
         self.assertEqual(last["hostile_limit"], ("normal", "0"))
+        # the address space holds the allocator's limit twice and some
+        # room: not 64 GiB
+        self.assertEqual(last["hostile_map"][0], "normal")
+        self.assertLess(int(last["hostile_map"][1]), 16)
         self.assertEqual(last["hostile_thread"], ("normal", "0"))
         self.assertEqual(last["hostile_close_fds"], ("normal", None))
         self.assertEqual(last["hostile_fds"], ("normal", "0"))
