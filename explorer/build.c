@@ -99,6 +99,19 @@ static bool crashed(const char *log, char *buf, size_t n)
     return crash;
 }
 
+/* Does a line of the file `log` contain `text`? */
+static bool log_mentions(const char *log, const char *text)
+{
+    char line[512];
+    bool found = false;
+    FILE *f = fopen(log, "re");
+    while (f != NULL && !found && fgets(line, sizeof line, f) != NULL)
+        found = strstr(line, text) != NULL;
+    if (f != NULL)
+        fclose(f);
+    return found;
+}
+
 int bcw__build_failed(const char *file, const char *doing, const char *log)
 {
     char line[512] = "", first[512] = "";
@@ -377,10 +390,16 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     if (rc > 0) {
         /* keep the log where the message says it is */
         char *kept = bcw__sprintf("%s/last-failed-build.log", root);
-        if (kept != NULL && rename(log, kept) == 0)
-            err = bcw__build_failed(bitcode, BUILDING, kept);
+        const char *at = kept != NULL && rename(log, kept) == 0 ? kept : log;
+        if ((sanitize & BCW_SANITIZE_ADDRESS) &&
+            log_mentions(at, "libclang_rt.asan"))
+            err = bcw__error(BCW_ERROR,
+                             "--sanitize address: clang's AddressSanitizer "
+                             "runtime is not installed (Debian: "
+                             "libclang-rt-%d-dev; full log: %s)",
+                             BCW_LLVM_MAJOR, at);
         else
-            err = bcw__build_failed(bitcode, BUILDING, log);
+            err = bcw__build_failed(bitcode, BUILDING, at);
         free(kept);
         goto done;
     }
