@@ -81,24 +81,27 @@ int bcw_rt_asan(void)
 #endif
 }
 
-void bcw_rt_poison(const void *p, size_t n)
+/* Has ASan's `mark` (poison or unpoison) the n bytes at p, when the
+ * worker carries ASan and this runtime is not built with it. */
+static void asan_mark(void (*mark)(void const volatile *, size_t),
+                      const void *p, size_t n)
 {
 #ifndef BCW_RT_ASAN
-    if (__asan_poison_memory_region != NULL)
-        __asan_poison_memory_region(p, n);
+    if (mark != NULL)
+        mark(p, n);
 #else
-    (void)p, (void)n;
+    (void)mark, (void)p, (void)n;
 #endif
+}
+
+void bcw_rt_poison(const void *p, size_t n)
+{
+    asan_mark(__asan_poison_memory_region, p, n);
 }
 
 void bcw_rt_unpoison(const void *p, size_t n)
 {
-#ifndef BCW_RT_ASAN
-    if (__asan_unpoison_memory_region != NULL)
-        __asan_unpoison_memory_region(p, n);
-#else
-    (void)p, (void)n;
-#endif
+    asan_mark(__asan_unpoison_memory_region, p, n);
 }
 
 /* The last report ASan made, as it handed it over */
