@@ -21,7 +21,9 @@
  *   - hostile_write_here writes a file in its working folder, the walk's
  *     scratch folder; hostile_write_away one where $BCW_HOSTILE_FILE
  *     says, outside it, and cannot; hostile_connect cannot connect to
- *     the TCP port $BCW_HOSTILE_PORT on 127.0.0.1 (with Landlock). */
+ *     the TCP port $BCW_HOSTILE_PORT on 127.0.0.1, nor hostile_udp send
+ *     it a datagram (the worker has a network of its own, with nothing
+ *     up). */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -226,4 +228,23 @@ int hostile_map(hostile *h)
     for (int k = 0; k < n; k++)
         munmap(regions[k], (size_t)64 << 20);
     return n;
+}
+
+/* 1 if it could send a datagram to the UDP port $BCW_HOSTILE_PORT on
+ * 127.0.0.1, 0 if not, -1 without it */
+int hostile_udp(hostile *h)
+{
+    const char *port = getenv("BCW_HOSTILE_PORT");
+    h->calls++;
+    if (port == NULL)
+        return -1;
+    struct sockaddr_in to = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)atoi(port)),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0)
+        return 0;
+    int ok = sendto(fd, "x", 1, 0, (struct sockaddr *)&to, sizeof to) == 1;
+    close(fd);
+    return ok;
 }

@@ -66,6 +66,8 @@
 #define BCW_SANDBOX_TCP 2u    /* no TCP connect or bind */
 #define BCW_SANDBOX_SCOPED 4u /* no signals or abstract unix sockets to
                                  processes outside the worker's */
+#define BCW_SANDBOX_NET 8u    /* a network namespace of its own: no
+                                 network at all */
 
 #define BCW_MAX_FUNCS 256
 /* destructors a walk's sequences end with, in turn */

@@ -42,6 +42,13 @@ def landlock_abi():
     return max(libc.syscall(444, None, 0, 1), 0)
 
 
+def own_network():
+    """Can an unprivileged process have a network namespace of its own
+    here (a user namespace with it)?"""
+    return subprocess.run(["unshare", "-Urn", "true"],
+                          capture_output=True).returncode == 0
+
+
 def settle():
     """Waits a little for killed processes to go."""
     for _ in range(50):
@@ -117,9 +124,12 @@ class Hostile(unittest.TestCase):
         if landlock_abi() < 1:
             self.skipTest("no Landlock in this kernel: nothing confines "
                           "the code under test's files (README)")
-        with tempfile.TemporaryDirectory() as d, socket.socket() as srv:
+        with tempfile.TemporaryDirectory() as d, socket.socket() as srv, \
+                socket.socket(type=socket.SOCK_DGRAM) as udp:
             srv.bind(("127.0.0.1", 0))
             srv.listen(4)
+            udp.bind(("127.0.0.1", srv.getsockname()[1]))
+            udp.setblocking(False)
             away = os.path.join(d, "away.txt")
             scratch = os.path.join(d, "tmp")
             os.mkdir(scratch)
@@ -140,8 +150,12 @@ class Hostile(unittest.TestCase):
             self.assertFalse(os.path.exists(away))
             # the scratch folder is gone with the walk
             self.assertEqual(os.listdir(scratch), [])
-            if landlock_abi() >= 4:
+            if landlock_abi() >= 4 or own_network():
                 self.assertEqual(last["hostile_connect"], "0")
+            if own_network():
+                self.assertEqual(last["hostile_udp"], "0")
+                with self.assertRaises(BlockingIOError):
+                    udp.recv(16)
 
     def test_jobs_one_and_two_give_the_same_results(self):
         def outcomes(jobs):
