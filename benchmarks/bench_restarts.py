@@ -14,7 +14,7 @@ import argparse
 import json
 import subprocess
 
-from bench import fail, print_machine, run_json
+from bench import best_of, fail, print_machine
 
 
 def native(prog, mode, n, repeat):
@@ -47,8 +47,7 @@ def main():
     for depth in map(int, args.depths.split(",")):
         cmd = [args.bcwalk, "explore", args.bitcode, "--unit", "brittle",
                "--depth", str(depth), "--prune", "none", "--format", "json"]
-        runs = [run_json(cmd) for _ in range(args.repeat)]
-        doc = min(runs, key=lambda r: r["elapsed_s"])
+        doc = best_of(cmd, args.repeat)
         s = doc["sequences"]
         crashes = s["terminated"]
         if s["normal"] != 0 or doc["worker_restarts"] != crashes:

@@ -12,7 +12,7 @@ Used by `make bench`; standard library only.
 import argparse
 import os
 
-from bench import fail, print_machine, run_json
+from bench import best_of, fail, print_machine
 
 MODES = (("plain", ()), ("address", ("--sanitize", "address")),
          ("undefined", ("--sanitize", "undefined")),
@@ -43,8 +43,7 @@ def main():
                                                         bc + ".bc"),
                    "--unit", unit, "--depth", depth, "--prune", "none",
                    "--format", "json", *extra]
-            runs = [run_json(cmd) for _ in range(args.repeat)]
-            best = min(runs, key=lambda r: r["elapsed_s"])
+            best = best_of(cmd, args.repeat)
             counts.add((best["calls"], best["sequences"]["normal"],
                         best["sequences"]["terminated"]))
             rates.append(best["calls"] / best["elapsed_s"])

@@ -195,22 +195,30 @@ int hostile_write_away(hostile *h)
     return path != NULL ? write_file(path) : -1;
 }
 
-/* 1 if it could connect, 0 if not, -1 without $BCW_HOSTILE_PORT */
-int hostile_connect(hostile *h)
+/* 1 if a socket of `type` could reach the port $BCW_HOSTILE_PORT on
+ * 127.0.0.1 (connect, and for a datagram socket send one byte), 0 if
+ * not, -1 without it */
+static int reach_port(int type)
 {
     const char *port = getenv("BCW_HOSTILE_PORT");
-    h->calls++;
     if (port == NULL)
         return -1;
     struct sockaddr_in to = {.sin_family = AF_INET,
                              .sin_port = htons((uint16_t)atoi(port)),
                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = socket(AF_INET, type, 0);
     if (fd < 0)
         return 0;
-    int ok = connect(fd, (struct sockaddr *)&to, sizeof to) == 0;
+    int ok = connect(fd, (struct sockaddr *)&to, sizeof to) == 0 &&
+             (type != SOCK_DGRAM || send(fd, "x", 1, 0) == 1);
     close(fd);
     return ok;
+}
+
+int hostile_connect(hostile *h)
+{
+    h->calls++;
+    return reach_port(SOCK_STREAM);
 }
 
 /* How many 64 MiB regions it could map, of up to 1024 (64 GiB); all
@@ -230,21 +238,8 @@ int hostile_map(hostile *h)
     return n;
 }
 
-/* 1 if it could send a datagram to the UDP port $BCW_HOSTILE_PORT on
- * 127.0.0.1, 0 if not, -1 without it */
 int hostile_udp(hostile *h)
 {
-    const char *port = getenv("BCW_HOSTILE_PORT");
     h->calls++;
-    if (port == NULL)
-        return -1;
-    struct sockaddr_in to = {.sin_family = AF_INET,
-                             .sin_port = htons((uint16_t)atoi(port)),
-                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0)
-        return 0;
-    int ok = sendto(fd, "x", 1, 0, (struct sockaddr *)&to, sizeof to) == 1;
-    close(fd);
-    return ok;
+    return reach_port(SOCK_DGRAM);
 }
