@@ -142,7 +142,8 @@ void hostile_close_fds(hostile *h)
 }
 
 /* How many descriptors it can reach besides the standard three and
- * bcwalk's own three (197-199): none of bcwalk's files, -o's included. */
+ * bcwalk's two pipes (198, 199; the worker closes its shared memory's
+ * once mapped): none of bcwalk's files, -o's included. */
 int hostile_fds(hostile *h)
 {
     int n = 0;

@@ -1,7 +1,15 @@
 /* pool.c - the parent side of the worker protocol (core/wire/proto.h):
  * start a fork server per job slot, have it fork workers, hand them
  * batches, notice crashes and hangs by the parent's own clock, replace
- * dead workers and resume after the sequence that killed them. */
+ * dead workers and resume after the sequence that killed them.
+ *
+ * Nothing a worker writes is taken on trust: each result must check
+ * (bcw_wire_check) and be in range.  One that does not was written over
+ * by the code under test, and its sequence runs again alone on a fresh
+ * worker; so does a sequence that killed its worker after others ran in
+ * it, which might have left the process broken.  A sequence run alone
+ * starts from a clean process with nothing before it: what happens to
+ * it is its own. */
 #define _GNU_SOURCE
 #include "pool.h"
 
@@ -16,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,14 +44,25 @@ typedef struct worker {
     enum worker_state state;
     pid_t pid;    /* the worker, forked by the server */
     pid_t server; /* its fork server, -1 when down */
-    int shm_fd, cmd_fd, status_fd, srv_cmd_fd, srv_status_fd;
-    bcw_shm *shm;
-    bcw_job *job;     /* the job in flight when busy */
-    uint32_t first;   /* its first sequence this worker runs: the
-                         parent's own, shared memory is not trusted */
+    int batch_fd, cmd_fd, status_fd, srv_cmd_fd, srv_status_fd;
+    bcw_batch *batch;
+    bcw_job *job; /* the job in flight when busy */
+    /* The run in flight, the parent's own (shared memory is not
+     * trusted): the job's sequences first..end-1, a sequence run again
+     * alone, and the nonce the worker's results check with. */
+    uint32_t first, end;
+    bool alone;
+    uint64_t nonce;
+    /* What is left of the job: redo[redone..nredo-1] to run again alone,
+     * then resume..nseq-1. */
+    uint32_t *redo;
+    uint32_t nredo, redone, resume;
     uint64_t last_at; /* (cur, cur_call) seen at last_progress */
     double last_progress;
-    double deadline; /* the batch's, by the parent's clock */
+    double deadline;  /* the run's, by the parent's clock */
+    double hang_sent; /* when BCW_HANG_SIGNAL was sent, or 0 */
+    bool has_last;    /* `last` holds the worker's BCW_MSG_LAST */
+    bcw_wire_last last;
 } worker;
 
 struct bcw_pool {
@@ -53,6 +73,8 @@ struct bcw_pool {
     unsigned n;
     unsigned timeout_ms;
     uint64_t restarts;
+    uint64_t runs; /* sent so far: each run's nonce */
+    int plan_fd;   /* the plan, sealed, every worker's */
     worker *w;
 };
 
@@ -166,7 +188,8 @@ static int spawn_server(bcw_pool *pool, worker *w)
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, w->shm_fd, BCW_FD_SHM);
+    posix_spawn_file_actions_adddup2(&fa, pool->plan_fd, BCW_FD_SHM);
+    posix_spawn_file_actions_adddup2(&fa, w->batch_fd, BCW_FD_BATCH);
     posix_spawn_file_actions_adddup2(&fa, cmd[0], BCW_FD_CMD);
     posix_spawn_file_actions_adddup2(&fa, st[1], BCW_FD_STATUS);
     posix_spawn_file_actions_adddup2(&fa, scmd[0], BCW_FD_SRV_CMD);
@@ -214,9 +237,7 @@ static int spawn_server(bcw_pool *pool, worker *w)
             return bcw__error(BCW_EINPUT,
                               "setup function: it crashed (signal %d) in the "
                               "worker, before any sequence",
-                              w->shm->cur < BCW_MAX_BATCH
-                                  ? w->shm->results[w->shm->cur].signo
-                                  : 0);
+                              w->batch->results[0].signo);
         return bcw__error(BCW_ERROR,
                           "worker %s did not start (hello 0x%08x, expected "
                           "0x%08x; exit status %d): rebuild it by removing "
@@ -294,7 +315,7 @@ static int make_scratch(bcw_pool *pool)
                              tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
     if (dir == NULL)
         return BCW_ENOMEM;
-    bool too_long = strlen(dir) >= sizeof pool->w->shm->scratch;
+    bool too_long = strlen(dir) >= sizeof(((bcw_shm *)0)->scratch);
     if (too_long || mkdtemp(dir) == NULL) {
         int err = bcw__error(BCW_ERROR, "scratch folder %s: %s", dir,
                              too_long ? "path too long" : strerror(errno));
@@ -316,6 +337,46 @@ static int remove_one(const char *path, const struct stat *st, int flag,
     return 0;
 }
 
+/* The plan into a memfd every worker maps, sealed so that none can write
+ * it (no writable mapping of it can be made, nor a read-only one made
+ * writable): the code under test cannot change what later sequences
+ * run.  A kernel without the seals gets the memfd unsealed. */
+static int write_plan(bcw_pool *pool, const bcw_plan *plan)
+{
+    bcw_shm *shm = MAP_FAILED;
+    pool->plan_fd =
+        memfd_create("bcwalk-plan", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (pool->plan_fd < 0 || ftruncate(pool->plan_fd, sizeof(bcw_shm)) < 0 ||
+        (shm = mmap(NULL, sizeof(bcw_shm), PROT_READ | PROT_WRITE, MAP_SHARED,
+                    pool->plan_fd, 0)) == MAP_FAILED)
+        return bcw__error(BCW_ERROR, "shared memory: %s", strerror(errno));
+    shm->magic = BCW_SHM_MAGIC;
+    shm->version = BCW_PROTO_VERSION;
+    shm->nfuncs = plan->nfuncs;
+    shm->unit_size = plan->unit_size;
+    shm->ndestructors = plan->ndestructors;
+    memcpy(shm->destructors, plan->destructors, sizeof plan->destructors);
+    shm->use_ffi = plan->use_ffi;
+    shm->memory_mb = plan->memory_mb;
+    memcpy(shm->funcs, plan->funcs, sizeof plan->funcs);
+    shm->npool = plan->npool;
+    memcpy(shm->pool, plan->pool, sizeof plan->pool);
+    shm->nstrings = plan->nstrings;
+    memcpy(shm->strings, plan->strings, plan->nstrings);
+    shm->npreds = plan->npreds;
+    shm->state_flags = plan->state_flags;
+    memcpy(shm->preds, plan->preds, sizeof plan->preds);
+    shm->nfills = plan->nfills;
+    memcpy(shm->fills, plan->fills, sizeof plan->fills);
+    memcpy(&shm->gen, &plan->gen, sizeof plan->gen);
+    snprintf(shm->scratch, sizeof shm->scratch, "%s", pool->scratch);
+    munmap(shm, sizeof(bcw_shm));
+    int seals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL;
+    if (fcntl(pool->plan_fd, F_ADD_SEALS, seals | F_SEAL_FUTURE_WRITE) < 0)
+        fcntl(pool->plan_fd, F_ADD_SEALS, seals);
+    return 0;
+}
+
 int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
                   unsigned jobs, unsigned timeout_ms, unsigned sanitize)
 {
@@ -327,6 +388,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     if (pool == NULL)
         return BCW_ENOMEM;
     pool->n = jobs ? jobs : 1;
+    pool->plan_fd = -1;
     pool->timeout_ms = timeout_ms ? timeout_ms : 1000;
     pool->path = bcw__strdup(path);
     pool->w = bcw__calloc(pool->n, sizeof *pool->w);
@@ -340,40 +402,31 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         bcw__pool_free(pool);
         return err;
     }
+    if ((err = write_plan(pool, plan)) < 0) {
+        bcw__pool_free(pool);
+        return err;
+    }
     for (unsigned i = 0; i < pool->n; i++) {
         worker *w = &pool->w[i];
         w->pid = w->server = -1;
-        w->cmd_fd = w->status_fd = w->srv_cmd_fd = w->srv_status_fd = -1;
-        w->shm = MAP_FAILED;
-        w->shm_fd = memfd_create("bcwalk-shm", MFD_CLOEXEC);
-        if (w->shm_fd < 0 || ftruncate(w->shm_fd, sizeof(bcw_shm)) < 0 ||
-            (w->shm = mmap(NULL, sizeof(bcw_shm), PROT_READ | PROT_WRITE,
-                           MAP_SHARED, w->shm_fd, 0)) == MAP_FAILED) {
-            err = bcw__error(BCW_ERROR, "shared memory: %s", strerror(errno));
+        w->batch_fd = w->cmd_fd = w->status_fd = w->srv_cmd_fd =
+            w->srv_status_fd = -1;
+        w->batch = MAP_FAILED;
+    }
+    for (unsigned i = 0; i < pool->n; i++) {
+        worker *w = &pool->w[i];
+        w->redo = bcw__calloc(BCW_MAX_BATCH, sizeof *w->redo);
+        w->batch_fd = memfd_create("bcwalk-batch", MFD_CLOEXEC);
+        if (w->redo == NULL || w->batch_fd < 0 ||
+            ftruncate(w->batch_fd, sizeof(bcw_batch)) < 0 ||
+            (w->batch = mmap(NULL, sizeof(bcw_batch), PROT_READ | PROT_WRITE,
+                             MAP_SHARED, w->batch_fd, 0)) == MAP_FAILED) {
+            err = w->redo == NULL ? BCW_ENOMEM
+                                  : bcw__error(BCW_ERROR, "shared memory: %s",
+                                               strerror(errno));
             bcw__pool_free(pool);
             return err;
         }
-        w->shm->magic = BCW_SHM_MAGIC;
-        w->shm->version = BCW_PROTO_VERSION;
-        w->shm->nfuncs = plan->nfuncs;
-        w->shm->unit_size = plan->unit_size;
-        w->shm->ndestructors = plan->ndestructors;
-        memcpy(w->shm->destructors, plan->destructors,
-               sizeof plan->destructors);
-        w->shm->use_ffi = plan->use_ffi;
-        w->shm->memory_mb = plan->memory_mb;
-        memcpy(w->shm->funcs, plan->funcs, sizeof plan->funcs);
-        w->shm->npool = plan->npool;
-        memcpy(w->shm->pool, plan->pool, sizeof plan->pool);
-        w->shm->nstrings = plan->nstrings;
-        memcpy(w->shm->strings, plan->strings, plan->nstrings);
-        w->shm->npreds = plan->npreds;
-        w->shm->state_flags = plan->state_flags;
-        memcpy(w->shm->preds, plan->preds, sizeof plan->preds);
-        w->shm->nfills = plan->nfills;
-        memcpy(w->shm->fills, plan->fills, sizeof plan->fills);
-        memcpy(&w->shm->gen, &plan->gen, sizeof plan->gen);
-        snprintf(w->shm->scratch, sizeof w->shm->scratch, "%s", pool->scratch);
     }
     *out = pool;
     return 0;
@@ -386,42 +439,51 @@ int bcw__job_prepare(bcw_job *job)
     return prepare != NULL ? prepare(job) : 0;
 }
 
-static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
+static uint32_t len_of(const bcw_job *job, uint32_t i)
 {
-    int perr = bcw__job_prepare(job);
-    if (perr < 0)
-        return perr;
+    return job->words[job->off[i]] & BCW_SEQ_LEN_MASK;
+}
+
+/* Sends w the run of its job's sequences first..end-1 (`alone`: one
+ * sequence run again by itself), starting a worker if w has none. */
+static int send_run(bcw_pool *pool, worker *w, uint32_t first, uint32_t end,
+                    bool alone)
+{
     if (w->state == W_DOWN) {
         int err = start(pool, w);
         if (err < 0)
             return err;
     }
-    bcw_shm *s = w->shm;
-    if (first == 0) {
-        uint32_t words = 0;
-        for (uint32_t i = 0; i < job->nseq; i++) {
-            const uint16_t *q = &job->words[job->off[i]];
-            uint32_t n = (uint32_t)(q[0] & BCW_SEQ_LEN_MASK) + 2;
-            BCW_ASSERT(words + n <= BCW_MAX_SEQ_WORDS);
-            memcpy(&s->seqs[words], q, n * sizeof *q);
-            s->off[i] = words;
-            words += n;
-        }
+    bcw_job *job = w->job;
+    bcw_batch *b = w->batch;
+    /* the words again, every run: the code under test may have written
+     * over them in the run before */
+    uint32_t words = 0;
+    double calls = 0;
+    for (uint32_t i = first; i < end; i++) {
+        const uint16_t *q = &job->words[job->off[i]];
+        uint32_t n = (uint32_t)(q[0] & BCW_SEQ_LEN_MASK) + 2;
+        BCW_ASSERT(words + n <= BCW_MAX_SEQ_WORDS);
+        memcpy(&b->seqs[words], q, n * sizeof *q);
+        b->off[i] = words;
+        words += n;
+        calls += n;
     }
-    s->nseq = job->nseq;
-    s->first = first;
-    s->cur = first;
-    s->cur_call = 0;
-    w->job = job;
     w->first = first;
+    w->end = end;
+    w->alone = alone;
+    w->nonce = ++pool->runs * 0x9e3779b97f4a7c15u;
+    b->nonce = b->tail = w->nonce;
+    b->nseq = end;
+    b->first = first;
+    b->cur = first;
+    b->cur_call = 0;
     w->last_at = (uint64_t)first << 32;
     w->last_progress = now_ms();
-    /* the batch's deadline: four times the limit for each call its
-     * sequences make, so a worker whose progress is forged (shared
-     * memory written by the code under test) still ends */
-    double calls = 0;
-    for (uint32_t i = first; i < job->nseq; i++)
-        calls += (job->words[job->off[i]] & BCW_SEQ_LEN_MASK) + 2;
+    w->hang_sent = 0;
+    w->has_last = false;
+    /* the run's deadline: four times the limit for each call its
+     * sequences make, however the worker seems to progress */
     w->deadline = w->last_progress + 4.0 * pool->timeout_ms * calls;
     if (write32(w->cmd_fd, BCW_CMD_RUN) < 0) {
         reap(w, true);
@@ -432,77 +494,249 @@ static int send_job(bcw_pool *pool, worker *w, bcw_job *job, uint32_t first)
     return 0;
 }
 
-static void collect(worker *w, uint32_t first, uint32_t end)
+/* Starts job on the idle or down worker w. */
+static int send_job(bcw_pool *pool, worker *w, bcw_job *job)
 {
-    memcpy(&w->job->results[first], &w->shm->results[first],
-           (end - first) * sizeof(bcw_wire_result));
-    for (uint32_t i = first; i < end; i++)
-        if (w->job->results[i].flags & BCW_RESULT_CAUSE)
-            w->job->causes[i] = w->shm->causes[i];
+    int err = bcw__job_prepare(job);
+    if (err < 0)
+        return err;
+    w->job = job;
+    w->nredo = w->redone = 0;
+    w->resume = job->nseq;
+    return send_run(pool, w, 0, job->nseq, false);
+}
+
+/* What is left of w's job once a run ended: the sequences to run again
+ * alone, then the rest; or nothing, and w is no longer busy. */
+static int next_run(bcw_pool *pool, worker *w)
+{
+    if (w->redone < w->nredo) {
+        uint32_t i = w->redo[w->redone++];
+        return send_run(pool, w, i, i + 1, true);
+    }
+    w->nredo = w->redone = 0;
+    if (w->resume < w->job->nseq)
+        return send_run(pool, w, w->resume, w->job->nseq, false);
+    w->job = NULL;
+    if (w->state == W_BUSY)
+        w->state = W_IDLE;
+    return 0;
+}
+
+/* Is r (with its cause c) what w's worker wrote for sequence i: its
+ * check word for this run right, every field the parent reads in
+ * range? */
+static bool result_ok(const worker *w, uint32_t i, const bcw_wire_result *r,
+                      const bcw_wire_cause *c)
+{
+    bool caused = r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK);
+    return r->check == bcw_wire_check(r, c, i, w->nonce) &&
+           r->outcome <= BCW_RUN_FAILURE &&
+           r->halted_at <= len_of(w->job, i) + 1 &&
+           (!caused ||
+            (c->kind <= BCW_CAUSE_LAST && c->access <= BCW_ACCESS_WRITE &&
+             c->where <= BCW_WHERE_STACK));
+}
+
+/* Sequence i's result and cause in w's batch, copied out once and
+ * checked.  false: written over. */
+static bool read_result(const worker *w, uint32_t i, bcw_wire_result *r,
+                        bcw_wire_cause *c)
+{
+    *r = w->batch->results[i];
+    if (r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK))
+        *c = w->batch->causes[i];
+    return result_ok(w, i, r, c);
+}
+
+/* r and c into the job as sequence i's. */
+static void store_result(worker *w, uint32_t i, const bcw_wire_result *r,
+                         const bcw_wire_cause *c)
+{
+    w->job->results[i] = *r;
+    if (r->flags & BCW_RESULT_CAUSE)
+        w->job->causes[i] = *c;
+}
+
+/* The rest of a BCW_MSG_LAST whose first word was read: written in one
+ * piece, it is all in the pipe. */
+static void read_last(worker *w)
+{
+    char *p = (char *)&w->last + sizeof w->last.msg;
+    size_t want = sizeof w->last - sizeof w->last.msg;
+    while (want > 0) {
+        struct pollfd pfd = {.fd = w->status_fd, .events = POLLIN};
+        ssize_t n = poll(&pfd, 1, 100) == 1 ? read(w->status_fd, p, want) : 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        p += n;
+        want -= (size_t)n;
+    }
+    w->last.msg = BCW_MSG_LAST;
+    w->has_last = true;
+}
+/* Sequence i's result into the job: true if it checks; if not, the
+ * job's entry is left to be written again. */
+static bool take_result(worker *w, uint32_t i)
+{
+    return read_result(w, i, &w->job->results[i], &w->job->causes[i]);
+}
+
+/* Sequence i's result as the parent words it: `outcome` and `signo` at
+ * the call in flight, `call` (out of range: the last), with a cause of
+ * `kind` (BCW_CAUSE_NONE: none) whose size is `size`. */
+static void put_result(worker *w, uint32_t i, enum bcw_outcome outcome,
+                       int signo, uint32_t call, enum bcw_cause_kind kind,
+                       uint32_t size)
+{
+    uint32_t last = len_of(w->job, i) + 1;
+    bcw_wire_result *r = &w->job->results[i];
+    memset(r, 0, sizeof *r);
+    r->outcome = (uint8_t)outcome;
+    r->signo = (uint8_t)signo;
+    r->halted_at = (uint16_t)(call <= last ? call : last);
+    r->calls = r->halted_at + 1u;
+    if (kind != BCW_CAUSE_NONE) {
+        r->flags = BCW_RESULT_CAUSE;
+        bcw_wire_cause *c = &w->job->causes[i];
+        memset(c, 0, sizeof *c);
+        c->kind = (uint8_t)kind;
+        c->size = size;
+    }
+}
+
+/* w answered DONE: its results, those that do not check to run again
+ * alone; run alone, a result that does not check was written over by
+ * the sequence itself after it ended (a thread or process it left). */
+static int run_done(bcw_pool *pool, worker *w)
+{
+    bool spoiled = false;
+    for (uint32_t i = w->first; i < w->end; i++) {
+        if (take_result(w, i))
+            continue;
+        spoiled = true;
+        if (w->alone)
+            put_result(w, i, BCW_RUN_CRASH, BCW_SIG_SCRIBBLE,
+                       w->batch->cur_call, BCW_CAUSE_SCRIBBLE, 1);
+        else
+            w->redo[w->nredo++] = i;
+    }
+    if (!w->alone)
+        w->resume = w->end;
+    w->state = W_IDLE;
+    /* a worker whose shared memory was written over is not used again */
+    if (spoiled)
+        reap(w, true);
+    return next_run(pool, w);
 }
 
 /* Has the busy worker w hung, by the parent's clock at t?  (cur,
- * cur_call), checked against the batch, must move within the time
- * limit, and the batch end by its deadline. */
+ * cur_call) must move within the time limit, and the run end by its
+ * deadline.  A move counts when it stays in the run and the call in the
+ * sequence, and the sequences it passed have results that check: a
+ * thread writing shared memory cannot fake one. */
 static bool past_deadline(const bcw_pool *pool, worker *w, double t)
 {
-    uint32_t cur = w->shm->cur, call = w->shm->cur_call;
+    uint32_t cur = __atomic_load_n(&w->batch->cur, __ATOMIC_ACQUIRE);
+    uint32_t call = w->batch->cur_call;
     uint64_t at = (uint64_t)cur << 32 | call;
-    if (cur >= w->first && cur < w->job->nseq && at > w->last_at) {
-        w->last_at = at;
-        w->last_progress = t;
+    if (cur >= w->first && cur < w->end && call <= len_of(w->job, cur) + 1 &&
+        at > w->last_at) {
+        bool real = true;
+        bcw_wire_result r;
+        bcw_wire_cause c;
+        for (uint32_t i = (uint32_t)(w->last_at >> 32); i < cur && real; i++)
+            real = read_result(w, i, &r, &c);
+        if (real) {
+            w->last_at = at;
+            w->last_progress = t;
+        }
     }
     return t - w->last_progress > pool->timeout_ms || t > w->deadline;
 }
 
-/* The worker died during a job, or is to be killed (`kill_it`: hung, or
- * it said something out of protocol): classify how (one place for it),
- * keep what it finished, and resume the job on a fresh worker. */
+/* The worker died during a run, or is to be killed (`kill_it`: hung, or
+ * it said something out of protocol).  The sequence in flight is the one
+ * its last words (BCW_MSG_LAST) name, else the batch's cur.  The
+ * sequences before it keep their results that check, the others run
+ * again alone; so does the one in flight when others ran before it in
+ * the same process.  Otherwise (run alone, or first) the death is its
+ * outcome, classified here (one place for it).  The job resumes after it
+ * on a fresh worker. */
 static int worker_died(bcw_pool *pool, worker *w, bool hung, bool kill_it)
 {
-    /* the sequence in flight, as the worker says: a value outside the
-     * batch (code under test scribbling on shared memory) is taken as
-     * the batch's first */
     uint32_t first = w->first;
-    uint32_t cur = w->shm->cur;
-    if (cur < first || cur >= w->job->nseq)
+    uint32_t cur = __atomic_load_n(&w->batch->cur, __ATOMIC_ACQUIRE);
+    uint32_t call = w->batch->cur_call;
+    uint32_t msg;
+    if (!w->has_last && read32(w->status_fd, &msg, 0) == 1 &&
+        msg == BCW_MSG_LAST)
+        read_last(w);
+    const bcw_wire_last *last = &w->last;
+    bool said = w->has_last && last->seq >= first && last->seq < w->end &&
+                result_ok(w, last->seq, &last->result, &last->cause);
+    if (said)
+        cur = last->seq;
+    /* a value outside the run was written by the code under test */
+    bool known = said || (cur >= first && cur < w->end);
+    if (!known)
         cur = first;
+    uint32_t len = len_of(w->job, cur);
+    if (call > len + 1) {
+        /* written over too: the last call the parent saw the sequence
+         * make, at least its last method (its prefix, a sequence a walk
+         * runs first, ended normally) */
+        bool seen = (uint32_t)(w->last_at >> 32) == cur;
+        call = seen && (uint32_t)w->last_at > len ? len + 1 : len;
+    }
     int status = reap(w, kill_it);
-    bcw_wire_result *r = &w->shm->results[cur];
-    int code = !hung && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    /* the worker recorded a fatal signal itself, or finished a sequence
-     * that left the process changed */
-    bool said = code == BCW_EXIT_FAULT || code == BCW_EXIT_RESTART;
-    if (!said) {
-        r->halted_at = (uint16_t)w->shm->cur_call;
-        r->calls = w->shm->cur_call + 1;
-        r->flags &= ~BCW_RESULT_CAUSE; /* nothing the worker could say */
-    }
-    if (hung) {
-        /* no progress within the time limit: the worker was killed */
-        r->outcome = BCW_RUN_HANG;
-        r->signo = SIGKILL;
-    } else if (!said && WIFSIGNALED(status)) {
-        /* killed from outside (the OOM killer, a stray signal) */
-        r->outcome = BCW_RUN_CRASH;
-        r->signo = (uint8_t)WTERMSIG(status);
-    } else if (!said) {
-        /* the code under test ended the worker some way bcwalk does not
-         * intercept (closing its descriptors, a raw exit system call) */
-        r->outcome = BCW_RUN_ABORT;
-        r->signo = 0;
-        r->flags |= BCW_RESULT_CAUSE;
-        memset(&w->shm->causes[cur], 0, sizeof w->shm->causes[cur]);
-        w->shm->causes[cur].kind = BCW_CAUSE_DIED;
-        w->shm->causes[cur].size = (uint32_t)code;
-    }
     pool->restarts++;
-    collect(w, first, cur + 1);
-    bcw_job *job = w->job;
-    w->job = NULL;
-    if (cur + 1 >= job->nseq)
-        return 0;
-    return send_job(pool, w, job, cur + 1);
+    bool clean = known;
+    for (uint32_t i = first; i < cur; i++)
+        if (!take_result(w, i)) {
+            w->redo[w->nredo++] = i;
+            clean = false;
+        }
+    if (!w->alone)
+        w->resume = cur + 1;
+    int code = said                         ? (int)last->exit
+               : !hung && WIFEXITED(status) ? WEXITSTATUS(status)
+                                            : -1;
+    /* the sequence ended and left the process changed: its result
+     * stands as any other's */
+    if (code == BCW_EXIT_RESTART && said) {
+        store_result(w, cur, &last->result, &last->cause);
+        return next_run(pool, w);
+    }
+    if (code == BCW_EXIT_RESTART && take_result(w, cur))
+        return next_run(pool, w);
+    if (!w->alone && (cur > first || !clean)) {
+        w->redo[w->nredo++] = cur;
+        return next_run(pool, w);
+    }
+    if (said) {
+        /* the worker recorded a fatal signal, or the hang it was told
+         * of, itself */
+        store_result(w, cur, &last->result, &last->cause);
+    } else if (hung) {
+        /* no progress within the time limit: the worker was killed */
+        put_result(w, cur, BCW_RUN_HANG, SIGKILL, call, BCW_CAUSE_NONE, 0);
+    } else if (code == BCW_EXIT_FAULT && take_result(w, cur)) {
+        /* its last words lost, the batch still has them */
+    } else if (WIFSIGNALED(status)) {
+        /* killed from outside (the OOM killer, a stray signal) */
+        put_result(w, cur, BCW_RUN_CRASH, WTERMSIG(status), call,
+                   BCW_CAUSE_NONE, 0);
+    } else {
+        /* the code under test ended the worker some way bcwalk does not
+         * intercept (closing its descriptors, a raw exit system call),
+         * or its last words do not check */
+        put_result(w, cur, BCW_RUN_ABORT, 0, call, BCW_CAUSE_DIED,
+                   (uint32_t)code);
+    }
+    return next_run(pool, w);
 }
 
 int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
@@ -515,7 +749,7 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
             worker *w = &pool->w[i];
             if (w->state == W_BUSY)
                 continue;
-            if ((err = send_job(pool, w, &jobs[next], 0)) == 0) {
+            if ((err = send_job(pool, w, &jobs[next])) == 0) {
                 next++;
                 busy++;
             }
@@ -548,19 +782,26 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
                 uint32_t msg = 0;
                 int got = read32(w->status_fd, &msg, 0);
                 if (got == 1 && msg == BCW_MSG_DONE) {
-                    collect(w, w->first, w->job->nseq);
-                    w->state = W_IDLE;
-                    w->job = NULL;
-                    busy--;
-                    continue;
+                    err = run_done(pool, w);
+                } else {
+                    /* its last words, or anything else: a worker gone
+                     * wrong, its sequence in flight crashed */
+                    if (got == 1 && msg == BCW_MSG_LAST)
+                        read_last(w);
+                    err = worker_died(pool, w, w->hang_sent > 0, true);
                 }
-                /* anything but DONE is a worker gone wrong: its
-                 * sequence in flight crashed, the walk goes on */
-                err = worker_died(pool, w, false, true);
             } else if (pfd[2 * k + 1].revents != 0) {
-                err = worker_died(pool, w, false, false);
-            } else if (past_deadline(pool, w, t)) {
+                err = worker_died(pool, w, w->hang_sent > 0, false);
+            } else if (w->hang_sent > 0) {
+                /* told of its hang: it records it, or is killed */
+                if (t - w->hang_sent <= BCW_HANG_GRACE_MS)
+                    continue;
                 err = worker_died(pool, w, true, true);
+            } else if (past_deadline(pool, w, t)) {
+                /* the main thread, which runs the sequence */
+                syscall(SYS_tgkill, w->pid, w->pid, BCW_HANG_SIGNAL);
+                w->hang_sent = t;
+                continue;
             } else {
                 continue;
             }
@@ -589,11 +830,14 @@ void bcw__pool_free(bcw_pool *pool)
             reap(w, w->state == W_BUSY);
         }
         server_down(w, false);
-        if (w->shm != MAP_FAILED && w->shm != NULL)
-            munmap(w->shm, sizeof(bcw_shm));
-        if (w->shm_fd >= 0)
-            close(w->shm_fd);
+        if (w->batch != MAP_FAILED && w->batch != NULL)
+            munmap(w->batch, sizeof(bcw_batch));
+        if (w->batch_fd >= 0)
+            close(w->batch_fd);
+        free(w->redo);
     }
+    if (pool->plan_fd >= 0)
+        close(pool->plan_fd);
     free(pool->w);
     free(pool->path);
     if (pool->scratch != NULL)

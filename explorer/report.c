@@ -472,6 +472,13 @@ static bool worker_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
                  "intercepts",
                  (int)c->size);
         return true;
+    case BCW_CAUSE_SCRIBBLE:
+        /* found after the call returned: no site */
+        snprintf(buf, n, "wrote over bcwalk's shared memory%s",
+                 c->size == 1 ? " after the sequence ended (a thread or "
+                                "process it left)"
+                              : "");
+        return true;
     case BCW_CAUSE_SANITIZER:
     case BCW_CAUSE_UNDEFINED: {
         char text[sizeof c->text + 1];

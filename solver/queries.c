@@ -239,7 +239,7 @@ int bcw__query_shown(uint8_t *out, bcw_session *s, const Z3_ast *lits,
     for (unsigned i = 0; i < n; i++)
         in[i] = true;
     for (unsigned i = 0; i < n; i++) {
-        bool yes;
+        bool yes = false;
         int err = implied(&yes, s, lits, in, n, i);
         if (err < 0)
             return err;

@@ -1,44 +1,57 @@
 /* proto.h - the parent/worker protocol: shared memory layout, fds and
  * messages.  Both sides include it; docs/worker-protocol.md explains it.
  *
- * The parent creates a memfd holding `struct bcw_shm`, writes the plan
- * (the unit's callable functions with their parameter kinds), and starts
- * the worker executable, the fork server, with these fds:
- *   BCW_FD_SHM         the memfd, mapped shared by the worker
+ * The parent writes the plan (the unit's callable functions with their
+ * parameter kinds), `struct bcw_shm`, into a memfd it seals against
+ * writing, and gives each worker a second memfd of its own, `struct
+ * bcw_batch`, for batches and results.  It starts the worker executable,
+ * the fork server, with these fds:
+ *   BCW_FD_SHM         the plan's memfd, mapped read-only
+ *   BCW_FD_BATCH       the batch's memfd, mapped shared
  *   BCW_FD_CMD         pipe parent -> worker: 4-byte commands
  *   BCW_FD_STATUS      pipe worker -> parent: 4-byte replies
  *   BCW_FD_SRV_CMD     pipe parent -> fork server: BCW_CMD_FORK
  *   BCW_FD_SRV_STATUS  pipe fork server -> parent
- * The server sets up (maps and checks the plan, prepares the calls, runs
- * the library's setup function) and answers BCW_MSG_HELLO | version on
- * BCW_FD_SRV_STATUS.  For each BCW_CMD_FORK it forks a worker, a copy of
- * itself set up, and answers the worker's pid; when that worker ends, the
- * server answers its wait status and waits for the next FORK.  The worker
- * never holds the server's descriptors.
+ * The server maps both and closes their fds, sets up (checks the plan,
+ * prepares the calls, runs the library's setup function) and answers
+ * BCW_MSG_HELLO | version on BCW_FD_SRV_STATUS.  For each BCW_CMD_FORK it
+ * forks a worker, a copy of itself set up, and answers the worker's pid;
+ * when that worker ends, the server answers its wait status and waits
+ * for the next FORK.  The worker never holds the server's descriptors.
  *
- * For each batch the parent fills `seqs`, sets `nseq` and `first`, and
- * sends BCW_CMD_RUN on BCW_FD_CMD; the worker runs sequences
- * first..nseq-1, writing results[i] as each ends, and replies
- * BCW_MSG_DONE.  `cur` and `cur_call` name the sequence and the call in
- * flight.  The parent's own clock decides a hang: no move of (cur,
- * cur_call) within the time limit, or a batch past the limit times its
- * calls (a thread of the code under test writing shared memory cannot
- * keep a worker alive past that).  A fatal signal in the code under test
- * is recorded in results[cur] by the worker, which then exits with
- * BCW_EXIT_FAULT; if the worker dies any other way the parent records the
- * outcome itself.  Either way the parent asks the server for a fresh
- * worker and resumes at cur + 1. */
+ * For each batch the parent fills `seqs`, sets `nonce`, `tail`, `nseq`
+ * and `first`, and sends BCW_CMD_RUN on BCW_FD_CMD; the worker copies
+ * the batch, runs sequences first..nseq-1, writing results[i] and its
+ * check word (bcw_wire_check) as each ends, and replies BCW_MSG_DONE.
+ * `cur` and `cur_call` name the sequence and the call in flight.
+ *
+ * The parent trusts nothing the code under test can write: a result
+ * whose check word is wrong, or whose fields are out of range, was
+ * written over, and its sequence is run again alone; a death after
+ * other sequences ran in the same worker is confirmed the same way.
+ * The parent's own clock decides a hang: no move of (cur, cur_call)
+ * within the time limit, a move to a sequence whose predecessors'
+ * results do not check counting as none, or a batch past the limit
+ * times its calls.  A fatal signal in the code under test is recorded
+ * in results[cur] by the worker, which then exits with BCW_EXIT_FAULT;
+ * if the worker dies any other way the parent records the outcome
+ * itself.  Either way the parent asks the server for a fresh worker and
+ * resumes at cur + 1. */
 #ifndef BCW_PROTO_H
 #define BCW_PROTO_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "abi.h"
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 8u
+#define BCW_PROTO_VERSION 9u
 
+#define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
 #define BCW_FD_SRV_STATUS 196
 #define BCW_FD_SHM 197
@@ -50,6 +63,15 @@
 #define BCW_CMD_FORK 0x464f524bu  /* "FORK" */
 #define BCW_MSG_HELLO 0x48490000u /* "HI" | version */
 #define BCW_MSG_DONE 0x444f4e45u  /* "DONE" */
+/* A worker's last words before it exits (BCW_EXIT_FAULT or
+ * BCW_EXIT_RESTART): struct bcw_wire_last, in one write to the status
+ * pipe, where nothing the code under test left running can change it. */
+#define BCW_MSG_LAST 0x4c415354u /* "LAST" */
+/* The signal the parent sends a worker's main thread whose call hung:
+ * the worker records the hang on the call in flight and exits; one that
+ * does not within BCW_HANG_GRACE_MS is killed. */
+#define BCW_HANG_SIGNAL SIGXCPU
+#define BCW_HANG_GRACE_MS 250
 
 #define BCW_EXIT_FAULT 86 /* recorded a fatal signal in results[cur] */
 #define BCW_EXIT_SETUP 87 /* could not start: bad plan or shm */
@@ -61,13 +83,15 @@
  * children): a fresh worker runs the next sequence */
 #define BCW_EXIT_RESTART 89
 
-/* What confines the code under test (bcw_shm.sandbox) */
-#define BCW_SANDBOX_FILES 1u  /* writes only in the scratch folder */
-#define BCW_SANDBOX_TCP 2u    /* no TCP connect or bind */
-#define BCW_SANDBOX_SCOPED 4u /* no signals or abstract unix sockets to
-                                 processes outside the worker's */
-#define BCW_SANDBOX_NET 8u    /* a network namespace of its own: no
-                                 network at all */
+/* What confines the code under test (bcw_batch.sandbox) */
+#define BCW_SANDBOX_FILES 1u /* writes only in the scratch folder */
+#define BCW_SANDBOX_TCP 2u   /* no TCP connect or bind */
+#define BCW_SANDBOX_SCOPED                                                     \
+    4u /* no signals or abstract unix sockets to                               \
+          processes outside the worker's */
+#define BCW_SANDBOX_NET                                                        \
+    8u /* a network namespace of its own: no                                   \
+          network at all */
 
 #define BCW_MAX_FUNCS 256
 /* destructors a walk's sequences end with, in turn */
@@ -167,6 +191,9 @@ typedef struct bcw_wire_param {
  * happened (the worker goes on) */
 #define BCW_SIG_SANITIZER 0xf3u
 #define BCW_SIG_UNDEFINED 0xf4u
+/* signo of a call that wrote over bcwalk's shared memory (the batch's
+ * header changed under it, or its result did not check): a crash */
+#define BCW_SIG_SCRIBBLE 0xf5u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -209,7 +236,7 @@ typedef struct bcw_wire_result {
      * state is. */
     uint64_t key;
     uint32_t flags; /* BCW_RESULT_* */
-    uint32_t pad;
+    uint32_t check; /* bcw_wire_check of the rest, the worker's last word */
 } bcw_wire_result;
 
 /* The last call is an observer (BCW_WIRE_OBSERVER) and the object's
@@ -248,11 +275,16 @@ enum bcw_cause_kind {
                               address): text its words, pc the access */
     BCW_CAUSE_UNDEFINED,   /* undefined behaviour about to happen
                               (--sanitize undefined): text what, pc where */
-    BCW_CAUSE_LEAK         /* not a halt (BCW_RESULT_LEAK): addr blocks
+    BCW_CAUSE_LEAK,        /* not a halt (BCW_RESULT_LEAK): addr blocks
                               of size bytes in all that the destructor left
                               and nothing reaches; alloc_call and
                               alloc_site of the first allocated */
+    BCW_CAUSE_SCRIBBLE     /* the call wrote over bcwalk's shared memory
+                              (BCW_SIG_SCRIBBLE); size 1 when the parent
+                              found it (the sequence's own result wrong,
+                              the call unknown) */
 };
+#define BCW_CAUSE_LAST BCW_CAUSE_SCRIBBLE
 /* Undefined behaviour a check compiled into the unit stops
  * (explorer/sanitize.cpp) before it happens; it calls the runtime's
  * bcw_rt_ub(kind, a, b, bits), which puts it in words (rt_sanitize.c). */
@@ -297,6 +329,14 @@ typedef struct bcw_wire_cause {
                                        freed, addresses as pc */
     char text[96];
 } bcw_wire_cause;
+
+/* BCW_MSG_LAST: sequence `seq`'s result and cause, result.check as in
+ * the batch, and the status the worker exits with. */
+typedef struct bcw_wire_last {
+    uint32_t msg, seq, exit, pad;
+    bcw_wire_result result;
+    bcw_wire_cause cause;
+} bcw_wire_last;
 
 /* A design-state predicate: an interface observer the worker calls with
  * the object (plan entry `func`, a bool result), or a comparison of two
@@ -370,21 +410,61 @@ typedef struct bcw_shm {
     bcw_wire_fill fills[BCW_MAX_FILLS];
     bcw_wire_gen gen;
     /* The walk's scratch folder, the workers' working folder and the
-     * only one they may write in; the server says in `sandbox` what
-     * holds (BCW_SANDBOX_*: Landlock's), before its hello. */
+     * only one they may write in. */
     char scratch[512];
-    uint32_t sandbox;
+} bcw_shm;
 
-    /* The batch: sequence i is seqs[off[i]]: its length L (methods),
-     * then the constructor's plan index, then L method indices. */
+/* A worker's batch and results (BCW_FD_BATCH): everything the worker
+ * writes, and so everything the code under test could write over. */
+typedef struct bcw_batch {
+    /* The batch's number, the parent's, and the same again in `tail`:
+     * a worker that finds either changed after a call was written over
+     * by it (BCW_CAUSE_SCRIBBLE). */
+    uint64_t nonce;
+    /* The sequences to run, first..nseq-1: sequence i is seqs[off[i]],
+     * its length L (methods), then the constructor's plan index, then L
+     * method indices. */
     uint32_t nseq, first;
-    volatile uint32_t cur;
+    /* What confines the code under test (BCW_SANDBOX_*: Landlock's),
+     * the server's word before its hello. */
+    uint32_t sandbox;
+    volatile uint32_t cur;      /* sequence in flight */
     volatile uint32_t cur_call; /* call in flight: 0 the constructor */
     uint32_t off[BCW_MAX_BATCH];
     uint16_t seqs[BCW_MAX_SEQ_WORDS];
     bcw_wire_result results[BCW_MAX_BATCH];
     bcw_wire_cause causes[BCW_MAX_BATCH]; /* results[i].flags' CAUSE */
-} bcw_shm;
+    uint64_t tail;
+} bcw_batch;
+
+/* The check word of result r of sequence i in batch `nonce`, with its
+ * cause c when r has one (BCW_RESULT_CAUSE or BCW_RESULT_LEAK): a hash
+ * of their 8-byte words with r->check taken as 0.  Not a secret: it
+ * tells a result the worker wrote from memory written over. */
+static inline uint32_t bcw_wire_check(const bcw_wire_result *r,
+                                      const bcw_wire_cause *c, uint32_t i,
+                                      uint64_t nonce)
+{
+    uint64_t h = nonce ^ ((uint64_t)i * 0x9e3779b97f4a7c15u);
+    const unsigned char *p = (const unsigned char *)r;
+    size_t n = offsetof(bcw_wire_result, check) / 8;
+    for (int part = 0; part < 2; part++) {
+        for (size_t k = 0; k < n; k++) {
+            uint64_t v;
+            memcpy(&v, p + 8 * k, 8);
+            h = (h ^ v) * 0xbf58476d1ce4e5b9u;
+            h ^= h >> 31;
+        }
+        if (c == NULL || !(r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK)))
+            break;
+        p = (const unsigned char *)c;
+        n = sizeof *c / 8;
+    }
+    /* the word holding flags, check's neighbour */
+    h = (h ^ r->flags) * 0x94d049bb133111ebu;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
 
 /* Which of the `n` destructors ends the sequence whose constructor and
  * methods are steps[0..len]: each in turn, by the sum of its plan

@@ -42,7 +42,7 @@ static inline uint64_t bcw_rt_call(bcw_rt_worker *w, unsigned fi,
                                    uint64_t *vals)
 {
     bcw_shm *shm = w->shm;
-    shm->cur_call = w->flight.call;
+    __atomic_store_n(&w->batch->cur_call, w->flight.call, __ATOMIC_RELEASE);
     w->flight.calls++;
     w->ret_words[0] = 0;
     if (shm->use_ffi)

@@ -141,13 +141,14 @@ int bcw_rt_kill(pid_t pid, int signo)
     return kill(pid, signo);
 }
 
-/* The fatal signals the runtime records (rt_halt.c): their handlers
- * stay bcwalk's, whatever the code under test asks. */
+/* The fatal signals the runtime records and the parent's word of a hang
+ * (rt_halt.c): their handlers stay bcwalk's, whatever the code under
+ * test asks. */
 static int runtime_signal(int signo)
 {
     return signo == SIGSEGV || signo == SIGBUS || signo == SIGFPE ||
            signo == SIGILL || signo == SIGTRAP || signo == SIGABRT ||
-           signo == SIGSYS;
+           signo == SIGSYS || signo == BCW_HANG_SIGNAL;
 }
 
 bcw_rt_sighandler bcw_rt_signal(int signo, bcw_rt_sighandler handler)

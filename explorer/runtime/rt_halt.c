@@ -5,19 +5,21 @@
  *
  * The interposed functions and the signal handler are called with no
  * context, so this file keeps the two pointers it needs: the sequence in
- * flight (part of the worker's state) and the shared memory. */
+ * flight (part of the worker's state) and the batch. */
 #define _GNU_SOURCE
 #include "rt_halt.h"
 
+#include <errno.h>
 #include <execinfo.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 static bcw_rt_flight *flight;
-static bcw_shm *shm;
+static bcw_batch *batch;
 static bcw_rt_placer placer; /* where a faulting address is */
 /* where a cause goes when no sequence is in flight */
 static bcw_wire_cause spare;
@@ -35,13 +37,38 @@ static int in_executable(uintptr_t pc)
 bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind)
 {
     bcw_wire_cause *c = &spare;
-    if (shm != NULL && flight != NULL && flight->armed && !bcw_rt_in_child) {
-        shm->results[shm->cur].flags |= BCW_RESULT_CAUSE;
-        c = &shm->causes[shm->cur];
+    if (flight != NULL && flight->armed && !bcw_rt_in_child) {
+        flight->result.flags |= BCW_RESULT_CAUSE;
+        c = &flight->cause;
     }
     memset(c, 0, sizeof *c);
     c->kind = (uint8_t)kind;
     return c;
+}
+
+void bcw_rt_publish(int exit_status)
+{
+    if (batch == NULL || flight->seq >= BCW_MAX_BATCH)
+        return;
+    uint32_t i = flight->seq;
+    bcw_wire_result *r = &flight->result;
+    bool cause = r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK);
+    r->check = bcw_wire_check(r, &flight->cause, i, flight->nonce);
+    if (exit_status != 0) {
+        bcw_wire_last m = {.msg = BCW_MSG_LAST,
+                           .seq = i,
+                           .exit = (uint32_t)exit_status,
+                           .result = *r};
+        if (cause)
+            m.cause = flight->cause;
+        while (write(BCW_FD_STATUS, &m, sizeof m) < 0 && errno == EINTR)
+            ;
+    }
+    if (cause)
+        batch->causes[i] = flight->cause;
+    batch->results[i] = *r;
+    __atomic_store_n(&batch->cur_call, flight->call, __ATOMIC_RELAXED);
+    __atomic_store_n(&batch->cur, i, __ATOMIC_RELEASE);
 }
 
 uint32_t bcw_rt_halt_call(void)
@@ -119,11 +146,12 @@ void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
         _exit(0);
     if (flight == NULL || !flight->armed)
         _exit(BCW_EXIT_SETUP);
-    bcw_wire_result *r = &shm->results[shm->cur];
+    bcw_wire_result *r = &flight->result;
     r->outcome = (uint8_t)outcome;
     r->signo = (uint8_t)signo;
     r->halted_at = (uint16_t)flight->call;
     r->calls = flight->calls;
+    bcw_rt_publish(BCW_EXIT_FAULT);
     _exit(BCW_EXIT_FAULT);
 }
 
@@ -183,10 +211,22 @@ static void on_fatal(int signo, siginfo_t *si, void *uc_)
     raise(signo);
 }
 
-void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_shm *s, bcw_rt_placer place)
+/* The parent's word that the call in flight hung: a hang on it (the
+ * sequence's, with no cause), and the worker exits; outside a sequence
+ * (the server, a worker between sequences) the process just exits. */
+static void on_hang(int signo)
+{
+    (void)signo;
+    if (bcw_rt_in_child || flight == NULL || !flight->armed)
+        _exit(BCW_EXIT_SETUP);
+    flight->result.flags &= ~(uint32_t)BCW_RESULT_CAUSE;
+    bcw_rt_halt_fatal(BCW_RUN_HANG, SIGKILL);
+}
+
+void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_batch *b, bcw_rt_placer place)
 {
     flight = f;
-    shm = s;
+    batch = b;
     placer = place;
     /* fatal signals run on their own stack: a stack overflow in the code
      * under test must still be recorded */
@@ -203,4 +243,8 @@ void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_shm *s, bcw_rt_placer place)
     int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
     for (size_t k = 0; k < sizeof fatal / sizeof fatal[0]; k++)
         sigaction(fatal[k], &sa, NULL);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_hang;
+    sa.sa_flags = SA_ONSTACK;
+    sigaction(BCW_HANG_SIGNAL, &sa, NULL);
 }

@@ -7,7 +7,11 @@
  * back to the sequence runner (rt_seq.c), no signal at all.  Fatal signals are
  * different: memory may be corrupt, so the handler records the outcome in
  * shared memory and the worker exits (BCW_EXIT_FAULT) for the parent to
- * replace. */
+ * replace.
+ *
+ * A sequence's result and cause are the worker's own memory while it
+ * runs; bcw_rt_publish() writes them into the batch with their check
+ * word when it ends, however it ends. */
 #ifndef BCW_RT_HALT_H
 #define BCW_RT_HALT_H
 
@@ -24,8 +28,12 @@ typedef struct bcw_rt_flight {
     volatile int armed; /* a sequence is in flight: a halt jumps to env */
     volatile enum bcw_outcome outcome; /* how it halted, for the runner */
     volatile int signo;
-    uint32_t call;  /* the call in flight: 0 the constructor */
-    uint32_t calls; /* calls made so far in the sequence */
+    uint32_t seq;           /* the sequence in flight: the batch's index */
+    uint32_t call;          /* the call in flight: 0 the constructor */
+    uint32_t calls;         /* calls made so far in the sequence */
+    uint64_t nonce;         /* the batch's, as the parent gave it */
+    bcw_wire_result result; /* the sequence's result so far */
+    bcw_wire_cause cause;   /* and its cause (result.flags) */
     /* Set while an interface predicate runs: a halt in it jumps to
      * pred_env, leaving the predicate unknown instead of ending the
      * sequence. */
@@ -42,8 +50,16 @@ typedef void (*bcw_rt_placer)(uintptr_t addr, bcw_wire_cause *c);
  * the halts find the sequence in flight and the shared results, and what
  * places a faulting address.  All must outlive the worker.  Called once,
  * at set-up. */
-void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_shm *shm,
+void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_batch *batch,
                        bcw_rt_placer place);
+
+/* Writes the result (and cause) of the sequence in flight into the
+ * batch, results[flight->seq], with its check word, and names it again
+ * as the sequence in flight (the code under test may have written over
+ * cur).  With an exit status (not 0), the worker exits next with it, and
+ * the result goes down the status pipe too (BCW_MSG_LAST), out of reach
+ * of what the code under test left running. */
+void bcw_rt_publish(int exit_status);
 
 /* Ends the sequence in flight with `outcome` (never returns): a jump
  * back to the sequence runner, or to the interface predicate running.
@@ -54,7 +70,8 @@ void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_shm *shm,
 void bcw_rt_halt(enum bcw_outcome outcome, int signo) __attribute__((noreturn));
 
 /* Records the outcome for the call in flight, as a fatal signal is, and
- * ends the worker (BCW_EXIT_FAULT): its heap cannot be trusted. */
+ * ends the worker (BCW_EXIT_FAULT): its heap cannot be trusted.  The
+ * parent's BCW_HANG_SIGNAL ends it so too, with a hang. */
 void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
     __attribute__((noreturn));
 

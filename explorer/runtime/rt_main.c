@@ -11,8 +11,8 @@
  *            pid, wait for it and answer its wait status; EOF -> EXIT
  *   READY    wait for a command: RUN -> RUNNING; QUIT or EOF -> EXIT;
  *            anything else: EXIT with BCW_EXIT_SETUP
- *   RUNNING  run sequences first..nseq-1 of the batch, answer DONE,
- *            back to READY
+ *   RUNNING  copy the batch and check it, run sequences first..nseq-1,
+ *            answer DONE, back to READY
  *   EXIT     return the status
  *
  * A fatal signal in the code under test ends the worker in RUNNING,
@@ -24,7 +24,9 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -119,8 +121,39 @@ static enum worker_state serve(int *status)
     }
 }
 
+/* The batch the parent wrote, copied into the worker's own memory and
+ * checked: every sequence's words inside the batch, its steps plan
+ * entries.  Each length is read once, from the copy, so that what else
+ * writes shared memory meanwhile changes nothing.  false for a batch the
+ * worker cannot run. */
+static bool take_batch(bcw_rt_worker *w)
+{
+    const bcw_batch *b = w->batch;
+    w->flight.nonce = b->nonce;
+    w->first = b->first;
+    w->nseq = b->nseq;
+    if (w->nseq > BCW_MAX_BATCH || w->first > w->nseq ||
+        b->tail != w->flight.nonce)
+        return false;
+    for (uint32_t i = w->first; i < w->nseq; i++) {
+        uint32_t off = b->off[i];
+        if (off >= BCW_MAX_SEQ_WORDS)
+            return false;
+        w->seqs[off] = b->seqs[off];
+        uint32_t n = (w->seqs[off] & BCW_SEQ_LEN_MASK) + 2u;
+        if (n > BCW_MAX_SEQ_WORDS - off)
+            return false;
+        memcpy(&w->seqs[off + 1], &b->seqs[off + 1], (n - 1) * sizeof *w->seqs);
+        for (uint32_t k = 1; k < n; k++)
+            if (w->seqs[off + k] >= w->shm->nfuncs)
+                return false;
+        w->off[i] = off;
+    }
+    return true;
+}
+
 /* READY: the next command, or the state it leads to with *status. */
-static enum worker_state next_command(const bcw_rt_worker *w, int *status)
+static enum worker_state next_command(bcw_rt_worker *w, int *status)
 {
     uint32_t cmd;
     if (get32(BCW_FD_CMD, &cmd) < 0 || cmd == BCW_CMD_QUIT) {
@@ -137,10 +170,11 @@ static enum worker_state next_command(const bcw_rt_worker *w, int *status)
         *status = BCW_EXIT_SETUP;
         return W_EXIT;
     }
-    if (w->shm->nseq > BCW_MAX_BATCH) {
+    if (!take_batch(w)) {
         dprintf(2,
-                "bcwalk worker: batch of %u sequences, expected at most %u\n",
-                (unsigned)w->shm->nseq, (unsigned)BCW_MAX_BATCH);
+                "bcwalk worker: a batch it cannot run (%u sequences from "
+                "%u, words or plan entries out of range)\n",
+                (unsigned)w->nseq, (unsigned)w->first);
         *status = BCW_EXIT_SETUP;
         return W_EXIT;
     }
@@ -166,11 +200,11 @@ int main(void)
                 state = W_EXIT;
                 break;
             }
-            bcw_rt_halt_setup(&w->flight, w->shm, bcw_rt_alloc_where);
+            bcw_rt_halt_setup(&w->flight, w->batch, bcw_rt_alloc_where);
             bcw_rt_sanitize_setup(w->arena, sizeof w->arena,
                                   bcw_rt_alloc_where);
-            w->shm->sandbox = bcw_rt_sandbox(w->shm->scratch,
-                                             sizeof w->shm->scratch);
+            w->batch->sandbox =
+                bcw_rt_sandbox(w->shm->scratch, sizeof w->shm->scratch);
             if (!bcw_rt_asan())
                 bcw_rt_limit_memory(w->shm->memory_mb ? w->shm->memory_mb
                                                       : 1024);
@@ -188,12 +222,14 @@ int main(void)
             state = next_command(w, &status);
             break;
         case W_RUNNING:
-            for (uint32_t i = w->shm->first; i < w->shm->nseq; i++) {
+            for (uint32_t i = w->first; i < w->nseq; i++) {
                 bcw_rt_seq_run(w, i);
                 /* the process it left is not the one sequences start
                  * from: a fresh worker runs the next */
-                if (bcw_rt_tainted)
+                if (bcw_rt_tainted) {
+                    bcw_rt_publish(BCW_EXIT_RESTART);
                     _exit(BCW_EXIT_RESTART);
+                }
             }
             put32(BCW_FD_STATUS, BCW_MSG_DONE);
             state = W_READY;

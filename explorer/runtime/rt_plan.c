@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "rt_call.h"
 #include "rt_closure.h"
@@ -81,11 +82,19 @@ static int setup_func(bcw_rt_worker *w, unsigned i)
 
 int bcw_rt_plan_setup(bcw_rt_worker *w)
 {
-    bcw_shm *shm = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE, MAP_SHARED,
-                        BCW_FD_SHM, 0);
-    if (shm == MAP_FAILED)
+    /* the plan read-only (the parent sealed it: no mapping of it can
+     * be made writable), the batch shared; neither fd is left for the
+     * code under test to map again */
+    bcw_shm *shm =
+        mmap(NULL, sizeof *shm, PROT_READ, MAP_SHARED, BCW_FD_SHM, 0);
+    bcw_batch *batch = mmap(NULL, sizeof *batch, PROT_READ | PROT_WRITE,
+                            MAP_SHARED, BCW_FD_BATCH, 0);
+    close(BCW_FD_SHM);
+    close(BCW_FD_BATCH);
+    if (shm == MAP_FAILED || batch == MAP_FAILED)
         return -1;
     w->shm = shm;
+    w->batch = batch;
     if (shm->magic != BCW_SHM_MAGIC || shm->version != BCW_PROTO_VERSION ||
         shm->nfuncs > BCW_MAX_FUNCS ||
         shm->ndestructors > BCW_MAX_DESTRUCTORS ||

@@ -14,8 +14,8 @@
 #include "rt_contain.h"
 #include "rt_custom.h"
 #include "rt_halt.h"
-#include "rt_sanitize.h"
 #include "rt_observe.h"
+#include "rt_sanitize.h"
 
 int bcw_rt_seq_is_simple(const bcw_wire_func *f)
 {
@@ -158,6 +158,14 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
         run_general(w, fi, r, last);
     if (bcw_rt_alloc_overflowed())
         bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_OVERFLOW);
+    /* the batch's header as the parent wrote it, or the call wrote over
+     * shared memory: nothing the worker writes there can be trusted */
+    const bcw_batch *b = w->batch;
+    if (b->nonce != w->flight.nonce || b->tail != w->flight.nonce ||
+        b->first != w->first || b->nseq != w->nseq) {
+        bcw_rt_cause(BCW_CAUSE_SCRIBBLE);
+        bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_SCRIBBLE);
+    }
 }
 
 /* After the destructor: what the sequence allocated that nothing bcwalk
@@ -176,23 +184,25 @@ static void check_leaks(bcw_rt_worker *w, bcw_wire_result *r)
 }
 
 /* Ends the sequence: its calls into r, its leftovers freed, the
- * children it forked killed. */
+ * children it forked killed, its result published. */
 static void finish(bcw_rt_worker *w, bcw_wire_result *r)
 {
     r->calls = w->flight.calls;
     bcw_rt_alloc_reset();
     bcw_rt_contain_end();
+    bcw_rt_publish(0);
 }
 
 void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
 {
     bcw_shm *shm = w->shm;
-    const uint16_t *q = &shm->seqs[shm->off[i]];
+    const uint16_t *q = &w->seqs[w->off[i]];
     w->len = q[0] & BCW_SEQ_LEN_MASK;
     w->check = (q[0] & BCW_SEQ_CHECK_OBSERVER) != 0;
-    bcw_wire_result *r = &shm->results[i];
+    bcw_wire_result *r = &w->flight.result;
     memset(r, 0, sizeof *r);
-    shm->cur = i;
+    w->flight.seq = i;
+    __atomic_store_n(&w->batch->cur, i, __ATOMIC_RELEASE);
     w->target = NULL;
     w->nptrs = 0;
     memset(w->handles, 0, w->nhandle_types * sizeof w->handles[0]);

@@ -8,12 +8,14 @@
 
 #include "rt_worker.h"
 
-/* Runs sequence i of the batch in shared memory from scratch (the unit's
- * globals restored, its leftovers of the sequence before freed) and
- * writes results[i]; keeps shm->cur and cur_call current
- * for the parent.  A halt of the code under test (abort, assert, exit, a
- * contract, an argument that cannot be made) ends only the sequence; a
- * fatal signal ends the worker (rt_halt.c). */
+/* Runs sequence i of the batch (the worker's copy) from scratch (the
+ * unit's globals restored, its leftovers of the sequence before freed)
+ * and publishes results[i]; keeps the batch's cur and cur_call current
+ * for the parent.  A call that leaves the batch's header changed wrote
+ * over shared memory: a crash of its own (BCW_CAUSE_SCRIBBLE).  A halt
+ * of the code under test (abort, assert, exit, a contract, an argument
+ * that cannot be made) ends only the sequence; a fatal signal ends the
+ * worker (rt_halt.c). */
 void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i);
 
 /* Calls the library's setup function (explore --setup), once, before

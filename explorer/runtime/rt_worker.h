@@ -42,8 +42,15 @@
 struct bcw_rt_closure; /* a built-in callback (rt_closure.h) */
 
 typedef struct bcw_rt_worker {
-    /* The plan and the batch, shared with the parent (proto.h). */
+    /* The plan, read-only, and the batch, shared with the parent
+     * (proto.h). */
     bcw_shm *shm;
+    bcw_batch *batch;
+    /* The batch in flight, the worker's own copy: what the code under
+     * test writes over in `batch` changes no sequence to run. */
+    uint32_t first, nseq;
+    uint32_t off[BCW_MAX_BATCH];
+    uint16_t seqs[BCW_MAX_SEQ_WORDS];
 
     /* Prepared at set-up, by plan entry (rt_plan.c). */
     ffi_cif cifs[BCW_MAX_FUNCS];

@@ -166,6 +166,53 @@ class Hostile(unittest.TestCase):
                                    "16", "--jobs", jobs)[:-1]]
         self.assertEqual(outcomes("1"), outcomes("2"))
 
+    def test_writing_over_shared_memory_is_the_calls_own_outcome(self):
+        # examples/scribble.c: each sequence halts on its first call that
+        # writes over the process's memory, with that call's outcome;
+        # every other sequence's results are right, whatever the results
+        # written over in the same worker, and the same with one worker
+        # or two
+        scribblers = {"scribble_shared": ("crash", "wrote over bcwalk's "
+                                                   "shared memory"),
+                      "scribble_forge": ("hang", "no return within 500 ms"),
+                      "scribble_all": None}
+
+        def walk(jobs):
+            lines = jsonl("scribble.bc", "scribble", "protocol", 2,
+                          "--timeout", "500", "--jobs", jobs)
+            self.assertEqual(lines[-1]["sequences"]["normal"], 7)
+            self.assertEqual(lines[-1]["sequences"]["terminated"], 9)
+            seen = []
+            for s in lines[:-1]:
+                calls = s["calls"]
+                fns = [c["fn"] for c in calls]
+                first = next((k for k, f in enumerate(fns)
+                              if f in scribblers), None)
+                last = calls[-1]
+                if first is None:
+                    self.assertEqual(last["outcome"], "normal", fns)
+                    if fns[-1] == "scribble_count":
+                        self.assertEqual(last["result"],
+                                         str(fns.count("scribble_add")))
+                    seen.append([(c["fn"], c.get("result"))
+                                 for c in calls])
+                    continue
+                self.assertEqual(len(calls), first + 1, fns)
+                expect = scribblers[fns[first]]
+                if expect is None:
+                    # the whole process written over: it dies some way
+                    self.assertIn(last["outcome"], ("crash", "abort",
+                                                    "hang"))
+                else:
+                    self.assertEqual((last["outcome"], last["cause"]),
+                                     expect)
+                    seen.append([(c["fn"], c["outcome"], c.get("cause"))
+                                 for c in calls])
+            return seen
+        self.assertEqual(walk("1"), walk("2"))
+        settle()
+        self.assertEqual(running(), [])
+
     def test_an_interrupted_walk_leaves_no_temporary_file(self):
         env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
         with tempfile.TemporaryDirectory() as d:

@@ -91,7 +91,8 @@ class Setup(unittest.TestCase):
         # the crashes of the wrap restart the worker, which runs the
         # setup again: later sequences still make ranges
         lines = jsonl("range.bc", "range", "protocol", 2, *SETUP)
-        self.assertEqual(lines[-1]["worker_restarts"], 3)
+        # three crashes, each confirmed alone at most once
+        self.assertIn(lines[-1]["worker_restarts"], range(3, 7))
         made = [s["calls"][0] for s in lines[:-1]]
         self.assertTrue(all(c["result"] == "#0" for c in made))
 
