@@ -157,6 +157,42 @@ int bcw__hash_file(uint64_t *h, const char *path)
     return 0;
 }
 
+/* The checksum text of files[0..n-1] (bcw__sum_write). */
+static int sum_text(char text[18], const char *const *files, size_t n)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        int err =
+            access(files[i], F_OK) == 0 ? bcw__hash_file(&sum, files[i]) : 0;
+        if (err < 0)
+            return err;
+    }
+    snprintf(text, 18, "%016llx\n", (unsigned long long)sum);
+    return 0;
+}
+
+int bcw__sum_write(const char *sum, const char *const *files, size_t n)
+{
+    char text[18];
+    int err = sum_text(text, files, n);
+    return err < 0 ? err : bcw__write_file_atomic(sum, text, strlen(text));
+}
+
+int bcw__sum_check(const char *sum, const char *const *files, size_t n)
+{
+    char *saved = NULL, text[18];
+    size_t len = 0;
+    int err = bcw__read_file(&saved, &len, sum, sizeof text);
+    if (err == 0)
+        err = sum_text(text, files, n);
+    int same = err == 0 && len == strlen(text) && strcmp(saved, text) == 0;
+    free(saved);
+    if (err == BCW_ENOMEM)
+        return err;
+    bcw__error_clear(); /* an unreadable file is a damaged one */
+    return same;
+}
+
 int bcw__install_path(char **out, const char *rel)
 {
     *out = NULL;

@@ -39,4 +39,14 @@ BCW_INTERNAL void bcw__tmp_release(const char *path);
 /* Continues hash *h over the contents of a file. */
 BCW_INTERNAL int bcw__hash_file(uint64_t *h, const char *path);
 
+/* A cache entry's checksum file: bcw__hash of the bytes of files[0..n-1]
+ * in turn (those that exist), as 16 hex digits and a newline, written
+ * atomically to `sum`; 0 or an error. */
+BCW_INTERNAL int bcw__sum_write(const char *sum, const char *const *files,
+                                size_t n);
+/* Does `sum` hold the checksum of files[0..n-1]?  1 or 0 (a missing,
+ * damaged or unreadable file is 0), or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__sum_check(const char *sum, const char *const *files,
+                                size_t n);
+
 #endif

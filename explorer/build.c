@@ -177,25 +177,6 @@ static int add_note(char **note, const char *path, const char *text)
     return 0;
 }
 
-/* The checksum of the entry in `dir`: bcw__hash of its worker's bytes,
- * continued over its note's when it has one, as 16 hex digits and a
- * newline into `text`.  0, or the failure reading them. */
-static int entry_sum(char text[18], const char *dir)
-{
-    char *worker = bcw__sprintf("%s/worker", dir);
-    char *notes = bcw__sprintf("%s/note", dir);
-    uint64_t sum = 0;
-    int err = worker != NULL && notes != NULL ? 0 : BCW_ENOMEM;
-    if (err == 0)
-        err = bcw__hash_file(&sum, worker);
-    if (err == 0 && access(notes, F_OK) == 0)
-        err = bcw__hash_file(&sum, notes);
-    snprintf(text, 18, "%016llx\n", (unsigned long long)sum);
-    free(worker);
-    free(notes);
-    return err;
-}
-
 /* Is the cache entry in `dir` whole: an executable worker whose bytes
  * and note match the checksum file written with them?  A truncated or
  * changed worker or note, a missing file, or an entry of a bcwalk that
@@ -203,23 +184,14 @@ static int entry_sum(char text[18], const char *dir)
 static int entry_whole(const char *dir)
 {
     char *worker = bcw__sprintf("%s/worker", dir);
-    char *path = bcw__sprintf("%s/checksum", dir);
-    char *saved = NULL, sum[18];
-    size_t len = 0;
-    int err = worker != NULL && path != NULL ? 0 : BCW_ENOMEM;
-    if (err == 0 && access(worker, X_OK) != 0)
-        err = BCW_EINPUT;
-    if (err == 0)
-        err = bcw__read_file(&saved, &len, path, sizeof sum);
-    if (err == 0)
-        err = entry_sum(sum, dir);
-    int whole = err == 0 && len == strlen(sum) && strcmp(saved, sum) == 0;
+    char *note = bcw__sprintf("%s/note", dir);
+    char *sum = bcw__sprintf("%s/checksum", dir);
+    int whole = worker != NULL && note != NULL && sum != NULL ? 0 : BCW_ENOMEM;
+    if (whole == 0 && access(worker, X_OK) == 0)
+        whole = bcw__sum_check(sum, (const char *[]){worker, note}, 2);
     free(worker);
-    free(path);
-    free(saved);
-    if (err == BCW_ENOMEM)
-        return err;
-    bcw__error_clear(); /* an unreadable entry is a damaged one */
+    free(note);
+    free(sum);
     return whole;
 }
 
@@ -404,9 +376,7 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         goto done;
     }
     /* written last, over what the entry's user reads */
-    char sum[18];
-    if ((err = entry_sum(sum, tmpdir)) < 0 ||
-        (err = bcw__write_file_atomic(sums, sum, strlen(sum))) < 0)
+    if ((err = bcw__sum_write(sums, (const char *[]){built, notes}, 2)) < 0)
         goto done;
     if (rename(tmpdir, dir) != 0) {
         if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR) {

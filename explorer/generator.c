@@ -14,9 +14,9 @@
 #include "alloc.h"
 #include "bcwalk/version.h"
 #include "build.h"
+#include "custom.h"
 #include "file.h"
 #include "hash.h"
-#include "custom.h"
 
 struct bcw_usergen {
     bcw_custom custom;
@@ -43,12 +43,14 @@ static int absolute(char **out, const char *path)
 }
 
 /* Builds the shared object of a .c or .bc generator into the cache, or
- * finds it there; *out is its path, the caller's. */
+ * finds it there whole (its bytes match the checksum file written with
+ * it; else it is built again); *out is its path, the caller's. */
 static int build(char **out, const char *file, const char *cache_dir)
 {
     /* the compile line is part of the key: a new flag rebuilds */
     static const char flags[] = "-shared -fPIC -O1 -Wl,-Bsymbolic v1";
-    uint64_t key = bcw__hash(BCW_CLANG, sizeof BCW_CLANG, BCW_GENERATOR_VERSION);
+    uint64_t key =
+        bcw__hash(BCW_CLANG, sizeof BCW_CLANG, BCW_GENERATOR_VERSION);
     key = bcw__hash(bcw_version(), strlen(bcw_version()), key);
     key = bcw__hash(flags, sizeof flags, key);
     key = bcw__hash(file + strlen(file) - 2, 2, key); /* ".c" or "bc" */
@@ -56,7 +58,8 @@ static int build(char **out, const char *file, const char *cache_dir)
     if (err < 0)
         return err;
     char *root = bcw__cache_root(cache_dir), *dir = NULL, *so = NULL,
-         *tmp = NULL, *log = NULL, *kept = NULL, *inc = NULL, *iflag = NULL;
+         *tmp = NULL, *log = NULL, *kept = NULL, *inc = NULL, *iflag = NULL,
+         *sum = NULL;
     /* the installed public headers: bcwalk/generator.h */
     if ((err = bcw__install_path(&inc, "include/bcwalk/generator.h")) < 0)
         goto done;
@@ -65,6 +68,8 @@ static int build(char **out, const char *file, const char *cache_dir)
         (dir = bcw__sprintf("%s/generators", root)) == NULL ||
         (so = bcw__sprintf("%s/%016llx.so", dir, (unsigned long long)key)) ==
             NULL ||
+        (sum = bcw__sprintf("%s/%016llx.sum", dir, (unsigned long long)key)) ==
+            NULL ||
         (tmp = bcw__sprintf("%s/tmp.%016llx.%ld.so", dir,
                             (unsigned long long)key, (long)getpid())) == NULL ||
         (log = bcw__sprintf("%s/tmp.%016llx.%ld.log", dir,
@@ -72,22 +77,20 @@ static int build(char **out, const char *file, const char *cache_dir)
         err = BCW_ENOMEM;
         goto done;
     }
-    if (access(so, R_OK) == 0)
-        goto done; /* cached */
+    int whole = access(so, R_OK) == 0
+                    ? bcw__sum_check(sum, (const char *[]){so}, 1)
+                    : 0;
+    if (whole != 0) {
+        err = whole < 0 ? whole : 0; /* cached */
+        goto done;
+    }
     if ((err = bcw__mkdir_p(dir)) < 0)
         goto done;
     /* -Bsymbolic: bitcode compiled without -fPIC (dso_local globals)
      * links into a shared object all the same */
-    const char *argv[] = {BCW_CLANG,
-                          "-shared",
-                          "-fPIC",
-                          "-O1",
-                          "-Wl,-Bsymbolic",
-                          iflag,
-                          file,
-                          "-o",
-                          tmp,
-                          NULL};
+    const char *argv[] = {
+        BCW_CLANG, "-shared", "-fPIC", "-O1", "-Wl,-Bsymbolic",
+        iflag,     file,      "-o",    tmp,   NULL};
     int rc = bcw__build_clang(argv, log);
     if (rc < 0) {
         err = rc;
@@ -103,6 +106,9 @@ static int build(char **out, const char *file, const char *cache_dir)
             err = BCW_EINPUT; /* the user's code: theirs to fix */
         goto done;
     }
+    /* the checksum first: a reader finds no .so without one */
+    if ((err = bcw__sum_write(sum, (const char *[]){tmp}, 1)) < 0)
+        goto done;
     if (rename(tmp, so) != 0) {
         err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmp, so,
                          strerror(errno));
@@ -121,6 +127,7 @@ done:
     free(tmp);
     free(log);
     free(kept);
+    free(sum);
     if (err < 0) {
         free(so);
         return err;

@@ -1,6 +1,6 @@
-"""cache.py - end-to-end tests of the model and worker cache: an entry
-truncated, changed or half removed is rebuilt, the run gives the clean
-run's report, and the entry is whole again; a walk that cannot finish
+"""cache.py - end-to-end tests of the model, worker and generator cache:
+an entry truncated, changed or half removed is rebuilt, the run gives the
+clean run's report, and the entry is whole again; a walk that cannot finish
 (its worker not built or not started) is exit 3, bad input still 2.
 ctest runs this file as test_e2e_cache."""
 import os
@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 import common
-from common import bcw_hash, example
+from common import bcw_hash, example, source
 
 
 
@@ -153,6 +153,46 @@ class Entries(unittest.TestCase):
                 ("the entry a file", replace_by_file)):
             with self.subTest(what):
                 self.damaged(damage)
+
+
+class GeneratorEntry(unittest.TestCase):
+    """A custom generator's shared object is cached with a checksum; a
+    damaged one is built again and the walk is the clean one's."""
+
+    def test_a_damaged_generator_is_built_again(self):
+        args = ("explore", example("bstack.bc"), "--unit", "bstack",
+                "--depth", "2", "--generator",
+                source("examples", "gen_index.c"))
+        with tempfile.TemporaryDirectory() as cache:
+            clean = run(cache, *args)
+            self.assertEqual(clean.returncode, 0, clean.stderr)
+            folder = os.path.join(cache, "bcwalk", "generators")
+            [so] = [n for n in os.listdir(folder) if n.endswith(".so")]
+            so, sum_ = os.path.join(folder, so), os.path.join(
+                folder, so[:-3] + ".sum")
+            with open(so, "rb") as f:
+                data = f.read()
+
+            def whole():
+                with open(so, "rb") as f, open(sum_) as g:
+                    return g.read() == "%016x\n" % bcw_hash(f.read())
+            self.assertTrue(whole())
+            middle = len(data) // 2
+            for what, damage in (
+                    ("truncated", lambda: write(so, data[:middle])),
+                    ("a byte flipped",
+                     lambda: write(so, data[:middle] +
+                                   bytes([data[middle] ^ 0x5a]) +
+                                   data[middle + 1:])),
+                    ("its checksum removed", lambda: os.unlink(sum_))):
+                with self.subTest(what):
+                    damage()
+                    p = run(cache, *args)
+                    self.assertEqual((p.returncode, p.stderr), (0, ""))
+                    self.assertEqual(p.stdout, clean.stdout)
+                    self.assertTrue(whole())
+                    self.assertEqual(
+                        [n for n in os.listdir(folder) if "tmp" in n], [])
 
 
 class CannotFinish(unittest.TestCase):
