@@ -132,6 +132,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         goto done;
     a.plan->use_ffi = o->use_ffi != 0;
     a.plan->memory_mb = o->memory_mb ? o->memory_mb : 1024;
+    if ((a.plan->cpu_s = o->cpu_s) == 0) {
+        uint64_t twice = 2 * ((uint64_t)o->depth + 2) *
+                         (o->timeout_ms ? o->timeout_ms : 1000);
+        a.plan->cpu_s = (uint32_t)(twice / 1000 > 60 ? twice / 1000 : 60);
+    }
     /* states are hashed in every walk: they are counted, and observers
      * are checked, with or without pruning */
     a.plan->state_flags |= BCW_STATE_HASH;

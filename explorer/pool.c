@@ -358,6 +358,7 @@ static int write_plan(bcw_pool *pool, const bcw_plan *plan)
     memcpy(shm->destructors, plan->destructors, sizeof plan->destructors);
     shm->use_ffi = plan->use_ffi;
     shm->memory_mb = plan->memory_mb;
+    shm->cpu_s = plan->cpu_s;
     memcpy(shm->funcs, plan->funcs, sizeof plan->funcs);
     shm->npool = plan->npool;
     memcpy(shm->pool, plan->pool, sizeof plan->pool);

@@ -19,6 +19,7 @@ typedef struct bcw_plan {
     uint16_t destructors[BCW_MAX_DESTRUCTORS];
     uint32_t use_ffi;
     uint32_t memory_mb;
+    uint32_t cpu_s;
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];

@@ -533,7 +533,13 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             snprintf(buf, n, "%s", signal_name(s->signo));
         break;
     case BCW_RUN_HANG:
-        snprintf(buf, n, "no return within %u ms", r->timeout_ms);
+        if (s->cause != NULL && s->cause->kind == BCW_CAUSE_CPU)
+            snprintf(buf, n,
+                     "its worker passed its CPU time limit, %u s "
+                     "(--worker-cpu)",
+                     s->cause->size);
+        else
+            snprintf(buf, n, "no return within %u ms", r->timeout_ms);
         break;
     case BCW_RUN_REJECTED:
         if (s->signo == BCW_SIG_FREED)

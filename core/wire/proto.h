@@ -279,12 +279,14 @@ enum bcw_cause_kind {
                               of size bytes in all that the destructor left
                               and nothing reaches; alloc_call and
                               alloc_site of the first allocated */
-    BCW_CAUSE_SCRIBBLE     /* the call wrote over bcwalk's shared memory
+    BCW_CAUSE_SCRIBBLE,    /* the call wrote over bcwalk's shared memory
                               (BCW_SIG_SCRIBBLE); size 1 when the parent
                               found it (the sequence's own result wrong,
                               the call unknown) */
+    BCW_CAUSE_CPU          /* a hang: the worker passed its CPU time
+                              limit, size seconds (cpu_s), in the call */
 };
-#define BCW_CAUSE_LAST BCW_CAUSE_SCRIBBLE
+#define BCW_CAUSE_LAST BCW_CAUSE_CPU
 /* Undefined behaviour a check compiled into the unit stops
  * (explorer/sanitize.cpp) before it happens; it calls the runtime's
  * bcw_rt_ub(kind, a, b, bits), which puts it in words (rt_sanitize.c). */
@@ -400,6 +402,10 @@ typedef struct bcw_shm {
     uint16_t destructors[BCW_MAX_DESTRUCTORS]; /* plan indexes */
     uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
     uint32_t memory_mb; /* a sequence allocating more: BCW_CAUSE_MEMORY */
+    /* RLIMIT_CPU of each worker and what it starts: passing it is a hang
+     * (BCW_CAUSE_CPU); a worker that used half of it is replaced after
+     * its sequence (BCW_EXIT_RESTART); 0: none */
+    uint32_t cpu_s;
     bcw_wire_func funcs[BCW_MAX_FUNCS];
     uint32_t npool, nstrings;
     bcw_cnode pool[BCW_MAX_PLAN_NODES];

@@ -101,6 +101,12 @@ static const cli_opt options[] = {
      CLI_INT(explore_args, o.memory_mb, 1, 1048576),
      .help = "a sequence holding more allocated memory, in MiB, is a "
              "runaway allocation (default 1024)"},
+    {.name = "worker-cpu",
+     .arg = "S",
+     CLI_INT(explore_args, o.cpu_s, 1, 1000000),
+     .help = "CPU seconds a worker, or a process it starts, may use: a "
+             "call that passes them is a hang (default: 60, or twice a "
+             "sequence's time limit if more)"},
     {.name = "sanitize",
      .arg = "LIST",
      CLI_TEXT(explore_args, sanitize),

@@ -21,6 +21,8 @@
 static bcw_rt_flight *flight;
 static bcw_batch *batch;
 static bcw_rt_placer placer; /* where a faulting address is */
+static pid_t worker;         /* the process that records halts */
+static uint32_t cpu_limit;   /* its RLIMIT_CPU, seconds */
 /* where a cause goes when no sequence is in flight */
 static bcw_wire_cause spare;
 int bcw_rt_in_child;
@@ -32,6 +34,18 @@ extern char __executable_start[], etext[];
 static int in_executable(uintptr_t pc)
 {
     return pc >= (uintptr_t)__executable_start && pc < (uintptr_t)etext;
+}
+
+void bcw_rt_halt_worker(uint32_t cpu_s)
+{
+    worker = getpid();
+    cpu_limit = cpu_s;
+}
+
+/* Is this process not the worker, but one the code under test made? */
+static int not_worker(void)
+{
+    return bcw_rt_in_child || getpid() != worker;
 }
 
 bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind)
@@ -179,7 +193,7 @@ static uint64_t fault_site(uintptr_t pc)
 static void on_fatal(int signo, siginfo_t *si, void *uc_)
 {
     static volatile sig_atomic_t faulting;
-    if (bcw_rt_in_child)
+    if (not_worker())
         _exit(0);
     if (flight->armed && !faulting) {
         faulting = 1;
@@ -211,15 +225,20 @@ static void on_fatal(int signo, siginfo_t *si, void *uc_)
     raise(signo);
 }
 
-/* The parent's word that the call in flight hung: a hang on it (the
- * sequence's, with no cause), and the worker exits; outside a sequence
- * (the server, a worker between sequences) the process just exits. */
-static void on_hang(int signo)
+/* The call in flight hung: the parent's word (from tgkill), a hang on it
+ * with no cause; or the kernel's, the CPU time limit (RLIMIT_CPU) passed
+ * (BCW_CAUSE_CPU).  The worker exits; outside a sequence (a worker
+ * between sequences) the process just exits, as does one the code under
+ * test forked. */
+static void on_hang(int signo, siginfo_t *si, void *uc)
 {
-    (void)signo;
-    if (bcw_rt_in_child || flight == NULL || !flight->armed)
+    (void)signo, (void)uc;
+    if (not_worker() || flight == NULL || !flight->armed)
         _exit(BCW_EXIT_SETUP);
-    flight->result.flags &= ~(uint32_t)BCW_RESULT_CAUSE;
+    if (si->si_code == SI_KERNEL)
+        bcw_rt_cause(BCW_CAUSE_CPU)->size = cpu_limit;
+    else
+        flight->result.flags &= ~(uint32_t)BCW_RESULT_CAUSE;
     bcw_rt_halt_fatal(BCW_RUN_HANG, SIGKILL);
 }
 
@@ -228,6 +247,7 @@ void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_batch *b, bcw_rt_placer place)
     flight = f;
     batch = b;
     placer = place;
+    worker = getpid(); /* the server, until it forks workers */
     /* fatal signals run on their own stack: a stack overflow in the code
      * under test must still be recorded */
     /* the unwinder loads libgcc_s on first use: not in a handler */
@@ -244,7 +264,7 @@ void bcw_rt_halt_setup(bcw_rt_flight *f, bcw_batch *b, bcw_rt_placer place)
     for (size_t k = 0; k < sizeof fatal / sizeof fatal[0]; k++)
         sigaction(fatal[k], &sa, NULL);
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_hang;
-    sa.sa_flags = SA_ONSTACK;
+    sa.sa_sigaction = on_hang;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigaction(BCW_HANG_SIGNAL, &sa, NULL);
 }

@@ -79,6 +79,12 @@ void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
  * and its return into the runtime end it, they record nothing. */
 extern int bcw_rt_in_child;
 
+/* Called first thing in a new worker: the process whose fatal signals
+ * and hangs are recorded, not one the code under test forked past the
+ * interposed fork (a raw system call), which just exits; and its CPU
+ * time limit in seconds, which a hang's cause names. */
+void bcw_rt_halt_worker(uint32_t cpu_s);
+
 /* Starts the cause of the halt under way (proto.h's bcw_wire_cause):
  * the sequence in flight's slot, flagged in its result, cleared and of
  * kind `kind`; outside a sequence a spare one. */

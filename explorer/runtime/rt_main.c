@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt_contain.h"
@@ -86,7 +88,7 @@ static void drain_commands(void)
 
 /* SERVE: forks a worker per FORK command.  Returns W_READY in a new
  * worker, W_EXIT (with *status) in the server when the parent is done. */
-static enum worker_state serve(int *status)
+static enum worker_state serve(const bcw_rt_worker *w, int *status)
 {
     pid_t server = getpid();
     put32(BCW_FD_SRV_STATUS, BCW_MSG_HELLO | BCW_PROTO_VERSION);
@@ -110,6 +112,15 @@ static enum worker_state serve(int *status)
             setpgid(0, 0);
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
                 _exit(BCW_EXIT_SETUP);
+            /* its CPU time, and that of each process it starts, from 0:
+             * at the limit the kernel's SIGXCPU is a hang of the call in
+             * flight, a second later SIGKILL; the worker is replaced
+             * long before it could reach it between calls (worn_out) */
+            uint32_t cpu = w->shm->cpu_s;
+            struct rlimit lim = {cpu ? cpu : RLIM_INFINITY,
+                                 cpu ? cpu + 1 : RLIM_INFINITY};
+            setrlimit(RLIMIT_CPU, &lim);
+            bcw_rt_halt_worker(cpu);
             return W_READY;
         }
         put32(BCW_FD_SRV_STATUS, (uint32_t)pid);
@@ -119,6 +130,33 @@ static enum worker_state serve(int *status)
         drain_commands();
         put32(BCW_FD_SRV_STATUS, (uint32_t)st);
     }
+}
+
+/* Has this worker used half its CPU time limit?  Asked after each
+ * sequence, answered from the CPU clock at most every 1/16 of the limit
+ * (and every second) by the coarse wall clock: what it uses between two
+ * answers cannot take it to the limit.  A worker that has is replaced
+ * (BCW_EXIT_RESTART), so that the limit stops only what the code under
+ * test does in one call, or what it left running. */
+static bool worn_out(const bcw_rt_worker *w)
+{
+    static struct timespec next;
+    uint32_t cpu = w->shm->cpu_s;
+    struct timespec now;
+    if (cpu == 0 || clock_gettime(CLOCK_MONOTONIC_COARSE, &now) != 0 ||
+        now.tv_sec < next.tv_sec ||
+        (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+        return false;
+    long step_ms = cpu * 1000L / 16 < 1000 ? cpu * 1000L / 16 : 1000;
+    next.tv_sec = now.tv_sec + step_ms / 1000;
+    next.tv_nsec = now.tv_nsec + step_ms % 1000 * 1000000L;
+    if (next.tv_nsec >= 1000000000L) {
+        next.tv_sec++;
+        next.tv_nsec -= 1000000000L;
+    }
+    struct timespec used;
+    return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used) == 0 &&
+           (uint64_t)used.tv_sec * 2 >= cpu;
 }
 
 /* The batch the parent wrote, copied into the worker's own memory and
@@ -216,7 +254,7 @@ int main(void)
             state = W_SERVE;
             break;
         case W_SERVE:
-            state = serve(&status);
+            state = serve(w, &status);
             break;
         case W_READY:
             state = next_command(w, &status);
@@ -226,7 +264,7 @@ int main(void)
                 bcw_rt_seq_run(w, i);
                 /* the process it left is not the one sequences start
                  * from: a fresh worker runs the next */
-                if (bcw_rt_tainted) {
+                if (bcw_rt_tainted || worn_out(w)) {
                     bcw_rt_publish(BCW_EXIT_RESTART);
                     _exit(BCW_EXIT_RESTART);
                 }

@@ -59,6 +59,10 @@ typedef struct bcw_explore_opts {
     unsigned timeout_ms; /* per-call hang limit */
     unsigned memory_mb;  /* the most a sequence may hold allocated: more
                             is a runaway allocation, its outcome */
+    unsigned cpu_s;      /* CPU seconds each worker process, and each
+                            process it starts, may use (RLIMIT_CPU); 0:
+                            the larger of 60 and twice a sequence's time
+                            limit, (depth + 2) * timeout_ms */
     enum bcw_report_format format;
     FILE *report;             /* where the report goes, or NULL */
     const char *results_path; /* msgpack results file, or NULL */

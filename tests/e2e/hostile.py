@@ -4,6 +4,7 @@ and cause, the other sequences' results stay right, bcwalk exits
 normally and nothing it started is left running, even when bcwalk itself
 is killed.  ctest runs this file as test_e2e_hostile."""
 import ctypes
+import json
 import os
 import signal
 import socket
@@ -212,6 +213,38 @@ class Hostile(unittest.TestCase):
         self.assertEqual(walk("1"), walk("2"))
         settle()
         self.assertEqual(running(), [])
+
+    def test_a_cpu_limit_ends_what_the_clock_of_a_call_misses(self):
+        # examples/escape.c: threads that burn CPU time faster than the
+        # clock runs, and a child forked past bcwalk's fork that leaves
+        # the worker's session and spins on after bcwalk has exited
+        lines = jsonl("escape.bc", "escape", "protocol", 1,
+                      "--worker-cpu", "1", "--timeout", "20000")
+        last = {}
+        for s in lines[:-1]:
+            c = s["calls"][-1]
+            last[c["fn"]] = (c["outcome"], c.get("cause", c.get("result")))
+        self.assertEqual(last["escape_burn"],
+                         ("hang", "its worker passed its CPU time limit, "
+                                  "1 s (--worker-cpu)"))
+        self.assertEqual(last["escape_fork"], ("normal", "1"))
+        self.assertEqual(last["escape_count"], ("normal", "0"))
+        settle()
+        self.assertEqual(running(), [])
+
+    def test_a_worker_near_its_cpu_limit_is_replaced_between_sequences(self):
+        # the depth-9 walk of the bounded stack takes more than half a
+        # second of one worker's CPU time: replaced, never stopped by the
+        # limit in a call, the walk is the same
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--depth", "9", "--prune", "none", "--format", "json",
+                   "--worker-cpu", "1")
+        summary = json.loads(p.stdout)
+        self.assertGreater(summary["worker_restarts"], 0)
+        self.assertEqual((summary["sequences"]["normal"],
+                          summary["sequences"]["terminated"],
+                          summary["concrete_states"]),
+                         (2827055, 179420, 226))
 
     def test_an_interrupted_walk_leaves_no_temporary_file(self):
         env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
