@@ -5,7 +5,7 @@ set -eu
 
 # BCW_LLVM chooses the LLVM to build against (14, the default, or 19).
 LLVM=${BCW_LLVM:-14}
-PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev libjansson-dev cmake make python3 python3-msgpack pkg-config"
+PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev libjansson-dev bubblewrap cmake make python3 python3-msgpack pkg-config"
 
 missing=""
 for p in $PKGS; do
