@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "hash.h"
 #include "text.h"
 
 static int pack_write(void *data, const char *bytes, size_t len)
@@ -51,4 +52,32 @@ void bcw__pack_clear(bcw_pack *p)
 void bcw__pack_free(bcw_pack *p)
 {
     bcw__buf_free(&p->buf);
+}
+
+/* The key (0xa8, a string of 8 bytes), then a uint64 in its fixed 9-byte
+ * form (0xcf, 8 bytes big-endian).  In octal: after "\xa8", the 'c'
+ * would be a hex digit. */
+#define CHECKSUM_KEY "\250checksum\317"
+#define CHECKSUM_TAIL (sizeof CHECKSUM_KEY - 1 + 8)
+
+void bcw__pack_seal(bcw_pack *p)
+{
+    bcw__pack_str(&p->pk, "checksum");
+    msgpack_pack_fix_uint64(&p->pk, 0);
+    if (p->err != 0)
+        return;
+    uint64_t sum = bcw__hash(p->buf.data, p->buf.len - 8, 0);
+    for (size_t i = 0; i < 8; i++)
+        p->buf.data[p->buf.len - 1 - i] = (char)(sum >> (8 * i));
+}
+
+bool bcw__pack_sealed(const char *data, size_t len)
+{
+    if (len < CHECKSUM_TAIL || memcmp(data + len - CHECKSUM_TAIL, CHECKSUM_KEY,
+                                      sizeof CHECKSUM_KEY - 1) != 0)
+        return false;
+    uint64_t sum = 0;
+    for (size_t i = len - 8; i < len; i++)
+        sum = sum << 8 | (unsigned char)data[i];
+    return sum == bcw__hash(data, len - 8, 0);
 }

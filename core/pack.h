@@ -6,6 +6,7 @@
 #define BCW_PACK_H
 
 #include <msgpack.h>
+#include <stdbool.h>
 
 #include "alloc.h"
 
@@ -27,5 +28,13 @@ BCW_INTERNAL void bcw__pack_str(msgpack_packer *pk, const char *s);
 BCW_INTERNAL void bcw__pack_clear(bcw_pack *p);
 
 BCW_INTERNAL void bcw__pack_free(bcw_pack *p);
+
+/* Ends a map's packing with the key "checksum" and, in its fixed 9-byte
+ * form, bcw__hash of every byte before its 8 (docs/model.md): the last
+ * entry of the file's one map, whose size counted it. */
+BCW_INTERNAL void bcw__pack_seal(bcw_pack *p);
+
+/* Do the bytes end in such a checksum, matching them? */
+BCW_INTERNAL bool bcw__pack_sealed(const char *data, size_t len);
 
 #endif
