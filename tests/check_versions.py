@@ -28,6 +28,7 @@ FORMATS = [
      "docs/results.md"),
     ("generator interface", "include/bcwalk/generator.h",
      "BCW_GENERATOR_VERSION", "docs/generators.md"),
+    ("oracle file", "core/oracle.c", "ORACLE_VERSION", "docs/oracle.md"),
 ]
 
 DOC_LINE = re.compile(r"^Format version: (\d+)\b", re.M)

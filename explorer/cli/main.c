@@ -16,6 +16,7 @@ static const cli_cmd commands[] = {
     {"analyze", cmd_analyze,
      "show the units of a bitcode file and their roles"},
     {"explore", cmd_explore, "run a protocol, algebra or state walk of a unit"},
+    {"oracle", cmd_oracle, "print an oracle file (oracle dump FILE)"},
 };
 
 int cli_fail(const char *fmt, ...)

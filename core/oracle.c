@@ -1,0 +1,402 @@
+/* oracle.c - the oracle store (bcwalk/oracle.h, docs/oracle.md): its
+ * entries in memory with a hash index by key, the msgpack file, and its
+ * JSON dump. */
+#define _POSIX_C_SOURCE 200809L
+#include "bcwalk/oracle.h"
+
+#include <msgpack.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "file.h"
+#include "hash.h"
+#include "pack.h"
+#include "text.h"
+#include "unpack.h"
+
+#define ORACLE_FORMAT "bcwalk-oracle"
+/* docs/oracle.md states it (tests/check_versions.py compares). */
+#define ORACLE_VERSION 1
+#define ORACLE_LIMIT ((size_t)1 << 32)
+
+struct bcw_oracle {
+    char *unit;
+    bcw_oracle_entry *entries; /* their strings the oracle's own */
+    size_t n, cap;
+    bcw_index index; /* key hash -> entry */
+};
+
+static const char *const verdicts[] = {"pending", "pass", "fail"};
+
+/* The hash of an entry's key (bcw_oracle_find). */
+static uint64_t key_hash(uint64_t state, const char *const *calls,
+                         unsigned ncalls)
+{
+    if (state != 0)
+        return bcw__hash(calls[ncalls - 1], strlen(calls[ncalls - 1]), state);
+    uint64_t h = 0x5eed;
+    for (unsigned i = 0; i < ncalls; i++)
+        h = bcw__hash(calls[i], strlen(calls[i]) + 1, h);
+    return h;
+}
+
+typedef struct key {
+    const bcw_oracle *o;
+    uint64_t state;
+    const char *const *calls;
+    unsigned ncalls;
+} key;
+
+static int same_key(uint32_t i, const void *payload)
+{
+    const key *k = payload;
+    const bcw_oracle_entry *e = &k->o->entries[i];
+    if (e->state != k->state)
+        return 0;
+    if (k->state != 0)
+        return strcmp(e->calls[e->ncalls - 1], k->calls[k->ncalls - 1]) == 0;
+    if (e->ncalls != k->ncalls)
+        return 0;
+    for (unsigned c = 0; c < k->ncalls; c++)
+        if (strcmp(e->calls[c], k->calls[c]) != 0)
+            return 0;
+    return 1;
+}
+
+long bcw_oracle_find(const bcw_oracle *o, uint64_t state,
+                     const char *const *calls, unsigned ncalls)
+{
+    if (ncalls == 0)
+        return -1;
+    key k = {o, state, calls, ncalls};
+    uint32_t i =
+        bcw__index_get(&o->index, key_hash(state, calls, ncalls), same_key, &k);
+    return i == UINT32_MAX ? -1 : (long)i;
+}
+
+static void free_strv(const char *const *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        free((char *)v[i]);
+    free((char **)v);
+}
+
+static void free_entry(bcw_oracle_entry *e)
+{
+    free_strv(e->calls, e->ncalls);
+    free((char *)e->obs.outcome);
+    free((char *)e->obs.cause);
+    free((char *)e->obs.result);
+    free_strv(e->obs.out, 2 * e->obs.nout);
+}
+
+/* A copy of v's n strings (NULLs kept), or NULL with *ok false. */
+static const char *const *copy_strv(const char *const *v, unsigned n, bool *ok)
+{
+    if (n == 0)
+        return NULL;
+    char **c = bcw__calloc(n, sizeof *c);
+    *ok &= c != NULL;
+    for (unsigned i = 0; c != NULL && i < n; i++)
+        if (v[i] != NULL && (c[i] = bcw__strdup(v[i])) == NULL)
+            *ok = false;
+    return (const char *const *)c;
+}
+
+static const char *copy_str(const char *s, bool *ok)
+{
+    char *c = s != NULL ? bcw__strdup(s) : NULL;
+    *ok &= s == NULL || c != NULL;
+    return c;
+}
+
+/* Appends `e`, whose strings become the oracle's, to the entries and the
+ * index: its index, or BCW_ENOMEM (e then still the caller's). */
+static long append(bcw_oracle *o, const bcw_oracle_entry *e)
+{
+    if (bcw__grow(&o->entries, &o->cap, o->n + 1, sizeof *o->entries) < 0 ||
+        bcw__index_put(&o->index, key_hash(e->state, e->calls, e->ncalls),
+                       (uint32_t)o->n) < 0)
+        return BCW_ENOMEM;
+    o->entries[o->n] = *e;
+    return (long)o->n++;
+}
+
+/* Are the n strings of v all there? */
+static bool all_there(const char *const *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i] == NULL)
+            return false;
+    return true;
+}
+
+long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
+{
+    if (e->ncalls == 0 || !all_there(e->calls, e->ncalls) ||
+        e->obs.outcome == NULL || !all_there(e->obs.out, 2 * e->obs.nout) ||
+        (unsigned)e->verdict > BCW_VERDICT_FAIL)
+        return bcw__error(BCW_EINPUT, "oracle entry: no calls, a call or an "
+                                      "out missing, no outcome, or no "
+                                      "verdict");
+    if (bcw_oracle_find(o, e->state, e->calls, e->ncalls) >= 0)
+        return bcw__error(BCW_EINPUT, "oracle entry: %s is there already",
+                          e->calls[e->ncalls - 1]);
+    bool ok = true;
+    bcw_oracle_entry c = *e;
+    c.calls = copy_strv(e->calls, e->ncalls, &ok);
+    c.obs.outcome = copy_str(e->obs.outcome, &ok);
+    c.obs.cause = copy_str(e->obs.cause, &ok);
+    c.obs.result = copy_str(e->obs.result, &ok);
+    c.obs.out = copy_strv(e->obs.out, 2 * e->obs.nout, &ok);
+    long i = ok ? append(o, &c) : BCW_ENOMEM;
+    if (i < 0)
+        free_entry(&c);
+    return i;
+}
+
+int bcw_oracle_new(bcw_oracle **out, const char *unit)
+{
+    *out = NULL;
+    bcw_oracle *o = bcw__calloc(1, sizeof *o);
+    if (o == NULL || (o->unit = bcw__strdup(unit)) == NULL) {
+        free(o);
+        return BCW_ENOMEM;
+    }
+    *out = o;
+    return 0;
+}
+
+void bcw_oracle_free(bcw_oracle *o)
+{
+    if (o == NULL)
+        return;
+    for (size_t i = 0; i < o->n; i++)
+        free_entry(&o->entries[i]);
+    free(o->entries);
+    bcw__index_free(&o->index);
+    free(o->unit);
+    free(o);
+}
+
+const char *bcw_oracle_unit(const bcw_oracle *o)
+{
+    return o->unit;
+}
+
+size_t bcw_oracle_count(const bcw_oracle *o)
+{
+    return o->n;
+}
+
+const bcw_oracle_entry *bcw_oracle_entry_at(const bcw_oracle *o, size_t i)
+{
+    return i < o->n ? &o->entries[i] : NULL;
+}
+
+void bcw_oracle_judge(bcw_oracle *o, size_t i, enum bcw_verdict v)
+{
+    if (i < o->n && (unsigned)v <= BCW_VERDICT_FAIL)
+        o->entries[i].verdict = v;
+}
+
+/* --- the file ------------------------------------------------------ */
+
+static void pack_strv(msgpack_packer *pk, const char *const *v, unsigned n)
+{
+    msgpack_pack_array(pk, n);
+    for (unsigned i = 0; i < n; i++)
+        bcw__pack_str(pk, v[i]);
+}
+
+int bcw_oracle_save(const bcw_oracle *o, const char *path)
+{
+    bcw_pack p;
+    bcw__pack_init(&p, "the oracle", ORACLE_LIMIT);
+    msgpack_packer *pk = &p.pk;
+    msgpack_pack_map(pk, 5);
+    bcw__pack_str(pk, "format");
+    bcw__pack_str(pk, ORACLE_FORMAT);
+    bcw__pack_str(pk, "version");
+    msgpack_pack_uint32(pk, ORACLE_VERSION);
+    bcw__pack_str(pk, "unit");
+    bcw__pack_str(pk, o->unit);
+    bcw__pack_str(pk, "entries");
+    msgpack_pack_array(pk, (uint32_t)o->n);
+    for (size_t i = 0; i < o->n; i++) {
+        const bcw_oracle_entry *e = &o->entries[i];
+        msgpack_pack_array(pk, 5);
+        msgpack_pack_uint64(pk, e->state);
+        pack_strv(pk, e->calls, e->ncalls);
+        bcw__pack_str(pk, verdicts[e->verdict]);
+        msgpack_pack_int64(pk, e->first_seen);
+        msgpack_pack_array(pk, 4);
+        bcw__pack_str(pk, e->obs.outcome);
+        bcw__pack_str(pk, e->obs.cause);
+        bcw__pack_str(pk, e->obs.result);
+        pack_strv(pk, e->obs.out, 2 * e->obs.nout);
+    }
+    bcw__pack_seal(&p);
+    int err = p.err != 0 ? p.err
+                         : bcw__write_file_atomic(path, p.buf.data, p.buf.len);
+    bcw__pack_free(&p);
+    return err;
+}
+
+static enum bcw_verdict read_verdict(bcw_rd *r, const msgpack_object *o)
+{
+    char *s = bcw__rd_str(r, o, false, "verdict");
+    unsigned v = 0;
+    while (s != NULL && v <= BCW_VERDICT_FAIL && strcmp(s, verdicts[v]) != 0)
+        v++;
+    if (s != NULL && v > BCW_VERDICT_FAIL)
+        bcw__rd_bad(r, "verdict");
+    free(s);
+    return v <= BCW_VERDICT_FAIL ? (enum bcw_verdict)v : BCW_VERDICT_PENDING;
+}
+
+/* Entry `o` of the file, into the oracle. */
+static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
+{
+    const msgpack_object *f = bcw__rd_arr(r, o, 5, "entry");
+    const msgpack_object *ob =
+        f ? bcw__rd_arr(r, &f[4], 4, "observation") : NULL;
+    if (ob == NULL)
+        return;
+    bcw_oracle_entry e = {0};
+    unsigned nout = 0;
+    e.state = bcw__rd_u64(r, &f[0], UINT64_MAX, "state");
+    e.calls = (const char *const *)bcw__rd_strv(r, &f[1], &e.ncalls, "calls");
+    e.verdict = read_verdict(r, &f[2]);
+    e.first_seen = bcw__rd_i64(r, &f[3], "first seen");
+    e.obs.outcome = bcw__rd_str(r, &ob[0], false, "outcome");
+    e.obs.cause = bcw__rd_str(r, &ob[1], true, "cause");
+    e.obs.result = bcw__rd_str(r, &ob[2], true, "result");
+    e.obs.out = (const char *const *)bcw__rd_strv(r, &ob[3], &nout, "out");
+    e.obs.nout = nout / 2;
+    if (r->err == 0 && (e.ncalls == 0 || nout % 2 != 0))
+        bcw__rd_bad(r, "an entry with no calls, or an odd out");
+    if (r->err == 0 && bcw_oracle_find(oracle, e.state, e.calls, e.ncalls) >= 0)
+        bcw__rd_bad(r, "two entries of one key");
+    long i = r->err == 0 ? append(oracle, &e) : -1;
+    if (i < 0) {
+        if (r->err == 0)
+            r->err = (int)i;
+        free_strv(e.calls, e.ncalls);
+        free((char *)e.obs.outcome);
+        free((char *)e.obs.cause);
+        free((char *)e.obs.result);
+        free_strv(e.obs.out, nout);
+    }
+}
+
+int bcw_oracle_load(bcw_oracle **out, const char *path)
+{
+    *out = NULL;
+    bcw__error_clear();
+    char *data = NULL;
+    size_t len = 0;
+    int err = bcw__read_file(&data, &len, path, ORACLE_LIMIT);
+    if (err < 0)
+        return err;
+    bcw_rd r = {path, "oracle", 0};
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    bcw_oracle *o = NULL;
+    const msgpack_object *root =
+        bcw__rd_root(&r, &up, data, len, ORACLE_FORMAT, ORACLE_VERSION,
+                     "make it again with this bcwalk (test --accept)");
+    const msgpack_object *unit = root ? bcw__rd_field(root, "unit") : NULL;
+    const msgpack_object *entries =
+        root ? bcw__rd_field(root, "entries") : NULL;
+    if (root != NULL && (unit == NULL || entries == NULL))
+        bcw__rd_bad(&r, "missing fields");
+    if (r.err == 0) {
+        char *name = bcw__rd_str(&r, unit, false, "unit");
+        if (name != NULL && (err = bcw_oracle_new(&o, name)) < 0)
+            r.err = err;
+        free(name);
+    }
+    const msgpack_object *es =
+        r.err == 0 ? bcw__rd_arr(&r, entries, 0, "entries") : NULL;
+    for (uint32_t i = 0;
+         es != NULL && r.err == 0 && i < entries->via.array.size; i++)
+        read_entry(&r, o, &es[i]);
+    msgpack_unpacked_destroy(&up);
+    free(data);
+    if (r.err != 0) {
+        bcw_oracle_free(o);
+        return r.err;
+    }
+    *out = o;
+    return 0;
+}
+
+/* --- the dump ------------------------------------------------------ */
+
+static void json_strv(FILE *f, const char *const *v, unsigned n)
+{
+    fputc('[', f);
+    for (unsigned i = 0; i < n; i++) {
+        if (i > 0)
+            fputs(", ", f);
+        bcw__json_str(f, v[i]);
+    }
+    fputc(']', f);
+}
+
+/* A string or null. */
+static void json_opt(FILE *f, const char *s)
+{
+    if (s == NULL)
+        fputs("null", f);
+    else
+        bcw__json_str(f, s);
+}
+
+int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
+{
+    fputs("{\"format\": \"" ORACLE_FORMAT "\", \"version\": ", f);
+    fprintf(f, "%d, \"unit\": ", ORACLE_VERSION);
+    bcw__json_str(f, o->unit);
+    fputs(", \"entries\": [", f);
+    for (size_t i = 0; i < o->n; i++) {
+        const bcw_oracle_entry *e = &o->entries[i];
+        char when[32] = "";
+        struct tm tm;
+        time_t t = (time_t)e->first_seen;
+        if (gmtime_r(&t, &tm) != NULL)
+            strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        fputs(i > 0 ? ",\n  " : "\n  ", f);
+        if (e->state != 0)
+            fprintf(f, "{\"state\": \"%016llx\", \"sequence\": ",
+                    (unsigned long long)e->state);
+        else
+            fputs("{\"state\": null, \"sequence\": ", f);
+        json_strv(f, e->calls, e->ncalls);
+        fprintf(f, ", \"verdict\": \"%s\", \"first_seen\": \"%s\"",
+                verdicts[e->verdict], when);
+        fputs(", \"outcome\": ", f);
+        bcw__json_str(f, e->obs.outcome);
+        fputs(", \"cause\": ", f);
+        json_opt(f, e->obs.cause);
+        fputs(", \"result\": ", f);
+        json_opt(f, e->obs.result);
+        fputs(", \"out\": {", f);
+        for (unsigned k = 0; k < e->obs.nout; k++) {
+            if (k > 0)
+                fputs(", ", f);
+            bcw__json_str(f, e->obs.out[2 * k]);
+            fputs(": ", f);
+            json_opt(f, e->obs.out[2 * k + 1]);
+        }
+        fputs("}}", f);
+    }
+    fputs(o->n > 0 ? "\n]}\n" : "]}\n", f);
+    return fflush(f) == 0 && !ferror(f)
+               ? 0
+               : bcw__error(BCW_ERROR, "writing the oracle's dump failed");
+}

@@ -1,0 +1,91 @@
+/* oracle.h - the oracle: what a walk's calls were seen to do, each
+ * observation judged once (by a person, or by a rule) and checked by
+ * every later run (docs/oracle.md).
+ *
+ * An entry is keyed by the concrete state its last call starts from and
+ * that call's text: every sequence reaching that state and making that
+ * call shares it, so an oracle grows with the unit's states, not with
+ * its sequences.  Where no state was computed, the whole sequence keys
+ * the entry. */
+#ifndef BCWALK_ORACLE_H
+#define BCWALK_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct bcw_oracle bcw_oracle;
+
+enum bcw_verdict {
+    BCW_VERDICT_PENDING, /* seen, not judged yet */
+    BCW_VERDICT_PASS,    /* judged right */
+    BCW_VERDICT_FAIL     /* judged wrong: a known failure */
+};
+
+/* A call as it was seen, in the texts the reports print
+ * (docs/results.md). */
+typedef struct bcw_observation {
+    const char *outcome; /* "normal", "crash", "abort", "hang", ... */
+    const char *cause;   /* why it halted, or NULL */
+    const char *result;  /* its result ("1", "#0", "ptr#2"), or NULL */
+    unsigned nout;
+    const char *const *out; /* 2 * nout strings: a name, then its value */
+} bcw_observation;
+
+typedef struct bcw_oracle_entry {
+    /* The concrete state the last call starts from (the key its prefix's
+     * result carries); 0: none was computed, the whole sequence is the
+     * key. */
+    uint64_t state;
+    /* The first sequence seen to make the observation: its calls as the
+     * report prints them, the constructor first and the observed call
+     * last. */
+    unsigned ncalls;
+    const char *const *calls;
+    bcw_observation obs;
+    enum bcw_verdict verdict;
+    int64_t first_seen; /* when, in seconds since the Epoch */
+} bcw_oracle_entry;
+
+/* A new, empty oracle of unit `unit`; *out is the caller's, freed with
+ * bcw_oracle_free().  0 or BCW_ENOMEM. */
+int bcw_oracle_new(bcw_oracle **out, const char *unit);
+
+/* Reads an oracle file.  A file that is not an oracle, is truncated or
+ * corrupt (its checksum), or has another format version gives
+ * BCW_EINPUT with a one-line message; *out is NULL then. */
+int bcw_oracle_load(bcw_oracle **out, const char *path);
+
+/* Writes the oracle to `path` atomically (a temporary file renamed into
+ * place), entries in the order they were added.  0 or an error. */
+int bcw_oracle_save(const bcw_oracle *oracle, const char *path);
+
+/* Frees an oracle; NULL is accepted. */
+void bcw_oracle_free(bcw_oracle *oracle);
+
+/* The unit it judges, borrowed. */
+const char *bcw_oracle_unit(const bcw_oracle *oracle);
+
+/* Its entries, and entry i (borrowed, valid until the next add). */
+size_t bcw_oracle_count(const bcw_oracle *oracle);
+const bcw_oracle_entry *bcw_oracle_entry_at(const bcw_oracle *oracle, size_t i);
+
+/* The index of the entry for a call: the entry of (state, the last of
+ * `calls`) when state is not 0, else of the whole sequence; -1 when
+ * there is none. */
+long bcw_oracle_find(const bcw_oracle *oracle, uint64_t state,
+                     const char *const *calls, unsigned ncalls);
+
+/* Adds a copy of `entry` (whose key must not be there: BCW_EINPUT) and
+ * returns its index, or an error. */
+long bcw_oracle_add(bcw_oracle *oracle, const bcw_oracle_entry *entry);
+
+/* Sets entry i's verdict. */
+void bcw_oracle_judge(bcw_oracle *oracle, size_t i, enum bcw_verdict verdict);
+
+/* Prints the oracle as one JSON document, an entry per line
+ * (bcwalk oracle dump).  0, or BCW_ERROR when `f` could not be
+ * written. */
+int bcw_oracle_dump(const bcw_oracle *oracle, FILE *f);
+
+#endif

@@ -1,0 +1,335 @@
+/* test_oracle.c - the oracle store (bcwalk/oracle.h, docs/oracle.md):
+ * keys shared by state, the file's round trip, every kind of bad file
+ * refused with its message, and the JSON dump. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bcwalk/error.h"
+#include "bcwalk/oracle.h"
+#include "file.h"
+#include "pack.h"
+#include "text.h"
+
+static char dir[] = "/tmp/test_oracle.XXXXXX";
+
+static char *path_of(const char *name)
+{
+    static char path[sizeof dir + 64];
+    snprintf(path, sizeof path, "%s/%.60s", dir, name);
+    return path;
+}
+
+static const char *const push1[] = {"bstack_new()",
+                                    "bstack_push(target, 1 /* x > 0 */)"};
+static const char *const pop_push1[] = {"bstack_new()",
+                                        "bstack_push(target, "
+                                        "1 /* x > 0 */)",
+                                        "bstack_pop(target)",
+                                        "bstack_push(target, 1 /* x > 0 */)"};
+static const char *const outs[] = {"visit", "16", "len", "3"};
+/* bytes that are not UTF-8: a Latin-1 literal */
+static const char *const latin[] = {"doc_new()",
+                                    "doc_put(target, \"caf\xe9\")"};
+
+/* An oracle of three entries: two keyed by state, one by the whole
+ * sequence. */
+static bcw_oracle *three(void)
+{
+    bcw_oracle *o = NULL;
+    assert_int_equal(bcw_oracle_new(&o, "bstack"), 0);
+    bcw_oracle_entry e = {.state = 0x9a3c0e1b55f0d2a7u,
+                          .ncalls = 2,
+                          .calls = push1,
+                          .obs = {.outcome = "normal"},
+                          .verdict = BCW_VERDICT_PASS,
+                          .first_seen = 1795000000};
+    assert_int_equal(bcw_oracle_add(o, &e), 0);
+    e.state = 0x1234;
+    e.obs = (bcw_observation){.outcome = "crash",
+                              .cause = "SIGSEGV: read of address 0x8",
+                              .nout = 2,
+                              .out = outs};
+    e.verdict = BCW_VERDICT_FAIL;
+    assert_int_equal(bcw_oracle_add(o, &e), 1);
+    e = (bcw_oracle_entry){.state = 0,
+                           .ncalls = 2,
+                           .calls = latin,
+                           .obs = {.outcome = "normal", .result = "'\xe9'"},
+                           .verdict = BCW_VERDICT_PENDING,
+                           .first_seen = 1795000001};
+    assert_int_equal(bcw_oracle_add(o, &e), 2);
+    return o;
+}
+
+/* The oracle's JSON dump, the caller's. */
+static char *dumped(const bcw_oracle *o)
+{
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    assert_non_null(f);
+    assert_int_equal(bcw_oracle_dump(o, f), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_true(bcw__utf8_valid(out, n));
+    return out;
+}
+
+static void test_oracle__entries_are_shared_by_state(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three();
+    /* another prefix that reaches the same state, the same last call */
+    assert_int_equal(bcw_oracle_find(o, 0x9a3c0e1b55f0d2a7u, pop_push1, 4), 0);
+    assert_int_equal(bcw_oracle_find(o, 0x1234, pop_push1, 4), 1);
+    /* another state, or another call */
+    assert_int_equal(bcw_oracle_find(o, 0x4321, push1, 2), -1);
+    assert_int_equal(bcw_oracle_find(o, 0x1234, latin, 2), -1);
+    /* no state: only the whole sequence */
+    assert_int_equal(bcw_oracle_find(o, 0, latin, 2), 2);
+    assert_int_equal(bcw_oracle_find(o, 0, latin, 1), -1);
+    assert_int_equal(bcw_oracle_find(o, 0, push1, 2), -1);
+    /* a key that is there, or an entry missing a part, is refused */
+    bcw_oracle_entry e = *bcw_oracle_entry_at(o, 0);
+    e.calls = pop_push1;
+    e.ncalls = 4;
+    assert_int_equal(bcw_oracle_add(o, &e), BCW_EINPUT);
+    e.state = 77;
+    e.obs.outcome = NULL;
+    assert_int_equal(bcw_oracle_add(o, &e), BCW_EINPUT);
+    assert_int_equal(bcw_oracle_count(o), 3);
+    bcw_oracle_judge(o, 2, BCW_VERDICT_PASS);
+    assert_int_equal(bcw_oracle_entry_at(o, 2)->verdict, BCW_VERDICT_PASS);
+    bcw_oracle_free(o);
+}
+
+static void test_oracle__the_file_round_trips(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three(), *back = NULL;
+    assert_int_equal(bcw_oracle_save(o, path_of("o.msgpack")), 0);
+    assert_int_equal(bcw_oracle_load(&back, path_of("o.msgpack")), 0);
+    assert_string_equal(bcw_oracle_unit(back), "bstack");
+    assert_int_equal(bcw_oracle_count(back), 3);
+    const bcw_oracle_entry *e = bcw_oracle_entry_at(back, 1);
+    assert_int_equal(e->state, 0x1234);
+    assert_int_equal(e->ncalls, 2);
+    assert_string_equal(e->calls[1], push1[1]);
+    assert_string_equal(e->obs.outcome, "crash");
+    assert_string_equal(e->obs.cause, "SIGSEGV: read of address 0x8");
+    assert_null(e->obs.result);
+    assert_int_equal(e->obs.nout, 2);
+    assert_string_equal(e->obs.out[2], "len");
+    assert_int_equal(e->verdict, BCW_VERDICT_FAIL);
+    /* bytes that are not UTF-8 come back as they were */
+    assert_string_equal(bcw_oracle_entry_at(back, 2)->calls[1], latin[1]);
+    assert_int_equal(bcw_oracle_find(back, 0, latin, 2), 2);
+    char *a = dumped(o), *b = dumped(back);
+    assert_string_equal(a, b);
+    /* docs/oracle.md's example line */
+    assert_non_null(strstr(a, "\n  {\"state\": \"9a3c0e1b55f0d2a7\", "
+                              "\"sequence\": [\"bstack_new()\", "
+                              "\"bstack_push(target, 1 /* x > 0 */)\"], "
+                              "\"verdict\": \"pass\", \"first_seen\": "
+                              "\"2026-11-18T"));
+    assert_non_null(strstr(a, "\"out\": {\"visit\": \"16\", \"len\": \"3\"}"));
+    assert_non_null(strstr(a, "{\"state\": null, \"sequence\": [\"doc_new()\", "
+                              "\"doc_put(target, \\\"caf\\udce9\\\")\"]"));
+    free(a);
+    free(b);
+    /* saved again, the same bytes */
+    assert_int_equal(bcw_oracle_save(back, path_of("again.msgpack")), 0);
+    char *x, *y;
+    size_t nx, ny;
+    assert_int_equal(bcw__read_file(&x, &nx, path_of("o.msgpack"), 1 << 20), 0);
+    assert_int_equal(bcw__read_file(&y, &ny, path_of("again.msgpack"), 1 << 20),
+                     0);
+    assert_int_equal(nx, ny);
+    assert_memory_equal(x, y, nx);
+    free(x);
+    free(y);
+    bcw_oracle_free(o);
+    bcw_oracle_free(back);
+}
+
+/* Loads `data` as an oracle file: the error, its message in *msg. */
+static int load_bytes(const void *data, size_t n, const char **msg)
+{
+    assert_int_equal(bcw__write_file_atomic(path_of("bad.msgpack"), data, n),
+                     0);
+    bcw_oracle *o = (bcw_oracle *)1;
+    int err = bcw_oracle_load(&o, path_of("bad.msgpack"));
+    assert_null(o);
+    *msg = bcw_error_last();
+    return err;
+}
+
+static void assert_refused(const void *data, size_t n, const char *says)
+{
+    const char *msg;
+    assert_int_equal(load_bytes(data, n, &msg), BCW_EINPUT);
+    assert_non_null(strstr(msg, says));
+    assert_non_null(strstr(msg, path_of("bad.msgpack")));
+}
+
+/* A sealed map of `fields` key-value pairs that `put` packs, as the
+ * writer would. */
+static void sealed_map(bcw_pack *p, unsigned fields,
+                       void (*put)(msgpack_packer *))
+{
+    bcw__pack_init(p, "test", 1 << 20);
+    msgpack_pack_map(&p->pk, fields + 1);
+    put(&p->pk);
+    bcw__pack_seal(p);
+    assert_int_equal(p->err, 0);
+}
+
+static void head(msgpack_packer *pk, unsigned version)
+{
+    bcw__pack_str(pk, "format");
+    bcw__pack_str(pk, "bcwalk-oracle");
+    bcw__pack_str(pk, "version");
+    msgpack_pack_uint32(pk, version);
+}
+
+static void version_two(msgpack_packer *pk)
+{
+    head(pk, 2);
+}
+
+static void no_entries(msgpack_packer *pk)
+{
+    head(pk, 1);
+    bcw__pack_str(pk, "unit");
+    bcw__pack_str(pk, "bstack");
+}
+
+static void an_entry(msgpack_packer *pk, const char *verdict)
+{
+    msgpack_pack_array(pk, 5);
+    msgpack_pack_uint64(pk, 7);
+    msgpack_pack_array(pk, 1);
+    bcw__pack_str(pk, "bstack_new()");
+    bcw__pack_str(pk, verdict);
+    msgpack_pack_int64(pk, 0);
+    msgpack_pack_array(pk, 4);
+    bcw__pack_str(pk, "normal");
+    msgpack_pack_nil(pk);
+    bcw__pack_str(pk, "#0");
+    msgpack_pack_array(pk, 0);
+}
+
+static void twice(msgpack_packer *pk)
+{
+    no_entries(pk);
+    bcw__pack_str(pk, "entries");
+    msgpack_pack_array(pk, 2);
+    an_entry(pk, "pass");
+    an_entry(pk, "pass");
+}
+
+static void unknown_verdict(msgpack_packer *pk)
+{
+    no_entries(pk);
+    bcw__pack_str(pk, "entries");
+    msgpack_pack_array(pk, 1);
+    an_entry(pk, "maybe");
+}
+
+static void test_oracle__bad_files_are_refused(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three();
+    assert_int_equal(bcw_oracle_save(o, path_of("good.msgpack")), 0);
+    bcw_oracle_free(o);
+    char *good;
+    size_t n;
+    assert_int_equal(
+        bcw__read_file(&good, &n, path_of("good.msgpack"), 1 << 20), 0);
+    /* cut anywhere: refused, never loaded in part */
+    for (size_t cut = 0; cut < n; cut += cut < 64 ? 1 : 13)
+        assert_refused(good, cut, "corrupt oracle file");
+    /* any byte changed (past the header, which names the format) */
+    for (size_t at = 40; at < n; at += 7) {
+        good[at] ^= 0x20;
+        const char *msg;
+        assert_int_equal(load_bytes(good, n, &msg), BCW_EINPUT);
+        good[at] ^= 0x20;
+    }
+    free(good);
+    assert_refused("", 0, "not a msgpack map, or truncated");
+    assert_refused("\x93\x01\x02\x03", 4, "not a msgpack map");
+    bcw_pack p;
+    sealed_map(&p, 2, version_two);
+    assert_refused(p.buf.data, p.buf.len,
+                   "oracle version 2, this bcwalk reads 1: make it again");
+    bcw__pack_free(&p);
+    sealed_map(&p, 3, no_entries);
+    assert_refused(p.buf.data, p.buf.len, "missing fields");
+    bcw__pack_free(&p);
+    sealed_map(&p, 4, twice);
+    assert_refused(p.buf.data, p.buf.len, "two entries of one key");
+    bcw__pack_free(&p);
+    sealed_map(&p, 4, unknown_verdict);
+    assert_refused(p.buf.data, p.buf.len, "(verdict)");
+    bcw__pack_free(&p);
+    /* another bcwalk file */
+    static const char model[] = "\x82\xa6"
+                                "format\xac"
+                                "bcwalk-model"
+                                "\xa7version\x0a";
+    assert_refused(model, sizeof model - 1, "not a bcwalk oracle file");
+}
+
+static void test_oracle__saving_leaves_nothing_else(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three();
+    assert_int_equal(bcw_oracle_save(o, path_of("o.msgpack")), 0);
+    /* a folder that is not there: an error, nothing written */
+    assert_true(bcw_oracle_save(o, path_of("none/o.msgpack")) < 0);
+    bcw_oracle_free(o);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        assert_null(strstr(e->d_name, "tmp"));
+    closedir(d);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            unlink(path_of(e->d_name));
+    if (d != NULL)
+        closedir(d);
+    return rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oracle__entries_are_shared_by_state),
+        cmocka_unit_test(test_oracle__the_file_round_trips),
+        cmocka_unit_test(test_oracle__bad_files_are_refused),
+        cmocka_unit_test(test_oracle__saving_leaves_nothing_else),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
