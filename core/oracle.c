@@ -26,10 +26,20 @@ struct bcw_oracle {
     char *unit;
     bcw_oracle_entry *entries; /* their strings the oracle's own */
     size_t n, cap;
-    bcw_index index; /* key hash -> entry */
+    bcw_index index;  /* key hash -> entry */
+    bcw_index by_seq; /* its sequence's hash -> entry */
 };
 
 static const char *const verdicts[] = {"pending", "pass", "fail"};
+
+/* The hash of a whole sequence. */
+static uint64_t seq_hash(const char *const *calls, unsigned ncalls)
+{
+    uint64_t h = 0x5eed;
+    for (unsigned i = 0; i < ncalls; i++)
+        h = bcw__hash(calls[i], strlen(calls[i]) + 1, h);
+    return h;
+}
 
 /* The hash of an entry's key (bcw_oracle_find). */
 static uint64_t key_hash(uint64_t state, const char *const *calls,
@@ -37,10 +47,7 @@ static uint64_t key_hash(uint64_t state, const char *const *calls,
 {
     if (state != 0)
         return bcw__hash(calls[ncalls - 1], strlen(calls[ncalls - 1]), state);
-    uint64_t h = 0x5eed;
-    for (unsigned i = 0; i < ncalls; i++)
-        h = bcw__hash(calls[i], strlen(calls[i]) + 1, h);
-    return h;
+    return seq_hash(calls, ncalls);
 }
 
 typedef struct key {
@@ -64,6 +71,29 @@ static int same_key(uint32_t i, const void *payload)
         if (strcmp(e->calls[c], k->calls[c]) != 0)
             return 0;
     return 1;
+}
+
+static int same_sequence(uint32_t i, const void *payload)
+{
+    const key *k = payload;
+    const bcw_oracle_entry *e = &k->o->entries[i];
+    if (e->ncalls != k->ncalls)
+        return 0;
+    for (unsigned c = 0; c < k->ncalls; c++)
+        if (strcmp(e->calls[c], k->calls[c]) != 0)
+            return 0;
+    return 1;
+}
+
+long bcw_oracle_find_sequence(const bcw_oracle *o, const char *const *calls,
+                              unsigned ncalls)
+{
+    if (ncalls == 0)
+        return -1;
+    key k = {o, 0, calls, ncalls};
+    uint32_t i = bcw__index_get(&o->by_seq, seq_hash(calls, ncalls),
+                                same_sequence, &k);
+    return i == UINT32_MAX ? -1 : (long)i;
 }
 
 long bcw_oracle_find(const bcw_oracle *o, uint64_t state,
@@ -119,6 +149,8 @@ static long append(bcw_oracle *o, const bcw_oracle_entry *e)
 {
     if (bcw__grow(&o->entries, &o->cap, o->n + 1, sizeof *o->entries) < 0 ||
         bcw__index_put(&o->index, key_hash(e->state, e->calls, e->ncalls),
+                       (uint32_t)o->n) < 0 ||
+        bcw__index_put(&o->by_seq, seq_hash(e->calls, e->ncalls),
                        (uint32_t)o->n) < 0)
         return BCW_ENOMEM;
     o->entries[o->n] = *e;
@@ -178,6 +210,7 @@ void bcw_oracle_free(bcw_oracle *o)
         free_entry(&o->entries[i]);
     free(o->entries);
     bcw__index_free(&o->index);
+    bcw__index_free(&o->by_seq);
     free(o->unit);
     free(o);
 }

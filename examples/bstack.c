@@ -1,12 +1,12 @@
 /* bstack.c - a bounded stack of ints, the C twin of JWalk's BoundedStack.
- *
- * Capacity 10.  pop and top on an empty stack abort (a broken
- * precondition, like Java's EmptyStackException); push on a full stack is
- * ignored.  Used by the README tour, the demo and the walk tests. */
+ * Capacity 10 (-DBSTACK_CAPACITY=3: the oracle tests' seeded fault); pop
+ * and top on an empty stack abort (a broken precondition, like Java's
+ * EmptyStackException); push on a full stack is ignored.  README, demo. */
 #include <stdbool.h>
 #include <stdlib.h>
-
+#ifndef BSTACK_CAPACITY
 #define BSTACK_CAPACITY 10
+#endif
 
 typedef struct bstack {
     int *data;

@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "build.h"
 #include "generator.h"
+#include "judge.h"
 #include "plan.h"
 #include "pool.h"
 #include "report.h"
@@ -22,12 +23,19 @@
 typedef struct sinks {
     bcw_reporter report;
     bcw_results *results;
+    bcw_judge *judge; /* bcwalk test's */
+    bcw_verdict_of verdict;
+    struct bcw_judged *judged;
 } sinks;
 
 static int emit(void *payload, const bcw_seq *seq)
 {
     sinks *s = payload;
-    int err = bcw__report_seq(&s->report, seq);
+    int err = s->judge != NULL ? bcw__judge_seq(s->judge, &s->report, seq,
+                                                s->judged, &s->verdict)
+                               : 0;
+    if (err == 0)
+        err = bcw__report_seq(&s->report, seq);
     if (err == 0 && s->results != NULL)
         err = bcw__results_seq(s->results, seq,
                                s->report.state ? s->report.state_index : -1);
@@ -180,11 +188,18 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         (err = bcw__results_open(&sk.results, o->results_path, u, a.steps,
                                  a.nsteps, o->walk, o->depth)) < 0)
         goto done;
+    if (o->oracle_path != NULL) {
+        if ((err = bcw__judge_open(&sk.judge, o->oracle_path, u->name,
+                                   o->accept != 0)) < 0)
+            goto done;
+        sk.judged = &out->judged;
+        sk.report.verdict = &sk.verdict;
+    }
     cfg.exec_payload = pool;
-    /* a JSON summary with no results file reads no sequence: the walk
-     * only counts them */
+    /* a JSON summary with no results file or oracle reads no sequence:
+     * the walk only counts them */
     if (o->format == BCW_REPORT_JSON && sk.results == NULL &&
-        o->walk != BCW_WALK_STATE)
+        sk.judge == NULL && o->walk != BCW_WALK_STATE)
         cfg.emit = NULL;
     /* the walk's clock starts when workers are up: build time is not
      * throughput */
@@ -210,6 +225,15 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (err == 0)
         err = observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps,
                                 changed);
+    /* the oracle with what this walk saw, before the summary counts
+     * what it no longer reaches */
+    if (sk.judge != NULL) {
+        out->judged.on = 1;
+        int jerr = bcw__judge_close(sk.judge, &out->judged, err == 0);
+        sk.judge = NULL;
+        if (err == 0)
+            err = jerr;
+    }
     if (err == 0)
         err = bcw__report_summary(&sk.report, out);
     /* the files last, so that a run that failed leaves none */
@@ -221,6 +245,7 @@ done:
         if (err == 0)
             err = cerr;
     }
+    bcw__judge_close(sk.judge, NULL, false);
     bcw__pool_free(pool);
     bcw__strlist_free(&sk.report.warnings);
     bcw__generator_free(gen);

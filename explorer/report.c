@@ -606,8 +606,56 @@ static void leak_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
     snprintf(buf + len, n - len, ", left by %s", destructor_of(r, s));
 }
 
+/* An observation as the text report's `==>` line words it:
+ * "1, *len = 3", "void", "*abort* abort() called in f (f.c:3)". */
+static void observation_text(const bcw_observation *o, char *buf, size_t n)
+{
+    if (strcmp(o->outcome, "normal") != 0) {
+        snprintf(buf, n, "*%s* %s", o->outcome, o->cause ? o->cause : "");
+        return;
+    }
+    snprintf(buf, n, "%s", o->result ? o->result : "");
+    for (unsigned k = 0; k < o->nout; k++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s = %s", len ? ", " : "",
+                 o->out[2 * k], o->out[2 * k + 1]);
+    }
+    if (buf[0] == '\0')
+        snprintf(buf, n, "void");
+}
+
+/* bcwalk test: the line after a judged sequence that did not pass. */
+static void judgement_text(const bcw_reporter *r, FILE *f)
+{
+    char was[512];
+    switch (r->verdict->judgement) {
+    case BCW_JUDGED_NEW:
+        fputs("--- new: pending, the oracle has not seen it\n", f);
+        break;
+    case BCW_JUDGED_CHANGED:
+        observation_text(r->verdict->was, was, sizeof was);
+        fprintf(f, "--- changed: pending, the oracle has ==> %s\n", was);
+        break;
+    case BCW_JUDGED_FAIL:
+        fputs("--- failed: the oracle has it wrong\n", f);
+        break;
+    case BCW_JUDGED_BROKEN:
+        fputs("--- failed: a contract or an assertion\n", f);
+        break;
+    case BCW_JUDGED_PENDING:
+        fputs("--- pending: the oracle has it, not judged yet\n", f);
+        break;
+    default:
+        break;
+    }
+}
+
 static void print_text(bcw_reporter *r, const bcw_seq *s)
 {
+    /* a judged walk prints what needs a person's eye */
+    if (r->verdict != NULL && (r->verdict->judgement == BCW_JUDGED_PASS ||
+                               r->verdict->judgement == BCW_JUDGED_NOT))
+        return;
     const bcw_unit *u = r->unit;
     FILE *f = r->f;
     unsigned len = s->len - s->nprefix;
@@ -700,19 +748,78 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
         leak_text(r, s, leak, sizeof leak);
         fprintf(f, "==> *leak* %s\n", leak);
     }
+    if (r->verdict != NULL)
+        judgement_text(r, f);
 }
 
-/* The halted call's ", \"cause\": ..." (cause_text; a suspect halt's
- * with its outcome and why it is suspect). */
-static void json_cause(const bcw_reporter *r, const bcw_seq *s, FILE *f)
+/* The halted call's cause as jsonl and the oracle word it (cause_text;
+ * a suspect halt's with its outcome and why it is suspect). */
+static void halt_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
+                       size_t n)
 {
-    char cause[320], text[400];
+    char cause[320];
     cause_text(r, s, cause, sizeof cause);
     if (s->suspect)
-        snprintf(text, sizeof text, "%s: %s, after an argument bcwalk made up",
+        snprintf(buf, n, "%s: %s, after an argument bcwalk made up",
                  bcw__outcome_name(s->outcome), cause);
+    else
+        snprintf(buf, n, "%s", cause);
+}
+
+/* The halted call's ", \"cause\": ...". */
+static void json_cause(const bcw_reporter *r, const bcw_seq *s, FILE *f)
+{
+    char cause[400];
+    halt_cause(r, s, cause, sizeof cause);
     fputs(", \"cause\": ", f);
-    bcw__json_str(f, s->suspect ? text : cause);
+    bcw__json_str(f, cause);
+}
+
+/* A jsonl sequence's verdict: the oracle's word in a judged walk. */
+static const char *verdict_word(const bcw_reporter *r, const bcw_seq *s)
+{
+    if (s->predicted)
+        return "predicted";
+    switch (r->verdict ? r->verdict->judgement : BCW_JUDGED_NOT) {
+    case BCW_JUDGED_PASS:
+        return "pass";
+    case BCW_JUDGED_FAIL:
+    case BCW_JUDGED_BROKEN:
+        return "fail";
+    default:
+        return "pending";
+    }
+}
+
+/* "oracle": how the judged sequence stands to it, and what it had of a
+ * changed one. */
+static void json_judgement(const bcw_verdict_of *v, FILE *f)
+{
+    static const char *const words[] = {
+        [BCW_JUDGED_PASS] = "same",       [BCW_JUDGED_FAIL] = "same",
+        [BCW_JUDGED_BROKEN] = "same",     [BCW_JUDGED_NEW] = "new",
+        [BCW_JUDGED_CHANGED] = "changed", [BCW_JUDGED_PENDING] = "same"};
+    fprintf(f, "\"oracle\": \"%s\", ", words[v->judgement]);
+    if (v->was == NULL)
+        return;
+    const bcw_observation *o = v->was;
+    fputs("\"was\": {\"outcome\": ", f);
+    bcw__json_str(f, o->outcome);
+    if (o->cause != NULL) {
+        fputs(", \"cause\": ", f);
+        bcw__json_str(f, o->cause);
+    }
+    if (o->result != NULL) {
+        fputs(", \"result\": ", f);
+        bcw__json_str(f, o->result);
+    }
+    for (unsigned k = 0; k < o->nout; k++) {
+        fputs(k ? ", " : ", \"out\": {", f);
+        bcw__json_str(f, o->out[2 * k]);
+        fputs(": ", f);
+        bcw__json_str(f, o->out[2 * k + 1]);
+    }
+    fputs(o->nout ? "}}, " : "}, ", f);
 }
 
 static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
@@ -720,8 +827,9 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
     FILE *f = r->f;
     fprintf(f, "{\"length\": %u, \"state\": ", s->len - s->nprefix);
     bcw__json_str(f, r->state ? r->state : "default");
-    fprintf(f, ", \"verdict\": \"%s\", ",
-            s->predicted ? "predicted" : "pending");
+    fprintf(f, ", \"verdict\": \"%s\", ", verdict_word(r, s));
+    if (r->verdict != NULL && r->verdict->judgement != BCW_JUDGED_NOT)
+        json_judgement(r->verdict, f);
     if (s->state != 0)
         fprintf(f, "\"concrete_state\": \"%016llx\", ",
                 (unsigned long long)s->state);
@@ -927,11 +1035,35 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
     fprintf(f, "\"prune\": \"%s\", \"concrete_states\": %llu,%s",
             s->prune_state ? "state" : "none",
             (unsigned long long)s->concrete_states, nl);
-    fprintf(f,
-            "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": 0, "
-            "\"fail\": 0, \"pending\": %llu, \"meaningless\": 0},%s",
-            (unsigned long long)s->predicted_void,
-            (unsigned long long)(executed - s->predicted_void), nl);
+    const struct bcw_judged *j = &s->judged;
+    if (j->on) {
+        uint64_t pending = j->fresh + j->changed + j->unjudged;
+        uint64_t judged = j->passed + j->failed + pending;
+        fprintf(f,
+                "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": "
+                "0, \"fail\": %llu, \"pending\": %llu, \"meaningless\": "
+                "%llu},%s",
+                (unsigned long long)(s->predicted_void + j->passed),
+                (unsigned long long)j->failed, (unsigned long long)pending,
+                (unsigned long long)(executed - s->predicted_void - judged),
+                nl);
+        fprintf(f,
+                "\"oracle\": {\"passed\": %llu, \"failed\": %llu, "
+                "\"new\": %llu, \"changed\": %llu, \"pending\": %llu, "
+                "\"accepted\": %llu, \"unreached\": %llu},%s",
+                (unsigned long long)j->passed, (unsigned long long)j->failed,
+                (unsigned long long)j->fresh, (unsigned long long)j->changed,
+                (unsigned long long)j->unjudged,
+                (unsigned long long)j->accepted,
+                (unsigned long long)j->unreached, nl);
+    } else {
+        fprintf(f,
+                "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": "
+                "0, \"fail\": 0, \"pending\": %llu, \"meaningless\": "
+                "0},%s",
+                (unsigned long long)s->predicted_void,
+                (unsigned long long)(executed - s->predicted_void), nl);
+    }
     if (r->states != NULL) {
         json_states(r, r->states, texts, nl);
     } else {
@@ -968,6 +1100,29 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             s->elapsed_s, (unsigned long long)s->calls,
             s->elapsed_s > 0 ? (double)s->calls / s->elapsed_s : 0.0,
             (unsigned long long)s->worker_restarts);
+}
+
+/* bcwalk test's lines of the summary. */
+static void text_judged(FILE *f, const struct bcw_judged *j)
+{
+    fprintf(f,
+            "Passed %llu test sequences as the oracle has them\n"
+            "Failed %llu test sequences (a failed contract or assertion, or "
+            "a known failure)\n"
+            "Pending %llu test sequences: %llu new, %llu changed, %llu not "
+            "judged yet\n",
+            (unsigned long long)j->passed, (unsigned long long)j->failed,
+            (unsigned long long)(j->fresh + j->changed + j->unjudged),
+            (unsigned long long)j->fresh, (unsigned long long)j->changed,
+            (unsigned long long)j->unjudged);
+    if (j->accepted > 0)
+        fprintf(f, "Accepted %llu observations into the oracle as passing\n",
+                (unsigned long long)j->accepted);
+    if (j->unreached > 0)
+        fprintf(f,
+                "Missed %llu observations of the oracle that this walk did "
+                "not reach\n",
+                (unsigned long long)j->unreached);
 }
 
 /* The state walk's tail: each state with its cover and counts, the
@@ -1060,6 +1215,8 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
         if (s->concrete_states > 0)
             fprintf(f, "Reached %llu distinct concrete states\n",
                     (unsigned long long)s->concrete_states);
+        if (s->judged.on)
+            text_judged(f, &s->judged);
         for (unsigned i = 0; i < r->warnings.n; i++)
             fprintf(f, "Warning: %s\n", r->warnings.v[i]);
         if (r->states != NULL)
@@ -1075,5 +1232,98 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
     bcw__strv_free(texts, r->nsteps);
     if (fflush(f) != 0 || ferror(f))
         return bcw__error(BCW_ERROR, "writing the report failed");
+    return 0;
+}
+
+void bcw__report_observed_free(bcw_oracle_entry *e)
+{
+    for (unsigned i = 0; i < e->ncalls; i++)
+        free((char *)e->calls[i]);
+    free((char **)e->calls);
+    for (unsigned i = 0; i < 2 * e->obs.nout; i++)
+        free((char *)e->obs.out[i]);
+    free((char **)e->obs.out);
+    free((char *)e->obs.cause);
+    free((char *)e->obs.result);
+    memset(e, 0, sizeof *e);
+}
+
+/* Call k of s as the text report writes it, without its `;`. */
+static char *call_text(const bcw_reporter *r, const bcw_seq *s, unsigned k,
+                       const bcw_func *fn, char (*args)[64],
+                       const char **labels)
+{
+    if (k == s->len + 1u)
+        return bcw__sprintf("%s(target)", destructor_of(r, s));
+    if (k == 0 && fn->role == BCW_ROLE_EMPTY)
+        return bcw__strdup("target = NULL");
+    char line[BCW_MAX_PARAMS * 200 + 128];
+    size_t n = (size_t)snprintf(line, sizeof line, "%s(", fn->name);
+    for (unsigned p = 0; p < fn->nparams && n < sizeof line; p++)
+        n += (size_t)snprintf(line + n, sizeof line - n,
+                              labels[p] ? "%s%s /* %s */" : "%s%s",
+                              p ? ", " : "", args[p], labels[p]);
+    if (n < sizeof line)
+        snprintf(line + n, sizeof line - n, ")");
+    return bcw__strdup(line);
+}
+
+int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
+                        bcw_oracle_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    unsigned ncalls = shown_calls(s);
+    char **calls = bcw__calloc(ncalls, sizeof *calls);
+    char **out = bcw__calloc(2 * BCW_MAX_PARAMS, sizeof *out);
+    e->calls = (const char *const *)calls;
+    e->obs.out = (const char *const *)out;
+    if (calls == NULL || out == NULL) {
+        bcw__report_observed_free(e);
+        return BCW_ENOMEM;
+    }
+    e->ncalls = ncalls;
+    e->state = s->before;
+    bool halted = s->outcome != BCW_RUN_NORMAL;
+    bool ok = true;
+    bcw_gen gen = {0};
+    bcw__generator_reset(r->gen);
+    char args[BCW_MAX_PARAMS][64], result[96] = "";
+    const char *labels[BCW_MAX_PARAMS];
+    for (unsigned k = 0; k < ncalls; k++) {
+        const bcw_func *fn =
+            k == s->len + 1u ? NULL
+                             : bcw__report_call(r, s, k, &gen, args, labels,
+                                                result, sizeof result, false);
+        ok &= (calls[k] = call_text(r, s, k, fn, args, labels)) != NULL;
+        if (k + 1 < ncalls || fn == NULL)
+            continue;
+        /* the last call's result and out-parameters, as jsonl shows them */
+        if (result[0] && k >= s->nprefix &&
+            !(halted &&
+              (s->outcome != BCW_RUN_REJECTED || s->signo == BCW_SIG_NO_ARG)))
+            ok &= (e->obs.result = bcw__strdup(result)) != NULL;
+        const bcw_step *st = &r->steps[s->steps[k]];
+        for (unsigned p = 0; s->outs[k] != NULL && !halted && p < fn->nparams;
+             p++) {
+            char v[64];
+            if (!out_text(st, &fn->params[p], p, s->outs[k][p], v, sizeof v))
+                continue;
+            ok &= (out[2 * e->obs.nout] = bcw__strdup(fn->params[p].name)) !=
+                  NULL;
+            ok &= (out[2 * e->obs.nout + 1] = bcw__strdup(v)) != NULL;
+            e->obs.nout++;
+        }
+    }
+    e->obs.outcome =
+        halted && s->suspect ? "suspect" : bcw__outcome_name(s->outcome);
+    if (halted) {
+        char cause[400];
+        halt_cause(r, s, cause, sizeof cause);
+        ok &= (e->obs.cause = bcw__strdup(cause)) != NULL;
+    }
+    if (!ok) {
+        bcw__report_observed_free(e);
+        return BCW_ENOMEM;
+    }
     return 0;
 }

@@ -4,10 +4,28 @@
 #define BCW_REPORT_H
 
 #include "alloc.h"
+#include "bcwalk/oracle.h"
 #include "model.h"
 #include "step.h"
 #include "values.h"
 #include "walk.h"
+
+/* What the oracle says of one sequence. */
+enum bcw_judgement {
+    BCW_JUDGED_NOT,     /* not judged: rejected (meaningless) or predicted */
+    BCW_JUDGED_PASS,    /* as the oracle has it, judged right (or accepted) */
+    BCW_JUDGED_FAIL,    /* as the oracle has it, judged wrong */
+    BCW_JUDGED_BROKEN,  /* a failed contract or assert: a failure whatever
+                           the oracle says */
+    BCW_JUDGED_NEW,     /* not in the oracle */
+    BCW_JUDGED_CHANGED, /* not as the oracle has it (`was`) */
+    BCW_JUDGED_PENDING  /* as the oracle has it, not judged yet */
+};
+
+typedef struct bcw_verdict_of {
+    enum bcw_judgement judgement;
+    const bcw_observation *was; /* CHANGED: the oracle's observation */
+} bcw_verdict_of;
 
 typedef struct bcw_reporter {
     const bcw_model *model; /* for the units other units' arguments */
@@ -31,6 +49,9 @@ typedef struct bcw_reporter {
     bool started_state; /* its first sequence is printed */
     const struct bcw_states *states; /* the state walk's, for the summary */
     bcw_strlist warnings; /* about the alphabet: capped combinations */
+    /* bcwalk test: what the oracle says of the sequence being printed
+     * (judge.h), NULL when the walk is not judged */
+    const bcw_verdict_of *verdict;
 } bcw_reporter;
 
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */
@@ -55,5 +76,15 @@ BCW_INTERNAL const bcw_func *bcw__report_call(const bcw_reporter *r,
                                               bcw_gen *gen, char (*args)[64],
                                               const char **labels, char *result,
                                               size_t n, bool json);
+
+/* The oracle's view of sequence s (docs/oracle.md) into *e: its calls as
+ * the text report writes them (arguments with their category labels,
+ * the unit as `target`), and what its last call did — the call that
+ * halted, else the last method — as the jsonl report words it; e->state
+ * is the concrete state that call started from.  The strings are the
+ * caller's (bcw__report_observed_free).  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
+                                     bcw_oracle_entry *e);
+BCW_INTERNAL void bcw__report_observed_free(bcw_oracle_entry *e);
 
 #endif

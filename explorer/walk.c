@@ -354,6 +354,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.cause = halted ? find_cause(w, i) : NULL;
     s.leak = leak;
     s.state = nd->state;
+    s.before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.predicted = predicted;
     return cfg->emit(cfg->emit_payload, &s);

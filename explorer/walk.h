@@ -34,7 +34,9 @@ typedef struct bcw_seq {
                                     NULL */
     const bcw_wire_cause *leak;  /* a normal sequence's leak
                                     (BCW_CAUSE_LEAK), or NULL */
-    uint64_t state; /* the concrete state's hash, 0: not computed */
+    uint64_t state;  /* the concrete state's hash, 0: not computed */
+    uint64_t before; /* the state its last call started from (its
+                        prefix's), 0: not computed or no prefix */
 } bcw_seq;
 
 /* What the walk needs to know of a step (by plan index). */

@@ -8,6 +8,7 @@
  * failed write).  1 is kept for a walk's findings (the test command of
  * docs' design). */
 #define EXIT_OK 0
+#define EXIT_FINDINGS 1 /* test: a failure, or something pending */
 #define EXIT_USAGE 2
 #define EXIT_UNFINISHED 3
 
@@ -20,6 +21,7 @@ typedef struct cli_cmd {
 int cmd_analyze(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_oracle(int argc, char **argv);
+int cmd_test(int argc, char **argv);
 
 /* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -69,117 +69,137 @@ static const cli_word prunes[] = {
     {.word = "none", .value = BCW_PRUNE_NONE, .help = "extend every sequence"},
     {.word = NULL}};
 
-static const cli_opt options[] = {
-    {.name = "unit",
-     .arg = "NAME",
-     CLI_TEXT(explore_args, unit),
-     .flags = CLI_REQUIRED,
-     .help = "the unit to walk, by its name or its C type (bcwalk analyze "
-             "lists the units)"},
-    {.name = "walk",
-     .arg = "KIND",
-     CLI_WORD(explore_args, o.walk, walks),
-     .help = "which walk"},
-    {.name = "depth",
-     .arg = "K",
-     CLI_INT(explore_args, o.depth, 1, 255),
-     .help = "the longest method sequence"},
-    {.name = "format",
-     .arg = "FORMAT",
-     CLI_WORD(explore_args, o.format, formats),
-     .help = "what is printed"},
-    {.name = "jobs",
-     .arg = "N",
-     CLI_INT(explore_args, o.jobs, 1, 1024),
-     .help = "worker processes"},
-    {.name = "timeout",
-     .arg = "MS",
-     CLI_INT(explore_args, o.timeout_ms, 1, 3600000),
-     .help = "a call that runs longer, in milliseconds, is a hang"},
-    {.name = "worker-memory",
-     .arg = "MB",
-     CLI_INT(explore_args, o.memory_mb, 1, 1048576),
-     .help = "a sequence holding more allocated memory, in MiB, is a "
-             "runaway allocation (default 1024)"},
-    {.name = "worker-cpu",
-     .arg = "S",
-     CLI_INT(explore_args, o.cpu_s, 1, 1000000),
-     .help = "CPU seconds a worker, or a process it starts, may use: a "
-             "call that passes them is a hang (default: 60, or twice a "
-             "sequence's time limit if more)"},
-    {.name = "sanitize",
-     .arg = "LIST",
-     CLI_TEXT(explore_args, sanitize),
-     .setting = "checks compiled into the workers",
-     .help = "address (AddressSanitizer: over-reads, use after free), "
-             "undefined (signed overflow, shifts, division, misalignment, "
-             "NULL to memcpy and kin) or both, comma-separated: each "
-             "report is the outcome of the call that made it"},
-    {.name = "output",
-     .alias = 'o',
-     .arg = "FILE",
-     CLI_FILE_OUT(explore_args, o.results_path),
-     .help = "save the results as msgpack (written atomically)"},
-    {.name = "calls",
-     .arg = "HOW",
-     CLI_WORD(explore_args, o.use_ffi, calls),
-     .help = "how the unit's functions are called"},
-    {.name = "boundaries",
-     CLI_FLAG(explore_args, o.boundaries),
-     .help = "walk each category's minimum and maximum too, not only its "
-             "representative"},
-    {.name = "combine",
-     .arg = "HOW",
-     CLI_WORD(explore_args, o.combine, combines),
-     .help = "how one call's parameter categories combine"},
-    {.name = "max-combos",
-     .arg = "N",
-     CLI_INT(explore_args, o.max_combos, 1, 256),
-     .help = "most combinations walked per function; the report warns when "
-             "it cuts"},
-    {.name = "probe-depth",
-     .arg = "N",
-     CLI_INT(explore_args, o.probe_depth, 1, 64),
-     .dflt = "12",
-     .help = "state walk: the longest constructor + mutators sequence "
-             "probed for design states"},
-    {.name = "predicates",
-     .arg = "LIST",
-     CLI_TEXT(explore_args, o.predicates),
-     .setting = "design-state predicates",
-     .dflt = "the interface's, plus the bitcode ones it lacks",
-     .help = "state walk: the predicates (comma-separated) that make the "
-             "states; NAME:LABEL renames one"},
-    {.name = "graph",
-     .arg = "FILE",
-     CLI_FILE_OUT(explore_args, o.graph_path),
-     .help = "state walk: write the state graph as DOT"},
-    {.name = "permute",
-     .arg = "SEED",
-     CLI_TEXT(explore_args, o.permute),
-     .setting = "buffer permutation seed",
-     .help = "buffer contents: every distinct permutation of SEED's bytes, "
-             "or with '|' (\"ab|cd\") of each group on its own "
-             "(stratified); the paired length follows the content"},
-    {.name = "generator",
-     .arg = "FILE",
-     CLI_FILE_IN(explore_args, o.generator),
-     .setting = "custom generator",
-     .help = "custom generator (bcwalk/generator.h) for the parameters it "
-             "takes: C (.c) or bitcode (.bc), compiled and cached, or a "
-             "shared object (.so)"},
-    {.name = "setup",
-     .arg = "FN",
-     CLI_TEXT(explore_args, o.setup),
-     .setting = "setup function",
-     .help = "a function of the library taking no parameters (its "
-             "initialisation) that each worker calls once before any "
-             "sequence; its globals and memory are where every sequence "
-             "starts"},
-    {.name = "prune",
-     .arg = "HOW",
-     CLI_WORD(explore_args, o.prune, prunes),
-     .help = "pruning by concrete state"},
+/* The walk's options: explore's, and test's before its own. */
+#define WALK_OPTIONS                                                           \
+    {.name = "unit",                                                           \
+     .arg = "NAME",                                                            \
+     CLI_TEXT(explore_args, unit),                                             \
+     .flags = CLI_REQUIRED,                                                    \
+     .help = "the unit to walk, by its name or its C type (bcwalk analyze "    \
+             "lists the units)"},                                              \
+        {.name = "walk",                                                       \
+         .arg = "KIND",                                                        \
+         CLI_WORD(explore_args, o.walk, walks),                                \
+         .help = "which walk"},                                                \
+        {.name = "depth",                                                      \
+         .arg = "K",                                                           \
+         CLI_INT(explore_args, o.depth, 1, 255),                               \
+         .help = "the longest method sequence"},                               \
+        {.name = "format",                                                     \
+         .arg = "FORMAT",                                                      \
+         CLI_WORD(explore_args, o.format, formats),                            \
+         .help = "what is printed"},                                           \
+        {.name = "jobs",                                                       \
+         .arg = "N",                                                           \
+         CLI_INT(explore_args, o.jobs, 1, 1024),                               \
+         .help = "worker processes"},                                          \
+        {.name = "timeout",                                                    \
+         .arg = "MS",                                                          \
+         CLI_INT(explore_args, o.timeout_ms, 1, 3600000),                      \
+         .help = "a call that runs longer, in milliseconds, is a hang"},       \
+        {.name = "worker-memory",                                              \
+         .arg = "MB",                                                          \
+         CLI_INT(explore_args, o.memory_mb, 1, 1048576),                       \
+         .help = "a sequence holding more allocated memory, in MiB, is a "     \
+                 "runaway allocation (default 1024)"},                         \
+        {.name = "worker-cpu",                                                 \
+         .arg = "S",                                                           \
+         CLI_INT(explore_args, o.cpu_s, 1, 1000000),                           \
+         .help = "CPU seconds a worker, or a process it starts, may use: a "   \
+                 "call that passes them is a hang (default: 60, or twice a "   \
+                 "sequence's time limit if more)"},                            \
+        {.name = "sanitize",                                                   \
+         .arg = "LIST",                                                        \
+         CLI_TEXT(explore_args, sanitize),                                     \
+         .setting = "checks compiled into the workers",                        \
+         .help =                                                               \
+             "address (AddressSanitizer: over-reads, use after free), "        \
+             "undefined (signed overflow, shifts, division, misalignment, "    \
+             "NULL to memcpy and kin) or both, comma-separated: each "         \
+             "report is the outcome of the call that made it"},                \
+        {.name = "output",                                                     \
+         .alias = 'o',                                                         \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.results_path),                           \
+         .help = "save the results as msgpack (written atomically)"},          \
+        {.name = "calls",                                                      \
+         .arg = "HOW",                                                         \
+         CLI_WORD(explore_args, o.use_ffi, calls),                             \
+         .help = "how the unit's functions are called"},                       \
+        {.name = "boundaries",                                                 \
+         CLI_FLAG(explore_args, o.boundaries),                                 \
+         .help = "walk each category's minimum and maximum too, not only its " \
+                 "representative"},                                            \
+        {.name = "combine",                                                    \
+         .arg = "HOW",                                                         \
+         CLI_WORD(explore_args, o.combine, combines),                          \
+         .help = "how one call's parameter categories combine"},               \
+        {.name = "max-combos",                                                 \
+         .arg = "N",                                                           \
+         CLI_INT(explore_args, o.max_combos, 1, 256),                          \
+         .help =                                                               \
+             "most combinations walked per function; the report warns when "   \
+             "it cuts"},                                                       \
+        {.name = "probe-depth",                                                \
+         .arg = "N",                                                           \
+         CLI_INT(explore_args, o.probe_depth, 1, 64),                          \
+         .dflt = "12",                                                         \
+         .help = "state walk: the longest constructor + mutators sequence "    \
+                 "probed for design states"},                                  \
+        {.name = "predicates",                                                 \
+         .arg = "LIST",                                                        \
+         CLI_TEXT(explore_args, o.predicates),                                 \
+         .setting = "design-state predicates",                                 \
+         .dflt = "the interface's, plus the bitcode ones it lacks",            \
+         .help = "state walk: the predicates (comma-separated) that make the " \
+                 "states; NAME:LABEL renames one"},                            \
+        {.name = "graph",                                                      \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.graph_path),                             \
+         .help = "state walk: write the state graph as DOT"},                  \
+        {.name = "permute",                                                    \
+         .arg = "SEED",                                                        \
+         CLI_TEXT(explore_args, o.permute),                                    \
+         .setting = "buffer permutation seed",                                 \
+         .help =                                                               \
+             "buffer contents: every distinct permutation of SEED's bytes, "   \
+             "or with '|' (\"ab|cd\") of each group on its own "               \
+             "(stratified); the paired length follows the content"},           \
+        {.name = "generator",                                                  \
+         .arg = "FILE",                                                        \
+         CLI_FILE_IN(explore_args, o.generator),                               \
+         .setting = "custom generator",                                        \
+         .help =                                                               \
+             "custom generator (bcwalk/generator.h) for the parameters it "    \
+             "takes: C (.c) or bitcode (.bc), compiled and cached, or a "      \
+             "shared object (.so)"},                                           \
+        {.name = "setup",                                                      \
+         .arg = "FN",                                                          \
+         CLI_TEXT(explore_args, o.setup),                                      \
+         .setting = "setup function",                                          \
+         .help = "a function of the library taking no parameters (its "        \
+                 "initialisation) that each worker calls once before any "     \
+                 "sequence; its globals and memory are where every sequence "  \
+                 "starts"},                                                    \
+        {.name = "prune",                                                      \
+         .arg = "HOW",                                                         \
+         CLI_WORD(explore_args, o.prune, prunes),                              \
+         .help = "pruning by concrete state"},
+
+static const cli_opt options[] = {WALK_OPTIONS{.kind = CLI_END}};
+
+static const cli_opt test_options[] = {
+    WALK_OPTIONS{.name = "oracle",
+                 .arg = "FILE",
+                 CLI_FILE_OUT(explore_args, o.oracle_path),
+                 .flags = CLI_REQUIRED,
+                 .setting = "oracle",
+                 .help = "the oracle the walk is judged against "
+                         "(docs/oracle.md), made if it is not there; what "
+                         "it does not have is added to it, pending"},
+    {.name = "accept",
+     CLI_FLAG(explore_args, o.accept),
+     .help = "record every pending observation as passing: a baseline"},
     {.kind = CLI_END}};
 
 static const cli_spec spec = {
@@ -214,24 +234,44 @@ static const cli_spec spec = {
     .defaults = &defaults,
     .size = sizeof defaults};
 
+static const cli_spec test_spec = {
+    .cmd = "test",
+    .operand = "LIB.bc",
+    .operand_is = "bitcode file",
+    .about =
+        "Runs the walk explore runs and judges each sequence's last call\n"
+        "against an oracle (docs/oracle.md): what the oracle has passes or\n"
+        "fails as it was judged; what it does not have, or has otherwise,\n"
+        "is pending and printed for a person to judge, and added to the\n"
+        "oracle. A failed contract or assertion fails whatever the oracle\n"
+        "says. Exit 1 when anything failed or is pending.\n",
+    .after = "examples:\n"
+             "  bcwalk test stack.bc --unit bstack --depth 4 --oracle "
+             "stack.oracle.msgpack --accept   # a baseline\n"
+             "  bcwalk test stack.bc --unit bstack --depth 4 --oracle "
+             "stack.oracle.msgpack\n",
+    .opts = test_options,
+    .defaults = &defaults,
+    .size = sizeof defaults};
+
 /* Option interactions; the parser checked each value on its own.
  * Returns CLI_RUN or EXIT_USAGE after saying what is wrong. */
-static int verify(const explore_args *a, const cli_args *given)
+static int verify(const cli_spec *s, const explore_args *a,
+                  const cli_args *given)
 {
     static const char *const state_only[] = {"predicates", "probe-depth",
                                              "graph"};
     for (size_t i = 0; i < sizeof state_only / sizeof *state_only; i++)
-        if (a->o.walk != BCW_WALK_STATE &&
-            cli_given(given, &spec, state_only[i]))
-            return cli_fail("explore: --%s applies to the state walk only "
+        if (a->o.walk != BCW_WALK_STATE && cli_given(given, s, state_only[i]))
+            return cli_fail("%s: --%s applies to the state walk only "
                             "(--walk state)",
-                            state_only[i]);
+                            s->cmd, state_only[i]);
     return CLI_RUN;
 }
 
 /* --sanitize's list into o.sanitize; CLI_RUN or EXIT_USAGE after
  * saying what is wrong. */
-static int sanitize_list(explore_args *a)
+static int sanitize_list(const cli_spec *s, explore_args *a)
 {
     static const struct {
         const char *word;
@@ -246,9 +286,9 @@ static int sanitize_list(explore_args *a)
                  strncmp(p, checks[k].word, n) == 0))
             k++;
         if (k == sizeof checks / sizeof *checks)
-            return cli_fail("explore: --sanitize takes address, undefined "
+            return cli_fail("%s: --sanitize takes address, undefined "
                             "or both (address,undefined), not '%.*s'",
-                            (int)n, p);
+                            s->cmd, (int)n, p);
         a->o.sanitize |= checks[k].bit;
         p += n + (p[n] == ',');
     }
@@ -267,14 +307,16 @@ static void progress(const bcw_progress *p, void *payload)
             (unsigned long long)p->calls, p->elapsed_s);
 }
 
-int cmd_explore(int argc, char **argv)
+/* explore, or test (cmd): the walk, its report, and for test its
+ * judgement in the exit status. */
+static int walk_command(const cli_spec *cmd, int argc, char **argv)
 {
     explore_args a;
     cli_args given;
     int rc;
-    if ((rc = cli_parse(&given, &spec, &a, argc, argv)) != CLI_RUN ||
-        (rc = verify(&a, &given)) != CLI_RUN ||
-        (rc = sanitize_list(&a)) != CLI_RUN)
+    if ((rc = cli_parse(&given, cmd, &a, argc, argv)) != CLI_RUN ||
+        (rc = verify(cmd, &a, &given)) != CLI_RUN ||
+        (rc = sanitize_list(cmd, &a)) != CLI_RUN)
         return rc;
     bcw_explore_opts opts = a.o;
     opts.bitcode = given.operand;
@@ -282,10 +324,10 @@ int cmd_explore(int argc, char **argv)
     int err;
     /* unchanged bitcode is analysed once: the model is cached */
     if ((err = bcw_model_open(&model, opts.bitcode, NULL)) < 0)
-        return cli_fail_library(&spec, &given, err);
+        return cli_fail_library(cmd, &given, err);
     if ((err = opts.unit = bcw_model_find_unit(model, a.unit)) < 0) {
         bcw_model_free(model);
-        return cli_fail_library(&spec, &given, err);
+        return cli_fail_library(cmd, &given, err);
     }
     double last = 0;
     bool tty = isatty(2);
@@ -300,6 +342,19 @@ int cmd_explore(int argc, char **argv)
         fputs("\r\033[K", stderr);
     bcw_model_free(model);
     if (err < 0)
-        return cli_fail_library(&spec, &given, err);
-    return EXIT_OK;
+        return cli_fail_library(cmd, &given, err);
+    const struct bcw_judged *j = &sum.judged;
+    return j->on && j->failed + j->fresh + j->changed + j->unjudged > 0
+               ? EXIT_FINDINGS
+               : EXIT_OK;
+}
+
+int cmd_explore(int argc, char **argv)
+{
+    return walk_command(&spec, argc, argv);
+}
+
+int cmd_test(int argc, char **argv)
+{
+    return walk_command(&test_spec, argc, argv);
 }

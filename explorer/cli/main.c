@@ -16,6 +16,7 @@ static const cli_cmd commands[] = {
     {"analyze", cmd_analyze,
      "show the units of a bitcode file and their roles"},
     {"explore", cmd_explore, "run a protocol, algebra or state walk of a unit"},
+    {"test", cmd_test, "run a walk and judge it against an oracle"},
     {"oracle", cmd_oracle, "print an oracle file (oracle dump FILE)"},
 };
 

@@ -95,6 +95,12 @@ typedef struct bcw_explore_opts {
     unsigned sanitize;      /* BCW_SANITIZE_* bits, 0: none */
     int boundaries;         /* 1: every category's minimum and maximum
                                too, not only its representative */
+    /* Testing (bcwalk test): each sequence's last call is judged against
+     * the oracle file (docs/oracle.md), made if it is not there; NULL:
+     * none.  With `accept`, every pending observation is recorded as
+     * passing. */
+    const char *oracle_path;
+    int accept;
 } bcw_explore_opts;
 
 /* The defaults: a protocol walk of depth 3 in one worker, 1000 ms per
@@ -132,6 +138,19 @@ typedef struct bcw_summary {
     uint64_t calls;           /* calls into the unit, teardown included */
     uint64_t worker_restarts; /* workers replaced after a fatal outcome */
     double elapsed_s;
+    /* With an oracle: the judged sequences (not rejected, not predicted)
+     * by what the oracle says of their last call. */
+    struct bcw_judged {
+        int on;             /* 1: the walk was judged */
+        uint64_t passed;    /* as the oracle has it, judged right */
+        uint64_t failed;    /* a failed contract or assert, or as the
+                               oracle has it, judged wrong */
+        uint64_t fresh;     /* not in the oracle: pending */
+        uint64_t changed;   /* not as the oracle has it: pending */
+        uint64_t unjudged;  /* as the oracle has it, still pending */
+        uint64_t accepted;  /* pending ones recorded as passing (accept) */
+        uint64_t unreached; /* oracle entries this walk did not reach */
+    } judged;
 } bcw_summary;
 
 /* Runs the walk described by `opts` over `model`, writing the report to

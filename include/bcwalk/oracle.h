@@ -76,6 +76,13 @@ const bcw_oracle_entry *bcw_oracle_entry_at(const bcw_oracle *oracle, size_t i);
 long bcw_oracle_find(const bcw_oracle *oracle, uint64_t state,
                      const char *const *calls, unsigned ncalls);
 
+/* The index of the entry whose sequence is `calls`, whatever its state
+ * (an entry keeps the first sequence seen to make it): how a run whose
+ * states differ from the oracle's, a build that changed the unit's
+ * layout, still meets the observations it has; -1 when there is none. */
+long bcw_oracle_find_sequence(const bcw_oracle *oracle,
+                              const char *const *calls, unsigned ncalls);
+
 /* Adds a copy of `entry` (whose key must not be there: BCW_EINPUT) and
  * returns its index, or an error. */
 long bcw_oracle_add(bcw_oracle *oracle, const bcw_oracle_entry *entry);

@@ -11,7 +11,7 @@ import unittest
 import msgpack
 
 import common
-from common import bcwalk, bcw_hash
+from common import bcwalk, bcw_hash, example
 
 
 def oracle_bytes(unit, entries, version=1):
@@ -95,6 +95,109 @@ class Dump(unittest.TestCase):
                          % model)
         p = bcwalk("oracle", check=2)
         self.assertIn("dump FILE", p.stderr)
+
+
+def test_run(oracle, bc, depth, *extra, unit="bstack"):
+    """bcwalk test of `unit` in `bc` against `oracle`, jsonl: its exit
+    status, its sequences and its summary."""
+    p = bcwalk("test", example(bc), "--unit", unit, "--depth", str(depth),
+               "--oracle", oracle, "--format", "jsonl", *extra)
+    lines = [json.loads(line) for line in p.stdout.splitlines()]
+    return p.returncode, lines[:-1], lines[-1]
+
+
+class Test(unittest.TestCase):
+    """bcwalk test: a walk judged against its oracle (docs/oracle.md)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.oracle = os.path.join(self.tmp.name, "bstack.oracle.msgpack")
+
+    def entries(self):
+        p = bcwalk("oracle", "dump", self.oracle, check=0)
+        return json.loads(p.stdout)["entries"]
+
+    def test_a_first_run_is_pending_and_saved_for_review(self):
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 2)
+        self.assertEqual(rc, 1)
+        judged = [s for s in seqs if s["verdict"] != "predicted"]
+        self.assertTrue(all(s["verdict"] == "pending" and
+                            s["oracle"] == "new" for s in judged))
+        self.assertEqual(summary["oracle"]["new"], len(judged))
+        # sequences that reach one state and make one call share an entry
+        entries = self.entries()
+        self.assertLess(len(entries), len(judged))
+        self.assertTrue(all(e["verdict"] == "pending" for e in entries))
+        # still pending on the next run, and the oracle unchanged
+        with open(self.oracle, "rb") as f:
+            before = f.read()
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 2)
+        self.assertEqual((rc, summary["oracle"]["pending"]), (1, len(judged)))
+        with open(self.oracle, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+    def test_an_accepted_baseline_passes_and_a_deeper_walk_adds_to_it(self):
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 3, "--accept")
+        self.assertEqual(rc, 0)
+        n = summary["sequences"]["normal"] + summary["sequences"]["terminated"]
+        self.assertEqual(summary["oracle"]["passed"], n)
+        self.assertEqual(summary["verdicts"]["pass_auto"], n)
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 3)
+        self.assertEqual((rc, summary["oracle"]["passed"]), (0, n))
+        self.assertTrue(all(s["verdict"] == "pass" and s["oracle"] == "same"
+                            for s in seqs))
+        # what depth 4 adds is new, what it shares with depth 3 passes
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 4)
+        self.assertEqual(rc, 1)
+        self.assertGreater(summary["oracle"]["passed"], n)
+        new = [s for s in seqs if s["oracle"] == "new"]
+        self.assertTrue(new)
+        self.assertTrue(all(len(s["calls"]) >= 5 for s in new))
+
+    def test_a_seeded_fault_is_caught(self):
+        # the same stack built with capacity 3: full after three pushes
+        test_run(self.oracle, "bstack.bc", 4, "--accept")
+        rc, seqs, summary = test_run(self.oracle, "bstack-cap3.bc", 4)
+        self.assertEqual(rc, 1)
+        self.assertGreater(summary["oracle"]["changed"], 0)
+        changed = [s for s in seqs if s["oracle"] == "changed"]
+        full = [s for s in changed
+                if [c["fn"] for c in s["calls"]] ==
+                ["bstack_new"] + ["bstack_push"] * 3 + ["bstack_is_full"]]
+        self.assertEqual(len(full), 1)
+        self.assertEqual(full[0]["calls"][-1]["result"], "true")
+        self.assertEqual(full[0]["was"], {"outcome": "normal",
+                                          "result": "false"})
+        text = bcwalk("test", example("bstack-cap3.bc"), "--unit", "bstack",
+                      "--depth", "4", "--oracle", self.oracle,
+                      check=1).stdout
+        self.assertIn("bstack_is_full(target);\n==> true\n--- changed: "
+                      "pending, the oracle has ==> false\n", text)
+        # the correct build still passes its oracle
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 4)
+        self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+
+    def test_a_failed_assertion_fails_whatever_is_accepted(self):
+        oracle = os.path.join(self.tmp.name, "faulty.oracle.msgpack")
+        rc, seqs, summary = test_run(oracle, "faulty.bc", 1, "--accept",
+                                     "--timeout", "300", unit="faulty")
+        self.assertEqual(rc, 1)
+        failed = [s["calls"][-1] for s in seqs if s["verdict"] == "fail"]
+        self.assertEqual(len(failed), summary["oracle"]["failed"])
+        self.assertTrue(failed)
+        self.assertTrue(all(c["fn"] == "faulty_check" and
+                            c["cause"].startswith("assertion failed")
+                            for c in failed))
+
+    def test_an_oracle_of_another_unit_is_refused(self):
+        test_run(self.oracle, "bstack.bc", 1, "--accept")
+        p = bcwalk("test", example("ringq.bc"), "--unit", "ringq", "--depth",
+                   "1", "--oracle", self.oracle, check=2)
+        self.assertEqual(p.stderr, "bcwalk: test: --oracle %s: it judges "
+                                   "unit bstack, not ringq\n" % self.oracle)
+        p = bcwalk("test", example("bstack.bc"), "--unit", "bstack", check=2)
+        self.assertIn("--oracle", p.stderr)
 
 
 if __name__ == "__main__":

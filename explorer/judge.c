@@ -1,0 +1,173 @@
+/* judge.c - a walk judged against its oracle (judge.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "judge.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alloc.h"
+
+struct bcw_judge {
+    bcw_oracle *oracle;
+    char *path;
+    bool accept;
+    bool dirty;    /* the oracle changed: save it */
+    size_t known;  /* entries the oracle had before this walk */
+    bool *reached; /* by entry: the walk reached it */
+    size_t capreached;
+    bcw_oracle_entry seen; /* the sequence being judged, its texts ours */
+};
+
+int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
+                    bool accept)
+{
+    *out = NULL;
+    bcw_judge *jd = bcw__calloc(1, sizeof *jd);
+    if (jd == NULL || (jd->path = bcw__strdup(path)) == NULL) {
+        free(jd);
+        return BCW_ENOMEM;
+    }
+    jd->accept = accept;
+    int err = access(path, F_OK) == 0 ? bcw_oracle_load(&jd->oracle, path)
+                                      : bcw_oracle_new(&jd->oracle, unit);
+    if (err == 0 && strcmp(bcw_oracle_unit(jd->oracle), unit) != 0)
+        err = bcw__error(BCW_EINPUT, "oracle %s: it judges unit %s, not %s",
+                         path, bcw_oracle_unit(jd->oracle), unit);
+    if (err < 0) {
+        bcw__judge_close(jd, NULL, false);
+        return err;
+    }
+    jd->known = bcw_oracle_count(jd->oracle);
+    *out = jd;
+    return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static bool same_obs(const bcw_observation *a, const bcw_observation *b)
+{
+    if (!same_str(a->outcome, b->outcome) || !same_str(a->cause, b->cause) ||
+        !same_str(a->result, b->result) || a->nout != b->nout)
+        return false;
+    for (unsigned i = 0; i < 2 * a->nout; i++)
+        if (!same_str(a->out[i], b->out[i]))
+            return false;
+    return true;
+}
+
+/* Entry i was reached; false when out of memory. */
+static bool reach(bcw_judge *jd, size_t i)
+{
+    size_t had = jd->capreached;
+    if (bcw__grow(&jd->reached, &jd->capreached, i + 1, sizeof *jd->reached) <
+        0)
+        return false;
+    memset(jd->reached + had, 0, (jd->capreached - had) * sizeof *jd->reached);
+    jd->reached[i] = true;
+    return true;
+}
+
+/* A failed ENSURES or INVARIANT, or a failed assert: wrong whatever a
+ * person would say (the JML way). */
+static bool broken(const bcw_seq *s)
+{
+    return s->outcome == BCW_RUN_FAILURE ||
+           (s->outcome == BCW_RUN_ABORT && s->cause != NULL &&
+            s->cause->kind == BCW_CAUSE_ASSERT);
+}
+
+int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
+                   struct bcw_judged *counts, bcw_verdict_of *v)
+{
+    *v = (bcw_verdict_of){BCW_JUDGED_NOT, NULL};
+    bcw__report_observed_free(&jd->seen);
+    if (s->predicted || s->outcome == BCW_RUN_REJECTED)
+        return 0;
+    int err = bcw__report_observe(r, s, &jd->seen);
+    if (err < 0)
+        return err;
+    bcw_oracle_entry *e = &jd->seen;
+    long i = bcw_oracle_find(jd->oracle, e->state, e->calls, e->ncalls);
+    /* states the oracle does not know (a build that changed the unit's
+     * layout): the same sequence still meets its observation */
+    if (i < 0)
+        i = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
+    const bcw_oracle_entry *had =
+        i >= 0 ? bcw_oracle_entry_at(jd->oracle, (size_t)i) : NULL;
+    bool wrong = broken(s);
+    if (had == NULL) {
+        e->verdict = wrong        ? BCW_VERDICT_FAIL
+                     : jd->accept ? BCW_VERDICT_PASS
+                                  : BCW_VERDICT_PENDING;
+        e->first_seen = (int64_t)time(NULL);
+        if ((i = bcw_oracle_add(jd->oracle, e)) < 0)
+            return (int)i;
+        jd->dirty = true;
+        v->judgement = wrong        ? BCW_JUDGED_BROKEN
+                       : jd->accept ? BCW_JUDGED_PASS
+                                    : BCW_JUDGED_NEW;
+    } else if (!same_obs(&had->obs, &e->obs)) {
+        v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_CHANGED;
+        v->was = &had->obs;
+    } else if (wrong || had->verdict == BCW_VERDICT_FAIL) {
+        v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_FAIL;
+    } else if (had->verdict == BCW_VERDICT_PASS) {
+        v->judgement = BCW_JUDGED_PASS;
+    } else if (jd->accept) {
+        bcw_oracle_judge(jd->oracle, (size_t)i, BCW_VERDICT_PASS);
+        jd->dirty = true;
+        v->judgement = BCW_JUDGED_PASS;
+        counts->accepted++;
+    } else {
+        /* an entry this walk added is as new to a person as its first */
+        v->judgement = (size_t)i >= jd->known ? BCW_JUDGED_NEW
+                                              : BCW_JUDGED_PENDING;
+    }
+    if (!reach(jd, (size_t)i))
+        return BCW_ENOMEM;
+    counts->accepted += had == NULL && jd->accept && !wrong;
+    switch (v->judgement) {
+    case BCW_JUDGED_PASS:
+        counts->passed++;
+        break;
+    case BCW_JUDGED_FAIL:
+    case BCW_JUDGED_BROKEN:
+        counts->failed++;
+        break;
+    case BCW_JUDGED_NEW:
+        counts->fresh++;
+        break;
+    case BCW_JUDGED_CHANGED:
+        counts->changed++;
+        break;
+    default:
+        counts->unjudged++;
+        break;
+    }
+    return 0;
+}
+
+int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
+{
+    if (jd == NULL)
+        return 0;
+    int err = 0;
+    if (counts != NULL) {
+        size_t n = bcw_oracle_count(jd->oracle);
+        for (size_t i = 0; i < n; i++)
+            counts->unreached += i >= jd->capreached || !jd->reached[i];
+    }
+    if (save && jd->dirty)
+        err = bcw_oracle_save(jd->oracle, jd->path);
+    bcw__report_observed_free(&jd->seen);
+    bcw_oracle_free(jd->oracle);
+    free(jd->reached);
+    free(jd->path);
+    free(jd);
+    return err;
+}

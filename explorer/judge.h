@@ -1,0 +1,35 @@
+/* judge.h - a walk judged against its oracle (bcwalk test,
+ * docs/oracle.md): each executed sequence's last call is looked up by
+ * the concrete state it started from and its text, and passes, fails,
+ * is new or changed, or is still pending; what the oracle does not have
+ * is added to it. */
+#ifndef BCW_JUDGE_H
+#define BCW_JUDGE_H
+
+#include <stdbool.h>
+
+#include "bcwalk/explore.h"
+#include "bcwalk/oracle.h"
+#include "report.h"
+
+typedef struct bcw_judge bcw_judge;
+
+/* Opens the oracle at `path` for unit `unit` (a new one if there is no
+ * file); `accept` records pending observations as passing.  A file of
+ * another unit, or not an oracle, is BCW_EINPUT. */
+BCW_INTERNAL int bcw__judge_open(bcw_judge **out, const char *path,
+                                 const char *unit, bool accept);
+
+/* Judges sequence s (its texts made by reporter r) into *v, counting it
+ * into `counts`; valid until the next call. */
+BCW_INTERNAL int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r,
+                                const bcw_seq *s, struct bcw_judged *counts,
+                                bcw_verdict_of *v);
+
+/* Counts the oracle's entries the walk did not reach and, when `save`
+ * and the walk changed the oracle, writes it back; frees jd (NULL is
+ * accepted).  0 or the error of the save. */
+BCW_INTERNAL int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts,
+                                  bool save);
+
+#endif
