@@ -57,22 +57,7 @@ typedef struct key {
     unsigned ncalls;
 } key;
 
-static int same_key(uint32_t i, const void *payload)
-{
-    const key *k = payload;
-    const bcw_oracle_entry *e = &k->o->entries[i];
-    if (e->state != k->state)
-        return 0;
-    if (k->state != 0)
-        return strcmp(e->calls[e->ncalls - 1], k->calls[k->ncalls - 1]) == 0;
-    if (e->ncalls != k->ncalls)
-        return 0;
-    for (unsigned c = 0; c < k->ncalls; c++)
-        if (strcmp(e->calls[c], k->calls[c]) != 0)
-            return 0;
-    return 1;
-}
-
+/* Has entry i the sequence the key names (whatever its state)? */
 static int same_sequence(uint32_t i, const void *payload)
 {
     const key *k = payload;
@@ -85,14 +70,27 @@ static int same_sequence(uint32_t i, const void *payload)
     return 1;
 }
 
+/* Has entry i the key: its state and last call, or with no state its
+ * whole sequence? */
+static int same_key(uint32_t i, const void *payload)
+{
+    const key *k = payload;
+    const bcw_oracle_entry *e = &k->o->entries[i];
+    if (e->state != k->state)
+        return 0;
+    if (k->state != 0)
+        return strcmp(e->calls[e->ncalls - 1], k->calls[k->ncalls - 1]) == 0;
+    return same_sequence(i, payload);
+}
+
 long bcw_oracle_find_sequence(const bcw_oracle *o, const char *const *calls,
                               unsigned ncalls)
 {
     if (ncalls == 0)
         return -1;
     key k = {o, 0, calls, ncalls};
-    uint32_t i = bcw__index_get(&o->by_seq, seq_hash(calls, ncalls),
-                                same_sequence, &k);
+    uint32_t i =
+        bcw__index_get(&o->by_seq, seq_hash(calls, ncalls), same_sequence, &k);
     return i == UINT32_MAX ? -1 : (long)i;
 }
 
@@ -230,6 +228,29 @@ const bcw_oracle_entry *bcw_oracle_entry_at(const bcw_oracle *o, size_t i)
     return i < o->n ? &o->entries[i] : NULL;
 }
 
+int bcw_oracle_observe(bcw_oracle *o, size_t i, const bcw_observation *obs)
+{
+    if (i >= o->n || obs->outcome == NULL ||
+        !all_there(obs->out, 2 * obs->nout))
+        return bcw__error(BCW_EINPUT,
+                          "oracle entry %zu: no such entry, or "
+                          "an observation missing a part",
+                          i);
+    bool ok = true;
+    bcw_oracle_entry c = {0};
+    c.obs = *obs;
+    c.obs.outcome = copy_str(obs->outcome, &ok);
+    c.obs.cause = copy_str(obs->cause, &ok);
+    c.obs.result = copy_str(obs->result, &ok);
+    c.obs.out = copy_strv(obs->out, 2 * obs->nout, &ok);
+    bcw_oracle_entry *e = &o->entries[i];
+    bcw_oracle_entry old = {.obs = e->obs};
+    if (ok)
+        e->obs = c.obs;
+    free_entry(ok ? &old : &c);
+    return ok ? 0 : BCW_ENOMEM;
+}
+
 void bcw_oracle_judge(bcw_oracle *o, size_t i, enum bcw_verdict v)
 {
     if (i < o->n && (unsigned)v <= BCW_VERDICT_FAIL)
@@ -261,8 +282,9 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];
-        msgpack_pack_array(pk, 5);
+        msgpack_pack_array(pk, 6);
         msgpack_pack_uint64(pk, e->state);
+        msgpack_pack_uint64(pk, e->after);
         pack_strv(pk, e->calls, e->ncalls);
         bcw__pack_str(pk, verdicts[e->verdict]);
         msgpack_pack_int64(pk, e->first_seen);
@@ -294,17 +316,18 @@ static enum bcw_verdict read_verdict(bcw_rd *r, const msgpack_object *o)
 /* Entry `o` of the file, into the oracle. */
 static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
 {
-    const msgpack_object *f = bcw__rd_arr(r, o, 5, "entry");
+    const msgpack_object *f = bcw__rd_arr(r, o, 6, "entry");
     const msgpack_object *ob =
-        f ? bcw__rd_arr(r, &f[4], 4, "observation") : NULL;
+        f ? bcw__rd_arr(r, &f[5], 4, "observation") : NULL;
     if (ob == NULL)
         return;
     bcw_oracle_entry e = {0};
     unsigned nout = 0;
     e.state = bcw__rd_u64(r, &f[0], UINT64_MAX, "state");
-    e.calls = (const char *const *)bcw__rd_strv(r, &f[1], &e.ncalls, "calls");
-    e.verdict = read_verdict(r, &f[2]);
-    e.first_seen = bcw__rd_i64(r, &f[3], "first seen");
+    e.after = bcw__rd_u64(r, &f[1], UINT64_MAX, "after");
+    e.calls = (const char *const *)bcw__rd_strv(r, &f[2], &e.ncalls, "calls");
+    e.verdict = read_verdict(r, &f[3]);
+    e.first_seen = bcw__rd_i64(r, &f[4], "first seen");
     e.obs.outcome = bcw__rd_str(r, &ob[0], false, "outcome");
     e.obs.cause = bcw__rd_str(r, &ob[1], true, "cause");
     e.obs.result = bcw__rd_str(r, &ob[2], true, "result");
@@ -390,6 +413,15 @@ static void json_opt(FILE *f, const char *s)
         bcw__json_str(f, s);
 }
 
+/* A state's 16 hex digits, or null for 0. */
+static void json_state(FILE *f, uint64_t state)
+{
+    if (state != 0)
+        fprintf(f, "\"%016llx\"", (unsigned long long)state);
+    else
+        fputs("null", f);
+}
+
 int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
 {
     fputs("{\"format\": \"" ORACLE_FORMAT "\", \"version\": ", f);
@@ -404,11 +436,11 @@ int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
         if (gmtime_r(&t, &tm) != NULL)
             strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
         fputs(i > 0 ? ",\n  " : "\n  ", f);
-        if (e->state != 0)
-            fprintf(f, "{\"state\": \"%016llx\", \"sequence\": ",
-                    (unsigned long long)e->state);
-        else
-            fputs("{\"state\": null, \"sequence\": ", f);
+        fputs("{\"state\": ", f);
+        json_state(f, e->state);
+        fputs(", \"after\": ", f);
+        json_state(f, e->after);
+        fputs(", \"sequence\": ", f);
         json_strv(f, e->calls, e->ncalls);
         fprintf(f, ", \"verdict\": \"%s\", \"first_seen\": \"%s\"",
                 verdicts[e->verdict], when);

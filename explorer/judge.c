@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "hash.h"
 
 struct bcw_judge {
     bcw_oracle *oracle;
@@ -17,6 +18,12 @@ struct bcw_judge {
     size_t known;  /* entries the oracle had before this walk */
     bool *reached; /* by entry: the walk reached it */
     size_t capreached;
+    /* This walk's concrete states as the oracle has them: a sequence
+     * that made an entry's observation left the state its `after` names,
+     * whatever this build's hash of it (from[i] -> to[i]). */
+    bcw_index map;
+    uint64_t *from, *to;
+    size_t nmap, capfrom, capto;
     bcw_oracle_entry seen; /* the sequence being judged, its texts ours */
 };
 
@@ -41,6 +48,42 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
     }
     jd->known = bcw_oracle_count(jd->oracle);
     *out = jd;
+    return 0;
+}
+
+typedef struct lookup {
+    const bcw_judge *jd;
+    uint64_t state;
+} lookup;
+
+static int same_from(uint32_t i, const void *payload)
+{
+    const lookup *l = payload;
+    return l->jd->from[i] == l->state;
+}
+
+/* This walk's state as the oracle has it (itself when not mapped). */
+static uint64_t translate(const bcw_judge *jd, uint64_t state)
+{
+    lookup l = {jd, state};
+    uint32_t i = state != 0 ? bcw__index_get(&jd->map, state, same_from, &l)
+                            : UINT32_MAX;
+    return i == UINT32_MAX ? state : jd->to[i];
+}
+
+/* This walk's state `run` is the oracle's `known`; the first word
+ * stands.  0 or BCW_ENOMEM. */
+static int remember(bcw_judge *jd, uint64_t run, uint64_t known)
+{
+    if (run == 0 || known == 0 || run == known || translate(jd, run) != run)
+        return 0;
+    if (bcw__grow(&jd->from, &jd->capfrom, jd->nmap + 1, sizeof *jd->from) <
+            0 ||
+        bcw__grow(&jd->to, &jd->capto, jd->nmap + 1, sizeof *jd->to) < 0 ||
+        bcw__index_put(&jd->map, run, (uint32_t)jd->nmap) < 0)
+        return BCW_ENOMEM;
+    jd->from[jd->nmap] = run;
+    jd->to[jd->nmap++] = known;
     return 0;
 }
 
@@ -92,6 +135,7 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     if (err < 0)
         return err;
     bcw_oracle_entry *e = &jd->seen;
+    e->state = translate(jd, e->state);
     long i = bcw_oracle_find(jd->oracle, e->state, e->calls, e->ncalls);
     /* states the oracle does not know (a build that changed the unit's
      * layout): the same sequence still meets its observation */
@@ -111,6 +155,17 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         v->judgement = wrong        ? BCW_JUDGED_BROKEN
                        : jd->accept ? BCW_JUDGED_PASS
                                     : BCW_JUDGED_NEW;
+    } else if (!same_obs(&had->obs, &e->obs) && jd->accept && !wrong &&
+               !((size_t)i < jd->capreached && jd->reached[i])) {
+        /* accepted in its place, unless this walk met the entry with
+         * its old observation already: then the state does not decide
+         * what the call does (unit globals), and it stays pending */
+        if ((err = bcw_oracle_observe(jd->oracle, (size_t)i, &e->obs)) < 0)
+            return err;
+        bcw_oracle_judge(jd->oracle, (size_t)i, BCW_VERDICT_PASS);
+        jd->dirty = true;
+        v->judgement = BCW_JUDGED_PASS;
+        counts->accepted++;
     } else if (!same_obs(&had->obs, &e->obs)) {
         v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_CHANGED;
         v->was = &had->obs;
@@ -125,10 +180,12 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         counts->accepted++;
     } else {
         /* an entry this walk added is as new to a person as its first */
-        v->judgement = (size_t)i >= jd->known ? BCW_JUDGED_NEW
-                                              : BCW_JUDGED_PENDING;
+        v->judgement =
+            (size_t)i >= jd->known ? BCW_JUDGED_NEW : BCW_JUDGED_PENDING;
     }
-    if (!reach(jd, (size_t)i))
+    if (!reach(jd, (size_t)i) ||
+        remember(jd, s->state,
+                 bcw_oracle_entry_at(jd->oracle, (size_t)i)->after) < 0)
         return BCW_ENOMEM;
     counts->accepted += had == NULL && jd->accept && !wrong;
     switch (v->judgement) {
@@ -166,6 +223,9 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
         err = bcw_oracle_save(jd->oracle, jd->path);
     bcw__report_observed_free(&jd->seen);
     bcw_oracle_free(jd->oracle);
+    bcw__index_free(&jd->map);
+    free(jd->from);
+    free(jd->to);
     free(jd->reached);
     free(jd->path);
     free(jd);

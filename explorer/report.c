@@ -1035,18 +1035,19 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
     fprintf(f, "\"prune\": \"%s\", \"concrete_states\": %llu,%s",
             s->prune_state ? "state" : "none",
             (unsigned long long)s->concrete_states, nl);
+    /* judged by an oracle: its counts; else only predicted results
+     * pass, and every other executed sequence is pending */
     const struct bcw_judged *j = &s->judged;
-    if (j->on) {
-        uint64_t pending = j->fresh + j->changed + j->unjudged;
-        uint64_t judged = j->passed + j->failed + pending;
-        fprintf(f,
-                "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": "
-                "0, \"fail\": %llu, \"pending\": %llu, \"meaningless\": "
-                "%llu},%s",
-                (unsigned long long)(s->predicted_void + j->passed),
-                (unsigned long long)j->failed, (unsigned long long)pending,
-                (unsigned long long)(executed - s->predicted_void - judged),
-                nl);
+    uint64_t pending = j->on ? j->fresh + j->changed + j->unjudged
+                             : executed - s->predicted_void;
+    uint64_t judged = j->on ? j->passed + j->failed + pending : pending;
+    fprintf(f,
+            "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": 0, "
+            "\"fail\": %llu, \"pending\": %llu, \"meaningless\": %llu},%s",
+            (unsigned long long)(s->predicted_void + j->passed),
+            (unsigned long long)j->failed, (unsigned long long)pending,
+            (unsigned long long)(executed - s->predicted_void - judged), nl);
+    if (j->on)
         fprintf(f,
                 "\"oracle\": {\"passed\": %llu, \"failed\": %llu, "
                 "\"new\": %llu, \"changed\": %llu, \"pending\": %llu, "
@@ -1056,14 +1057,6 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
                 (unsigned long long)j->unjudged,
                 (unsigned long long)j->accepted,
                 (unsigned long long)j->unreached, nl);
-    } else {
-        fprintf(f,
-                "\"verdicts\": {\"pass_auto\": %llu, \"pass_confirmed\": "
-                "0, \"fail\": 0, \"pending\": %llu, \"meaningless\": "
-                "0},%s",
-                (unsigned long long)s->predicted_void,
-                (unsigned long long)(executed - s->predicted_void), nl);
-    }
     if (r->states != NULL) {
         json_states(r, r->states, texts, nl);
     } else {
@@ -1283,6 +1276,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
     }
     e->ncalls = ncalls;
     e->state = s->before;
+    e->after = s->outcome == BCW_RUN_NORMAL ? s->state : 0;
     bool halted = s->outcome != BCW_RUN_NORMAL;
     bool ok = true;
     bcw_gen gen = {0};

@@ -14,3 +14,13 @@ run "$build/bin/bcwalk" explore "$bc" --unit bstack --walk algebra --depth 3 --f
 # the state walk's report ends with the design states and the graph
 echo "\$ bcwalk explore examples/bstack.bc --unit bstack --walk state --depth 3 | tail -28"
 "$build/bin/bcwalk" explore "$bc" --unit bstack --walk state --depth 3 | tail -28
+echo
+# testing: a baseline accepted into an oracle, then a build with a seeded
+# fault (capacity 3) judged against it: exit 1, what changed shown
+oracle=$(mktemp -d)/bstack.oracle.msgpack
+echo "\$ bcwalk test examples/bstack.bc --unit bstack --depth 4 --oracle bstack.oracle.msgpack --accept | tail -5"
+"$build/bin/bcwalk" test "$bc" --unit bstack --depth 4 --oracle "$oracle" --accept | tail -5
+echo
+echo "\$ bcwalk test examples/bstack-cap3.bc --unit bstack --depth 4 --oracle bstack.oracle.msgpack | grep -B6 changed | head -14"
+"$build/bin/bcwalk" test "$build/examples/bstack-cap3.bc" --unit bstack --depth 4 --oracle "$oracle" | grep -B6 changed | head -14 || true
+rm -rf "$(dirname "$oracle")"

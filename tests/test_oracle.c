@@ -48,6 +48,7 @@ static bcw_oracle *three(void)
     bcw_oracle *o = NULL;
     assert_int_equal(bcw_oracle_new(&o, "bstack"), 0);
     bcw_oracle_entry e = {.state = 0x9a3c0e1b55f0d2a7u,
+                          .after = 0x51,
                           .ncalls = 2,
                           .calls = push1,
                           .obs = {.outcome = "normal"},
@@ -122,6 +123,7 @@ static void test_oracle__the_file_round_trips(void **state)
     assert_int_equal(bcw_oracle_count(back), 3);
     const bcw_oracle_entry *e = bcw_oracle_entry_at(back, 1);
     assert_int_equal(e->state, 0x1234);
+    assert_int_equal(e->after, 0x51);
     assert_int_equal(e->ncalls, 2);
     assert_string_equal(e->calls[1], push1[1]);
     assert_string_equal(e->obs.outcome, "crash");
@@ -137,12 +139,14 @@ static void test_oracle__the_file_round_trips(void **state)
     assert_string_equal(a, b);
     /* docs/oracle.md's example line */
     assert_non_null(strstr(a, "\n  {\"state\": \"9a3c0e1b55f0d2a7\", "
+                              "\"after\": \"0000000000000051\", "
                               "\"sequence\": [\"bstack_new()\", "
                               "\"bstack_push(target, 1 /* x > 0 */)\"], "
                               "\"verdict\": \"pass\", \"first_seen\": "
                               "\"2026-11-18T"));
     assert_non_null(strstr(a, "\"out\": {\"visit\": \"16\", \"len\": \"3\"}"));
-    assert_non_null(strstr(a, "{\"state\": null, \"sequence\": [\"doc_new()\", "
+    assert_non_null(strstr(a, "{\"state\": null, \"after\": null, "
+                              "\"sequence\": [\"doc_new()\", "
                               "\"doc_put(target, \\\"caf\\udce9\\\")\"]"));
     free(a);
     free(b);
@@ -215,8 +219,9 @@ static void no_entries(msgpack_packer *pk)
 
 static void an_entry(msgpack_packer *pk, const char *verdict)
 {
-    msgpack_pack_array(pk, 5);
+    msgpack_pack_array(pk, 6);
     msgpack_pack_uint64(pk, 7);
+    msgpack_pack_uint64(pk, 8);
     msgpack_pack_array(pk, 1);
     bcw__pack_str(pk, "bstack_new()");
     bcw__pack_str(pk, verdict);

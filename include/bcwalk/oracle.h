@@ -37,6 +37,11 @@ typedef struct bcw_oracle_entry {
      * result carries); 0: none was computed, the whole sequence is the
      * key. */
     uint64_t state;
+    /* The concrete state the call left the object in, 0: none (it
+     * halted, or no state was computed): where the next call's entry is
+     * keyed, so that a run whose states hash otherwise (another build)
+     * follows the oracle's from call to call. */
+    uint64_t after;
     /* The first sequence seen to make the observation: its calls as the
      * report prints them, the constructor first and the observed call
      * last. */
@@ -86,6 +91,11 @@ long bcw_oracle_find_sequence(const bcw_oracle *oracle,
 /* Adds a copy of `entry` (whose key must not be there: BCW_EINPUT) and
  * returns its index, or an error. */
 long bcw_oracle_add(bcw_oracle *oracle, const bcw_oracle_entry *entry);
+
+/* Entry i's observation becomes a copy of `obs`: 0 or BCW_ENOMEM (the
+ * entry unchanged). */
+int bcw_oracle_observe(bcw_oracle *oracle, size_t i,
+                       const bcw_observation *obs);
 
 /* Sets entry i's verdict. */
 void bcw_oracle_judge(bcw_oracle *oracle, size_t i, enum bcw_verdict verdict);

@@ -27,11 +27,12 @@ def oracle_bytes(unit, entries, version=1):
 
 
 ENTRIES = [
-    [0x9a3c0e1b55f0d2a7, ["bstack_new()", "bstack_push(target, 1 /* x > 0 */)"],
+    [0x9a3c0e1b55f0d2a7, 0x51, ["bstack_new()",
+                                "bstack_push(target, 1 /* x > 0 */)"],
      "pass", 1795000000, ["normal", None, None, []]],
-    [0, ["doc_new()", b"doc_put(target, \"caf\xe9\")"], "pending", 1795000060,
-     ["crash", "SIGSEGV: read of address 0x8 in doc_put (doc.c:9)", None,
-      ["visit", "16"]]],
+    [0, 0, ["doc_new()", b"doc_put(target, \"caf\xe9\")"], "pending",
+     1795000060, ["crash", "SIGSEGV: read of address 0x8 in doc_put (doc.c:9)",
+                  None, ["visit", "16"]]],
 ]
 
 
@@ -55,15 +56,16 @@ class Dump(unittest.TestCase):
                          ("bcwalk-oracle", 1, "bstack"))
         first, second = doc["entries"]
         self.assertEqual(first, {
-            "state": "9a3c0e1b55f0d2a7",
+            "state": "9a3c0e1b55f0d2a7", "after": "0000000000000051",
             "sequence": ["bstack_new()",
                          "bstack_push(target, 1 /* x > 0 */)"],
             "verdict": "pass", "first_seen": "2026-11-18T11:06:40Z",
             "outcome": "normal", "cause": None, "result": None, "out": {}})
         # bytes that are not UTF-8 as lone surrogates (docs/results.md)
         self.assertEqual(second["sequence"][1], "doc_put(target, \"caf\udce9\")")
-        self.assertEqual((second["state"], second["verdict"], second["out"]),
-                         (None, "pending", {"visit": "16"}))
+        self.assertEqual((second["state"], second["after"], second["verdict"],
+                          second["out"]),
+                         (None, None, "pending", {"visit": "16"}))
         # an entry per line
         self.assertEqual(p.stdout.count("\n"), 4)
 
@@ -160,7 +162,11 @@ class Test(unittest.TestCase):
         test_run(self.oracle, "bstack.bc", 4, "--accept")
         rc, seqs, summary = test_run(self.oracle, "bstack-cap3.bc", 4)
         self.assertEqual(rc, 1)
-        self.assertGreater(summary["oracle"]["changed"], 0)
+        # its states hash otherwise (the capacity is in them): the walk
+        # follows the oracle's from call to call, and only what differs
+        # is pending
+        self.assertEqual((summary["oracle"]["changed"],
+                          summary["oracle"]["new"]), (1, 0))
         changed = [s for s in seqs if s["oracle"] == "changed"]
         full = [s for s in changed
                 if [c["fn"] for c in s["calls"]] ==
@@ -177,6 +183,14 @@ class Test(unittest.TestCase):
         # the correct build still passes its oracle
         rc, seqs, summary = test_run(self.oracle, "bstack.bc", 4)
         self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+        # accepted, the change becomes the oracle's; the old build is
+        # then the changed one
+        rc, seqs, summary = test_run(self.oracle, "bstack-cap3.bc", 4,
+                                     "--accept")
+        self.assertEqual((rc, summary["oracle"]["accepted"]), (0, 1))
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 4)
+        [changed] = [s for s in seqs if s["oracle"] == "changed"]
+        self.assertEqual((rc, changed["was"]["result"]), (1, "true"))
 
     def test_a_failed_assertion_fails_whatever_is_accepted(self):
         oracle = os.path.join(self.tmp.name, "faulty.oracle.msgpack")
