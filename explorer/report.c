@@ -1241,6 +1241,40 @@ void bcw__report_observed_free(bcw_oracle_entry *e)
     memset(e, 0, sizeof *e);
 }
 
+/* The pointer names in an observation (ptr#k: the k-th pointer the
+ * sequence gave out), numbered afresh in the order the observation
+ * names them, so that what a call does in a state reads the same
+ * whatever prefix reached it; `seen` maps the sequence's numbers to the
+ * new ones.  The caller's string, or NULL. */
+typedef struct renumber {
+    unsigned long from[2 * BCW_MAX_PARAMS + 2];
+    unsigned n;
+} renumber;
+
+static char *renumbered(const char *text, renumber *seen)
+{
+    char out[256];
+    size_t n = 0;
+    for (const char *p = text; *p != '\0' && n + 24 < sizeof out;) {
+        char *end;
+        if (strncmp(p, "ptr#", 4) == 0 && p[4] >= '0' && p[4] <= '9') {
+            unsigned long k = strtoul(p + 4, &end, 10);
+            unsigned i = 0;
+            while (i < seen->n && seen->from[i] != k)
+                i++;
+            if (i == seen->n &&
+                seen->n < sizeof seen->from / sizeof *seen->from)
+                seen->from[seen->n++] = k;
+            n += (size_t)snprintf(out + n, sizeof out - n, "ptr#%u", i);
+            p = end;
+            continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n] = '\0';
+    return bcw__strdup(out);
+}
+
 /* Call k of s as the text report writes it, without its `;`. */
 static char *call_text(const bcw_reporter *r, const bcw_seq *s, unsigned k,
                        const bcw_func *fn, char (*args)[64],
@@ -1279,6 +1313,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
     e->after = s->outcome == BCW_RUN_NORMAL ? s->state : 0;
     bool halted = s->outcome != BCW_RUN_NORMAL;
     bool ok = true;
+    renumber seen = {.n = 0};
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
     char args[BCW_MAX_PARAMS][64], result[96] = "";
@@ -1295,7 +1330,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
         if (result[0] && k >= s->nprefix &&
             !(halted &&
               (s->outcome != BCW_RUN_REJECTED || s->signo == BCW_SIG_NO_ARG)))
-            ok &= (e->obs.result = bcw__strdup(result)) != NULL;
+            ok &= (e->obs.result = renumbered(result, &seen)) != NULL;
         const bcw_step *st = &r->steps[s->steps[k]];
         for (unsigned p = 0; s->outs[k] != NULL && !halted && p < fn->nparams;
              p++) {
@@ -1304,7 +1339,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
                 continue;
             ok &= (out[2 * e->obs.nout] = bcw__strdup(fn->params[p].name)) !=
                   NULL;
-            ok &= (out[2 * e->obs.nout + 1] = bcw__strdup(v)) != NULL;
+            ok &= (out[2 * e->obs.nout + 1] = renumbered(v, &seen)) != NULL;
             e->obs.nout++;
         }
     }

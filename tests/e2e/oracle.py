@@ -204,6 +204,25 @@ class Test(unittest.TestCase):
                             c["cause"].startswith("assertion failed")
                             for c in failed))
 
+    def test_pointers_are_named_as_the_call_gives_them_out(self):
+        # examples/twin.c: a clone is ptr#0 or ptr#1 of its sequence as
+        # the prefix gave out a pointer or not, in the same state
+        oracle = os.path.join(self.tmp.name, "twin.oracle.msgpack")
+        rc, seqs, summary = test_run(oracle, "twin.bc", 2, "--accept",
+                                     unit="twin")
+        results = {tuple(c["fn"] for c in s["calls"]):
+                   s["calls"][-1].get("result") for s in seqs}
+        self.assertEqual(results[("twin_new", "twin_clone", "twin_clone")],
+                         "ptr#1")
+        self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+        rc, seqs, summary = test_run(oracle, "twin.bc", 2, unit="twin")
+        self.assertEqual((rc, summary["oracle"]["passed"]), (0, len(seqs)))
+        clones = [e for e in json.loads(
+            bcwalk("oracle", "dump", oracle, check=0).stdout)["entries"]
+            if e["sequence"][-1] == "twin_clone(target)"]
+        self.assertTrue(clones)
+        self.assertTrue(all(e["result"] == "ptr#0" for e in clones))
+
     def test_an_oracle_of_another_unit_is_refused(self):
         test_run(self.oracle, "bstack.bc", 1, "--accept")
         p = bcwalk("test", example("ringq.bc"), "--unit", "ringq", "--depth",
