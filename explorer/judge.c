@@ -131,16 +131,28 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     bcw__report_observed_free(&jd->seen);
     if (s->predicted || s->outcome == BCW_RUN_REJECTED)
         return 0;
-    int err = bcw__report_observe(r, s, &jd->seen);
+    /* the last call in words first: a state's entry needs no more */
+    bcw_oracle_entry *e = &jd->seen;
+    uint64_t state = translate(jd, s->before);
+    int err = state != 0 ? bcw__report_observe(r, s, false, e) : 0;
     if (err < 0)
         return err;
-    bcw_oracle_entry *e = &jd->seen;
-    e->state = translate(jd, e->state);
-    long i = bcw_oracle_find(jd->oracle, e->state, e->calls, e->ncalls);
-    /* states the oracle does not know (a build that changed the unit's
-     * layout): the same sequence still meets its observation */
-    if (i < 0)
-        i = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
+    e->state = state;
+    long i = state != 0
+                 ? bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls)
+                 : -1;
+    if (i < 0) {
+        /* a whole-sequence key, a new entry, or states the oracle does
+         * not know (a build that changed the unit's layout), where the
+         * same sequence still meets its observation */
+        bcw__report_observed_free(e);
+        if ((err = bcw__report_observe(r, s, true, e)) < 0)
+            return err;
+        e->state = state;
+        i = bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls);
+        if (i < 0)
+            i = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
+    }
     const bcw_oracle_entry *had =
         i >= 0 ? bcw_oracle_entry_at(jd->oracle, (size_t)i) : NULL;
     bool wrong = broken(s);

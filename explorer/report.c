@@ -1295,7 +1295,7 @@ static char *call_text(const bcw_reporter *r, const bcw_seq *s, unsigned k,
     return bcw__strdup(line);
 }
 
-int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
+int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
                         bcw_oracle_entry *e)
 {
     memset(e, 0, sizeof *e);
@@ -1323,7 +1323,8 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
             k == s->len + 1u ? NULL
                              : bcw__report_call(r, s, k, &gen, args, labels,
                                                 result, sizeof result, false);
-        ok &= (calls[k] = call_text(r, s, k, fn, args, labels)) != NULL;
+        if (whole || k + 1 == ncalls)
+            ok &= (calls[k] = call_text(r, s, k, fn, args, labels)) != NULL;
         if (k + 1 < ncalls || fn == NULL)
             continue;
         /* the last call's result and out-parameters, as jsonl shows them */

@@ -81,10 +81,12 @@ BCW_INTERNAL const bcw_func *bcw__report_call(const bcw_reporter *r,
  * the text report writes them (arguments with their category labels,
  * the unit as `target`), and what its last call did — the call that
  * halted, else the last method — as the jsonl report words it; e->state
- * is the concrete state that call started from.  The strings are the
- * caller's (bcw__report_observed_free).  0 or BCW_ENOMEM. */
+ * is the concrete state that call started from.  Unless `whole`, only
+ * the last call is put in words (the others NULL): all a lookup by state
+ * needs.  The strings are the caller's (bcw__report_observed_free).  0
+ * or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
-                                     bcw_oracle_entry *e);
+                                     bool whole, bcw_oracle_entry *e);
 BCW_INTERNAL void bcw__report_observed_free(bcw_oracle_entry *e);
 
 #endif
