@@ -105,20 +105,13 @@ long bcw_oracle_find(const bcw_oracle *o, uint64_t state,
     return i == UINT32_MAX ? -1 : (long)i;
 }
 
-static void free_strv(const char *const *v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        free((char *)v[i]);
-    free((char **)v);
-}
-
 static void free_entry(bcw_oracle_entry *e)
 {
-    free_strv(e->calls, e->ncalls);
+    bcw__strv_free((char **)e->calls, e->ncalls);
     free((char *)e->obs.outcome);
     free((char *)e->obs.cause);
     free((char *)e->obs.result);
-    free_strv(e->obs.out, 2 * e->obs.nout);
+    bcw__strv_free((char **)e->obs.out, 2 * e->obs.nout);
 }
 
 /* A copy of v's n strings (NULLs kept), or NULL with *ok false. */
@@ -341,11 +334,11 @@ static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
     if (i < 0) {
         if (r->err == 0)
             r->err = (int)i;
-        free_strv(e.calls, e.ncalls);
-        free((char *)e.obs.outcome);
-        free((char *)e.obs.cause);
-        free((char *)e.obs.result);
-        free_strv(e.obs.out, nout);
+        /* the out strings by their count read, which may be odd */
+        bcw__strv_free((char **)e.obs.out, nout);
+        e.obs.out = NULL;
+        e.obs.nout = 0;
+        free_entry(&e);
     }
 }
 

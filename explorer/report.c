@@ -1230,12 +1230,9 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
 
 void bcw__report_observed_free(bcw_oracle_entry *e)
 {
-    for (unsigned i = 0; i < e->ncalls; i++)
-        free((char *)e->calls[i]);
-    free((char **)e->calls);
-    for (unsigned i = 0; i < 2 * e->obs.nout; i++)
-        free((char *)e->obs.out[i]);
-    free((char **)e->obs.out);
+    /* the outcome is a static string */
+    bcw__strv_free((char **)e->calls, e->ncalls);
+    bcw__strv_free((char **)e->obs.out, 2 * e->obs.nout);
     free((char *)e->obs.cause);
     free((char *)e->obs.result);
     memset(e, 0, sizeof *e);
