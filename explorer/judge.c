@@ -92,9 +92,46 @@ static bool same_str(const char *a, const char *b)
     return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+/* Where a site " (FILE:LINE)" starting at p ends, or NULL when p holds
+ * none. */
+static const char *past_site(const char *p)
+{
+    if (p[0] != ' ' || p[1] != '(')
+        return NULL;
+    const char *close = strchr(p + 2, ')');
+    const char *colon = close != NULL ? close : p;
+    while (colon > p + 2 && colon[-1] >= '0' && colon[-1] <= '9')
+        colon--;
+    return close != NULL && colon < close && colon[-1] == ':' &&
+                   memchr(p + 2, '(', (size_t)(close - p - 2)) == NULL
+               ? close + 1
+               : NULL;
+}
+
+/* Two causes alike but for their source sites: a line that moved, or
+ * the same source built in another directory, changes no observation;
+ * the oracle keeps the site it saw first for people to read. */
+static bool same_cause(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    for (;;) {
+        const char *ea = past_site(a), *eb = past_site(b);
+        if (ea != NULL && eb != NULL) {
+            a = ea, b = eb;
+            continue;
+        }
+        if (*a != *b)
+            return false;
+        if (*a == '\0')
+            return true;
+        a++, b++;
+    }
+}
+
 static bool same_obs(const bcw_observation *a, const bcw_observation *b)
 {
-    if (!same_str(a->outcome, b->outcome) || !same_str(a->cause, b->cause) ||
+    if (!same_str(a->outcome, b->outcome) || !same_cause(a->cause, b->cause) ||
         !same_str(a->result, b->result) || a->nout != b->nout)
         return false;
     for (unsigned i = 0; i < 2 * a->nout; i++)

@@ -192,6 +192,44 @@ class Test(unittest.TestCase):
         [changed] = [s for s in seqs if s["oracle"] == "changed"]
         self.assertEqual((rc, changed["was"]["result"]), (1, "true"))
 
+    def test_seeded_faults_are_caught(self):
+        # examples/undo.c: an oracle trained on the correct unit, then
+        # each seeded fault judged against it
+        oracle = os.path.join(self.tmp.name, "undo.oracle.msgpack")
+        rc, seqs, summary = test_run(oracle, "undo.bc", 6, "--accept",
+                                     unit="undo")
+        self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+        # the same source one line lower, built elsewhere: every abort's
+        # site moved, and nothing changed
+        rc, seqs, summary = test_run(oracle, "undo-moved.bc", 6, unit="undo")
+        self.assertEqual((rc, summary["oracle"]["passed"]), (0, len(seqs)))
+        with open(oracle, "rb") as f:
+            trained = f.read()
+        fn = ["undo_new"]
+        # fault: a sequence its change shows in
+        shows = {1: fn + ["undo_push"] * 4 + ["undo_dropped"],
+                 2: fn + ["undo_push"] * 2 + ["undo_pop"],
+                 3: fn + ["undo_push"] * 3 + ["undo_size"],
+                 4: fn + ["undo_push"] * 2 + ["undo_is_full"],
+                 5: fn + ["undo_push"] * 4 + ["undo_dropped"] * 2,
+                 6: fn + ["undo_push"] * 5 + ["undo_top"]}
+        for fault, calls in shows.items():
+            with self.subTest(fault=fault):
+                with open(oracle, "wb") as f:
+                    f.write(trained)
+                rc, seqs, summary = test_run(
+                    oracle, "undo-fault%d.bc" % fault, 6, unit="undo")
+                self.assertEqual(rc, 1)
+                changed = [[c["fn"] for c in s["calls"]] for s in seqs
+                           if s["oracle"] == "changed"]
+                self.assertEqual(len(changed), summary["oracle"]["changed"])
+                self.assertIn(calls, changed)
+        # the wrap-around fault needs two drops and a look: depth 6
+        with open(oracle, "wb") as f:
+            f.write(trained)
+        rc, seqs, summary = test_run(oracle, "undo-fault6.bc", 5, unit="undo")
+        self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+
     def test_a_failed_assertion_fails_whatever_is_accepted(self):
         oracle = os.path.join(self.tmp.name, "faulty.oracle.msgpack")
         rc, seqs, summary = test_run(oracle, "faulty.bc", 1, "--accept",
