@@ -243,6 +243,10 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     /* the name with its NUL: no setup ("") and one differ */
     key = bcw__hash(setup ? setup : "", setup ? strlen(setup) + 1 : 0, key);
     key = bcw__hash(&sanitize, sizeof sanitize, key);
+    /* the symbol table the plan indexes: another model's (--reference)
+     * is another build of the same bitcode */
+    for (unsigned i = 0; i < model->nsyms; i++)
+        key = bcw__hash(model->syms[i], strlen(model->syms[i]) + 1, key);
     err = bcw__hash_file(&key, bitcode);
     if (err == 0)
         err = bcw__hash_file(&key, runtime);

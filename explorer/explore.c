@@ -26,6 +26,7 @@ typedef struct sinks {
     bcw_judge *judge; /* bcwalk test's */
     bcw_verdict_of verdict;
     struct bcw_judged *judged;
+    bool training; /* the reference's walk: observed, not reported */
 } sinks;
 
 static int emit(void *payload, const bcw_seq *seq)
@@ -34,6 +35,8 @@ static int emit(void *payload, const bcw_seq *seq)
     int err = s->judge != NULL ? bcw__judge_seq(s->judge, &s->report, seq,
                                                 s->judged, &s->verdict)
                                : 0;
+    if (s->training)
+        return err;
     if (err == 0)
         err = bcw__report_seq(&s->report, seq);
     if (err == 0 && s->results != NULL)
@@ -98,6 +101,73 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* What one walk of the plan on a native build needs: the plan's run
+ * (bcw_explore_run's), and what the walks share. */
+typedef struct walk_ctx {
+    const bcw_model *model;
+    const bcw_explore_opts *o;
+    bcw_alphabet *a;
+    bcw_walk_cfg *cfg;
+    sinks *sk;
+    bcw_states *states;
+    char **worker;   /* the last build's executable, the caller's */
+    bool probed;     /* the state walk's states are found: walk them */
+    unsigned nnotes; /* the states' notes after probing */
+} walk_ctx;
+
+/* The walk on the native build of `bitcode`, its summary in *out; the
+ * build's warning, if any, after `say`. */
+static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
+                      const char *say)
+{
+    const bcw_explore_opts *o = w->o;
+    const bcw_unit *u = &w->model->units[o->unit];
+    char *note = NULL;
+    bcw_pool *pool = NULL;
+    free(*w->worker);
+    *w->worker = NULL;
+    int err = bcw__build_worker(w->worker, &note, w->model, bitcode, o->setup,
+                                o->sanitize, o->cache_dir);
+    if (err == 0 && note != NULL) {
+        char *said = bcw__sprintf("%s%s", say, note);
+        free(note);
+        err = bcw__strlist_add(&w->sk->report.warnings, said);
+    }
+    if (err == 0)
+        err = bcw__pool_new(&pool, *w->worker, w->a->plan, o->jobs,
+                            o->timeout_ms, o->sanitize);
+    if (err < 0)
+        return err;
+    w->sk->report.worker = *w->worker;
+    w->cfg->exec_payload = pool;
+    /* the walk's clock starts when workers are up: build time is not
+     * throughput */
+    double t0 = now_s();
+    if (o->walk == BCW_WALK_STATE) {
+        /* probe with the constructors and mutators, then walk from
+         * every state's cover */
+        if (!w->probed) {
+            err = bcw__states_probe(
+                w->states, w->cfg, w->a->mutators, w->a->nmutators,
+                o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
+                o->prune != BCW_PRUNE_NONE && o->generator == NULL, u);
+            w->nnotes = w->states->notes.n;
+        }
+        w->sk->report.states = w->states;
+        if (err == 0)
+            err =
+                bcw__states_walk(w->states, w->cfg, u, bcw__report_begin_state,
+                                 &w->sk->report, out);
+    } else {
+        err = bcw__walk_run(out, w->cfg);
+    }
+    out->elapsed_s = now_s() - t0;
+    out->worker_restarts = bcw__pool_restarts(pool);
+    bcw__pool_free(pool);
+    w->cfg->exec_payload = NULL;
+    return err;
+}
+
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *o)
 {
@@ -108,6 +178,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (o->depth > MAX_DEPTH)
         return bcw__error(BCW_EINPUT, "depth %u is above the limit of %d",
                           o->depth, MAX_DEPTH);
+    if (o->reference != NULL && o->oracle_path != NULL)
+        return bcw__error(BCW_EINPUT, "an oracle file or a reference build, "
+                                      "not both");
     if (o->walk != BCW_WALK_STATE &&
         (o->predicates != NULL || o->graph_path != NULL || o->probe_depth))
         return bcw__error(BCW_EINPUT,
@@ -120,7 +193,6 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_states states = {0};
     uint64_t *changed = NULL;
     char *worker = NULL;
-    bcw_pool *pool = NULL;
     int err = o->generator
                   ? bcw__generator_open(&gen, o->generator, u, o->cache_dir)
                   : 0;
@@ -162,15 +234,6 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .emit_payload = &sk,
                         .progress = o->progress,
                         .progress_payload = o->payload};
-    char *note = NULL;
-    if ((err = bcw__build_worker(&worker, &note, model, o->bitcode, o->setup,
-                                 o->sanitize, o->cache_dir)) < 0)
-        goto done;
-    if (note != NULL && (err = bcw__strlist_add(&sk.report.warnings, note)) < 0)
-        goto done;
-    if ((err = bcw__pool_new(&pool, worker, a.plan, o->jobs, o->timeout_ms,
-                             o->sanitize)) < 0)
-        goto done;
     sk.report.model = model;
     sk.report.unit = u;
     sk.report.steps = a.steps;
@@ -183,45 +246,52 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.format = o->format;
     sk.report.f = o->report;
     sk.report.gen = gen;
-    sk.report.worker = worker;
     if (o->results_path != NULL &&
         (err = bcw__results_open(&sk.results, o->results_path, u, a.steps,
                                  a.nsteps, o->walk, o->depth)) < 0)
         goto done;
-    if (o->oracle_path != NULL) {
-        if ((err = bcw__judge_open(&sk.judge, o->oracle_path, u->name,
-                                   o->accept != 0)) < 0)
+    walk_ctx w = {.model = model,
+                  .o = o,
+                  .a = &a,
+                  .cfg = &cfg,
+                  .sk = &sk,
+                  .states = &states,
+                  .worker = &worker};
+    if (o->reference != NULL) {
+        /* the reference's walk first, observed into an oracle in memory;
+         * then the same plan's on the build under test, judged by it */
+        struct bcw_judged scratch = {0};
+        if ((err = bcw__judge_open(&sk.judge, NULL, u->name, true)) < 0)
             goto done;
+        sk.judged = &scratch;
+        sk.training = true;
+        if ((err = walk_build(&w, out, o->reference, "reference build: ")) < 0)
+            goto done;
+        bcw__judge_against(sk.judge);
+        sk.training = false;
+        memset(changed, 0, a.nsteps * sizeof *changed);
+        bcw__states_rewind(&states, w.nnotes);
+        w.probed = true;
+        sk.report.reference = true;
+    } else if (o->oracle_path != NULL &&
+               (err = bcw__judge_open(&sk.judge, o->oracle_path, u->name,
+                                      o->accept != 0)) < 0) {
+        goto done;
+    }
+    if (sk.judge != NULL) {
         sk.judged = &out->judged;
         sk.report.verdict = &sk.verdict;
     }
-    cfg.exec_payload = pool;
     /* a JSON summary with no results file or oracle reads no sequence:
      * the walk only counts them */
     if (o->format == BCW_REPORT_JSON && sk.results == NULL &&
         sk.judge == NULL && o->walk != BCW_WALK_STATE)
         cfg.emit = NULL;
-    /* the walk's clock starts when workers are up: build time is not
-     * throughput */
-    double t0 = now_s();
-    if (o->walk == BCW_WALK_STATE) {
-        /* probe with the constructors and mutators, then walk from
-         * every state's cover */
-        err = bcw__states_probe(
-            &states, &cfg, a.mutators, a.nmutators,
-            o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
-            o->prune != BCW_PRUNE_NONE && o->generator == NULL, u);
-        sk.report.states = &states;
-        if (err == 0)
-            err = bcw__states_walk(&states, &cfg, u, bcw__report_begin_state,
-                                   &sk.report, out);
-        if (err == 0)
-            err = bcw__results_states(sk.results, &states);
-    } else {
-        err = bcw__walk_run(out, &cfg);
-    }
-    out->elapsed_s = now_s() - t0;
-    out->worker_restarts = bcw__pool_restarts(pool);
+    if ((err = walk_build(&w, out, o->bitcode, "")) < 0)
+        goto done;
+    if (o->walk == BCW_WALK_STATE &&
+        (err = bcw__results_states(sk.results, &states)) < 0)
+        goto done;
     if (err == 0)
         err = observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps,
                                 changed);
@@ -229,6 +299,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
      * what it no longer reaches */
     if (sk.judge != NULL) {
         out->judged.on = 1;
+        out->judged.reference = o->reference != NULL;
         int jerr = bcw__judge_close(sk.judge, &out->judged, err == 0);
         sk.judge = NULL;
         if (err == 0)
@@ -246,7 +317,6 @@ done:
             err = cerr;
     }
     bcw__judge_close(sk.judge, NULL, false);
-    bcw__pool_free(pool);
     bcw__strlist_free(&sk.report.warnings);
     bcw__generator_free(gen);
     free(worker);

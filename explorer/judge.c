@@ -14,9 +14,11 @@ struct bcw_judge {
     bcw_oracle *oracle;
     char *path;
     bool accept;
-    bool dirty;    /* the oracle changed: save it */
-    size_t known;  /* entries the oracle had before this walk */
-    bool *reached; /* by entry: the walk reached it */
+    bool reference; /* the oracle is a reference build's walk: another
+                       observation is a failure (bcw__judge_against) */
+    bool dirty;     /* the oracle changed: save it */
+    size_t known;   /* entries the oracle had before this walk */
+    bool *reached;  /* by entry: the walk reached it */
     size_t capreached;
     /* This walk's concrete states as the oracle has them: a sequence
      * that made an entry's observation left the state its `after` names,
@@ -32,14 +34,17 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
 {
     *out = NULL;
     bcw_judge *jd = bcw__calloc(1, sizeof *jd);
-    if (jd == NULL || (jd->path = bcw__strdup(path)) == NULL) {
+    if (jd == NULL ||
+        (path != NULL && (jd->path = bcw__strdup(path)) == NULL)) {
         free(jd);
         return BCW_ENOMEM;
     }
     jd->accept = accept;
-    int err = access(path, F_OK) == 0 ? bcw_oracle_load(&jd->oracle, path)
-                                      : bcw_oracle_new(&jd->oracle, unit);
-    if (err == 0 && strcmp(bcw_oracle_unit(jd->oracle), unit) != 0)
+    int err = path != NULL && access(path, F_OK) == 0
+                  ? bcw_oracle_load(&jd->oracle, path)
+                  : bcw_oracle_new(&jd->oracle, unit);
+    if (err == 0 && path != NULL &&
+        strcmp(bcw_oracle_unit(jd->oracle), unit) != 0)
         err = bcw__error(BCW_EINPUT, "oracle %s: it judges unit %s, not %s",
                          path, bcw_oracle_unit(jd->oracle), unit);
     if (err < 0) {
@@ -49,6 +54,16 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
     jd->known = bcw_oracle_count(jd->oracle);
     *out = jd;
     return 0;
+}
+
+void bcw__judge_against(bcw_judge *jd)
+{
+    jd->accept = false;
+    jd->reference = true;
+    jd->known = bcw_oracle_count(jd->oracle);
+    memset(jd->reached, 0, jd->capreached * sizeof *jd->reached);
+    bcw__index_free(&jd->map);
+    jd->nmap = 0;
 }
 
 typedef struct lookup {
@@ -204,6 +219,9 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         v->judgement = wrong        ? BCW_JUDGED_BROKEN
                        : jd->accept ? BCW_JUDGED_PASS
                                     : BCW_JUDGED_NEW;
+    } else if (!same_obs(&had->obs, &e->obs) && jd->reference) {
+        v->judgement = BCW_JUDGED_DIFFERS;
+        v->was = &had->obs;
     } else if (!same_obs(&had->obs, &e->obs) && jd->accept && !wrong &&
                !((size_t)i < jd->capreached && jd->reached[i])) {
         /* accepted in its place, unless this walk met the entry with
@@ -241,6 +259,10 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     case BCW_JUDGED_PASS:
         counts->passed++;
         break;
+    case BCW_JUDGED_DIFFERS:
+        counts->differs++;
+        counts->failed++;
+        break;
     case BCW_JUDGED_FAIL:
     case BCW_JUDGED_BROKEN:
         counts->failed++;
@@ -268,7 +290,7 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
         for (size_t i = 0; i < n; i++)
             counts->unreached += i >= jd->capreached || !jd->reached[i];
     }
-    if (save && jd->dirty)
+    if (save && jd->dirty && jd->path != NULL)
         err = bcw_oracle_save(jd->oracle, jd->path);
     bcw__report_observed_free(&jd->seen);
     bcw_oracle_free(jd->oracle);

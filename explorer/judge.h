@@ -15,10 +15,17 @@
 typedef struct bcw_judge bcw_judge;
 
 /* Opens the oracle at `path` for unit `unit` (a new one if there is no
- * file); `accept` records pending observations as passing.  A file of
- * another unit, or not an oracle, is BCW_EINPUT. */
+ * file; with `path` NULL a new one in memory only, never saved);
+ * `accept` records pending observations as passing.  A file of another
+ * unit, or not an oracle, is BCW_EINPUT. */
 BCW_INTERNAL int bcw__judge_open(bcw_judge **out, const char *path,
                                  const char *unit, bool accept);
+
+/* What the walks so far observed becomes a reference (--reference): the
+ * next walk's observations are compared with it, another one is a
+ * failure (BCW_JUDGED_DIFFERS), nothing is accepted, and what it reaches
+ * and how its states map onto the oracle's start afresh. */
+BCW_INTERNAL void bcw__judge_against(bcw_judge *jd);
 
 /* Judges sequence s (its texts made by reporter r) into *v, counting it
  * into `counts`; valid until the next call. */

@@ -221,7 +221,10 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
     return stub;
 }
 
-static int add_symtab(const bcw_model *model, LLVMModuleRef mod)
+/* The table of the walked functions `model` names, found in module mod
+ * (of file `in`: the model's own, or another implementation of its
+ * units, --reference). */
+static int add_symtab(const bcw_model *model, LLVMModuleRef mod, const char *in)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     /* opaque pointers: one `ptr` type serves every entry */
@@ -237,11 +240,17 @@ static int add_symtab(const bcw_model *model, LLVMModuleRef mod)
     }
     for (unsigned i = 0; i < model->nsyms; i++) {
         LLVMValueRef fn = LLVMGetNamedFunction(mod, model->syms[i]);
-        if (fn == NULL) {
+        if (fn == NULL || LLVMIsDeclaration(fn)) {
             free(elems);
             free(stubs);
-            return bcw__error(BCW_EINPUT, "%s: function %s vanished",
-                              model->path, model->syms[i]);
+            if (strcmp(in, model->path) == 0)
+                return bcw__error(BCW_EINPUT, "%s: function %s vanished", in,
+                                  model->syms[i]);
+            return bcw__error(BCW_EINPUT,
+                              "%s does not define %s, which the walk of %s "
+                              "calls: not an implementation of the same "
+                              "interface",
+                              in, model->syms[i], model->path);
         }
         elems[i] = fn;
         stubs[i] = make_stub(mod, fn, i);
@@ -304,7 +313,7 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     *optimised = bcw__sanitize_module(bc.mod, sanitize);
     /* order matters: the symbol table names functions before `main` or
      * libc declarations are renamed */
-    err = add_symtab(model, bc.mod);
+    err = add_symtab(model, bc.mod, in);
     if (err == 0)
         err = add_setup(bc.mod, in, setup);
     if (err == 0) {

@@ -630,7 +630,14 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
     char was[512];
     switch (r->verdict->judgement) {
     case BCW_JUDGED_NEW:
-        fputs("--- new: pending, the oracle has not seen it\n", f);
+        fputs(r->reference ? "--- unmatched: the reference build's walk "
+                             "did not make it\n"
+                           : "--- new: pending, the oracle has not seen it\n",
+              f);
+        break;
+    case BCW_JUDGED_DIFFERS:
+        observation_text(r->verdict->was, was, sizeof was);
+        fprintf(f, "--- failed: the reference build gives ==> %s\n", was);
         break;
     case BCW_JUDGED_CHANGED:
         observation_text(r->verdict->was, was, sizeof was);
@@ -785,7 +792,10 @@ static const char *verdict_word(const bcw_reporter *r, const bcw_seq *s)
         return "pass";
     case BCW_JUDGED_FAIL:
     case BCW_JUDGED_BROKEN:
+    case BCW_JUDGED_DIFFERS:
         return "fail";
+    case BCW_JUDGED_NEW:
+        return r->reference ? "unmatched" : "pending";
     default:
         return "pending";
     }
@@ -798,7 +808,8 @@ static void json_judgement(const bcw_verdict_of *v, FILE *f)
     static const char *const words[] = {
         [BCW_JUDGED_PASS] = "same",       [BCW_JUDGED_FAIL] = "same",
         [BCW_JUDGED_BROKEN] = "same",     [BCW_JUDGED_NEW] = "new",
-        [BCW_JUDGED_CHANGED] = "changed", [BCW_JUDGED_PENDING] = "same"};
+        [BCW_JUDGED_CHANGED] = "changed", [BCW_JUDGED_PENDING] = "same",
+        [BCW_JUDGED_DIFFERS] = "differs"};
     fprintf(f, "\"oracle\": \"%s\", ", words[v->judgement]);
     if (v->was == NULL)
         return;
@@ -1048,15 +1059,17 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             (unsigned long long)j->failed, (unsigned long long)pending,
             (unsigned long long)(executed - s->predicted_void - judged), nl);
     if (j->on)
-        fprintf(f,
-                "\"oracle\": {\"passed\": %llu, \"failed\": %llu, "
-                "\"new\": %llu, \"changed\": %llu, \"pending\": %llu, "
-                "\"accepted\": %llu, \"unreached\": %llu},%s",
-                (unsigned long long)j->passed, (unsigned long long)j->failed,
-                (unsigned long long)j->fresh, (unsigned long long)j->changed,
-                (unsigned long long)j->unjudged,
-                (unsigned long long)j->accepted,
-                (unsigned long long)j->unreached, nl);
+        fprintf(
+            f,
+            "\"oracle\": {\"passed\": %llu, \"failed\": %llu, "
+            "\"new\": %llu, \"changed\": %llu, \"pending\": %llu, "
+            "\"accepted\": %llu, \"unreached\": %llu, \"reference\": "
+            "%s, \"differs\": %llu},%s",
+            (unsigned long long)j->passed, (unsigned long long)j->failed,
+            (unsigned long long)j->fresh, (unsigned long long)j->changed,
+            (unsigned long long)j->unjudged, (unsigned long long)j->accepted,
+            (unsigned long long)j->unreached, j->reference ? "true" : "false",
+            (unsigned long long)j->differs, nl);
     if (r->states != NULL) {
         json_states(r, r->states, texts, nl);
     } else {
@@ -1098,6 +1111,27 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
 /* bcwalk test's lines of the summary. */
 static void text_judged(FILE *f, const struct bcw_judged *j)
 {
+    if (j->reference) {
+        fprintf(f,
+                "Passed %llu test sequences as the reference build gives "
+                "them\n"
+                "Failed %llu test sequences: %llu not as the reference "
+                "build gives them, %llu a failed contract or assertion\n",
+                (unsigned long long)j->passed, (unsigned long long)j->failed,
+                (unsigned long long)j->differs,
+                (unsigned long long)(j->failed - j->differs));
+        if (j->fresh > 0)
+            fprintf(f,
+                    "Unmatched %llu test sequences the reference build's walk "
+                    "did not make\n",
+                    (unsigned long long)j->fresh);
+        if (j->unreached > 0)
+            fprintf(f,
+                    "Missed %llu observations of the reference build that "
+                    "this walk did not reach\n",
+                    (unsigned long long)j->unreached);
+        return;
+    }
     fprintf(f,
             "Passed %llu test sequences as the oracle has them\n"
             "Failed %llu test sequences (a failed contract or assertion, or "

@@ -19,7 +19,9 @@ enum bcw_judgement {
                            the oracle says */
     BCW_JUDGED_NEW,     /* not in the oracle */
     BCW_JUDGED_CHANGED, /* not as the oracle has it (`was`) */
-    BCW_JUDGED_PENDING  /* as the oracle has it, not judged yet */
+    BCW_JUDGED_PENDING, /* as the oracle has it, not judged yet */
+    BCW_JUDGED_DIFFERS  /* not as the reference build has it (`was`): a
+                           failure */
 };
 
 typedef struct bcw_verdict_of {
@@ -52,6 +54,7 @@ typedef struct bcw_reporter {
     /* bcwalk test: what the oracle says of the sequence being printed
      * (judge.h), NULL when the walk is not judged */
     const bcw_verdict_of *verdict;
+    bool reference; /* judged against a reference build (--reference) */
 } bcw_reporter;
 
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */

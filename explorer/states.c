@@ -593,6 +593,21 @@ int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
     return err;
 }
 
+void bcw__states_rewind(bcw_states *st, unsigned nnotes)
+{
+    unsigned k = 0;
+    while (k < st->nstates && st->states[k].walked)
+        memset(&st->states[k++].sum, 0, sizeof st->states[0].sum);
+    for (unsigned i = k; i < st->nstates; i++) {
+        free(st->states[i].name);
+        free(st->states[i].seq);
+    }
+    st->nstates = k;
+    st->ntrans = 0;
+    while (st->notes.n > nnotes)
+        free(st->notes.v[--st->notes.n]);
+}
+
 void bcw__states_free(bcw_states *st)
 {
     for (unsigned i = 0; i < st->nstates; i++) {

@@ -47,7 +47,7 @@ typedef struct bcw_states {
     unsigned ntrans;
     size_t captrans;
     bcw_strlist notes; /* merged predicates and warnings, for the report */
-    uint64_t probed; /* sequences probing ran */
+    uint64_t probed;   /* sequences probing ran */
 } bcw_states;
 
 /* Chooses the candidate predicates (`names`, comma-separated, or every
@@ -69,8 +69,7 @@ BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
 
 /* Told before each state's walk which state it is (name, index), and
  * (NULL, -1) after the last. */
-typedef void (*bcw_state_begin_cb)(void *payload, const char *name,
-                                   int index);
+typedef void (*bcw_state_begin_cb)(void *payload, const char *name, int index);
 
 /* The state walk: base's walk from every state's cover, its sequences
  * emitted through base's callback after begin() names their state, with
@@ -80,10 +79,14 @@ BCW_INTERNAL int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
                                   const bcw_unit *u, bcw_state_begin_cb begin,
                                   void *payload, bcw_summary *out);
 
+/* Undoes a state walk, keeping what probing found (the states with
+ * covers, and the first `nnotes` notes), so that the same states can be
+ * walked again on another build (--reference). */
+BCW_INTERNAL void bcw__states_rewind(bcw_states *st, unsigned nnotes);
+
 /* The state graph as DOT, written atomically to `path`. */
 BCW_INTERNAL int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
                                  const bcw_step *steps, const char *path);
-
 
 BCW_INTERNAL void bcw__states_free(bcw_states *st);
 

@@ -192,15 +192,23 @@ static const cli_opt test_options[] = {
     WALK_OPTIONS{.name = "oracle",
                  .arg = "FILE",
                  CLI_FILE_OUT(explore_args, o.oracle_path),
-                 .flags = CLI_REQUIRED,
                  .setting = "oracle",
                  .help = "the oracle the walk is judged against "
                          "(docs/oracle.md), made if it is not there; what "
                          "it does not have is added to it, pending"},
+    {.name = "reference",
+     .arg = "OTHER.bc",
+     CLI_FILE_IN(explore_args, o.reference),
+     .setting = "reference build",
+     .help = "judge against another implementation of the unit instead of "
+             "an oracle: the walk runs, with OTHER.bc's plan, on OTHER.bc "
+             "then on LIB.bc, and what LIB.bc does otherwise fails"},
     {.name = "accept",
      CLI_FLAG(explore_args, o.accept),
      .help = "record every pending observation as passing: a baseline"},
     {.kind = CLI_END}};
+
+static const cli_spec test_spec;
 
 static const cli_spec spec = {
     .cmd = "explore",
@@ -261,6 +269,15 @@ static int verify(const cli_spec *s, const explore_args *a,
 {
     static const char *const state_only[] = {"predicates", "probe-depth",
                                              "graph"};
+    bool test = s == &test_spec;
+    if (test &&
+        cli_given(given, s, "oracle") == cli_given(given, s, "reference"))
+        return cli_fail("test: it judges against an oracle (--oracle FILE) "
+                        "or a reference build (--reference OTHER.bc): "
+                        "give one");
+    if (test && cli_given(given, s, "accept") && !cli_given(given, s, "oracle"))
+        return cli_fail("test: --accept records into an oracle: give "
+                        "--oracle FILE");
     for (size_t i = 0; i < sizeof state_only / sizeof *state_only; i++)
         if (a->o.walk != BCW_WALK_STATE && cli_given(given, s, state_only[i]))
             return cli_fail("%s: --%s applies to the state walk only "
@@ -322,8 +339,11 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     opts.bitcode = given.operand;
     bcw_model *model = NULL;
     int err;
-    /* unchanged bitcode is analysed once: the model is cached */
-    if ((err = bcw_model_open(&model, opts.bitcode, NULL)) < 0)
+    /* unchanged bitcode is analysed once: the model is cached; with a
+     * reference, the plan is the reference's */
+    if ((err = bcw_model_open(
+             &model, opts.reference != NULL ? opts.reference : opts.bitcode,
+             NULL)) < 0)
         return cli_fail_library(cmd, &given, err);
     if ((err = opts.unit = bcw_model_find_unit(model, a.unit)) < 0) {
         bcw_model_free(model);
@@ -343,10 +363,11 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     bcw_model_free(model);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
+    /* with a reference nothing is pending: only a failure counts */
     const struct bcw_judged *j = &sum.judged;
-    return j->on && j->failed + j->fresh + j->changed + j->unjudged > 0
-               ? EXIT_FINDINGS
-               : EXIT_OK;
+    uint64_t findings =
+        j->failed + (j->reference ? 0 : j->fresh + j->changed + j->unjudged);
+    return j->on && findings > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
 int cmd_explore(int argc, char **argv)

@@ -101,6 +101,13 @@ typedef struct bcw_explore_opts {
      * passing. */
     const char *oracle_path;
     int accept;
+    /* Differential testing (bcwalk test --reference): the bitcode of a
+     * reference implementation of the unit, whose model `model` is.  The
+     * walk runs on the reference's native build first, then on
+     * `bitcode`'s, with the same plan; each sequence of the second is
+     * judged against what the first observed, and another observation
+     * is a failure.  NULL: none.  Not with oracle_path. */
+    const char *reference;
 } bcw_explore_opts;
 
 /* The defaults: a protocol walk of depth 3 in one worker, 1000 ms per
@@ -142,12 +149,17 @@ typedef struct bcw_summary {
      * by what the oracle says of their last call. */
     struct bcw_judged {
         int on;             /* 1: the walk was judged */
+        int reference;      /* 1: against a reference build's walk
+                               (reference): nothing is pending, what it
+                               has otherwise fails */
         uint64_t passed;    /* as the oracle has it, judged right */
         uint64_t failed;    /* a failed contract or assert, or as the
                                oracle has it, judged wrong */
         uint64_t fresh;     /* not in the oracle: pending */
         uint64_t changed;   /* not as the oracle has it: pending */
         uint64_t unjudged;  /* as the oracle has it, still pending */
+        uint64_t differs;   /* of the failed: not as the reference build
+                               has it */
         uint64_t accepted;  /* pending ones recorded as passing (accept) */
         uint64_t unreached; /* oracle entries this walk did not reach */
     } judged;

@@ -108,6 +108,15 @@ def test_run(oracle, bc, depth, *extra, unit="bstack"):
     return p.returncode, lines[:-1], lines[-1]
 
 
+# examples/undo.c's seeded faults, each with a sequence its change shows in
+SEEDED = {1: ["undo_new"] + ["undo_push"] * 4 + ["undo_dropped"],
+          2: ["undo_new"] + ["undo_push"] * 2 + ["undo_pop"],
+          3: ["undo_new"] + ["undo_push"] * 3 + ["undo_size"],
+          4: ["undo_new"] + ["undo_push"] * 2 + ["undo_is_full"],
+          5: ["undo_new"] + ["undo_push"] * 4 + ["undo_dropped"] * 2,
+          6: ["undo_new"] + ["undo_push"] * 5 + ["undo_top"]}
+
+
 class Test(unittest.TestCase):
     """bcwalk test: a walk judged against its oracle (docs/oracle.md)."""
 
@@ -205,15 +214,7 @@ class Test(unittest.TestCase):
         self.assertEqual((rc, summary["oracle"]["passed"]), (0, len(seqs)))
         with open(oracle, "rb") as f:
             trained = f.read()
-        fn = ["undo_new"]
-        # fault: a sequence its change shows in
-        shows = {1: fn + ["undo_push"] * 4 + ["undo_dropped"],
-                 2: fn + ["undo_push"] * 2 + ["undo_pop"],
-                 3: fn + ["undo_push"] * 3 + ["undo_size"],
-                 4: fn + ["undo_push"] * 2 + ["undo_is_full"],
-                 5: fn + ["undo_push"] * 4 + ["undo_dropped"] * 2,
-                 6: fn + ["undo_push"] * 5 + ["undo_top"]}
-        for fault, calls in shows.items():
+        for fault, calls in SEEDED.items():
             with self.subTest(fault=fault):
                 with open(oracle, "wb") as f:
                     f.write(trained)
@@ -229,6 +230,68 @@ class Test(unittest.TestCase):
             f.write(trained)
         rc, seqs, summary = test_run(oracle, "undo-fault6.bc", 5, unit="undo")
         self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+
+    def test_a_reference_build_catches_the_seeded_faults(self):
+        # --reference: the correct unit's walk, then the same plan's on
+        # the faulty build, every difference a failure
+        def reference_run(bc, depth=6, walk="protocol"):
+            p = bcwalk("test", example(bc), "--unit", "undo", "--depth",
+                       str(depth), "--walk", walk, "--reference",
+                       example("undo.bc"), "--format", "jsonl")
+            lines = [json.loads(line) for line in p.stdout.splitlines()]
+            return p.returncode, lines[:-1], lines[-1]
+        rc, seqs, summary = reference_run("undo-moved.bc")
+        self.assertEqual((rc, summary["oracle"]["passed"],
+                          summary["oracle"]["reference"]), (0, len(seqs), True))
+        for fault, calls in SEEDED.items():
+            with self.subTest(fault=fault):
+                rc, seqs, summary = reference_run("undo-fault%d.bc" % fault)
+                self.assertEqual(rc, 1)
+                differs = [s for s in seqs if s["oracle"] == "differs"]
+                self.assertEqual(len(differs), summary["oracle"]["differs"])
+                self.assertTrue(all(s["verdict"] == "fail" and "was" in s
+                                    for s in differs))
+                self.assertIn(calls, [[c["fn"] for c in s["calls"]]
+                                      for s in differs])
+                self.assertEqual(summary["oracle"]["pending"], 0)
+        # the text shows both sides
+        text = bcwalk("test", example("undo-fault6.bc"), "--unit", "undo",
+                      "--depth", "6", "--reference", example("undo.bc"),
+                      check=1).stdout
+        self.assertIn("undo_push(target, 5);\nundo_top(target);\n==> 3\n"
+                      "--- failed: the reference build gives ==> 5\n", text)
+        self.assertIn("Failed 2 test sequences: 2 not as the reference build "
+                      "gives them", text)
+        # the reference's plan: the algebra walk keeps the reference's
+        # observer out of prefixes, where the faulty build's side effect
+        # would show, and says what it saw of it
+        rc, seqs, summary = reference_run("undo-fault5.bc", 6, "algebra")
+        self.assertIn("undo_dropped was classified an observer but changed "
+                      "the concrete state in 3 runs (a side effect the "
+                      "analysis missed)", summary["warnings"])
+        # and its states: the state walk from the reference's covers
+        rc, seqs, summary = reference_run("undo-fault6.bc", 6, "state")
+        self.assertEqual(rc, 1)
+        self.assertEqual(set(s["state"] for s in seqs),
+                         {"empty", "full", "default"})
+
+    def test_a_reference_must_be_the_same_interface(self):
+        p = bcwalk("test", example("bstack.bc"), "--unit", "undo", "--depth",
+                   "2", "--reference", example("undo.bc"), check=2)
+        self.assertEqual(p.stderr, "bcwalk: %s does not define undo_new, "
+                         "which the walk of %s calls: not an implementation "
+                         "of the same interface\n"
+                         % (example("bstack.bc"), example("undo.bc")))
+        oracle = os.path.join(self.tmp.name, "o.msgpack")
+        for extra in ([], ["--oracle", oracle, "--reference",
+                           example("undo.bc")]):
+            p = bcwalk("test", example("undo.bc"), "--unit", "undo", *extra,
+                       check=2)
+            self.assertIn("--oracle FILE) or a reference build", p.stderr)
+        p = bcwalk("test", example("undo.bc"), "--unit", "undo",
+                   "--reference", example("undo.bc"), "--accept", check=2)
+        self.assertIn("--accept records into an oracle", p.stderr)
+        self.assertFalse(os.path.exists(oracle))
 
     def test_a_failed_assertion_fails_whatever_is_accepted(self):
         oracle = os.path.join(self.tmp.name, "faulty.oracle.msgpack")
