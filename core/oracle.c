@@ -19,7 +19,7 @@
 
 #define ORACLE_FORMAT "bcwalk-oracle"
 /* docs/oracle.md states it (tests/check_versions.py compares). */
-#define ORACLE_VERSION 1
+#define ORACLE_VERSION 2
 #define ORACLE_LIMIT ((size_t)1 << 32)
 
 struct bcw_oracle {
@@ -105,13 +105,20 @@ long bcw_oracle_find(const bcw_oracle *o, uint64_t state,
     return i == UINT32_MAX ? -1 : (long)i;
 }
 
+static void free_obs(bcw_observation *o)
+{
+    free((char *)o->outcome);
+    free((char *)o->cause);
+    free((char *)o->result);
+    bcw__strv_free((char **)o->out, 2 * o->nout);
+    memset(o, 0, sizeof *o);
+}
+
 static void free_entry(bcw_oracle_entry *e)
 {
     bcw__strv_free((char **)e->calls, e->ncalls);
-    free((char *)e->obs.outcome);
-    free((char *)e->obs.cause);
-    free((char *)e->obs.result);
-    bcw__strv_free((char **)e->obs.out, 2 * e->obs.nout);
+    free_obs(&e->obs);
+    free_obs(&e->proposed);
 }
 
 /* A copy of v's n strings (NULLs kept), or NULL with *ok false. */
@@ -134,6 +141,35 @@ static const char *copy_str(const char *s, bool *ok)
     return c;
 }
 
+/* Are the n strings of v all there? */
+static bool all_there(const char *const *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i] == NULL)
+            return false;
+    return true;
+}
+
+/* A copy of `obs` into *c; false when out of memory (*c then freed). */
+static bool copy_obs(bcw_observation *c, const bcw_observation *obs)
+{
+    bool ok = true;
+    *c = *obs;
+    c->outcome = copy_str(obs->outcome, &ok);
+    c->cause = copy_str(obs->cause, &ok);
+    c->result = copy_str(obs->result, &ok);
+    c->out = copy_strv(obs->out, 2 * obs->nout, &ok);
+    if (!ok)
+        free_obs(c);
+    return ok;
+}
+
+/* Is `obs` whole: an outcome, and every out name and value? */
+static bool whole_obs(const bcw_observation *obs)
+{
+    return obs->outcome != NULL && all_there(obs->out, 2 * obs->nout);
+}
+
 /* Appends `e`, whose strings become the oracle's, to the entries and the
  * index: its index, or BCW_ENOMEM (e then still the caller's). */
 static long append(bcw_oracle *o, const bcw_oracle_entry *e)
@@ -148,19 +184,11 @@ static long append(bcw_oracle *o, const bcw_oracle_entry *e)
     return (long)o->n++;
 }
 
-/* Are the n strings of v all there? */
-static bool all_there(const char *const *v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (v[i] == NULL)
-            return false;
-    return true;
-}
-
 long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
 {
     if (e->ncalls == 0 || !all_there(e->calls, e->ncalls) ||
-        e->obs.outcome == NULL || !all_there(e->obs.out, 2 * e->obs.nout) ||
+        !whole_obs(&e->obs) ||
+        (e->proposed.outcome != NULL && !whole_obs(&e->proposed)) ||
         (unsigned)e->verdict > BCW_VERDICT_FAIL)
         return bcw__error(BCW_EINPUT, "oracle entry: no calls, a call or an "
                                       "out missing, no outcome, or no "
@@ -171,10 +199,11 @@ long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
     bool ok = true;
     bcw_oracle_entry c = *e;
     c.calls = copy_strv(e->calls, e->ncalls, &ok);
-    c.obs.outcome = copy_str(e->obs.outcome, &ok);
-    c.obs.cause = copy_str(e->obs.cause, &ok);
-    c.obs.result = copy_str(e->obs.result, &ok);
-    c.obs.out = copy_strv(e->obs.out, 2 * e->obs.nout, &ok);
+    memset(&c.obs, 0, sizeof c.obs);
+    memset(&c.proposed, 0, sizeof c.proposed);
+    ok = copy_obs(&c.obs, &e->obs) && ok;
+    if (e->proposed.outcome != NULL)
+        ok = copy_obs(&c.proposed, &e->proposed) && ok;
     long i = ok ? append(o, &c) : BCW_ENOMEM;
     if (i < 0)
         free_entry(&c);
@@ -221,27 +250,75 @@ const bcw_oracle_entry *bcw_oracle_entry_at(const bcw_oracle *o, size_t i)
     return i < o->n ? &o->entries[i] : NULL;
 }
 
+/* An entry's observation `slot` (obs or proposed) becomes a copy of
+ * `obs`, or none when NULL. */
+static int replace_obs(bcw_observation *slot, const bcw_observation *obs)
+{
+    bcw_observation c = {0};
+    if (obs != NULL && !copy_obs(&c, obs))
+        return BCW_ENOMEM;
+    free_obs(slot);
+    *slot = c;
+    return 0;
+}
+
 int bcw_oracle_observe(bcw_oracle *o, size_t i, const bcw_observation *obs)
 {
-    if (i >= o->n || obs->outcome == NULL ||
-        !all_there(obs->out, 2 * obs->nout))
+    if (i >= o->n || !whole_obs(obs))
         return bcw__error(BCW_EINPUT,
                           "oracle entry %zu: no such entry, or "
                           "an observation missing a part",
                           i);
-    bool ok = true;
-    bcw_oracle_entry c = {0};
-    c.obs = *obs;
-    c.obs.outcome = copy_str(obs->outcome, &ok);
-    c.obs.cause = copy_str(obs->cause, &ok);
-    c.obs.result = copy_str(obs->result, &ok);
-    c.obs.out = copy_strv(obs->out, 2 * obs->nout, &ok);
+    return replace_obs(&o->entries[i].obs, obs);
+}
+
+int bcw_oracle_propose(bcw_oracle *o, size_t i, const bcw_observation *obs)
+{
+    if (i >= o->n || (obs != NULL && !whole_obs(obs)))
+        return bcw__error(BCW_EINPUT,
+                          "oracle entry %zu: no such entry, or "
+                          "an observation missing a part",
+                          i);
+    return replace_obs(&o->entries[i].proposed, obs);
+}
+
+int bcw_oracle_settle(bcw_oracle *o, size_t i, enum bcw_verdict v)
+{
+    if (i >= o->n || (unsigned)v > BCW_VERDICT_FAIL)
+        return bcw__error(BCW_EINPUT,
+                          "oracle entry %zu: no such entry, or "
+                          "no verdict",
+                          i);
     bcw_oracle_entry *e = &o->entries[i];
-    bcw_oracle_entry old = {.obs = e->obs};
-    if (ok)
-        e->obs = c.obs;
-    free_entry(ok ? &old : &c);
-    return ok ? 0 : BCW_ENOMEM;
+    if (e->proposed.outcome != NULL) {
+        free_obs(&e->obs);
+        e->obs = e->proposed;
+        memset(&e->proposed, 0, sizeof e->proposed);
+    }
+    e->verdict = v;
+    return 0;
+}
+
+void bcw_observation_text(const bcw_observation *o, char *buf, size_t n)
+{
+    if (strcmp(o->outcome, "normal") != 0) {
+        snprintf(buf, n, "*%s* %s", o->outcome, o->cause ? o->cause : "");
+        return;
+    }
+    snprintf(buf, n, "%s", o->result ? o->result : "");
+    for (unsigned k = 0; k < o->nout; k++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s = %s", len ? ", " : "",
+                 o->out[2 * k], o->out[2 * k + 1]);
+    }
+    if (buf[0] == '\0')
+        snprintf(buf, n, "void");
+}
+
+int bcw_oracle_waiting(const bcw_oracle *o, size_t i)
+{
+    return i < o->n && (o->entries[i].verdict == BCW_VERDICT_PENDING ||
+                        o->entries[i].proposed.outcome != NULL);
 }
 
 void bcw_oracle_judge(bcw_oracle *o, size_t i, enum bcw_verdict v)
@@ -257,6 +334,19 @@ static void pack_strv(msgpack_packer *pk, const char *const *v, unsigned n)
     msgpack_pack_array(pk, n);
     for (unsigned i = 0; i < n; i++)
         bcw__pack_str(pk, v[i]);
+}
+
+static void pack_obs(msgpack_packer *pk, const bcw_observation *o)
+{
+    if (o->outcome == NULL) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    msgpack_pack_array(pk, 4);
+    bcw__pack_str(pk, o->outcome);
+    bcw__pack_str(pk, o->cause);
+    bcw__pack_str(pk, o->result);
+    pack_strv(pk, o->out, 2 * o->nout);
 }
 
 int bcw_oracle_save(const bcw_oracle *o, const char *path)
@@ -275,17 +365,14 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];
-        msgpack_pack_array(pk, 6);
+        msgpack_pack_array(pk, 7);
         msgpack_pack_uint64(pk, e->state);
         msgpack_pack_uint64(pk, e->after);
         pack_strv(pk, e->calls, e->ncalls);
         bcw__pack_str(pk, verdicts[e->verdict]);
         msgpack_pack_int64(pk, e->first_seen);
-        msgpack_pack_array(pk, 4);
-        bcw__pack_str(pk, e->obs.outcome);
-        bcw__pack_str(pk, e->obs.cause);
-        bcw__pack_str(pk, e->obs.result);
-        pack_strv(pk, e->obs.out, 2 * e->obs.nout);
+        pack_obs(pk, &e->obs);
+        pack_obs(pk, &e->proposed);
     }
     bcw__pack_seal(&p);
     int err = p.err != 0 ? p.err
@@ -306,38 +393,52 @@ static enum bcw_verdict read_verdict(bcw_rd *r, const msgpack_object *o)
     return v <= BCW_VERDICT_FAIL ? (enum bcw_verdict)v : BCW_VERDICT_PENDING;
 }
 
+/* An observation of the file into *obs (nil: none, when `optional`). */
+static void read_obs(bcw_rd *r, const msgpack_object *o, bool optional,
+                     bcw_observation *obs)
+{
+    if (optional && o->type == MSGPACK_OBJECT_NIL)
+        return;
+    const msgpack_object *ob = bcw__rd_arr(r, o, 4, "observation");
+    if (ob == NULL)
+        return;
+    unsigned nout = 0;
+    obs->outcome = bcw__rd_str(r, &ob[0], false, "outcome");
+    obs->cause = bcw__rd_str(r, &ob[1], true, "cause");
+    obs->result = bcw__rd_str(r, &ob[2], true, "result");
+    char **out = bcw__rd_strv(r, &ob[3], &nout, "out");
+    if (nout % 2 != 0) {
+        /* the strings by their count read */
+        bcw__strv_free(out, nout);
+        bcw__rd_bad(r, "an odd out");
+        return;
+    }
+    obs->out = (const char *const *)out;
+    obs->nout = nout / 2;
+}
+
 /* Entry `o` of the file, into the oracle. */
 static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
 {
-    const msgpack_object *f = bcw__rd_arr(r, o, 6, "entry");
-    const msgpack_object *ob =
-        f ? bcw__rd_arr(r, &f[5], 4, "observation") : NULL;
-    if (ob == NULL)
+    const msgpack_object *f = bcw__rd_arr(r, o, 7, "entry");
+    if (f == NULL)
         return;
     bcw_oracle_entry e = {0};
-    unsigned nout = 0;
     e.state = bcw__rd_u64(r, &f[0], UINT64_MAX, "state");
     e.after = bcw__rd_u64(r, &f[1], UINT64_MAX, "after");
     e.calls = (const char *const *)bcw__rd_strv(r, &f[2], &e.ncalls, "calls");
     e.verdict = read_verdict(r, &f[3]);
     e.first_seen = bcw__rd_i64(r, &f[4], "first seen");
-    e.obs.outcome = bcw__rd_str(r, &ob[0], false, "outcome");
-    e.obs.cause = bcw__rd_str(r, &ob[1], true, "cause");
-    e.obs.result = bcw__rd_str(r, &ob[2], true, "result");
-    e.obs.out = (const char *const *)bcw__rd_strv(r, &ob[3], &nout, "out");
-    e.obs.nout = nout / 2;
-    if (r->err == 0 && (e.ncalls == 0 || nout % 2 != 0))
-        bcw__rd_bad(r, "an entry with no calls, or an odd out");
+    read_obs(r, &f[5], false, &e.obs);
+    read_obs(r, &f[6], true, &e.proposed);
+    if (r->err == 0 && e.ncalls == 0)
+        bcw__rd_bad(r, "an entry with no calls");
     if (r->err == 0 && bcw_oracle_find(oracle, e.state, e.calls, e.ncalls) >= 0)
         bcw__rd_bad(r, "two entries of one key");
     long i = r->err == 0 ? append(oracle, &e) : -1;
     if (i < 0) {
         if (r->err == 0)
             r->err = (int)i;
-        /* the out strings by their count read, which may be odd */
-        bcw__strv_free((char **)e.obs.out, nout);
-        e.obs.out = NULL;
-        e.obs.nout = 0;
         free_entry(&e);
     }
 }
@@ -415,6 +516,27 @@ static void json_state(FILE *f, uint64_t state)
         fputs("null", f);
 }
 
+/* An observation's members: "outcome": ..., "cause": ..., "result":
+ * ..., "out": {...}. */
+static void json_obs(FILE *f, const bcw_observation *o)
+{
+    fputs("\"outcome\": ", f);
+    bcw__json_str(f, o->outcome);
+    fputs(", \"cause\": ", f);
+    json_opt(f, o->cause);
+    fputs(", \"result\": ", f);
+    json_opt(f, o->result);
+    fputs(", \"out\": {", f);
+    for (unsigned k = 0; k < o->nout; k++) {
+        if (k > 0)
+            fputs(", ", f);
+        bcw__json_str(f, o->out[2 * k]);
+        fputs(": ", f);
+        json_opt(f, o->out[2 * k + 1]);
+    }
+    fputc('}', f);
+}
+
 int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
 {
     fputs("{\"format\": \"" ORACLE_FORMAT "\", \"version\": ", f);
@@ -437,21 +559,17 @@ int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
         json_strv(f, e->calls, e->ncalls);
         fprintf(f, ", \"verdict\": \"%s\", \"first_seen\": \"%s\"",
                 verdicts[e->verdict], when);
-        fputs(", \"outcome\": ", f);
-        bcw__json_str(f, e->obs.outcome);
-        fputs(", \"cause\": ", f);
-        json_opt(f, e->obs.cause);
-        fputs(", \"result\": ", f);
-        json_opt(f, e->obs.result);
-        fputs(", \"out\": {", f);
-        for (unsigned k = 0; k < e->obs.nout; k++) {
-            if (k > 0)
-                fputs(", ", f);
-            bcw__json_str(f, e->obs.out[2 * k]);
-            fputs(": ", f);
-            json_opt(f, e->obs.out[2 * k + 1]);
+        fputs(", ", f);
+        json_obs(f, &e->obs);
+        fputs(", \"proposed\": ", f);
+        if (e->proposed.outcome != NULL) {
+            fputc('{', f);
+            json_obs(f, &e->proposed);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
         }
-        fputs("}}", f);
+        fputc('}', f);
     }
     fputs(o->n > 0 ? "\n]}\n" : "]}\n", f);
     return fflush(f) == 0 && !ferror(f)

@@ -27,7 +27,27 @@ typedef struct sinks {
     bcw_verdict_of verdict;
     struct bcw_judged *judged;
     bool training; /* the reference's walk: observed, not reported */
+    enum bcw_answer (*ask)(void *payload); /* --interactive, until stopped */
+    void *ask_payload;
 } sinks;
+
+/* A person's answer for the sequence just printed, if it waits for one. */
+static int ask(sinks *s)
+{
+    if (s->ask == NULL || !bcw__judge_asks(s->judge))
+        return 0;
+    switch (s->ask(s->ask_payload)) {
+    case BCW_ANSWER_PASS:
+        return bcw__judge_answer(s->judge, BCW_VERDICT_PASS, s->judged);
+    case BCW_ANSWER_FAIL:
+        return bcw__judge_answer(s->judge, BCW_VERDICT_FAIL, s->judged);
+    case BCW_ANSWER_STOP:
+        s->ask = NULL;
+        return 0;
+    default:
+        return 0;
+    }
+}
 
 static int emit(void *payload, const bcw_seq *seq)
 {
@@ -39,6 +59,8 @@ static int emit(void *payload, const bcw_seq *seq)
         return err;
     if (err == 0)
         err = bcw__report_seq(&s->report, seq);
+    if (err == 0)
+        err = ask(s);
     if (err == 0 && s->results != NULL)
         err = bcw__results_seq(s->results, seq,
                                s->report.state ? s->report.state_index : -1);
@@ -281,6 +303,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (sk.judge != NULL) {
         sk.judged = &out->judged;
         sk.report.verdict = &sk.verdict;
+        sk.ask = o->reference == NULL ? o->ask : NULL;
+        sk.ask_payload = o->ask_payload;
     }
     /* a JSON summary with no results file or oracle reads no sequence:
      * the walk only counts them */

@@ -26,7 +26,9 @@ struct bcw_judge {
     bcw_index map;
     uint64_t *from, *to;
     size_t nmap, capfrom, capto;
-    bcw_oracle_entry seen; /* the sequence being judged, its texts ours */
+    bcw_oracle_entry seen;     /* the sequence being judged, its texts ours */
+    long last;                 /* its entry, -1: none */
+    enum bcw_judgement judged; /* and how it was judged */
 };
 
 int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
@@ -40,6 +42,7 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
         return BCW_ENOMEM;
     }
     jd->accept = accept;
+    jd->last = -1;
     int err = path != NULL && access(path, F_OK) == 0
                   ? bcw_oracle_load(&jd->oracle, path)
                   : bcw_oracle_new(&jd->oracle, unit);
@@ -180,6 +183,7 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
                    struct bcw_judged *counts, bcw_verdict_of *v)
 {
     *v = (bcw_verdict_of){BCW_JUDGED_NOT, NULL};
+    jd->last = -1;
     bcw__report_observed_free(&jd->seen);
     if (s->predicted || s->outcome == BCW_RUN_REJECTED)
         return 0;
@@ -227,15 +231,23 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         /* accepted in its place, unless this walk met the entry with
          * its old observation already: then the state does not decide
          * what the call does (unit globals), and it stays pending */
-        if ((err = bcw_oracle_observe(jd->oracle, (size_t)i, &e->obs)) < 0)
+        if ((err = bcw_oracle_propose(jd->oracle, (size_t)i, &e->obs)) < 0 ||
+            (err = bcw_oracle_settle(jd->oracle, (size_t)i, BCW_VERDICT_PASS)) <
+                0)
             return err;
-        bcw_oracle_judge(jd->oracle, (size_t)i, BCW_VERDICT_PASS);
         jd->dirty = true;
         v->judgement = BCW_JUDGED_PASS;
         counts->accepted++;
     } else if (!same_obs(&had->obs, &e->obs)) {
         v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_CHANGED;
         v->was = &had->obs;
+        /* kept for bcwalk review, once */
+        if (!wrong && (had->proposed.outcome == NULL ||
+                       !same_obs(&had->proposed, &e->obs))) {
+            if ((err = bcw_oracle_propose(jd->oracle, (size_t)i, &e->obs)) < 0)
+                return err;
+            jd->dirty = true;
+        }
     } else if (wrong || had->verdict == BCW_VERDICT_FAIL) {
         v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_FAIL;
     } else if (had->verdict == BCW_VERDICT_PASS) {
@@ -250,6 +262,15 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         v->judgement =
             (size_t)i >= jd->known ? BCW_JUDGED_NEW : BCW_JUDGED_PENDING;
     }
+    /* the call does what the oracle has again: no change to review */
+    if (had != NULL && had->proposed.outcome != NULL &&
+        same_obs(&had->obs, &e->obs)) {
+        if ((err = bcw_oracle_propose(jd->oracle, (size_t)i, NULL)) < 0)
+            return err;
+        jd->dirty = true;
+    }
+    jd->last = i;
+    jd->judged = v->judgement;
     if (!reach(jd, (size_t)i) ||
         remember(jd, s->state,
                  bcw_oracle_entry_at(jd->oracle, (size_t)i)->after) < 0)
@@ -277,6 +298,45 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         counts->unjudged++;
         break;
     }
+    return 0;
+}
+
+bool bcw__judge_asks(const bcw_judge *jd)
+{
+    return jd->last >= 0 &&
+           (jd->judged == BCW_JUDGED_NEW || jd->judged == BCW_JUDGED_CHANGED ||
+            jd->judged == BCW_JUDGED_PENDING);
+}
+
+int bcw__judge_answer(bcw_judge *jd, enum bcw_verdict verdict,
+                      struct bcw_judged *counts)
+{
+    if (!bcw__judge_asks(jd) || verdict == BCW_VERDICT_PENDING)
+        return 0;
+    int err = bcw_oracle_settle(jd->oracle, (size_t)jd->last, verdict);
+    if (err < 0)
+        return err;
+    jd->dirty = true;
+    switch (jd->judged) {
+    case BCW_JUDGED_NEW:
+        counts->fresh--;
+        break;
+    case BCW_JUDGED_CHANGED:
+        counts->changed--;
+        break;
+    default:
+        counts->unjudged--;
+        break;
+    }
+    if (verdict == BCW_VERDICT_PASS) {
+        counts->passed++;
+        counts->accepted++;
+    } else {
+        counts->failed++;
+        counts->rejected++;
+    }
+    jd->judged =
+        verdict == BCW_VERDICT_PASS ? BCW_JUDGED_PASS : BCW_JUDGED_FAIL;
     return 0;
 }
 

@@ -33,6 +33,16 @@ BCW_INTERNAL int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r,
                                 const bcw_seq *s, struct bcw_judged *counts,
                                 bcw_verdict_of *v);
 
+/* Does the sequence just judged wait for a person (new, changed or not
+ * judged yet)? */
+BCW_INTERNAL bool bcw__judge_asks(const bcw_judge *jd);
+
+/* A person's answer for the sequence just judged (bcwalk test
+ * --interactive): pass or fail settles its entry (a changed observation
+ * becoming the entry's) and moves it in `counts`; pending leaves it. */
+BCW_INTERNAL int bcw__judge_answer(bcw_judge *jd, enum bcw_verdict verdict,
+                                   struct bcw_judged *counts);
+
 /* Counts the oracle's entries the walk did not reach and, when `save`
  * and the walk changed the oracle, writes it back; frees jd (NULL is
  * accepted).  0 or the error of the save. */

@@ -606,24 +606,6 @@ static void leak_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
     snprintf(buf + len, n - len, ", left by %s", destructor_of(r, s));
 }
 
-/* An observation as the text report's `==>` line words it:
- * "1, *len = 3", "void", "*abort* abort() called in f (f.c:3)". */
-static void observation_text(const bcw_observation *o, char *buf, size_t n)
-{
-    if (strcmp(o->outcome, "normal") != 0) {
-        snprintf(buf, n, "*%s* %s", o->outcome, o->cause ? o->cause : "");
-        return;
-    }
-    snprintf(buf, n, "%s", o->result ? o->result : "");
-    for (unsigned k = 0; k < o->nout; k++) {
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "%s%s = %s", len ? ", " : "",
-                 o->out[2 * k], o->out[2 * k + 1]);
-    }
-    if (buf[0] == '\0')
-        snprintf(buf, n, "void");
-}
-
 /* bcwalk test: the line after a judged sequence that did not pass. */
 static void judgement_text(const bcw_reporter *r, FILE *f)
 {
@@ -636,11 +618,11 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
               f);
         break;
     case BCW_JUDGED_DIFFERS:
-        observation_text(r->verdict->was, was, sizeof was);
+        bcw_observation_text(r->verdict->was, was, sizeof was);
         fprintf(f, "--- failed: the reference build gives ==> %s\n", was);
         break;
     case BCW_JUDGED_CHANGED:
-        observation_text(r->verdict->was, was, sizeof was);
+        bcw_observation_text(r->verdict->was, was, sizeof was);
         fprintf(f, "--- changed: pending, the oracle has ==> %s\n", was);
         break;
     case BCW_JUDGED_FAIL:
@@ -1145,6 +1127,11 @@ static void text_judged(FILE *f, const struct bcw_judged *j)
     if (j->accepted > 0)
         fprintf(f, "Accepted %llu observations into the oracle as passing\n",
                 (unsigned long long)j->accepted);
+    if (j->rejected > 0)
+        fprintf(f,
+                "Rejected %llu observations into the oracle as known "
+                "failures\n",
+                (unsigned long long)j->rejected);
     if (j->unreached > 0)
         fprintf(f,
                 "Missed %llu observations of the oracle that this walk did "

@@ -113,6 +113,46 @@ static void test_oracle__entries_are_shared_by_state(void **state)
     bcw_oracle_free(o);
 }
 
+static void test_oracle__a_person_settles_a_proposed_change(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three(), *back = NULL;
+    const bcw_observation now = {.outcome = "normal", .result = "true"};
+    assert_false(bcw_oracle_waiting(o, 0));
+    assert_true(bcw_oracle_waiting(o, 2)); /* pending */
+    assert_int_equal(bcw_oracle_propose(o, 0, &now), 0);
+    assert_true(bcw_oracle_waiting(o, 0));
+    /* kept in the file, the old observation still the entry's */
+    assert_int_equal(bcw_oracle_save(o, path_of("p.msgpack")), 0);
+    assert_int_equal(bcw_oracle_load(&back, path_of("p.msgpack")), 0);
+    const bcw_oracle_entry *e = bcw_oracle_entry_at(back, 0);
+    assert_null(e->obs.result);
+    assert_string_equal(e->proposed.result, "true");
+    char buf[64];
+    bcw_observation_text(&e->proposed, buf, sizeof buf);
+    assert_string_equal(buf, "true");
+    bcw_observation_text(&e->obs, buf, sizeof buf);
+    assert_string_equal(buf, "void");
+    /* rejected: the new observation is the entry's, a known failure */
+    assert_int_equal(bcw_oracle_settle(back, 0, BCW_VERDICT_FAIL), 0);
+    e = bcw_oracle_entry_at(back, 0);
+    assert_string_equal(e->obs.result, "true");
+    assert_null(e->proposed.outcome);
+    assert_int_equal(e->verdict, BCW_VERDICT_FAIL);
+    assert_false(bcw_oracle_waiting(back, 0));
+    /* a proposal withdrawn, and a pending entry accepted as it is */
+    assert_int_equal(bcw_oracle_propose(o, 0, NULL), 0);
+    assert_false(bcw_oracle_waiting(o, 0));
+    assert_int_equal(bcw_oracle_settle(o, 2, BCW_VERDICT_PASS), 0);
+    assert_string_equal(bcw_oracle_entry_at(o, 2)->obs.result, "'\xe9'");
+    assert_false(bcw_oracle_waiting(o, 2));
+    assert_int_equal(bcw_oracle_settle(o, 3, BCW_VERDICT_PASS), BCW_EINPUT);
+    bcw_observation_text(&bcw_oracle_entry_at(o, 1)->obs, buf, sizeof buf);
+    assert_string_equal(buf, "*crash* SIGSEGV: read of address 0x8");
+    bcw_oracle_free(back);
+    bcw_oracle_free(o);
+}
+
 static void test_oracle__the_file_round_trips(void **state)
 {
     (void)state;
@@ -205,21 +245,21 @@ static void head(msgpack_packer *pk, unsigned version)
     msgpack_pack_uint32(pk, version);
 }
 
-static void version_two(msgpack_packer *pk)
+static void version_one(msgpack_packer *pk)
 {
-    head(pk, 2);
+    head(pk, 1);
 }
 
 static void no_entries(msgpack_packer *pk)
 {
-    head(pk, 1);
+    head(pk, 2);
     bcw__pack_str(pk, "unit");
     bcw__pack_str(pk, "bstack");
 }
 
 static void an_entry(msgpack_packer *pk, const char *verdict)
 {
-    msgpack_pack_array(pk, 6);
+    msgpack_pack_array(pk, 7);
     msgpack_pack_uint64(pk, 7);
     msgpack_pack_uint64(pk, 8);
     msgpack_pack_array(pk, 1);
@@ -231,6 +271,7 @@ static void an_entry(msgpack_packer *pk, const char *verdict)
     msgpack_pack_nil(pk);
     bcw__pack_str(pk, "#0");
     msgpack_pack_array(pk, 0);
+    msgpack_pack_nil(pk);
 }
 
 static void twice(msgpack_packer *pk)
@@ -274,9 +315,9 @@ static void test_oracle__bad_files_are_refused(void **state)
     assert_refused("", 0, "not a msgpack map, or truncated");
     assert_refused("\x93\x01\x02\x03", 4, "not a msgpack map");
     bcw_pack p;
-    sealed_map(&p, 2, version_two);
+    sealed_map(&p, 2, version_one);
     assert_refused(p.buf.data, p.buf.len,
-                   "oracle version 2, this bcwalk reads 1: make it again");
+                   "oracle version 1, this bcwalk reads 2: make it again");
     bcw__pack_free(&p);
     sealed_map(&p, 3, no_entries);
     assert_refused(p.buf.data, p.buf.len, "missing fields");
@@ -333,6 +374,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle__entries_are_shared_by_state),
         cmocka_unit_test(test_oracle__the_file_round_trips),
+        cmocka_unit_test(test_oracle__a_person_settles_a_proposed_change),
         cmocka_unit_test(test_oracle__bad_files_are_refused),
         cmocka_unit_test(test_oracle__saving_leaves_nothing_else),
     };

@@ -18,6 +18,7 @@ typedef struct explore_args {
     bcw_explore_opts o;
     const char *unit;
     const char *sanitize; /* "address,undefined": into o.sanitize */
+    int interactive;      /* test --interactive */
 } explore_args;
 
 static const explore_args defaults = {.o = BCW_EXPLORE_OPTS_INIT};
@@ -206,6 +207,12 @@ static const cli_opt test_options[] = {
     {.name = "accept",
      CLI_FLAG(explore_args, o.accept),
      .help = "record every pending observation as passing: a baseline"},
+    {.name = "interactive",
+     CLI_FLAG(explore_args, interactive),
+     .help = "ask about each pending sequence as it is printed, reading "
+             "answers from standard input: Enter or y records it as "
+             "passing, n as a known failure, q asks no more, anything else "
+             "leaves it pending"},
     {.kind = CLI_END}};
 
 static const cli_spec test_spec;
@@ -278,6 +285,12 @@ static int verify(const cli_spec *s, const explore_args *a,
     if (test && cli_given(given, s, "accept") && !cli_given(given, s, "oracle"))
         return cli_fail("test: --accept records into an oracle: give "
                         "--oracle FILE");
+    if (test && a->interactive &&
+        (a->o.accept || !cli_given(given, s, "oracle") ||
+         a->o.format != BCW_REPORT_TEXT))
+        return cli_fail("test: --interactive asks about an oracle's pending "
+                        "sequences as the text report prints them: give "
+                        "--oracle FILE, without --accept or --format");
     for (size_t i = 0; i < sizeof state_only / sizeof *state_only; i++)
         if (a->o.walk != BCW_WALK_STATE && cli_given(given, s, state_only[i]))
             return cli_fail("%s: --%s applies to the state walk only "
@@ -324,6 +337,36 @@ static void progress(const bcw_progress *p, void *payload)
             (unsigned long long)p->calls, p->elapsed_s);
 }
 
+/* test --interactive: a person's answer, on standard input, about the
+ * sequence the report just printed. */
+static enum bcw_answer ask_person(void *payload)
+{
+    (void)payload;
+    fflush(stdout);
+    fputs("accept? [Y]es, [n]o: a known failure, [q]uit asking, anything "
+          "else: later: ",
+          stderr);
+    char line[64];
+    if (fgets(line, sizeof line, stdin) == NULL) {
+        fputc('\n', stderr);
+        return BCW_ANSWER_STOP;
+    }
+    switch (line[0]) {
+    case '\n':
+    case 'y':
+    case 'Y':
+        return BCW_ANSWER_PASS;
+    case 'n':
+    case 'N':
+        return BCW_ANSWER_FAIL;
+    case 'q':
+    case 'Q':
+        return BCW_ANSWER_STOP;
+    default:
+        return BCW_ANSWER_LATER;
+    }
+}
+
 /* explore, or test (cmd): the walk, its report, and for test its
  * judgement in the exit status. */
 static int walk_command(const cli_spec *cmd, int argc, char **argv)
@@ -356,6 +399,8 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
         opts.payload = &last;
     }
     opts.report = stdout;
+    if (a.interactive)
+        opts.ask = ask_person;
     bcw_summary sum;
     err = bcw_explore_run(&sum, model, &opts);
     if (tty && last > 0)

@@ -17,6 +17,8 @@ static const cli_cmd commands[] = {
      "show the units of a bitcode file and their roles"},
     {"explore", cmd_explore, "run a protocol, algebra or state walk of a unit"},
     {"test", cmd_test, "run a walk and judge it against an oracle"},
+    {"review", cmd_review,
+     "judge an oracle's pending observations one at a time"},
     {"oracle", cmd_oracle, "print an oracle file (oracle dump FILE)"},
 };
 

@@ -198,11 +198,16 @@ int cli_parse(cli_args *out, const cli_spec *s, void *target, int argc,
             return EXIT_USAGE;
         out->given |= UINT64_C(1) << (o - s->opts);
     }
-    if (noperands != 1)
+    if (s->operand == NULL && noperands > 0)
+        return usage_error(s, true, "unexpected '%s': it takes options only",
+                           out->operand);
+    if (s->operand != NULL && noperands != 1)
         return usage_error(s, true, "expected one %s", s->operand_is);
     /* an output that is the input would destroy it */
     struct stat in, outst;
-    for (size_t i = 0; i < nopts && stat(out->operand, &in) == 0; i++) {
+    for (size_t i = 0;
+         i < nopts && out->operand != NULL && stat(out->operand, &in) == 0;
+         i++) {
         const cli_opt *o = &s->opts[i];
         const char *path;
         if (o->kind != CLI_FILE_OUT || !(out->given >> i & 1))
@@ -399,7 +404,8 @@ static void usage(out *w, const cli_spec *s)
     w->col = fprintf(w->f, "usage: bcwalk %s", s->cmd);
     w->indent = w->col + 1;
     w->fresh = false;
-    word(w, s->operand, strlen(s->operand));
+    if (s->operand != NULL)
+        word(w, s->operand, strlen(s->operand));
     for (const cli_opt *o = s->opts; o->kind != CLI_END; o++) {
         char name[64], arg[256] = "", tok[320];
         if (o->alias != 0)

@@ -73,7 +73,8 @@ typedef struct cli_opt {
  * target struct's defaults, and the hand-written parts of --help. */
 typedef struct cli_spec {
     const char *cmd;        /* "explore" */
-    const char *operand;    /* the one operand's name in usage: "LIB.bc" */
+    const char *operand;    /* the one operand's name in usage: "LIB.bc";
+                               NULL: the command takes none */
     const char *operand_is; /* what it is, for the error: "bitcode file" */
     const char *about;      /* what the command does, after the usage line */
     const char *after;      /* after the options: notes, worked examples */

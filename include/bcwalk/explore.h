@@ -49,6 +49,14 @@ typedef struct bcw_progress {
 
 typedef void (*bcw_progress_cb)(const bcw_progress *progress, void *payload);
 
+/* A person's judgement of a sequence (bcw_explore_opts.ask). */
+enum bcw_answer {
+    BCW_ANSWER_LATER, /* it stays pending */
+    BCW_ANSWER_PASS,  /* right: the oracle's, passing */
+    BCW_ANSWER_FAIL,  /* wrong: the oracle's, a known failure */
+    BCW_ANSWER_STOP   /* pending, and ask no more */
+};
+
 /* What to walk and how.  Start from BCW_EXPLORE_OPTS_INIT. */
 typedef struct bcw_explore_opts {
     const char *bitcode; /* the .bc the model came from */
@@ -101,6 +109,11 @@ typedef struct bcw_explore_opts {
      * passing. */
     const char *oracle_path;
     int accept;
+    /* bcwalk test --interactive: asked of each sequence waiting for a
+     * person (new, changed, not judged yet) once the report printed it;
+     * BCW_ANSWER_STOP asks no more.  NULL: nothing is asked. */
+    enum bcw_answer (*ask)(void *payload);
+    void *ask_payload;
     /* Differential testing (bcwalk test --reference): the bitcode of a
      * reference implementation of the unit, whose model `model` is.  The
      * walk runs on the reference's native build first, then on
@@ -160,7 +173,10 @@ typedef struct bcw_summary {
         uint64_t unjudged;  /* as the oracle has it, still pending */
         uint64_t differs;   /* of the failed: not as the reference build
                                has it */
-        uint64_t accepted;  /* pending ones recorded as passing (accept) */
+        uint64_t accepted;  /* pending ones recorded as passing (accept,
+                               or a person's answer) */
+        uint64_t rejected;  /* pending ones a person answered wrong: known
+                               failures now */
         uint64_t unreached; /* oracle entries this walk did not reach */
     } judged;
 } bcw_summary;

@@ -50,6 +50,9 @@ typedef struct bcw_oracle_entry {
     bcw_observation obs;
     enum bcw_verdict verdict;
     int64_t first_seen; /* when, in seconds since the Epoch */
+    /* Another observation a later run made of the same call, waiting for
+     * a person to judge it (bcwalk review); outcome NULL: none. */
+    bcw_observation proposed;
 } bcw_oracle_entry;
 
 /* A new, empty oracle of unit `unit`; *out is the caller's, freed with
@@ -99,6 +102,25 @@ int bcw_oracle_observe(bcw_oracle *oracle, size_t i,
 
 /* Sets entry i's verdict. */
 void bcw_oracle_judge(bcw_oracle *oracle, size_t i, enum bcw_verdict verdict);
+
+/* Entry i's proposed observation becomes a copy of `obs`, or none when
+ * `obs` is NULL: 0 or BCW_ENOMEM (the entry unchanged). */
+int bcw_oracle_propose(bcw_oracle *oracle, size_t i,
+                       const bcw_observation *obs);
+
+/* A person's judgement of entry i: its proposed observation, if it has
+ * one, becomes its observation, and `verdict` its verdict (pass: right;
+ * fail: a known failure).  0 or an error. */
+int bcw_oracle_settle(bcw_oracle *oracle, size_t i, enum bcw_verdict verdict);
+
+/* An observation as the text report's `==>` line words it, into buf (n
+ * bytes, cut to fit): "1, *len = 3", "void", "*abort* abort() called in
+ * f (f.c:3)". */
+void bcw_observation_text(const bcw_observation *obs, char *buf, size_t n);
+
+/* Does entry i wait for a person: pending, or with a proposed
+ * observation? */
+int bcw_oracle_waiting(const bcw_oracle *oracle, size_t i);
 
 /* Prints the oracle as one JSON document, an entry per line
  * (bcwalk oracle dump).  0, or BCW_ERROR when `f` could not be

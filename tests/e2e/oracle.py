@@ -5,6 +5,7 @@ exit 2.  ctest runs this file as test_e2e_oracle."""
 import json
 import os
 import struct
+import subprocess
 import tempfile
 import unittest
 
@@ -14,7 +15,7 @@ import common
 from common import bcwalk, bcw_hash, example
 
 
-def oracle_bytes(unit, entries, version=1):
+def oracle_bytes(unit, entries, version=2):
     """An oracle file as docs/oracle.md lays it out, written here, not by
     bcwalk: its one map, the checksum last."""
     p = msgpack.Packer(use_bin_type=True)
@@ -29,10 +30,11 @@ def oracle_bytes(unit, entries, version=1):
 ENTRIES = [
     [0x9a3c0e1b55f0d2a7, 0x51, ["bstack_new()",
                                 "bstack_push(target, 1 /* x > 0 */)"],
-     "pass", 1795000000, ["normal", None, None, []]],
+     "pass", 1795000000, ["normal", None, None, []],
+     ["normal", None, "1", []]],
     [0, 0, ["doc_new()", b"doc_put(target, \"caf\xe9\")"], "pending",
      1795000060, ["crash", "SIGSEGV: read of address 0x8 in doc_put (doc.c:9)",
-                  None, ["visit", "16"]]],
+                  None, ["visit", "16"]], None],
 ]
 
 
@@ -53,19 +55,21 @@ class Dump(unittest.TestCase):
         self.assertEqual(p.stderr, "")
         doc = json.loads(p.stdout)
         self.assertEqual((doc["format"], doc["version"], doc["unit"]),
-                         ("bcwalk-oracle", 1, "bstack"))
+                         ("bcwalk-oracle", 2, "bstack"))
         first, second = doc["entries"]
         self.assertEqual(first, {
             "state": "9a3c0e1b55f0d2a7", "after": "0000000000000051",
             "sequence": ["bstack_new()",
                          "bstack_push(target, 1 /* x > 0 */)"],
             "verdict": "pass", "first_seen": "2026-11-18T11:06:40Z",
-            "outcome": "normal", "cause": None, "result": None, "out": {}})
+            "outcome": "normal", "cause": None, "result": None, "out": {},
+            "proposed": {"outcome": "normal", "cause": None, "result": "1",
+                         "out": {}}})
         # bytes that are not UTF-8 as lone surrogates (docs/results.md)
         self.assertEqual(second["sequence"][1], "doc_put(target, \"caf\udce9\")")
         self.assertEqual((second["state"], second["after"], second["verdict"],
-                          second["out"]),
-                         (None, None, "pending", {"visit": "16"}))
+                          second["out"], second["proposed"]),
+                         (None, None, "pending", {"visit": "16"}, None))
         # an entry per line
         self.assertEqual(p.stdout.count("\n"), 4)
 
@@ -76,8 +80,8 @@ class Dump(unittest.TestCase):
                 ("a byte changed", good.replace(b"x > 0", b"x > 1"),
                  "corrupt oracle file (its checksum does not match its "
                  "bytes)"),
-                ("another version", oracle_bytes("bstack", ENTRIES, 2),
-                 "oracle version 2, this bcwalk reads 1"),
+                ("another version", oracle_bytes("bstack", ENTRIES, 1),
+                 "oracle version 1, this bcwalk reads 2"),
                 ("an entry twice", oracle_bytes("bstack", ENTRIES[:1] * 2),
                  "two entries of one key"),
                 ("not msgpack", b"BC\xc0\xde", "corrupt oracle file"),
@@ -332,6 +336,120 @@ class Test(unittest.TestCase):
                                    "unit bstack, not ringq\n" % self.oracle)
         p = bcwalk("test", example("bstack.bc"), "--unit", "bstack", check=2)
         self.assertIn("--oracle", p.stderr)
+
+
+class Review(unittest.TestCase):
+    """A person's judgements: test --interactive and bcwalk review."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.oracle = os.path.join(self.tmp.name, "bstack.oracle.msgpack")
+
+    def run_bcwalk(self, *args, answers=""):
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        return subprocess.run([common.ARGS.bcwalk, *args], input=answers,
+                              capture_output=True, text=True, env=env,
+                              timeout=300)
+
+    def verdicts(self):
+        doc = json.loads(bcwalk("oracle", "dump", self.oracle,
+                                check=0).stdout)
+        return {tuple(e["sequence"]): e for e in doc["entries"]}
+
+    def test_interactive_asks_as_it_prints(self):
+        # in walk order: new, push, pop, top, size, is_empty, is_full
+        p = self.run_bcwalk("test", example("bstack.bc"), "--unit", "bstack",
+                            "--depth", "1", "--oracle", self.oracle,
+                            "--interactive", answers="y\nn\nx\n\nq\n")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(p.stderr.count("accept? "), 5)
+        self.assertIn("Accepted 2 observations into the oracle as passing\n",
+                      p.stdout)
+        self.assertIn("Rejected 1 observations into the oracle as known "
+                      "failures\n", p.stdout)
+        self.assertIn("Pending 4 test sequences: 4 new", p.stdout)
+        got = {seq[-1].split("(")[0]: e["verdict"]
+               for seq, e in self.verdicts().items()}
+        self.assertEqual(got, {"bstack_new": "pass", "bstack_push": "fail",
+                               "bstack_pop": "pending", "bstack_top": "pass",
+                               "bstack_size": "pending",
+                               "bstack_is_empty": "pending",
+                               "bstack_is_full": "pending"})
+        # it asks about what is pending only, and a known failure fails
+        p = self.run_bcwalk("test", example("bstack.bc"), "--unit", "bstack",
+                            "--depth", "1", "--oracle", self.oracle,
+                            "--interactive", answers="a\n" * 4)
+        self.assertEqual(p.stderr.count("accept? "), 4)
+        self.assertIn("Failed 1 test sequences", p.stdout)
+        p = self.run_bcwalk("test", example("bstack.bc"), "--unit", "bstack",
+                            "--depth", "1", "--oracle", self.oracle,
+                            "--interactive", "--accept")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--interactive", p.stderr)
+
+    def test_review_judges_what_a_run_left_pending(self):
+        test_run(self.oracle, "bstack.bc", 4, "--accept")
+        rc, seqs, summary = test_run(self.oracle, "bstack-cap3.bc", 4)
+        self.assertEqual((rc, summary["oracle"]["changed"]), (1, 1))
+        full = ("bstack_new()", "bstack_push(target, 1)",
+                "bstack_push(target, 2)", "bstack_push(target, 3)",
+                "bstack_is_full(target)")
+        entry = self.verdicts()[full]
+        self.assertEqual((entry["result"], entry["proposed"]["result"]),
+                         ("false", "true"))
+        # listed, not judged: it stays pending
+        p = self.run_bcwalk("review", "--oracle", self.oracle, "--list")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout,
+                         "[1/1] changed\n" + "".join(c + ";\n" for c in full)
+                         + "==> true\n--- the oracle has ==> false "
+                         "(passing)\n0 accepted, 0 rejected, 1 still "
+                         "pending\n")
+        self.assertEqual(p.stderr, "")
+        # rejected: the new observation is a known failure
+        p = self.run_bcwalk("review", "--oracle", self.oracle, answers="n\n")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.endswith("0 accepted, 1 rejected, 0 still "
+                                          "pending\n"))
+        entry = self.verdicts()[full]
+        self.assertEqual((entry["result"], entry["verdict"],
+                          entry["proposed"]), ("true", "fail", None))
+        rc, seqs, summary = test_run(self.oracle, "bstack-cap3.bc", 4)
+        self.assertEqual((rc, summary["oracle"]["failed"],
+                          summary["oracle"]["changed"]), (1, 1, 0))
+        # the fixed build changes it back; accepted, everything passes
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 4)
+        self.assertEqual((rc, summary["oracle"]["changed"]), (1, 1))
+        p = self.run_bcwalk("review", "--oracle", self.oracle, "--accept-all")
+        self.assertEqual((p.returncode, p.stdout),
+                         (0, "1 accepted, 0 rejected, 0 still pending\n"))
+        rc, seqs, summary = test_run(self.oracle, "bstack.bc", 4)
+        self.assertEqual((rc, summary["oracle"]["passed"]), (0, len(seqs)))
+        # nothing left: exit 0, the file untouched
+        with open(self.oracle, "rb") as f:
+            before = f.read()
+        p = self.run_bcwalk("review", "--oracle", self.oracle)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        with open(self.oracle, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+    def test_review_refuses_what_it_cannot_do(self):
+        p = self.run_bcwalk("review", "--oracle",
+                            os.path.join(self.tmp.name, "none.msgpack"))
+        self.assertEqual(p.returncode, 2)
+        test_run(self.oracle, "bstack.bc", 1)
+        p = self.run_bcwalk("review", "--oracle", self.oracle,
+                            "--accept-all", "--reject-all")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("give one", p.stderr)
+        p = self.run_bcwalk("review", self.oracle)
+        self.assertEqual(p.returncode, 2)
+        # stopped at once: all still pending, the file as it was
+        p = self.run_bcwalk("review", "--oracle", self.oracle, answers="q\n")
+        self.assertEqual(p.returncode, 1)
+        self.assertTrue(p.stdout.endswith("0 accepted, 0 rejected, 7 still "
+                                          "pending\n"))
 
 
 if __name__ == "__main__":
