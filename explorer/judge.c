@@ -20,6 +20,8 @@ struct bcw_judge {
     size_t known;   /* entries the oracle had before this walk */
     bool *reached;  /* by entry: the walk reached it */
     size_t capreached;
+    bool *asked; /* by entry: put to a person in this walk */
+    size_t capasked;
     /* This walk's concrete states as the oracle has them: a sequence
      * that made an entry's observation left the state its `after` names,
      * whatever this build's hash of it (from[i] -> to[i]). */
@@ -158,16 +160,24 @@ static bool same_obs(const bcw_observation *a, const bcw_observation *b)
     return true;
 }
 
-/* Entry i was reached; false when out of memory. */
-static bool reach(bcw_judge *jd, size_t i)
+/* Sets flag i of (*flags, *cap, grown as needed): 1 when it was set
+ * already, 0 when not, or BCW_ENOMEM. */
+static int set_flag(bool **flags, size_t *cap, size_t i)
 {
-    size_t had = jd->capreached;
-    if (bcw__grow(&jd->reached, &jd->capreached, i + 1, sizeof *jd->reached) <
-        0)
-        return false;
-    memset(jd->reached + had, 0, (jd->capreached - had) * sizeof *jd->reached);
-    jd->reached[i] = true;
-    return true;
+    size_t had = *cap;
+    if (bcw__grow(flags, cap, i + 1, sizeof **flags) < 0)
+        return BCW_ENOMEM;
+    memset(*flags + had, 0, (*cap - had) * sizeof **flags);
+    bool was = (*flags)[i];
+    (*flags)[i] = true;
+    return was;
+}
+
+/* An observation of a void call that returned normally. */
+static bool void_normal(const bcw_observation *o)
+{
+    return strcmp(o->outcome, "normal") == 0 && o->result == NULL &&
+           o->nout == 0;
 }
 
 /* A failed ENSURES or INVARIANT, or a failed assert: wrong whatever a
@@ -212,17 +222,24 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     const bcw_oracle_entry *had =
         i >= 0 ? bcw_oracle_entry_at(jd->oracle, (size_t)i) : NULL;
     bool wrong = broken(s);
+    /* JWalk's weak rule: a void call that returns normally is right
+     * (only a change from it is put to a person) */
+    bool rule = !wrong && !jd->reference && void_normal(&e->obs);
+    bool accepted = false;
     if (had == NULL) {
-        e->verdict = wrong        ? BCW_VERDICT_FAIL
-                     : jd->accept ? BCW_VERDICT_PASS
-                                  : BCW_VERDICT_PENDING;
+        e->verdict = wrong                ? BCW_VERDICT_FAIL
+                     : jd->accept || rule ? BCW_VERDICT_PASS
+                                          : BCW_VERDICT_PENDING;
         e->first_seen = (int64_t)time(NULL);
         if ((i = bcw_oracle_add(jd->oracle, e)) < 0)
             return (int)i;
         jd->dirty = true;
         v->judgement = wrong        ? BCW_JUDGED_BROKEN
+                       : rule       ? BCW_JUDGED_RULE
                        : jd->accept ? BCW_JUDGED_PASS
                                     : BCW_JUDGED_NEW;
+        accepted = jd->accept && !wrong && !rule;
+        counts->weak += rule;
     } else if (!same_obs(&had->obs, &e->obs) && jd->reference) {
         v->judgement = BCW_JUDGED_DIFFERS;
         v->was = &had->obs;
@@ -237,7 +254,7 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
             return err;
         jd->dirty = true;
         v->judgement = BCW_JUDGED_PASS;
-        counts->accepted++;
+        accepted = true;
     } else if (!same_obs(&had->obs, &e->obs)) {
         v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_CHANGED;
         v->was = &had->obs;
@@ -256,7 +273,7 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         bcw_oracle_judge(jd->oracle, (size_t)i, BCW_VERDICT_PASS);
         jd->dirty = true;
         v->judgement = BCW_JUDGED_PASS;
-        counts->accepted++;
+        accepted = true;
     } else {
         /* an entry this walk added is as new to a person as its first */
         v->judgement =
@@ -271,13 +288,22 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     }
     jd->last = i;
     jd->judged = v->judgement;
-    if (!reach(jd, (size_t)i) ||
+    if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
         remember(jd, s->state,
                  bcw_oracle_entry_at(jd->oracle, (size_t)i)->after) < 0)
         return BCW_ENOMEM;
-    counts->accepted += had == NULL && jd->accept && !wrong;
+    counts->accepted += accepted;
+    /* a person confirms an entry once, however many sequences share it */
+    if (accepted || jd->judged == BCW_JUDGED_NEW ||
+        jd->judged == BCW_JUDGED_CHANGED || jd->judged == BCW_JUDGED_PENDING) {
+        int was = set_flag(&jd->asked, &jd->capasked, (size_t)i);
+        if (was < 0)
+            return was;
+        counts->manual += !was;
+    }
     switch (v->judgement) {
     case BCW_JUDGED_PASS:
+    case BCW_JUDGED_RULE:
         counts->passed++;
         break;
     case BCW_JUDGED_DIFFERS:
@@ -358,6 +384,7 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     free(jd->from);
     free(jd->to);
     free(jd->reached);
+    free(jd->asked);
     free(jd->path);
     free(jd);
     return err;

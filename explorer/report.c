@@ -643,6 +643,7 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
 {
     /* a judged walk prints what needs a person's eye */
     if (r->verdict != NULL && (r->verdict->judgement == BCW_JUDGED_PASS ||
+                               r->verdict->judgement == BCW_JUDGED_RULE ||
                                r->verdict->judgement == BCW_JUDGED_NOT))
         return;
     const bcw_unit *u = r->unit;
@@ -771,6 +772,7 @@ static const char *verdict_word(const bcw_reporter *r, const bcw_seq *s)
         return "predicted";
     switch (r->verdict ? r->verdict->judgement : BCW_JUDGED_NOT) {
     case BCW_JUDGED_PASS:
+    case BCW_JUDGED_RULE:
         return "pass";
     case BCW_JUDGED_FAIL:
     case BCW_JUDGED_BROKEN:
@@ -791,7 +793,7 @@ static void json_judgement(const bcw_verdict_of *v, FILE *f)
         [BCW_JUDGED_PASS] = "same",       [BCW_JUDGED_FAIL] = "same",
         [BCW_JUDGED_BROKEN] = "same",     [BCW_JUDGED_NEW] = "new",
         [BCW_JUDGED_CHANGED] = "changed", [BCW_JUDGED_PENDING] = "same",
-        [BCW_JUDGED_DIFFERS] = "differs"};
+        [BCW_JUDGED_DIFFERS] = "differs", [BCW_JUDGED_RULE] = "void rule"};
     fprintf(f, "\"oracle\": \"%s\", ", words[v->judgement]);
     if (v->was == NULL)
         return;
@@ -953,6 +955,31 @@ static char **step_texts(const bcw_reporter *r)
     return v;
 }
 
+/* JWalk's oracle efficiency of a judged walk (its tables 1-4, one
+ * cycle): the observations put to a person, the executed sequences
+ * predicted (the rest), and the share of the walk's decisions made
+ * without a person, predictions and discarded sequences alike. */
+typedef struct efficiency {
+    uint64_t manual, predicted;
+    double manual_pct, predicted_pct, automated_pct;
+} efficiency;
+
+static efficiency efficiency_of(const bcw_summary *s)
+{
+    efficiency e = {0};
+    uint64_t executed = s->normal + s->terminated;
+    e.manual = s->judged.manual < executed ? s->judged.manual : executed;
+    e.predicted = executed - e.manual;
+    if (executed > 0) {
+        e.manual_pct = 100.0 * (double)e.manual / (double)executed;
+        e.predicted_pct = 100.0 - e.manual_pct;
+    }
+    if (executed + s->discarded > 0)
+        e.automated_pct = 100.0 * (double)(e.predicted + s->discarded) /
+                          (double)(executed + s->discarded);
+    return e;
+}
+
 /* The state walk's states (with their predicates, covers and counts)
  * and the transitions fired between them; `texts` names the steps. */
 static void json_states(const bcw_reporter *r, const bcw_states *st,
@@ -1040,18 +1067,28 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             (unsigned long long)(s->predicted_void + j->passed),
             (unsigned long long)j->failed, (unsigned long long)pending,
             (unsigned long long)(executed - s->predicted_void - judged), nl);
-    if (j->on)
+    if (j->on) {
         fprintf(
             f,
             "\"oracle\": {\"passed\": %llu, \"failed\": %llu, "
             "\"new\": %llu, \"changed\": %llu, \"pending\": %llu, "
-            "\"accepted\": %llu, \"unreached\": %llu, \"reference\": "
-            "%s, \"differs\": %llu},%s",
+            "\"accepted\": %llu, \"rejected\": %llu, \"unreached\": "
+            "%llu, \"reference\": %s, \"differs\": %llu},%s",
             (unsigned long long)j->passed, (unsigned long long)j->failed,
             (unsigned long long)j->fresh, (unsigned long long)j->changed,
             (unsigned long long)j->unjudged, (unsigned long long)j->accepted,
-            (unsigned long long)j->unreached, j->reference ? "true" : "false",
-            (unsigned long long)j->differs, nl);
+            (unsigned long long)j->rejected, (unsigned long long)j->unreached,
+            j->reference ? "true" : "false", (unsigned long long)j->differs,
+            nl);
+        efficiency e = efficiency_of(s);
+        fprintf(f,
+                "\"efficiency\": {\"manual\": %llu, \"predicted\": %llu, "
+                "\"weak\": %llu, \"manual_pct\": %.2f, \"predicted_pct\": "
+                "%.2f, \"automated_pct\": %.2f},%s",
+                (unsigned long long)e.manual, (unsigned long long)e.predicted,
+                (unsigned long long)j->weak, e.manual_pct, e.predicted_pct,
+                e.automated_pct, nl);
+    }
     if (r->states != NULL) {
         json_states(r, r->states, texts, nl);
     } else {
@@ -1091,8 +1128,9 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
 }
 
 /* bcwalk test's lines of the summary. */
-static void text_judged(FILE *f, const struct bcw_judged *j)
+static void text_judged(FILE *f, const bcw_summary *s)
 {
+    const struct bcw_judged *j = &s->judged;
     if (j->reference) {
         fprintf(f,
                 "Passed %llu test sequences as the reference build gives "
@@ -1137,6 +1175,15 @@ static void text_judged(FILE *f, const struct bcw_judged *j)
                 "Missed %llu observations of the oracle that this walk did "
                 "not reach\n",
                 (unsigned long long)j->unreached);
+    efficiency e = efficiency_of(s);
+    fprintf(f,
+            "Asked a person about %llu observations (%.2f%% of the executed "
+            "sequences), predicted %llu (%.2f%%; %llu by the void rule)\n"
+            "Automated %.2f%% of the walk's decisions (predictions and "
+            "discarded sequences)\n",
+            (unsigned long long)e.manual, e.manual_pct,
+            (unsigned long long)e.predicted, e.predicted_pct,
+            (unsigned long long)j->weak, e.automated_pct);
 }
 
 /* The state walk's tail: each state with its cover and counts, the
@@ -1230,7 +1277,7 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
             fprintf(f, "Reached %llu distinct concrete states\n",
                     (unsigned long long)s->concrete_states);
         if (s->judged.on)
-            text_judged(f, &s->judged);
+            text_judged(f, s);
         for (unsigned i = 0; i < r->warnings.n; i++)
             fprintf(f, "Warning: %s\n", r->warnings.v[i]);
         if (r->states != NULL)

@@ -20,8 +20,10 @@ enum bcw_judgement {
     BCW_JUDGED_NEW,     /* not in the oracle */
     BCW_JUDGED_CHANGED, /* not as the oracle has it (`was`) */
     BCW_JUDGED_PENDING, /* as the oracle has it, not judged yet */
-    BCW_JUDGED_DIFFERS  /* not as the reference build has it (`was`): a
+    BCW_JUDGED_DIFFERS, /* not as the reference build has it (`was`): a
                            failure */
+    BCW_JUDGED_RULE     /* not in the oracle, passed by the weak rule (a
+                           void call that returned normally) */
 };
 
 typedef struct bcw_verdict_of {

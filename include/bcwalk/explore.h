@@ -178,6 +178,12 @@ typedef struct bcw_summary {
         uint64_t rejected;  /* pending ones a person answered wrong: known
                                failures now */
         uint64_t unreached; /* oracle entries this walk did not reach */
+        uint64_t manual;    /* entries put to a person (new, changed, not
+                               judged yet, or accepted): JWalk's manual
+                               confirmations; every other executed
+                               sequence was predicted */
+        uint64_t weak;      /* new entries passed by the weak rule: a void
+                               call that returned normally */
     } judged;
 } bcw_summary;
 
