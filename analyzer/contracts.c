@@ -106,19 +106,37 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
     return err;
 }
 
-/* An invariant holds in every state, so it splits none: it is not a
- * state predicate. */
+/* Is predicate p the invariant function's: the function itself, or a
+ * condition only it branches on when it answers true or false (one
+ * returning an int may be no invariant: bcwalk does not check it)? */
+static bool invariants(const bcw_unit *u, const bcw_pred *p)
+{
+    if (p->interface)
+        return p->func == u->invariant;
+    if (u->funcs[u->invariant].ret.kind != BCW_PK_BOOL)
+        return false;
+    const char *name = u->funcs[u->invariant].name;
+    for (unsigned k = 0; k < p->nusers; k++)
+        if (strcmp(p->users[k], name) != 0)
+            return false;
+    return p->nusers > 0;
+}
+
+/* An invariant holds in every state, so it splits none: neither it nor
+ * the conditions only it tests are state predicates. */
 static void drop_invariant_predicate(bcw_unit *u)
 {
-    for (unsigned i = 0; u->invariant >= 0 && i < u->npreds; i++) {
-        if (u->preds[i].interface && u->preds[i].func == u->invariant) {
-            free(u->preds[i].name);
-            memmove(&u->preds[i], &u->preds[i + 1],
-                    (u->npreds - i - 1) * sizeof *u->preds);
-            u->npreds--;
-            return;
+    unsigned k = 0;
+    for (unsigned i = 0; i < u->npreds; i++) {
+        bcw_pred *p = &u->preds[i];
+        if (u->invariant >= 0 && invariants(u, p)) {
+            free(p->name);
+            bcw__strv_free(p->users, p->nusers);
+            continue;
         }
+        u->preds[k++] = *p;
     }
+    u->npreds = k;
 }
 
 int bcw_model_set_invariant(bcw_model *m, const char *function)

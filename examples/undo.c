@@ -10,7 +10,10 @@
  *   4  a wrong predicate boundary: full one entry early
  *   5  an observer with a side effect: reading the drop count clears it
  *   6  a wrap-around index error: the bottom wraps one slot early, seen
- *      only after two drops (a walk of depth 6) */
+ *      only after two drops (a walk of depth 6)
+ *   7  a broken representation: a push on a full history counts the
+ *      entry it dropped as held; undo_ok, the invariant function, says
+ *      so after the call, with no oracle */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -34,6 +37,13 @@ undo *undo_new(void)
 void undo_free(undo *u)
 {
     free(u);
+}
+
+/* The invariant: what every call must leave true. */
+bool undo_ok(const undo *u)
+{
+    return u->size >= 0 && u->size <= UNDO_CAP && u->bottom >= 0 &&
+           u->bottom < UNDO_CAP && u->dropped >= 0;
 }
 
 static int slot(const undo *u, int i)
@@ -60,6 +70,9 @@ void undo_push(undo *u, int x)
 #endif
 #if UNDO_FAULT != 1
     u->dropped++;
+#endif
+#if UNDO_FAULT == 7
+    u->size++;
 #endif
 }
 

@@ -582,6 +582,12 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
                 return err;
         }
         plan->fabricates[i] = fabricates(plan, f, i);
+        /* the invariant as walked: one step, the object its only
+         * parameter, a bool its answer (an int's 0 may say "no error") */
+        if (u->invariant >= 0 && steps[i].func == (unsigned)u->invariant &&
+            f->nparams == 1 && f->ret.kind == BCW_PK_BOOL &&
+            plan->invariant == 0)
+            plan->invariant = i + 1;
     }
     return 0;
 }

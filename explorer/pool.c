@@ -367,6 +367,7 @@ static int write_plan(bcw_pool *pool, const bcw_plan *plan)
     shm->npreds = plan->npreds;
     shm->state_flags = plan->state_flags;
     memcpy(shm->preds, plan->preds, sizeof plan->preds);
+    shm->invariant = plan->invariant;
     shm->nfills = plan->nfills;
     memcpy(shm->fills, plan->fills, sizeof plan->fills);
     memcpy(&shm->gen, &plan->gen, sizeof plan->gen);

@@ -26,6 +26,7 @@ typedef struct bcw_plan {
     char strings[BCW_MAX_PLAN_STRINGS];
     uint32_t npreds, state_flags;
     bcw_wire_pred preds[BCW_MAX_PREDS];
+    uint32_t invariant; /* plan index + 1 of the invariant function */
     uint32_t nfills;
     bcw_wire_fill fills[BCW_MAX_FILLS];
     bcw_wire_gen gen; /* explorer/generator.c */

@@ -559,7 +559,11 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             snprintf(buf, n, "%s", contract_text(r, s));
         break;
     case BCW_RUN_FAILURE:
-        snprintf(buf, n, "%s", contract_text(r, s));
+        if (s->signo == BCW_SIG_INVARIANT && r->unit->invariant >= 0)
+            snprintf(buf, n, "invariant %s(target) is false after the call",
+                     r->unit->funcs[r->unit->invariant].name);
+        else
+            snprintf(buf, n, "%s", contract_text(r, s));
         break;
     default:
         break;
@@ -629,7 +633,7 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
         fputs("--- failed: the oracle has it wrong\n", f);
         break;
     case BCW_JUDGED_BROKEN:
-        fputs("--- failed: a contract or an assertion\n", f);
+        fputs("--- failed: a contract, an assertion or the invariant\n", f);
         break;
     case BCW_JUDGED_PENDING:
         fputs("--- pending: the oracle has it, not judged yet\n", f);

@@ -49,7 +49,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 9u
+#define BCW_PROTO_VERSION 10u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -194,6 +194,9 @@ typedef struct bcw_wire_param {
 /* signo of a call that wrote over bcwalk's shared memory (the batch's
  * header changed under it, or its result did not check): a crash */
 #define BCW_SIG_SCRIBBLE 0xf5u
+/* signo of a failure: the unit's invariant function (bcw_shm.invariant)
+ * returned false after the call */
+#define BCW_SIG_INVARIANT 0xf6u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -412,6 +415,10 @@ typedef struct bcw_shm {
     char strings[BCW_MAX_PLAN_STRINGS]; /* NUL-terminated, nstrings bytes */
     uint32_t npreds, state_flags;       /* BCW_STATE_* */
     bcw_wire_pred preds[BCW_MAX_PREDS];
+    /* The unit's invariant function, plan index + 1 (0: none): called on
+     * the object after each call that returned normally, false is a
+     * failure of that call (BCW_SIG_INVARIANT). */
+    uint32_t invariant;
     uint32_t nfills;
     bcw_wire_fill fills[BCW_MAX_FILLS];
     bcw_wire_gen gen;

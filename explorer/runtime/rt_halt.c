@@ -51,7 +51,10 @@ static int not_worker(void)
 bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind)
 {
     bcw_wire_cause *c = &spare;
-    if (flight != NULL && flight->armed && !bcw_rt_in_child) {
+    /* a predicate or the invariant that halts says nothing of the
+     * sequence (bcw_rt_halt goes back to them) */
+    if (flight != NULL && flight->armed && !flight->in_pred &&
+        !bcw_rt_in_child) {
         flight->result.flags |= BCW_RESULT_CAUSE;
         c = &flight->cause;
     }

@@ -100,7 +100,9 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
         shm->ndestructors > BCW_MAX_DESTRUCTORS ||
         shm->unit_size > sizeof w->unit_storage ||
         shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS ||
-        shm->nfills > BCW_MAX_FILLS)
+        shm->nfills > BCW_MAX_FILLS || shm->invariant > shm->nfuncs ||
+        (shm->invariant > 0 &&
+         shm->funcs[shm->invariant - 1].sym >= bcw_unit_nsyms))
         return -1;
     for (uint32_t i = 0; i < shm->npreds; i++)
         if (shm->preds[i].interface &&

@@ -168,6 +168,32 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     }
 }
 
+/* The unit's invariant function on the object after a call that
+ * returned: false is that call's failure.  One that halts says nothing
+ * (the predicates' env: it may not be meant for every state). */
+static void check_invariant(bcw_rt_worker *w)
+{
+    uint32_t inv = w->shm->invariant;
+    if (inv == 0 || w->target == NULL)
+        return;
+    int alive = (char *)w->target >= w->unit_storage &&
+                (char *)w->target < w->unit_storage + sizeof w->unit_storage;
+    if (!alive && !bcw_rt_alloc_live(w->target, 1))
+        return;
+    const bcw_wire_func *f = &w->shm->funcs[inv - 1];
+    uint64_t args[BCW_MAX_PARAMS] = {(uint64_t)(uintptr_t)w->target};
+    volatile uint64_t raw = 1;
+    if (sigsetjmp(w->flight.pred_env, 0) == 0) {
+        w->flight.in_pred = 1;
+        uint64_t got = 0;
+        bcw_unit_stubs[f->sym](args, &got);
+        raw = got;
+    }
+    w->flight.in_pred = 0;
+    if ((raw & 0xff) == 0)
+        bcw_rt_halt(BCW_RUN_FAILURE, BCW_SIG_INVARIANT);
+}
+
 /* After the destructor: what the sequence allocated that nothing bcwalk
  * holds reaches (results, handles, arguments' storage, the unit's
  * globals) is its leak, flagged in r. */
@@ -236,6 +262,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     /* an empty cell is made by no call: it is NULL */
     if (shm->funcs[ctor].role != BCW_ROLE_EMPTY)
         run_call(w, ctor, r, w->len == 0);
+    check_invariant(w);
     if (w->target == NULL) {
         /* a constructor that gives no object rejects its arguments */
         w->flight.armed = 0;
@@ -253,6 +280,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
             (shm->state_flags & BCW_STATE_HASH))
             w->before = bcw_rt_observe_state(w);
         run_call(w, fi, r, w->flight.call == w->len);
+        check_invariant(w);
     }
     /* the state the sequence left, before predicates call anything */
     if (shm->state_flags & BCW_STATE_HASH) {

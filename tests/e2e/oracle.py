@@ -118,7 +118,8 @@ SEEDED = {1: ["undo_new"] + ["undo_push"] * 4 + ["undo_dropped"],
           3: ["undo_new"] + ["undo_push"] * 3 + ["undo_size"],
           4: ["undo_new"] + ["undo_push"] * 2 + ["undo_is_full"],
           5: ["undo_new"] + ["undo_push"] * 4 + ["undo_dropped"] * 2,
-          6: ["undo_new"] + ["undo_push"] * 5 + ["undo_top"]}
+          6: ["undo_new"] + ["undo_push"] * 5 + ["undo_top"],
+          7: ["undo_new"] + ["undo_push"] * 4}
 
 
 class Test(unittest.TestCase):
@@ -268,12 +269,46 @@ class Test(unittest.TestCase):
                 changed = [[c["fn"] for c in s["calls"]] for s in seqs
                            if s["oracle"] == "changed"]
                 self.assertEqual(len(changed), summary["oracle"]["changed"])
-                self.assertIn(calls, changed)
+                failed = [[c["fn"] for c in s["calls"]] for s in seqs
+                          if s["verdict"] == "fail"]
+                self.assertEqual(len(failed), summary["oracle"]["failed"])
+                # fault 7 breaks the invariant: a failure, no person asked
+                self.assertIn(calls, failed if fault == 7 else changed)
         # the wrap-around fault needs two drops and a look: depth 6
         with open(oracle, "wb") as f:
             f.write(trained)
         rc, seqs, summary = test_run(oracle, "undo-fault6.bc", 5, unit="undo")
         self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+
+    def test_an_invariant_function_fails_a_call_with_no_oracle(self):
+        # examples/undo.c's undo_ok, called after every call: fault 7
+        # breaks it on the push that finds the history full
+        p = bcwalk("explore", example("undo-fault7.bc"), "--unit", "undo",
+                   "--depth", "4", "--format", "jsonl", check=0)
+        seqs = [json.loads(line) for line in p.stdout.splitlines()][:-1]
+        broken = [s for s in seqs if s["calls"][-1]["outcome"] == "failure"]
+        self.assertTrue(broken)
+        for s in broken:
+            self.assertEqual([c["fn"] for c in s["calls"]][-1], "undo_push")
+            self.assertEqual(s["calls"][-1]["cause"],
+                             "invariant undo_ok(target) is false after the "
+                             "call")
+        self.assertIn(["undo_new"] + ["undo_push"] * 4,
+                      [[c["fn"] for c in s["calls"]] for s in broken])
+        # the correct unit keeps it after every call
+        p = bcwalk("explore", example("undo.bc"), "--unit", "undo",
+                   "--depth", "4", "--format", "json", check=0)
+        self.assertEqual(json.loads(p.stdout)["sequences"]["terminated"],
+                         json.loads(bcwalk(
+                             "explore", example("undo-fault1.bc"), "--unit",
+                             "undo", "--depth", "4", "--format", "json",
+                             check=0).stdout)["sequences"]["terminated"])
+        # judged, it fails whatever the oracle says: no person asked
+        oracle = os.path.join(self.tmp.name, "undo.oracle.msgpack")
+        test_run(oracle, "undo.bc", 4, "--accept", unit="undo")
+        rc, seqs, summary = test_run(oracle, "undo-fault7.bc", 4, unit="undo")
+        self.assertEqual((rc, summary["oracle"]["failed"]), (1, len(broken)))
+        self.assertEqual(summary["efficiency"]["manual"], 0)
 
     def test_a_reference_build_catches_the_seeded_faults(self):
         # --reference: the correct unit's walk, then the same plan's on
@@ -295,8 +330,10 @@ class Test(unittest.TestCase):
                 self.assertEqual(len(differs), summary["oracle"]["differs"])
                 self.assertTrue(all(s["verdict"] == "fail" and "was" in s
                                     for s in differs))
+                failed = differs if fault != 7 else [
+                    s for s in seqs if s["verdict"] == "fail"]
                 self.assertIn(calls, [[c["fn"] for c in s["calls"]]
-                                      for s in differs])
+                                      for s in failed])
                 self.assertEqual(summary["oracle"]["pending"], 0)
         # the text shows both sides
         text = bcwalk("test", example("undo-fault6.bc"), "--unit", "undo",
