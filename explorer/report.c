@@ -202,8 +202,11 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
         labels[p] = st->label[p];
         if (st->relative[p]) {
             /* computed from the object at call time: the value the
-             * worker passed, or the bound if the call did not report */
-            if (seq->outs[k] != NULL)
+             * worker passed, or the bound if the call did not report or
+             * was not made (the object allowed no value) */
+            bool unmade = seq->outcome == BCW_RUN_REJECTED &&
+                          seq->signo == BCW_SIG_UNMET && seq->halted_at == k;
+            if (seq->outs[k] != NULL && !unmade)
                 bcw_value_format(args[p], 64, BCW_PK_INT, pa->abi,
                                  seq->outs[k][p], 0);
             else
@@ -553,6 +556,10 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             snprintf(buf, n, "no %s handle given out", type);
         else if (s->signo == BCW_SIG_NO_ARG)
             snprintf(buf, n, "no instance for an argument");
+        else if (s->signo == BCW_SIG_UNMET)
+            snprintf(buf, n,
+                     "no value of an argument's category on the object as it "
+                     "is: the call was not made");
         else if (s->signo == 0)
             snprintf(buf, n, "the constructor returned NULL");
         else
@@ -1047,12 +1054,12 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             r->depth, nl);
     fprintf(f,
             "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
-            "\"suspect\": %llu, \"leaking\": %llu, \"discarded\": %llu, "
-            "\"pruned_observer\": %llu, \"pruned_state\": %llu, "
-            "\"predicted_void\": %llu},%s",
+            "\"suspect\": %llu, \"unmet\": %llu, \"leaking\": %llu, "
+            "\"discarded\": %llu, \"pruned_observer\": %llu, "
+            "\"pruned_state\": %llu, \"predicted_void\": %llu},%s",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
-            (unsigned long long)s->suspect, (unsigned long long)s->leaking,
-            (unsigned long long)s->discarded,
+            (unsigned long long)s->suspect, (unsigned long long)s->unmet,
+            (unsigned long long)s->leaking, (unsigned long long)s->discarded,
             (unsigned long long)s->pruned_observer,
             (unsigned long long)s->pruned_state,
             (unsigned long long)s->predicted_void, nl);
@@ -1267,6 +1274,11 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                     "argument bcwalk made up (zeroed storage: no function a "
                     "walk can call makes one), not the library's failure\n",
                     (unsigned long long)s->suspect);
+        if (s->unmet > 0)
+            fprintf(f,
+                    "Of the terminated, %llu not made: an argument's "
+                    "category had no value on the object as it was\n",
+                    (unsigned long long)s->unmet);
         if (s->leaking > 0)
             fprintf(f,
                     "Of the normal, %llu leaking: the destructor left blocks "

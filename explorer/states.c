@@ -446,6 +446,8 @@ static void add_sum(bcw_summary *a, const bcw_summary *b)
     a->normal += b->normal;
     a->terminated += b->terminated;
     a->suspect += b->suspect;
+    a->unmet += b->unmet;
+    a->leaking += b->leaking;
     a->discarded += b->discarded;
     a->pruned_observer += b->pruned_observer;
     a->predicted_void += b->predicted_void;

@@ -331,6 +331,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         sum->terminated++;
     sum->leaking += leak != NULL;
     sum->suspect += s.suspect;
+    sum->unmet += nd->outcome == BCW_RUN_REJECTED && nd->signo == BCW_SIG_UNMET;
     sum->predicted_void += predicted;
     if (cfg->emit == NULL)
         return 0; /* nobody reads the sequences: counted only */

@@ -86,21 +86,22 @@ static void test_runtime__bounds_divide_int64_min_by_minus_one(void **state)
     (void)state;
     int64_t field = INT64_MIN;
     bcw_rt_worker *w = worker_new(&field);
+    bool met;
     bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS, .bounds = 3, .nbounds = 1};
     node(w, 0, BCW_C_FIELD, 64, 0, 0, 0);
     node(w, 1, BCW_C_CONST, 64, -1, 0, 0);
     node(w, 2, BCW_C_SDIV, 64, 0, 0, 1);
     node(w, 3, BCW_C_LOWER, 0, 0, 2, 0);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT64_MIN);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)INT64_MIN);
     node(w, 2, BCW_C_SREM, 64, 0, 0, 1);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), 0);
     /* 32 bits: no overflow, as before */
     int32_t small = INT32_MIN;
     w->target = &small;
     node(w, 0, BCW_C_FIELD, 32, 0, 0, 0);
     node(w, 1, BCW_C_CONST, 32, -1, 0, 0);
     node(w, 2, BCW_C_SDIV, 32, 0, 0, 1);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT32_MIN);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)INT32_MIN);
     worker_free(w);
 }
 
@@ -111,10 +112,11 @@ static void test_runtime__bounds_step_past_int64_max(void **state)
     (void)state;
     int64_t field = INT64_MAX;
     bcw_rt_worker *w = worker_new(&field);
+    bool met;
     bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS, .bounds = 1, .nbounds = 1};
     node(w, 0, BCW_C_FIELD, 64, 0, 0, 0);
     node(w, 1, BCW_C_UNEQUAL, 0, 0, 0, 0);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT64_MIN);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)INT64_MIN);
     worker_free(w);
 }
 
@@ -126,6 +128,7 @@ static void test_runtime__solve_at_int64_min(void **state)
     (void)state;
     int64_t field = 0;
     bcw_rt_worker *w = worker_new(&field);
+    bool met;
     bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS,
                         .abi = BCW_ABI_S64,
                         .bounds = 3,
@@ -135,10 +138,10 @@ static void test_runtime__solve_at_int64_min(void **state)
     node(w, 2, BCW_C_ICMP, 1, 0, 0, 1);
     w->shm->pool[2].pred = 38; /* sgt */
     node(w, 3, BCW_C_HOLDS, 0, 0, 2, 0);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), 1);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), 1);
     /* fails: only INT64_MIN is not greater */
     node(w, 3, BCW_C_FAILS, 0, 0, 2, 0);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), (uint64_t)INT64_MIN);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)INT64_MIN);
     worker_free(w);
 }
 
@@ -150,6 +153,7 @@ static void test_runtime__solve_a_wrap_on_an_earlier_argument(void **state)
     (void)state;
     int64_t field = 0;
     bcw_rt_worker *w = worker_new(&field);
+    bool met;
     bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS,
                         .abi = BCW_ABI_U32,
                         .bounds = 3,
@@ -163,7 +167,45 @@ static void test_runtime__solve_a_wrap_on_an_earlier_argument(void **state)
     node(w, 2, BCW_C_ICMP, 1, 0, 4, 0);
     w->shm->pool[2].pred = 36; /* ult */
     node(w, 3, BCW_C_HOLDS, 0, 0, 2, 0);
-    assert_int_equal(bcw_rt_bounds_value(w, &p), UINT32_MAX - 4);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), UINT32_MAX - 4);
+    assert_true(met);
+    worker_free(w);
+}
+
+/* amount <= 0 && amount > field + 1: on an object whose field is 0 the
+ * bounds cross and no value is of the category, which the worker must
+ * not pass under its label; with the field -5 the category's boundary,
+ * -3, is. */
+static void test_runtime__bounds_that_cross_are_unmet(void **state)
+{
+    (void)state;
+    int64_t field = 0;
+    bcw_rt_worker *w = worker_new(&field);
+    bool met;
+    bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS, .bounds = 2, .nbounds = 2};
+    node(w, 0, BCW_C_FIELD, 64, 0, 0, 0);
+    node(w, 1, BCW_C_CONST, 64, 0, 0, 0);
+    node(w, 2, BCW_C_LOWER, 0, 2, 0, 0);
+    node(w, 3, BCW_C_UPPER, 0, 0, 1, 0);
+    bcw_rt_bounds_value(w, &p, &met);
+    assert_false(met);
+    field = -5;
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)-3);
+    assert_true(met);
+    /* a condition no candidate meets: x < field and x > field */
+    p = (bcw_wire_param){.fixed = BCW_FIXED_BOUNDS,
+                         .abi = BCW_ABI_S64,
+                         .bounds = 7,
+                         .nbounds = 2};
+    node(w, 4, BCW_C_PARAM, 64, 0, 0, 0);
+    node(w, 5, BCW_C_ICMP, 1, 0, 4, 0);
+    w->shm->pool[5].pred = 40; /* slt */
+    node(w, 6, BCW_C_ICMP, 1, 0, 4, 0);
+    w->shm->pool[6].pred = 38; /* sgt */
+    node(w, 7, BCW_C_HOLDS, 0, 0, 5, 0);
+    node(w, 8, BCW_C_HOLDS, 0, 0, 6, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), 1);
+    assert_false(met);
     worker_free(w);
 }
 
@@ -266,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_runtime__bounds_step_past_int64_max),
         cmocka_unit_test(test_runtime__solve_at_int64_min),
         cmocka_unit_test(test_runtime__solve_a_wrap_on_an_earlier_argument),
+        cmocka_unit_test(test_runtime__bounds_that_cross_are_unmet),
         cmocka_unit_test(test_runtime__closures_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -197,6 +197,9 @@ typedef struct bcw_wire_param {
 /* signo of a failure: the unit's invariant function (bcw_shm.invariant)
  * returned false after the call */
 #define BCW_SIG_INVARIANT 0xf6u
+/* signo of a call not made: a parameter's category relative to the
+ * object's fields has no value on the object as it is (rejected) */
+#define BCW_SIG_UNMET 0xf7u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */

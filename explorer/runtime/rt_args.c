@@ -116,7 +116,8 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
         /* a category may be solved on the values chosen before it */
         w->solving_args = vals;
         w->nsolving_args = k;
-        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bcw_rt_bounds_value(w, p)
+        bool met = true;
+        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bcw_rt_bounds_value(w, p, &met)
                   : p->fixed == BCW_FIXED_CUSTOM
                       ? bcw_rt_custom_next(fi, k, p, g, &strs[k])
                   : p->fixed == BCW_FIXED_HANDLE ||
@@ -126,6 +127,10 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
                       ? make_instance(w, (unsigned)p->value, p)
                   : p->fixed ? (uint64_t)p->value
                              : bcw_gen_next(g, p->kind, p->abi);
+        /* a category the object allows no value of: the call is not
+         * made under a false label */
+        if (!met)
+            bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_UNMET);
     }
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];

@@ -253,7 +253,7 @@ static uint64_t nearest(bcw_rt_worker *w, const bcw_wire_param *p,
  * the negative half, for unsigned ones the lowest quarter and, only when
  * nothing there meets them, above it, where `index + length` wraps); 1
  * when none does. */
-static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
+static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p, bool *met)
 {
     unsigned bits = bcw_abi_bits((enum bcw_abi)p->abi);
     int is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
@@ -272,6 +272,7 @@ static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
         n = thresholds(w, p, bottom, all, cand, n, max);
     bool found;
     uint64_t best = nearest(w, p, cand, n, &found);
+    *met = found;
     if (found || is_signed)
         return best;
     /* every small value fails: the large ones (a sum that wraps) */
@@ -279,16 +280,19 @@ static uint64_t solve(bcw_rt_worker *w, const bcw_wire_param *p)
     cand[n++] = all;
     n = thresholds(w, p, top + 1, all, cand, n, max);
     best = nearest(w, p, cand, n, &found);
+    *met = found;
     return found ? best : 1;
 }
 
-uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p)
+uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
+                             bool *met)
 {
     const bcw_shm *shm = w->shm;
+    *met = true;
     if (p->nbounds > 0 && p->bounds < shm->npool &&
         (shm->pool[p->bounds].op == BCW_C_HOLDS ||
          shm->pool[p->bounds].op == BCW_C_FAILS))
-        return solve(w, p);
+        return solve(w, p, met);
     int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
     int64_t avoid[BCW_MAX_TERM_NODES];
     unsigned navoid = 0;
@@ -311,8 +315,12 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p)
         else if (b->op == BCW_C_UNEQUAL && navoid < BCW_MAX_TERM_NODES)
             avoid[navoid++] = x;
     }
-    if (lo <= hi)
-        v = v < lo ? lo : v > hi ? hi : v;
+    if (lo > hi) {
+        /* no value of the category on this object */
+        *met = false;
+        return (uint64_t)v;
+    }
+    v = v < lo ? lo : v > hi ? hi : v;
     /* step off the values x must not take, upwards, then downwards,
      * within the bounds */
     for (int dir = 1; dir >= -1 && navoid > 0; dir -= 2) {
@@ -328,5 +336,6 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p)
             x += dir;
         }
     }
+    *met = navoid == 0;
     return (uint64_t)v;
 }

@@ -4,6 +4,7 @@
 #ifndef BCW_RT_BOUNDS_H
 #define BCW_RT_BOUNDS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rt_worker.h"
@@ -14,11 +15,14 @@ int64_t bcw_rt_bounds_sext(uint64_t v, unsigned bits);
 /* The value to pass for parameter p, a BCW_FIXED_BOUNDS one, on the
  * object as it is now.  A category bounded by the object's fields: the
  * boundary value of its first bound (the relative one the report shows),
- * kept within the category's other bounds (as signed 64-bit numbers)
- * when the object allows, and stepped off the values it must not take.
- * A category whose conditions mix the parameter with the fields
- * (HOLDS/FAILS literals): the value nearest 1 that meets them, among 1,
- * 0, -1 and the points where each condition changes; 1 when none does. */
-uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p);
+ * kept within the category's other bounds (as signed 64-bit numbers),
+ * and stepped off the values it must not take.  A category whose
+ * conditions mix the parameter with the fields (HOLDS/FAILS literals):
+ * the value nearest 1 that meets them, among 1, 0, -1 and the points
+ * where each condition changes.  *met is false when the object allows no
+ * value of the category (its bounds cross, or no candidate meets its
+ * conditions): the call would be made under a false label. */
+uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
+                             bool *met);
 
 #endif

@@ -144,6 +144,11 @@ typedef struct bcw_summary {
                                  given an argument bcwalk made of zeroed
                                  storage (no constructor of its unit a walk
                                  can call): not the library's failure */
+    uint64_t unmet;           /* of the terminated: rejected before a
+                                 call whose argument's category (bounded
+                                 by the object's fields) has no value on
+                                 the object as it was: not made, rather
+                                 than made under a false label */
     uint64_t leaking;         /* of the normal: the destructor left
                                  blocks the sequence allocated that
                                  nothing reaches (a leak) */

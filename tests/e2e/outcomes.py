@@ -33,10 +33,14 @@ class Outcomes(unittest.TestCase):
         # the signal with the address and the unit's function and line,
         # the assertion's text, where abort() was called, a contract's
         # text, a hang's limit: in jsonl and in the text report
+        unmet = ("no value of an argument's category on the object as it "
+                 "is: the call was not made")
+
         def causes(bc, unit, *extra):
             return {s["calls"][-1]["fn"]: s["calls"][-1].get("cause")
                     for s in jsonl(bc, unit, "protocol", 1, *extra)[:-1]
-                    if s["calls"][-1]["outcome"] != "normal"}
+                    if s["calls"][-1]["outcome"] != "normal" and
+                    s["calls"][-1].get("cause") != unmet}
         self.assertEqual(causes("faulty.bc", "faulty", "--timeout", "200"), {
             "faulty_crash": "SIGSEGV: write to address 0x0 in faulty_crash "
                             "(faulty.c:38)",
@@ -49,6 +53,15 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(
             causes("account.bc", "account")["account_withdraw"],
             "ENSURES(a->balance >= -a->limit)")
+        # a category the fresh account allows no value of is not called
+        # under its label: amount <= 0 and above balance + limit + 1 = 1
+        lines = jsonl("account.bc", "account", "protocol", 1)
+        [s] = [s for s in lines[:-1] if s["calls"][-1]["labels"][1:] ==
+               ["amount <= 0 && amount > ((balance + limit) + 1)"]]
+        self.assertEqual((s["calls"][-1]["outcome"], s["calls"][-1]["cause"],
+                          s["calls"][-1]["args"][1]),
+                         ("rejected", unmet, "(balance + limit) + 1 + 1"))
+        self.assertEqual(lines[-1]["sequences"]["unmet"], 1)
         # a fault inside libc (memcpy from NULL) is the unit's call of it
         self.assertEqual(causes("memfault.bc", "mf"), {
             "mf_load": "SIGSEGV: read of address 0x0 in mf_load "
@@ -260,8 +273,9 @@ class Outcomes(unittest.TestCase):
         # spill_put(s, 4, v) writes one int past its block: caught on
         # that call, the worker restarted, every other sequence normal
         lines = jsonl("spill.bc", "spill", "protocol", 3, "--boundaries")
+        # (i < 0 && i > cap has no value: not made, rejected)
         halted = [s["calls"] for s in lines[:-1]
-                  if s["calls"][-1]["outcome"] != "normal"]
+                  if s["calls"][-1]["outcome"] not in ("normal", "rejected")]
         self.assertTrue(halted)
         for calls in halted:
             self.assertEqual((calls[-1]["fn"], calls[-1]["args"][1],
@@ -272,7 +286,8 @@ class Outcomes(unittest.TestCase):
         # alone to confirm it (it was not its worker's first)
         self.assertGreaterEqual(summary["worker_restarts"], len(halted))
         self.assertLessEqual(summary["worker_restarts"], 2 * len(halted))
-        self.assertEqual(summary["sequences"]["terminated"], len(halted))
+        self.assertEqual(summary["sequences"]["terminated"] -
+                         summary["sequences"]["unmet"], len(halted))
         text = bcwalk("explore", example("spill.bc"), "--unit", "spill",
                       "--depth", "1", "--boundaries", check=0).stdout
         self.assertIn("spill_put(target, 4 /* i >= 0 && i <= cap */, 1);\n"
