@@ -116,6 +116,35 @@ static int observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
     return 0;
 }
 
+/* "tally_dump returns nothing and was classified an observer ...": a
+ * void function that writes nothing of the unit does nothing a walk can
+ * see (its effect, if any, is elsewhere: a global, a file, output). */
+static int void_observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
+                                  const bcw_step *steps, unsigned nsteps)
+{
+    for (unsigned i = 0; i < nsteps; i++) {
+        const bcw_func *f = &u->funcs[steps[i].func];
+        if (f->role != BCW_ROLE_OBSERVER || f->ret.kind != BCW_PK_NONE ||
+            (i > 0 && steps[i - 1].func == steps[i].func))
+            continue;
+        bool out = false;
+        for (unsigned k = 0; k < f->nparams; k++)
+            out = out || f->params[k].kind == BCW_PK_OUT ||
+                  f->params[k].kind == BCW_PK_CALLBACK;
+        if (out)
+            continue;
+        int err = bcw__strlist_add(
+            warnings,
+            bcw__sprintf("%s returns nothing and was classified an observer: "
+                         "it changes nothing of the unit a walk can see (its "
+                         "effect, if any, is elsewhere)",
+                         f->name));
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -176,10 +205,16 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
             w->nnotes = w->states->notes.n;
         }
         w->sk->report.states = w->states;
-        if (err == 0)
+        if (err == 0 && w->states->nstates == 0) {
+            /* no design state: the protocol walk from the constructors */
+            bcw_walk_cfg cfg = *w->cfg;
+            cfg.kind = BCW_WALK_PROTOCOL;
+            err = bcw__walk_run(out, &cfg);
+        } else if (err == 0) {
             err =
                 bcw__states_walk(w->states, w->cfg, u, bcw__report_begin_state,
                                  &w->sk->report, out);
+        }
     } else {
         err = bcw__walk_run(out, w->cfg);
     }
@@ -220,6 +255,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                   : 0;
     if (err == 0)
         err = bcw__alphabet_make(&a, model, u, o, gen, &sk.report.warnings);
+    if (err == 0)
+        err = void_observer_warnings(&sk.report.warnings, u, a.steps,
+                                     a.nsteps);
     if (err < 0)
         goto done;
     if ((changed = bcw__calloc(a.nsteps, sizeof *changed)) == NULL) {

@@ -379,11 +379,13 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                                      "not kept",
                                      MAX_VECTORS));
     if (err == 0 && st->nstates == 0)
-        err = bcw__error(BCW_EINPUT,
-                         "unit %s: probing found no state (no constructor "
-                         "sequence ended normally with its predicates "
-                         "known)",
-                         u->name);
+        err = bcw__strlist_add(
+            &st->notes, bcw__sprintf("probing found no design state of unit "
+                                     "%s (no constructor sequence ended "
+                                     "normally with its predicates known): "
+                                     "the protocol walk from the "
+                                     "constructors was run instead",
+                                     u->name));
     for (unsigned i = 0; i < pr.n; i++)
         free(pr.v[i].seq);
     free(pr.v);

@@ -61,7 +61,8 @@ BCW_INTERNAL int bcw__states_plan(bcw_states *st, bcw_plan *plan,
 /* Probes: a protocol walk over the constructors and `nmut` mutators of
  * `base` to `depth` (pruned by concrete state if `prune`), then picks the
  * predicates (merging those that agree on every probed state) and lists
- * the states with their covers. */
+ * the states with their covers.  Finding none is no error: st has no
+ * state, and a note says the protocol walk runs instead. */
 BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                                    const uint16_t *mutators, unsigned nmut,
                                    unsigned depth, bool prune,

@@ -7,7 +7,7 @@ import json
 import unittest
 
 import common
-from common import bcwalk, example, jsonl
+from common import bcwalk, example, explore_json, jsonl
 
 
 def roles_of(bc):
@@ -20,6 +20,16 @@ def roles_of(bc):
 
 
 class Roles(unittest.TestCase):
+    def test_a_void_observer_is_a_warning(self):
+        # examples/beep.c: beep_log only prints; beep_inc, void too, is a
+        # mutator and no warning
+        doc = explore_json("beep.bc", "beep", "protocol", 1)
+        said = [w for w in doc["warnings"] if "returns nothing" in w]
+        self.assertEqual(said, [
+            "beep_log returns nothing and was classified an observer: it "
+            "changes nothing of the unit a walk can see (its effect, if "
+            "any, is elsewhere)"])
+
     def test_lookups_calling_callbacks_are_observers(self):
         _, roles = roles_of("bag.bc")
         for fn in ("bag_contains", "bag_index_of", "bag_each", "bag_size"):

@@ -61,6 +61,22 @@ class DesignStates(unittest.TestCase):
         self.assertNotIn("result", full0["calls"][0])
         self.assertEqual(full0["calls"][-1]["args"], ["#0", "10"])
 
+    def test_no_state_found_is_the_protocol_walk(self):
+        # examples/range.c makes no range before its library's set-up:
+        # probing finds no state, and the walk from the constructors
+        # still says what they do
+        doc = explore_json("range.bc", "range", "state", 1)
+        self.assertEqual(doc["sequences"]["terminated"], 3)
+        self.assertEqual(doc["states"], [])
+        self.assertTrue(any(w.startswith("probing found no design state of "
+                                         "unit range") and
+                            w.endswith("the protocol walk from the "
+                                       "constructors was run instead")
+                            for w in doc["warnings"]))
+        lines = jsonl("range.bc", "range", "state", 1)
+        self.assertEqual([s["calls"][0]["outcome"] for s in lines[:-1]],
+                         ["rejected"] * 3)
+
     def test_states_from_bitcode_predicates_only(self):
         doc = explore_json("ringq.bc", "ringq", "state", 1)
         self.assertEqual([(s["name"], len(s["cover"]) - 1)
