@@ -490,11 +490,16 @@ int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
     bcw__stateset_clear(&ws.seen);
     /* JWalk's warnings: a state never left, predicates that overlap */
     for (unsigned i = 0; i < st->nstates && err == 0; i++) {
+        /* left: a transition to another state, or to one whose
+         * predicates were not known (it may be another): only a state
+         * every call keeps, or halts in, is never left */
         bool left = false, entered = false;
         for (unsigned k = 0; k < st->ntrans; k++) {
-            left = left || (st->trans[k].from == i && st->trans[k].to >= 0 &&
-                            (unsigned)st->trans[k].to != i);
-            entered = entered || st->trans[k].from == i;
+            const bcw_transition *t = &st->trans[k];
+            left = left ||
+                   (t->from == i && t->to >= 0 && (unsigned)t->to != i) ||
+                   (t->from == i && t->to < 0 && t->outcome == BCW_RUN_NORMAL);
+            entered = entered || t->from == i;
         }
         if (entered && !left)
             err = bcw__strlist_add(
