@@ -189,7 +189,11 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
     const bcw_pointee *pt = &s->pt[i];
     out->abi = BCW_ABI_PTR;
     if (i == 0) {
-        out->kind = BCW_PK_ELEMENT; /* returned pointers are symbolic */
+        /* returned pointers are symbolic, but for a `char *`: a C string,
+         * observed by its content */
+        out->kind = pt->kind == BCW_PT_CHAR && !pt->is_unsigned
+                        ? BCW_PK_STRING
+                        : BCW_PK_ELEMENT;
         return 0;
     }
     /* a char or byte pointer only ever stored through is an out-parameter

@@ -18,6 +18,7 @@ static void wire_param(bcw_wire_param *w, const bcw_param *p)
     w->pointee = (uint8_t)p->pointee;
     w->size = p->kind == BCW_PK_BUFFER ? BCW_BUFFER_BYTES : p->pointee_size;
     w->pair = (int8_t)p->pair;
+    w->filled = bcw__param_filled(p);
     if (p->kind == BCW_PK_STRUCT) { /* its elements' classes */
         w->nsig = p->nsig;
         memcpy(w->sig, p->sig, sizeof w->sig);
@@ -612,6 +613,7 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
         for (unsigned k = 0; k < f->nparams; k++)
             w->nout =
                 (uint8_t)(w->nout + reports(&a->plan->funcs[i].params[k]));
+        w->text = bcw__func_has_text(f);
         /* a struct result's elements after the first */
         if (f->ret.kind == BCW_PK_STRUCT)
             w->nout = (uint8_t)(w->nout + f->ret.nsig - 1);

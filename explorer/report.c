@@ -56,6 +56,9 @@ static const char *signal_name(int signo)
 }
 
 #define SHOWN_CHARS 24 /* of a string argument, then its length */
+/* A result or out value in words: a returned string or a buffer's
+ * content, quoted, fits (4 characters a byte at worst) */
+#define VALUE_CHARS (4 * BCW_TEXT_MAX + 16)
 
 /* Parameter of `g` through which it gives out handle h (the storage it
  * fills), or -1. */
@@ -189,6 +192,18 @@ static void string_arg(char *buf, size_t n, const char *str)
     }
 }
 
+/* A call's text (a string it returned, a buffer it filled) as a C
+ * literal, any bytes escaped, `...` after one that went on. */
+static void text_literal(const bcw_seq_text *t, char *buf, size_t n)
+{
+    char bytes[BCW_TEXT_MAX + 1];
+    memcpy(bytes, t->at, t->n);
+    bytes[t->n] = '\0';
+    size_t len = bcw__c_quote_to(buf, n, bytes, '"');
+    if (t->cut && len < n)
+        snprintf(buf + len, n - len, "...");
+}
+
 const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
                                  unsigned k, bcw_gen *gen, char (*args)[64],
                                  const char **labels, char *result, size_t n,
@@ -266,18 +281,37 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
             bcw_value_format(args[p], 64, pa->kind, pa->abi, raw, 0);
     }
     result[0] = '\0';
+    bcw_seq_text t = {0};
+    if (f->ret.kind == BCW_PK_STRING && seq->outs[k] != NULL)
+        t = bcw_seq_text_of(seq->outs[k]);
     if (f->ret.kind == BCW_PK_STRUCT)
         struct_text(f, seq->rets[k], seq->outs[k], result, n);
+    else if (t.there && t.of == 0)
+        /* a string by its content: the same whatever its address */
+        text_literal(&t, result, n);
+    else if (f->ret.kind == BCW_PK_STRING)
+        /* NULL, or where the worker could not read: by its number */
+        bcw_value_format(result, n, BCW_PK_ELEMENT, f->ret.abi, seq->rets[k],
+                         1);
     else if (f->ret.kind != BCW_PK_NONE)
         bcw_value_format(result, n, f->ret.kind, f->ret.abi, seq->rets[k], 1);
     return f;
 }
 
-/* What call parameter p left behind: an out-parameter's value, or how
- * often a built-in callback was called ("2 calls").  False if nothing. */
+/* What call parameter p left behind (outs: the call's out block): an
+ * out-parameter's value, how often a built-in callback was called ("2
+ * calls"), or a buffer's content.  False if nothing. */
 static bool out_text(const bcw_step *st, const bcw_param *pa, unsigned p,
-                     uint64_t raw, char *buf, size_t n)
+                     const uint64_t *outs, char *buf, size_t n)
 {
+    uint64_t raw = outs[p];
+    if (bcw__param_filled(pa)) {
+        bcw_seq_text t = bcw_seq_text_of(outs);
+        if (!t.there || t.of != p + 1)
+            return false;
+        text_literal(&t, buf, n);
+        return true;
+    }
     if (pa->kind == BCW_PK_OUT) {
         bcw_value_format(buf, n, BCW_PK_OUT, pa->pointee, raw, 1);
         return true;
@@ -679,7 +713,8 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     }
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
-    char args[BCW_MAX_PARAMS][64], result[96] = "", last[384] = "";
+    char args[BCW_MAX_PARAMS][64], result[VALUE_CHARS] = "",
+                                   last[3 * VALUE_CHARS] = "";
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
     for (unsigned k = 0; k < ncalls; k++) {
@@ -722,11 +757,11 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
             fputs(");\n", f);
         snprintf(last, sizeof last, "%s", result);
         if (k == s->len && fn->nparams > 0 && s->outcome == BCW_RUN_NORMAL) {
-            char out[64];
+            char out[VALUE_CHARS];
             const bcw_step *st = &r->steps[s->steps[k]];
             for (unsigned p = 0; p < fn->nparams; p++) {
                 if (s->outs[k] == NULL ||
-                    !out_text(st, &fn->params[p], p, s->outs[k][p], out,
+                    !out_text(st, &fn->params[p], p, s->outs[k], out,
                               sizeof out))
                     continue;
                 size_t n = strlen(last);
@@ -844,7 +879,7 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
     fputs("\"calls\": [", f);
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
-    char args[BCW_MAX_PARAMS][64], result[96];
+    char args[BCW_MAX_PARAMS][64], result[VALUE_CHARS];
     const char *labels[BCW_MAX_PARAMS];
     unsigned ncalls = shown_calls(s);
     for (unsigned k = 0; k < ncalls; k++) {
@@ -895,8 +930,8 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             const bcw_step *st = &r->steps[s->steps[k]];
             for (unsigned p = 0; p < fn->nparams; p++) {
                 const bcw_param *pa = &fn->params[p];
-                char v[64];
-                if (!out_text(st, pa, p, s->outs[k][p], v, sizeof v))
+                char v[VALUE_CHARS];
+                if (!out_text(st, pa, p, s->outs[k], v, sizeof v))
                     continue;
                 fputs(first ? ", \"out\": {" : ", ", f);
                 first = false;
@@ -1397,7 +1432,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
     renumber seen = {.n = 0};
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
-    char args[BCW_MAX_PARAMS][64], result[96] = "";
+    char args[BCW_MAX_PARAMS][64], result[VALUE_CHARS] = "";
     const char *labels[BCW_MAX_PARAMS];
     for (unsigned k = 0; k < ncalls; k++) {
         const bcw_func *fn =
@@ -1416,8 +1451,8 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
         const bcw_step *st = &r->steps[s->steps[k]];
         for (unsigned p = 0; s->outs[k] != NULL && !halted && p < fn->nparams;
              p++) {
-            char v[64];
-            if (!out_text(st, &fn->params[p], p, s->outs[k][p], v, sizeof v))
+            char v[VALUE_CHARS];
+            if (!out_text(st, &fn->params[p], p, s->outs[k], v, sizeof v))
                 continue;
             ok &= (out[2 * e->obs.nout] = bcw__strdup(fn->params[p].name)) !=
                   NULL;

@@ -25,6 +25,14 @@ typedef struct bcw_step {
     uint8_t age[BCW_MAX_PARAMS];
 } bcw_step;
 
+/* Is p a buffer the call may fill (not const): its content after the
+ * call is part of what the call did? */
+BCW_INTERNAL bool bcw__param_filled(const bcw_param *p);
+
+/* Does a call of f put something in words the worker reports (a C
+ * string it returns, a buffer it fills: proto.h's text)? */
+BCW_INTERNAL bool bcw__func_has_text(const bcw_func *f);
+
 /* How reports and the graph name a step: the function, then its
  * categories' labels in brackets: "cfg_set [key == \"width\"; value > 0]".
  * The caller's, NULL when out of memory. */

@@ -267,14 +267,23 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         nd->preds = r->preds;
         nd->known = r->known;
         w->calls += r->calls;
-        unsigned nout = cfg->step[nd->step].nout;
-        if (nout > 0) {
-            if (bcw__grow(&w->outs, &w->capouts, w->nouts + BCW_MAX_PARAMS,
+        const bcw_walk_step *ws = &cfg->step[nd->step];
+        if (ws->nout > 0 || ws->text) {
+            size_t words = BCW_MAX_PARAMS + (ws->text ? BCW_SEQ_TEXT_WORDS : 0);
+            if (bcw__grow(&w->outs, &w->capouts, w->nouts + words,
                           sizeof *w->outs) < 0)
                 return BCW_ENOMEM;
             nd->out_idx = (uint32_t)w->nouts;
-            memcpy(&w->outs[w->nouts], r->out, sizeof r->out);
-            w->nouts += BCW_MAX_PARAMS;
+            uint64_t *o = &w->outs[w->nouts];
+            memcpy(o, r->out, sizeof r->out);
+            if (ws->text) {
+                o[BCW_MAX_PARAMS] =
+                    (uint64_t)((r->flags & BCW_RESULT_TEXT) != 0) |
+                    (uint64_t)r->text_of << 8 | (uint64_t)r->ntext << 16 |
+                    (uint64_t)(r->text_cut != 0) << 24;
+                memcpy(&o[BCW_MAX_PARAMS + 1], r->text, sizeof r->text);
+            }
+            w->nouts += words;
         }
         if ((err = note_state(w, nd, r, level)) < 0)
             return err;
@@ -341,7 +350,9 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         bool seen = k >= cfg->nprefix; /* prefix calls are not observed */
         w->rets[k] = seen ? a->ret : 0;
         w->outp[k] =
-            seen && cfg->step[a->step].nout ? &w->outs[a->out_idx] : NULL;
+            seen && (cfg->step[a->step].nout || cfg->step[a->step].text)
+                ? &w->outs[a->out_idx]
+                : NULL;
     }
     s.nprefix = cfg->nprefix;
     s.preds = nd->preds;

@@ -39,12 +39,39 @@ typedef struct bcw_seq {
                         prefix's), 0: not computed or no prefix */
 } bcw_seq;
 
+/* A call's out block (bcw_seq.outs[k]) holds BCW_MAX_PARAMS words, and
+ * for a step with text (bcw_walk_step.text) BCW_SEQ_TEXT_WORDS more:
+ * what the call put in words (proto.h's text_of, ntext, text_cut,
+ * text). */
+#define BCW_SEQ_TEXT_WORDS (1 + BCW_TEXT_MAX / 8)
+
+typedef struct bcw_seq_text {
+    bool there;     /* the worker sent one */
+    unsigned of;    /* 0 the result, k + 1 buffer parameter k */
+    unsigned n;     /* bytes */
+    bool cut;       /* the string went on past them */
+    const char *at; /* the bytes, not NUL-terminated */
+} bcw_seq_text;
+
+/* The text in out block `outs` of a call whose step has text. */
+static inline bcw_seq_text bcw_seq_text_of(const uint64_t *outs)
+{
+    uint64_t meta = outs[BCW_MAX_PARAMS];
+    return (bcw_seq_text){.there = (meta & 1) != 0,
+                          .of = (unsigned)(meta >> 8 & 0xff),
+                          .n = (unsigned)(meta >> 16 & 0xff),
+                          .cut = (meta >> 24 & 1) != 0,
+                          .at = (const char *)&outs[BCW_MAX_PARAMS + 1]};
+}
+
 /* What the walk needs to know of a step (by plan index). */
 typedef struct bcw_walk_step {
     bool mutator;      /* the algebra walk extends sequences ending in it */
     bool returns_void; /* the algebra walk predicts its result */
     bool observer;     /* the worker checks it leaves the state as found */
     uint8_t nout;      /* values it reports besides its result */
+    bool text;         /* it returns a C string or fills a buffer: its out
+                          block carries the text (BCW_SEQ_TEXT_WORDS) */
     bool fabricates;   /* an argument is zeroed storage: another unit's
                           instance no constructor a walk can call makes */
 } bcw_walk_step;

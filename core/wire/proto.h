@@ -127,7 +127,9 @@ typedef struct bcw_wire_param {
     int8_t pair;                     /* BUFFER: its LENGTH parameter, or -1 */
     uint8_t nsig;                    /* BCW_FIXED_CLOSURE: the callback's ABI */
     uint8_t sig[BCW_MAX_PARAMS + 1]; /* result, then parameters */
-    uint8_t pad[3];
+    uint8_t filled; /* BUFFER: not const, the call may fill it: its
+                       content after the call is observed */
+    uint8_t pad[2];
 } bcw_wire_param;
 
 #define BCW_FIXED_VALUE 1u
@@ -218,6 +220,9 @@ typedef struct bcw_wire_func {
  * whether it changed anything (BCW_RESULT_OBSERVER_CHANGED). */
 #define BCW_WIRE_OBSERVER 2u
 
+/* Bytes of a returned C string or a filled buffer a result carries. */
+#define BCW_TEXT_MAX 64
+
 /* A call's observation: the last call of each sequence is reported. */
 typedef struct bcw_wire_result {
     uint8_t outcome;              /* enum bcw_outcome of the sequence */
@@ -241,6 +246,12 @@ typedef struct bcw_wire_result {
      * equal keys have equal futures; pruning compares these.  0 when
      * state is. */
     uint64_t key;
+    /* What the last call put in words (BCW_RESULT_TEXT): the C string it
+     * returned (text_of 0) or the buffer parameter k it filled (text_of
+     * k + 1), up to its first NUL, at most BCW_TEXT_MAX bytes (text_cut
+     * 1: it went on); any bytes. */
+    uint8_t text_of, ntext, text_cut, pad[5];
+    char text[BCW_TEXT_MAX];
     uint32_t flags; /* BCW_RESULT_* */
     uint32_t check; /* bcw_wire_check of the rest, the worker's last word */
 } bcw_wire_result;
@@ -255,6 +266,8 @@ typedef struct bcw_wire_result {
 /* After the destructor, blocks the sequence allocated stayed that
  * nothing reaches (causes[i], BCW_CAUSE_LEAK) */
 #define BCW_RESULT_LEAK 4u
+/* The result carries the last call's text (text_of, ntext, text). */
+#define BCW_RESULT_TEXT 8u
 
 /* Why a sequence halted, as the worker saw it (results' flag
  * BCW_RESULT_CAUSE): the parent words it (report.c).  Calls are the

@@ -214,6 +214,7 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
                 b[j] = j < clen ? content[j] : (char)('a' + j % 26);
             if (report != NULL)
                 report[k] = n;
+            outs[k] = b; /* its content after the call: the observation */
             raw = (uint64_t)(uintptr_t)b;
             break;
         }

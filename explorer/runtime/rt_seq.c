@@ -3,9 +3,12 @@
  * out, what the last call returned, and a clean start for the next
  * sequence.  Calls whose arguments are only the object and scalars take
  * a fast path; the others go through rt_args.c. */
+#define _GNU_SOURCE /* process_vm_readv */
 #include "rt_seq.h"
 
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "rt_alloc.h"
 #include "rt_args.h"
@@ -34,6 +37,50 @@ int bcw_rt_seq_is_simple(const bcw_wire_func *f)
     return 1;
 }
 
+/* Up to n bytes at p into buf, without trusting p (an address the code
+ * under test returned): process_vm_readv on the worker itself fails
+ * where a read would fault.  The pages are read one by one, so a string
+ * ending just before an unmapped page is read whole.  Bytes read. */
+static size_t read_untrusted(char *buf, const char *p, size_t n)
+{
+    const uintptr_t page = 4096;
+    size_t got = 0;
+    while (got < n) {
+        uintptr_t at = (uintptr_t)p + got;
+        size_t chunk = page - at % page;
+        if (chunk > n - got)
+            chunk = n - got;
+        struct iovec local = {buf + got, chunk};
+        struct iovec remote = {(void *)at, chunk};
+        if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) !=
+            (ssize_t)chunk)
+            break;
+        got += chunk;
+    }
+    return got;
+}
+
+/* The last call's text into r (text_of: 0 its result, k + 1 buffer
+ * parameter k): the bytes at p, up to their first NUL, of at most n
+ * (the string's or the buffer's), cut at BCW_TEXT_MAX. */
+static void take_text(bcw_wire_result *r, unsigned of, const char *p, size_t n,
+                      int untrusted)
+{
+    char buf[BCW_TEXT_MAX + 1];
+    if (n > sizeof buf)
+        n = sizeof buf;
+    size_t got = untrusted ? read_untrusted(buf, p, n) : n;
+    if (!untrusted)
+        memcpy(buf, p, n);
+    size_t len = strnlen(buf, got);
+    r->flags |= BCW_RESULT_TEXT;
+    r->text_of = (uint8_t)of;
+    r->ntext = (uint8_t)(len < BCW_TEXT_MAX ? len : BCW_TEXT_MAX);
+    /* past the limit, or no NUL where the string became unreadable */
+    r->text_cut = len > BCW_TEXT_MAX || (untrusted && len == got && got < n);
+    memcpy(r->text, buf, r->ntext);
+}
+
 /* run_call for a simple entry. */
 static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
                        int last)
@@ -53,6 +100,8 @@ static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
                        : raw;
     if (last)
         r->ret = ret;
+    if (last && f->ret.kind == BCW_PK_STRING && raw != 0)
+        take_text(r, 0, (const char *)(uintptr_t)raw, BCW_TEXT_MAX + 1, 1);
 }
 
 /* A struct result's elements (w->ret_words), pointers numbered: the
@@ -126,6 +175,14 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     }
     if (last)
         r->ret = ret;
+    /* what it said in words: a string it returned, else the first
+     * buffer it was given, as it left it */
+    if (last && f->ret.kind == BCW_PK_STRING && raw != 0)
+        take_text(r, 0, (const char *)(uintptr_t)raw, BCW_TEXT_MAX + 1, 1);
+    for (unsigned k = 0;
+         last && !(r->flags & BCW_RESULT_TEXT) && k < f->nparams; k++)
+        if (f->params[k].filled && outs[k] != NULL)
+            take_text(r, k + 1, outs[k], r->out[k], 0);
 }
 
 /* bcwalk's call of the library's setup function (explore --setup), made

@@ -98,9 +98,10 @@ class Encoding(unittest.TestCase):
         # each literal reached its own branch: the bytes passed are exact
         self.assertEqual({k: by_literal[k] for k in LITERALS},
                          {k: str(i + 1) for i, k in enumerate(LITERALS)})
-        # what the unit returns: a pointer, never its bytes; a char
-        # out-parameter by its value
-        firsts = set()
+        # what the unit returns: a string by its bytes, as a C literal
+        # (ASCII, so UTF-8 whatever the bytes); a char out-parameter by
+        # its value; a buffer it fills by its content
+        firsts, names, copies = set(), {}, {}
         for s in seqs:
             fns = [c["fn"] for c in s["calls"]]
             if fns[1:] == ["enc_set", "enc_first"] and \
@@ -109,8 +110,19 @@ class Encoding(unittest.TestCase):
                 if lit in LITERALS:
                     firsts.add((lit, s["calls"][2]["out"]["out"]))
             if fns[1:] == ["enc_set", "enc_name"]:
-                self.assertEqual(s["calls"][2]["result"], "ptr#0")
+                names[s["calls"][1]["args"][1]] = s["calls"][2]["result"]
+            if fns[1:] == ["enc_set", "enc_copy"] and \
+                    s["calls"][2]["args"][2] == "1":
+                copies[s["calls"][1]["args"][1]] = s["calls"][2]["out"]["buf"]
         self.assertEqual(firsts, {(k, char_out(k[0])) for k in LITERALS})
+        # every literal the unit matched comes back whole, every byte
+        matched = {a: r for a, r in names.items() if r != '""'}
+        self.assertEqual(len(matched), len(LITERALS))
+        for arg, result in matched.items():
+            self.assertEqual(c_bytes(result), c_bytes(arg))
+        # copied into a 1-byte room: the NUL alone
+        self.assertTrue(copies)
+        self.assertEqual(set(copies.values()), {'""'})
         self.assertIn("enc_größe", {c["fn"] for s in seqs for c in s["calls"]})
 
     def test_json_summary_is_utf8(self):
