@@ -405,6 +405,22 @@ class Test(unittest.TestCase):
         self.assertTrue(clones)
         self.assertTrue(all(e["result"] == "ptr#0" for e in clones))
 
+    def test_strings_and_buffers_are_observed_by_content(self):
+        # examples/enc.c: enc_name returns the literal last matched,
+        # enc_copy fills a buffer with it
+        oracle = os.path.join(self.tmp.name, "enc.oracle.msgpack")
+        test_run(oracle, "enc.bc", 2, "--accept", unit="enc")
+        entries = json.loads(bcwalk("oracle", "dump", oracle,
+                                    check=0).stdout)["entries"]
+        named = {e["sequence"][1]: e["result"] for e in entries
+                 if len(e["sequence"]) == 3 and
+                 e["sequence"][2] == "enc_name(target)"}
+        self.assertEqual(named['enc_set(target, "caf\\xe9" /* name == '
+                               '"caf\\xe9" */)'], '"caf\\xe9"')
+        copied = [e["out"] for e in entries
+                  if e["sequence"][-1].startswith("enc_copy(")]
+        self.assertIn({"buf": '""'}, copied)
+
     def test_an_oracle_of_another_unit_is_refused(self):
         test_run(self.oracle, "bstack.bc", 1, "--accept")
         p = bcwalk("test", example("ringq.bc"), "--unit", "ringq", "--depth",
