@@ -163,11 +163,11 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     }
 }
 
-int bcw_model_save(const bcw_model *m, const char *path)
+/* The model file's bytes into p (p->err on failure). */
+static void pack_model(bcw_pack *p, const bcw_model *m)
 {
-    bcw_pack p;
-    bcw__pack_init(&p, "the model", MODEL_LIMIT);
-    msgpack_packer *pk = &p.pk;
+    bcw__pack_init(p, "the model", MODEL_LIMIT);
+    msgpack_packer *pk = &p->pk;
     msgpack_pack_map(pk, 7);
     bcw__pack_str(pk, "format");
     bcw__pack_str(pk, MODEL_FORMAT);
@@ -184,11 +184,32 @@ int bcw_model_save(const bcw_model *m, const char *path)
     for (unsigned i = 0; i < m->nunits; i++)
         punit(pk, &m->units[i]);
     /* last, so that it can cover every byte before it */
-    bcw__pack_seal(&p);
+    bcw__pack_seal(p);
+}
+
+int bcw_model_save(const bcw_model *m, const char *path)
+{
+    bcw_pack p;
+    pack_model(&p, m);
     int err = p.err != 0 ? p.err
                          : bcw__write_file_atomic(path, p.buf.data, p.buf.len);
     bcw__pack_free(&p);
     return err;
+}
+
+int bcw__model_to_bytes(const bcw_model *m, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    bcw_pack p;
+    pack_model(&p, m);
+    if (p.err != 0) {
+        bcw__pack_free(&p);
+        return p.err;
+    }
+    *data = p.buf.data; /* the buffer's, now the caller's */
+    *len = p.buf.len;
+    return 0;
 }
 
 /* --- reading ------------------------------------------------------- */
@@ -414,9 +435,17 @@ int bcw_model_load(bcw_model **out, const char *path)
     char *data = NULL;
     size_t len = 0;
     int err = bcw__read_file(&data, &len, path, MODEL_LIMIT);
-    if (err < 0)
-        return err;
-    bcw_rd r = {path, "model", 0};
+    if (err == 0)
+        err = bcw__model_from_bytes(out, data, len, path);
+    free(data);
+    return err;
+}
+
+int bcw__model_from_bytes(bcw_model **out, const char *data, size_t len,
+                          const char *name)
+{
+    *out = NULL;
+    bcw_rd r = {name, "model", 0};
     msgpack_unpacked up;
     msgpack_unpacked_init(&up);
     bcw_model *m = NULL;
@@ -450,7 +479,6 @@ int bcw_model_load(bcw_model **out, const char *path)
     }
 done:
     msgpack_unpacked_destroy(&up);
-    free(data);
     if (r.err != 0) {
         bcw_model_free(m);
         return r.err;

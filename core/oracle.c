@@ -19,11 +19,13 @@
 
 #define ORACLE_FORMAT "bcwalk-oracle"
 /* docs/oracle.md states it (tests/check_versions.py compares). */
-#define ORACLE_VERSION 2
+#define ORACLE_VERSION 3
 #define ORACLE_LIMIT ((size_t)1 << 32)
 
 struct bcw_oracle {
     char *unit;
+    char *model; /* the model file's bytes its walks are planned from */
+    size_t nmodel;
     bcw_oracle_entry *entries; /* their strings the oracle's own */
     size_t n, cap;
     bcw_index index;  /* key hash -> entry */
@@ -231,6 +233,7 @@ void bcw_oracle_free(bcw_oracle *o)
     free(o->entries);
     bcw__index_free(&o->index);
     bcw__index_free(&o->by_seq);
+    free(o->model);
     free(o->unit);
     free(o);
 }
@@ -238,6 +241,25 @@ void bcw_oracle_free(bcw_oracle *o)
 const char *bcw_oracle_unit(const bcw_oracle *o)
 {
     return o->unit;
+}
+
+int bcw_oracle_set_model(bcw_oracle *o, const void *bytes, size_t len)
+{
+    char *copy = len > 0 ? bcw__malloc(len) : NULL;
+    if (len > 0 && copy == NULL)
+        return BCW_ENOMEM;
+    if (len > 0)
+        memcpy(copy, bytes, len);
+    free(o->model);
+    o->model = copy;
+    o->nmodel = len;
+    return 0;
+}
+
+const void *bcw_oracle_model(const bcw_oracle *o, size_t *len)
+{
+    *len = o->nmodel;
+    return o->model;
 }
 
 size_t bcw_oracle_count(const bcw_oracle *o)
@@ -354,13 +376,20 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     bcw_pack p;
     bcw__pack_init(&p, "the oracle", ORACLE_LIMIT);
     msgpack_packer *pk = &p.pk;
-    msgpack_pack_map(pk, 5);
+    msgpack_pack_map(pk, 6);
     bcw__pack_str(pk, "format");
     bcw__pack_str(pk, ORACLE_FORMAT);
     bcw__pack_str(pk, "version");
     msgpack_pack_uint32(pk, ORACLE_VERSION);
     bcw__pack_str(pk, "unit");
     bcw__pack_str(pk, o->unit);
+    bcw__pack_str(pk, "model");
+    if (o->model != NULL) {
+        msgpack_pack_bin(pk, o->nmodel);
+        msgpack_pack_bin_body(pk, o->model, o->nmodel);
+    } else {
+        msgpack_pack_nil(pk);
+    }
     bcw__pack_str(pk, "entries");
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
@@ -462,14 +491,22 @@ int bcw_oracle_load(bcw_oracle **out, const char *path)
     const msgpack_object *unit = root ? bcw__rd_field(root, "unit") : NULL;
     const msgpack_object *entries =
         root ? bcw__rd_field(root, "entries") : NULL;
-    if (root != NULL && (unit == NULL || entries == NULL))
+    const msgpack_object *model = root ? bcw__rd_field(root, "model") : NULL;
+    if (root != NULL && (unit == NULL || entries == NULL || model == NULL))
         bcw__rd_bad(&r, "missing fields");
+    if (r.err == 0 && model->type != MSGPACK_OBJECT_NIL &&
+        model->type != MSGPACK_OBJECT_BIN)
+        bcw__rd_bad(&r, "model");
     if (r.err == 0) {
         char *name = bcw__rd_str(&r, unit, false, "unit");
         if (name != NULL && (err = bcw_oracle_new(&o, name)) < 0)
             r.err = err;
         free(name);
     }
+    if (r.err == 0 && model->type == MSGPACK_OBJECT_BIN &&
+        (err = bcw_oracle_set_model(o, model->via.bin.ptr,
+                                    model->via.bin.size)) < 0)
+        r.err = err;
     const msgpack_object *es =
         r.err == 0 ? bcw__rd_arr(&r, entries, 0, "entries") : NULL;
     for (uint32_t i = 0;
@@ -542,6 +579,10 @@ int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
     fputs("{\"format\": \"" ORACLE_FORMAT "\", \"version\": ", f);
     fprintf(f, "%d, \"unit\": ", ORACLE_VERSION);
     bcw__json_str(f, o->unit);
+    if (o->model != NULL)
+        fprintf(f, ", \"model_bytes\": %zu", o->nmodel);
+    else
+        fputs(", \"model_bytes\": null", f);
     fputs(", \"entries\": [", f);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];

@@ -13,7 +13,11 @@
  *      only after two drops (a walk of depth 6)
  *   7  a broken representation: a push on a full history counts the
  *      entry it dropped as held; undo_ok, the invariant function, says
- *      so after the call, with no oracle */
+ *      so after the call, with no oracle
+ *   8  a deleted store: undo_clear forgets to empty the history, which
+ *      makes it an observer to an analysis of the faulty build, so the
+ *      faulty build's own algebra walk never extends it; the oracle's
+ *      plan, the correct build's, still does */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -73,6 +77,17 @@ void undo_push(undo *u, int x)
 #endif
 #if UNDO_FAULT == 7
     u->size++;
+#endif
+}
+
+/* Forgets every entry (the drop count stays). */
+void undo_clear(undo *u)
+{
+#if UNDO_FAULT == 8
+    (void)u;
+#else
+    u->size = 0;
+    u->bottom = 0;
 #endif
 }
 

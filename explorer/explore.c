@@ -55,8 +55,9 @@ static int emit(void *payload, const bcw_seq *seq)
     int err = s->judge != NULL ? bcw__judge_seq(s->judge, &s->report, seq,
                                                 s->judged, &s->verdict)
                                : 0;
+    bool extend = err == 0 && s->verdict.extend;
     if (s->training)
-        return err;
+        return err < 0 ? err : extend ? BCW_EMIT_EXTEND : 0;
     if (err == 0)
         err = bcw__report_seq(&s->report, seq);
     if (err == 0)
@@ -64,7 +65,7 @@ static int emit(void *payload, const bcw_seq *seq)
     if (err == 0 && s->results != NULL)
         err = bcw__results_seq(s->results, seq,
                                s->report.state ? s->report.state_index : -1);
-    return err;
+    return err == 0 && extend ? BCW_EMIT_EXTEND : err;
 }
 
 static int exec(void *payload, bcw_job *jobs, size_t njobs)
@@ -150,6 +151,80 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Is `name` a function of unit u? */
+static bool has_func(const bcw_unit *u, const char *name)
+{
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        if (strcmp(u->funcs[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* bcwalk test: the plan comes from the model of the build the oracle
+ * was made from, whatever this build's analysis says (a fault changes
+ * roles and categories), when this build defines every function it
+ * calls: *kept is that model, the caller's.  An oracle with no model,
+ * or --replan, takes this build's (`model`).  What this build has that
+ * the oracle's plan does not walk is a warning. */
+static int oracle_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
+                       const bcw_explore_opts *o, bcw_model **kept,
+                       bcw_strlist *warnings)
+{
+    *kept = NULL;
+    bcw_oracle *oracle = bcw__judge_oracle(jd);
+    size_t len = 0;
+    const void *bytes = bcw_oracle_model(oracle, &len);
+    if (bytes == NULL || o->replan) {
+        char *data = NULL;
+        size_t n = 0;
+        int err = bcw__model_to_bytes(model, &data, &n);
+        if (err == 0)
+            err = bcw_oracle_set_model(oracle, data, n);
+        free(data);
+        bcw__judge_changed(jd);
+        return err;
+    }
+    bcw_model *m = NULL;
+    int err = bcw__model_from_bytes(&m, bytes, len, o->oracle_path);
+    if (err < 0)
+        return err;
+    int k = bcw_model_find_unit(m, u->name);
+    const char *missing = k < 0 ? u->name : NULL;
+    for (unsigned i = 0; missing == NULL && i < m->nsyms; i++) {
+        unsigned j = 0;
+        while (j < model->nsyms && strcmp(model->syms[j], m->syms[i]) != 0)
+            j++;
+        if (j == model->nsyms)
+            missing = m->syms[i];
+    }
+    if (missing != NULL) {
+        err = bcw__strlist_add(
+            warnings,
+            bcw__sprintf("the oracle's plan (the build it was made from) "
+                         "walks %s, which this build does not: the walk is "
+                         "planned from this build, whose roles and "
+                         "categories may differ (--replan makes its plan "
+                         "the oracle's)",
+                         missing));
+        bcw_model_free(m);
+        return err;
+    }
+    for (unsigned i = 0; i < u->nfuncs && err == 0; i++)
+        if (!has_func(&m->units[k], u->funcs[i].name))
+            err = bcw__strlist_add(
+                warnings, bcw__sprintf("%s is not in the oracle's plan (the "
+                                       "build it was made from): not walked "
+                                       "(--replan walks it, and makes this "
+                                       "build's plan the oracle's)",
+                                       u->funcs[i].name));
+    if (err < 0) {
+        bcw_model_free(m);
+        return err;
+    }
+    *kept = m;
+    return 0;
 }
 
 /* What one walk of the plan on a native build needs: the plan's run
@@ -250,14 +325,27 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_states states = {0};
     uint64_t *changed = NULL;
     char *worker = NULL;
-    int err = o->generator
-                  ? bcw__generator_open(&gen, o->generator, u, o->cache_dir)
-                  : 0;
+    bcw_model *kept = NULL; /* the oracle's model, planning the walk */
+    int err = 0;
+    if (o->oracle_path != NULL && o->reference == NULL) {
+        err =
+            bcw__judge_open(&sk.judge, o->oracle_path, u->name, o->accept != 0);
+        if (err == 0)
+            err =
+                oracle_plan(sk.judge, model, u, o, &kept, &sk.report.warnings);
+        if (err < 0)
+            goto done;
+        if (kept != NULL) {
+            model = kept;
+            u = &kept->units[bcw_model_find_unit(kept, u->name)];
+        }
+    }
+    if (o->generator)
+        err = bcw__generator_open(&gen, o->generator, u, o->cache_dir);
     if (err == 0)
         err = bcw__alphabet_make(&a, model, u, o, gen, &sk.report.warnings);
     if (err == 0)
-        err = void_observer_warnings(&sk.report.warnings, u, a.steps,
-                                     a.nsteps);
+        err = void_observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps);
     if (err < 0)
         goto done;
     if ((changed = bcw__calloc(a.nsteps, sizeof *changed)) == NULL) {
@@ -333,10 +421,6 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         bcw__states_rewind(&states, w.nnotes);
         w.probed = true;
         sk.report.reference = true;
-    } else if (o->oracle_path != NULL &&
-               (err = bcw__judge_open(&sk.judge, o->oracle_path, u->name,
-                                      o->accept != 0)) < 0) {
-        goto done;
     }
     if (sk.judge != NULL) {
         sk.judged = &out->judged;
@@ -385,5 +469,6 @@ done:
     bcw__alphabet_free(&a);
     bcw__states_free(&states);
     free(changed);
+    bcw_model_free(kept);
     return err;
 }

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "hash.h"
+#include "stateset.h"
 
 struct bcw_judge {
     bcw_oracle *oracle;
@@ -28,6 +29,18 @@ struct bcw_judge {
     bcw_index map;
     uint64_t *from, *to;
     size_t nmap, capfrom, capto;
+    /* The oracle's state after each sequence of the last two lengths the
+     * walk emitted (paths[1] the longer), by the hash of its steps: an
+     * extension is looked up in the state the oracle has after its own
+     * prefix, whatever state this build reached (a faulty call may leave
+     * the object as another path leaves it).  Walks emit by length. */
+    struct path_gen {
+        bcw_index ix;
+        uint64_t *after;
+        size_t n, cap;
+    } paths[2];
+    unsigned path_len;         /* the length paths[1] holds */
+    bcw_stateset seen_after;   /* the oracle's states this walk's paths met */
     bcw_oracle_entry seen;     /* the sequence being judged, its texts ours */
     long last;                 /* its entry, -1: none */
     enum bcw_judgement judged; /* and how it was judged */
@@ -69,6 +82,73 @@ void bcw__judge_against(bcw_judge *jd)
     memset(jd->reached, 0, jd->capreached * sizeof *jd->reached);
     bcw__index_free(&jd->map);
     jd->nmap = 0;
+}
+
+static void path_gen_free(struct path_gen *g)
+{
+    bcw__index_free(&g->ix);
+    free(g->after);
+    memset(g, 0, sizeof *g);
+}
+
+/* The hash of sequence s's first n + 1 steps (the constructor, n
+ * methods). */
+static uint64_t path_hash(const bcw_seq *s, unsigned n)
+{
+    return bcw__hash(s->steps, (n + 1) * sizeof *s->steps, 0x9a7);
+}
+
+static int any_value(uint32_t i, const void *payload)
+{
+    (void)i;
+    (void)payload;
+    return 1;
+}
+
+/* The oracle's state after the prefix of s (its first len - 1 methods),
+ * 0 when the walk did not record it; the generations moved on to s's
+ * length first. */
+static uint64_t path_before(bcw_judge *jd, const bcw_seq *s)
+{
+    if (s->len == jd->path_len + 1) {
+        path_gen_free(&jd->paths[0]);
+        jd->paths[0] = jd->paths[1];
+        memset(&jd->paths[1], 0, sizeof jd->paths[1]);
+        jd->path_len = s->len;
+    } else if (s->len != jd->path_len) {
+        /* another walk (a state's), or lengths skipped */
+        path_gen_free(&jd->paths[0]);
+        path_gen_free(&jd->paths[1]);
+        bcw__stateset_clear(&jd->seen_after);
+        jd->path_len = s->len;
+    }
+    const struct path_gen *g = &jd->paths[0];
+    if (s->len == 0 || g->n == 0)
+        return 0;
+    uint32_t i =
+        bcw__index_get(&g->ix, path_hash(s, s->len - 1), any_value, NULL);
+    return i == UINT32_MAX ? 0 : g->after[i];
+}
+
+/* The oracle's state after all of s, for its extensions (none at the
+ * walk's depth: nothing is kept of the longest); *extend when s was
+ * pruned by this build's state but the oracle's is new to the walk.  0
+ * or BCW_ENOMEM. */
+static int path_after(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
+                      uint64_t after, bool *extend)
+{
+    struct path_gen *g = &jd->paths[1];
+    if (after == 0 || s->len - s->nprefix >= r->depth)
+        return 0;
+    bool added;
+    if (bcw__stateset_add(&jd->seen_after, after, &added) < 0)
+        return BCW_ENOMEM;
+    *extend = s->pruned && added;
+    if (bcw__grow(&g->after, &g->cap, g->n + 1, sizeof *g->after) < 0 ||
+        bcw__index_put(&g->ix, path_hash(s, s->len), (uint32_t)g->n) < 0)
+        return BCW_ENOMEM;
+    g->after[g->n++] = after;
+    return 0;
 }
 
 typedef struct lookup {
@@ -192,14 +272,15 @@ static bool broken(const bcw_seq *s)
 int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
                    struct bcw_judged *counts, bcw_verdict_of *v)
 {
-    *v = (bcw_verdict_of){BCW_JUDGED_NOT, NULL};
+    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT};
     jd->last = -1;
     bcw__report_observed_free(&jd->seen);
-    if (s->predicted || s->outcome == BCW_RUN_REJECTED)
+    if (s->outcome == BCW_RUN_REJECTED)
         return 0;
     /* the last call in words first: a state's entry needs no more */
     bcw_oracle_entry *e = &jd->seen;
-    uint64_t state = translate(jd, s->before);
+    uint64_t path = path_before(jd, s);
+    uint64_t state = path != 0 ? path : translate(jd, s->before);
     int err = state != 0 ? bcw__report_observe(r, s, false, e) : 0;
     if (err < 0)
         return err;
@@ -207,6 +288,35 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     long i = state != 0
                  ? bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls)
                  : -1;
+    if (s->predicted && i < 0 && state != 0 && !jd->reference) {
+        /* an entry keeps its whole sequence */
+        bcw__report_observed_free(e);
+        if ((err = bcw__report_observe(r, s, true, e)) < 0)
+            return err;
+        e->state = state;
+    }
+    if (s->predicted && state != 0 && !jd->reference) {
+        /* not judged (its void result is predicted: the weak rule), but
+         * kept: where it left the object is the oracle's state its
+         * extensions start from, so that a faulty call that leaves the
+         * object as it found it does not pass for the call the oracle
+         * knows */
+        if (i < 0) {
+            e->verdict = BCW_VERDICT_PASS;
+            e->first_seen = (int64_t)time(NULL);
+            if ((i = bcw_oracle_add(jd->oracle, e)) < 0)
+                return (int)i;
+            jd->dirty = true;
+        }
+        uint64_t after = bcw_oracle_entry_at(jd->oracle, (size_t)i)->after;
+        if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
+            remember(jd, s->state, after) < 0 ||
+            path_after(jd, r, s, after, &v->extend) < 0)
+            return BCW_ENOMEM;
+        return 0;
+    }
+    if (s->predicted)
+        return 0;
     if (i < 0) {
         /* a whole-sequence key, a new entry, or states the oracle does
          * not know (a build that changed the unit's layout), where the
@@ -288,9 +398,10 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     }
     jd->last = i;
     jd->judged = v->judgement;
+    uint64_t after = bcw_oracle_entry_at(jd->oracle, (size_t)i)->after;
     if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
-        remember(jd, s->state,
-                 bcw_oracle_entry_at(jd->oracle, (size_t)i)->after) < 0)
+        remember(jd, s->state, after) < 0 ||
+        path_after(jd, r, s, after, &v->extend) < 0)
         return BCW_ENOMEM;
     counts->accepted += accepted;
     /* a person confirms an entry once, however many sequences share it */
@@ -325,6 +436,16 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         break;
     }
     return 0;
+}
+
+bcw_oracle *bcw__judge_oracle(bcw_judge *jd)
+{
+    return jd->oracle;
+}
+
+void bcw__judge_changed(bcw_judge *jd)
+{
+    jd->dirty = true;
 }
 
 bool bcw__judge_asks(const bcw_judge *jd)
@@ -381,6 +502,9 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     bcw__report_observed_free(&jd->seen);
     bcw_oracle_free(jd->oracle);
     bcw__index_free(&jd->map);
+    path_gen_free(&jd->paths[0]);
+    path_gen_free(&jd->paths[1]);
+    bcw__stateset_clear(&jd->seen_after);
     free(jd->from);
     free(jd->to);
     free(jd->reached);

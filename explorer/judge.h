@@ -33,6 +33,11 @@ BCW_INTERNAL int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r,
                                 const bcw_seq *s, struct bcw_judged *counts,
                                 bcw_verdict_of *v);
 
+/* The oracle being judged against (its model, say), and that the caller
+ * changed it: it is saved. */
+BCW_INTERNAL bcw_oracle *bcw__judge_oracle(bcw_judge *jd);
+BCW_INTERNAL void bcw__judge_changed(bcw_judge *jd);
+
 /* Does the sequence just judged wait for a person (new, changed or not
  * judged yet)? */
 BCW_INTERNAL bool bcw__judge_asks(const bcw_judge *jd);

@@ -27,6 +27,8 @@ enum bcw_judgement {
 };
 
 typedef struct bcw_verdict_of {
+    bool extend; /* pruned by the build's state, but the oracle's state
+                    after it is new to the walk: extend it */
     enum bcw_judgement judgement;
     const bcw_observation *was; /* CHANGED: the oracle's observation */
 } bcw_verdict_of;

@@ -369,7 +369,12 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.predicted = predicted;
-    return cfg->emit(cfg->emit_payload, &s);
+    int err = cfg->emit(cfg->emit_payload, &s);
+    if (err == BCW_EMIT_EXTEND) {
+        w->nodes[i].flags &= (uint16_t)~NODE_PRUNED;
+        err = 0;
+    }
+    return err;
 }
 
 int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)

@@ -64,6 +64,8 @@ static inline bcw_seq_text bcw_seq_text_of(const uint64_t *outs)
                           .at = (const char *)&outs[BCW_MAX_PARAMS + 1]};
 }
 
+#define BCW_EMIT_EXTEND 1
+
 /* What the walk needs to know of a step (by plan index). */
 typedef struct bcw_walk_step {
     bool mutator;      /* the algebra walk extends sequences ending in it */
@@ -103,7 +105,10 @@ typedef struct bcw_walk_cfg {
     uint64_t *observer_changed;
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
-    /* Called for every executed sequence, in enumeration order. */
+    /* Called for every executed sequence, in enumeration order: 0, an
+     * error, or BCW_EMIT_EXTEND for a sequence pruned by its concrete
+     * state that is to be extended all the same (its oracle's state is
+     * new: prune by the union of the build's states and the oracle's). */
     int (*emit)(void *payload, const bcw_seq *seq);
     void *emit_payload;
     bcw_progress_cb progress;

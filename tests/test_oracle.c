@@ -245,16 +245,18 @@ static void head(msgpack_packer *pk, unsigned version)
     msgpack_pack_uint32(pk, version);
 }
 
-static void version_one(msgpack_packer *pk)
+static void version_two(msgpack_packer *pk)
 {
-    head(pk, 1);
+    head(pk, 2);
 }
 
 static void no_entries(msgpack_packer *pk)
 {
-    head(pk, 2);
+    head(pk, 3);
     bcw__pack_str(pk, "unit");
     bcw__pack_str(pk, "bstack");
+    bcw__pack_str(pk, "model");
+    msgpack_pack_nil(pk);
 }
 
 static void an_entry(msgpack_packer *pk, const char *verdict)
@@ -315,17 +317,17 @@ static void test_oracle__bad_files_are_refused(void **state)
     assert_refused("", 0, "not a msgpack map, or truncated");
     assert_refused("\x93\x01\x02\x03", 4, "not a msgpack map");
     bcw_pack p;
-    sealed_map(&p, 2, version_one);
+    sealed_map(&p, 2, version_two);
     assert_refused(p.buf.data, p.buf.len,
-                   "oracle version 1, this bcwalk reads 2: make it again");
+                   "oracle version 2, this bcwalk reads 3: make it again");
     bcw__pack_free(&p);
-    sealed_map(&p, 3, no_entries);
+    sealed_map(&p, 4, no_entries);
     assert_refused(p.buf.data, p.buf.len, "missing fields");
     bcw__pack_free(&p);
-    sealed_map(&p, 4, twice);
+    sealed_map(&p, 5, twice);
     assert_refused(p.buf.data, p.buf.len, "two entries of one key");
     bcw__pack_free(&p);
-    sealed_map(&p, 4, unknown_verdict);
+    sealed_map(&p, 5, unknown_verdict);
     assert_refused(p.buf.data, p.buf.len, "(verdict)");
     bcw__pack_free(&p);
     /* another bcwalk file */

@@ -207,6 +207,11 @@ static const cli_opt test_options[] = {
     {.name = "accept",
      CLI_FLAG(explore_args, o.accept),
      .help = "record every pending observation as passing: a baseline"},
+    {.name = "replan",
+     CLI_FLAG(explore_args, o.replan),
+     .help = "plan the walk from this build's analysis, and keep it in the "
+             "oracle for later runs (by default an oracle's walks follow "
+             "the plan of the build it was made from)"},
     {.name = "interactive",
      CLI_FLAG(explore_args, interactive),
      .help = "ask about each pending sequence as it is printed, reading "

@@ -109,6 +109,10 @@ typedef struct bcw_explore_opts {
      * passing. */
     const char *oracle_path;
     int accept;
+    /* The walk is planned from the model the oracle keeps (of the build
+     * it was made from) when this build defines every function it walks;
+     * with `replan`, from `model`, which becomes the oracle's. */
+    int replan;
     /* bcwalk test --interactive: asked of each sequence waiting for a
      * person (new, changed, not judged yet) once the report printed it;
      * BCW_ANSWER_STOP asks no more.  NULL: nothing is asked. */

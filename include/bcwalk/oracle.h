@@ -74,6 +74,12 @@ void bcw_oracle_free(bcw_oracle *oracle);
 /* The unit it judges, borrowed. */
 const char *bcw_oracle_unit(const bcw_oracle *oracle);
 
+/* The model file's bytes (docs/model.md) of the build the oracle was
+ * first made from, whose plan its later walks follow (bcwalk test):
+ * set a copy (0 or BCW_ENOMEM), or get them (NULL, *len 0: none). */
+int bcw_oracle_set_model(bcw_oracle *oracle, const void *bytes, size_t len);
+const void *bcw_oracle_model(const bcw_oracle *oracle, size_t *len);
+
 /* Its entries, and entry i (borrowed, valid until the next add). */
 size_t bcw_oracle_count(const bcw_oracle *oracle);
 const bcw_oracle_entry *bcw_oracle_entry_at(const bcw_oracle *oracle, size_t i);
