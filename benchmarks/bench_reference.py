@@ -26,7 +26,9 @@ from bench import fail, print_machine
 
 FAULTS = {1: "lost counter update", 2: "FIFO for LIFO",
           3: "off-by-one capacity", 4: "wrong predicate boundary",
-          5: "observer with a side effect", 6: "wrap-around index (deep)"}
+          5: "observer with a side effect", 6: "wrap-around index (deep)",
+          7: "broken representation (invariant)",
+          8: "deleted store (clear)"}
 DEPTH = 6
 
 
@@ -79,7 +81,7 @@ def bcwalk_test(bcwalk, examples, fault, depth):
                         "--reference", os.path.join(examples, "undo.bc"),
                         "--format", "json"], ok=(0, 1))
     doc = json.loads(out[:out.rindex("}") + 1])
-    return t, doc["oracle"]["differs"]
+    return t, doc["oracle"]["failed"]
 
 
 def main():

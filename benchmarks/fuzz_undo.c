@@ -14,6 +14,7 @@ typedef struct undo undo;
 undo *undo_new(void);
 void undo_free(undo *u);
 void undo_push(undo *u, int x);
+void undo_clear(undo *u);
 int undo_pop(undo *u);
 int undo_top(undo *u);
 int undo_size(undo *u);
@@ -24,6 +25,7 @@ bool undo_is_full(undo *u);
 undo *ref_undo_new(void);
 void ref_undo_free(undo *u);
 void ref_undo_push(undo *u, int x);
+void ref_undo_clear(undo *u);
 int ref_undo_pop(undo *u);
 int ref_undo_top(undo *u);
 int ref_undo_size(undo *u);
@@ -41,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
     undo *u = undo_new(), *r = ref_undo_new();
     for (size_t i = 0; i < n; i++) {
-        switch (data[i] % 7) {
+        switch (data[i] % 8) {
         case 0: {
             int x = i + 1 < n ? data[++i] : 0;
             undo_push(u, x);
@@ -64,6 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
             break;
         case 5:
             same(undo_is_empty(u), ref_undo_is_empty(r));
+            break;
+        case 6:
+            undo_clear(u);
+            ref_undo_clear(r);
             break;
         default:
             same(undo_is_full(u), ref_undo_is_full(r));

@@ -3,6 +3,8 @@
 #define undo_new ref_undo_new
 #define undo_free ref_undo_free
 #define undo_push ref_undo_push
+#define undo_clear ref_undo_clear
+#define undo_ok ref_undo_ok
 #define undo_pop ref_undo_pop
 #define undo_top ref_undo_top
 #define undo_size ref_undo_size
