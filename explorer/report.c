@@ -1191,14 +1191,9 @@ static void text_judged(FILE *f, const bcw_summary *s)
                     "Unmatched %llu test sequences the reference build's walk "
                     "did not make\n",
                     (unsigned long long)j->fresh);
-        if (j->unreached > 0)
-            fprintf(f,
-                    "Missed %llu observations of the reference build that "
-                    "this walk did not reach\n",
-                    (unsigned long long)j->unreached);
-        return;
-    }
-    fprintf(f,
+    } else {
+        fprintf(
+            f,
             "Passed %llu test sequences as the oracle has them\n"
             "Failed %llu test sequences (a failed contract or assertion, or "
             "a known failure)\n"
@@ -1208,6 +1203,7 @@ static void text_judged(FILE *f, const bcw_summary *s)
             (unsigned long long)(j->fresh + j->changed + j->unjudged),
             (unsigned long long)j->fresh, (unsigned long long)j->changed,
             (unsigned long long)j->unjudged);
+    }
     if (j->accepted > 0)
         fprintf(f, "Accepted %llu observations into the oracle as passing\n",
                 (unsigned long long)j->accepted);
@@ -1218,9 +1214,12 @@ static void text_judged(FILE *f, const bcw_summary *s)
                 (unsigned long long)j->rejected);
     if (j->unreached > 0)
         fprintf(f,
-                "Missed %llu observations of the oracle that this walk did "
+                "Missed %llu observations of the %s that this walk did "
                 "not reach\n",
-                (unsigned long long)j->unreached);
+                (unsigned long long)j->unreached,
+                j->reference ? "reference build" : "oracle");
+    if (j->reference)
+        return; /* no person asked */
     efficiency e = efficiency_of(s);
     fprintf(f,
             "Asked a person about %llu observations (%.2f%% of the executed "

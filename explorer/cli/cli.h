@@ -27,4 +27,9 @@ int cmd_review(int argc, char **argv);
 /* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Asks a person `question` on stderr (what stdout printed first) and
+ * reads one line of answer from stdin: its first character, '\n' for a
+ * bare Enter, lower case; -1 at the end of the input. */
+int cli_ask(const char *question);
+
 #endif

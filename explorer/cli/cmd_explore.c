@@ -347,25 +347,15 @@ static void progress(const bcw_progress *p, void *payload)
 static enum bcw_answer ask_person(void *payload)
 {
     (void)payload;
-    fflush(stdout);
-    fputs("accept? [Y]es, [n]o: a known failure, [q]uit asking, anything "
-          "else: later: ",
-          stderr);
-    char line[64];
-    if (fgets(line, sizeof line, stdin) == NULL) {
-        fputc('\n', stderr);
-        return BCW_ANSWER_STOP;
-    }
-    switch (line[0]) {
+    switch (cli_ask("accept? [Y]es, [n]o: a known failure, [q]uit asking, "
+                    "anything else: later: ")) {
     case '\n':
     case 'y':
-    case 'Y':
         return BCW_ANSWER_PASS;
     case 'n':
-    case 'N':
         return BCW_ANSWER_FAIL;
     case 'q':
-    case 'Q':
+    case -1:
         return BCW_ANSWER_STOP;
     default:
         return BCW_ANSWER_LATER;

@@ -79,31 +79,19 @@ enum answer { LATER, PASS, FAIL, ALL_PASS, ALL_FAIL, STOP };
 
 static enum answer ask(void)
 {
-    fflush(stdout);
-    fputs("accept? [Y]es, [n]o: a known failure, [s]kip, [a]ccept all the "
-          "rest, [r]eject all the rest, [q]uit: ",
-          stderr);
-    char line[64];
-    if (fgets(line, sizeof line, stdin) == NULL) {
-        fputc('\n', stderr);
-        return STOP;
-    }
-    switch (line[0]) {
+    switch (cli_ask("accept? [Y]es, [n]o: a known failure, [s]kip, [a]ccept "
+                    "all the rest, [r]eject all the rest, [q]uit: ")) {
     case '\n':
     case 'y':
-    case 'Y':
         return PASS;
     case 'n':
-    case 'N':
         return FAIL;
     case 'a':
-    case 'A':
         return ALL_PASS;
     case 'r':
-    case 'R':
         return ALL_FAIL;
     case 'q':
-    case 'Q':
+    case -1:
         return STOP;
     default:
         return LATER;

@@ -1,6 +1,7 @@
 /* main.c - the bcwalk command: dispatches to one cmd_<name>.c per
  * subcommand, using only the public API. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,6 +32,18 @@ int cli_fail(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+int cli_ask(const char *question)
+{
+    fflush(stdout);
+    fputs(question, stderr);
+    char line[64];
+    if (fgets(line, sizeof line, stdin) == NULL) {
+        fputc('\n', stderr);
+        return -1;
+    }
+    return tolower((unsigned char)line[0]);
 }
 
 static void usage(FILE *f)
