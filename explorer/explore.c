@@ -62,9 +62,14 @@ static int emit(void *payload, const bcw_seq *seq)
         err = bcw__report_seq(&s->report, seq);
     if (err == 0)
         err = ask(s);
-    if (err == 0 && s->results != NULL)
+    if (err == 0 && s->results != NULL) {
+        char cause[512], leak[512];
+        bcw__report_words(&s->report, seq, cause, sizeof cause, leak,
+                          sizeof leak);
         err = bcw__results_seq(s->results, seq,
-                               s->report.state ? s->report.state_index : -1);
+                               s->report.state ? s->report.state_index : -1,
+                               cause, leak);
+    }
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
 }
 

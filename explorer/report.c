@@ -651,6 +651,16 @@ static void leak_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
     snprintf(buf + len, n - len, ", left by %s", destructor_of(r, s));
 }
 
+void bcw__report_words(const bcw_reporter *r, const bcw_seq *s, char *cause,
+                       size_t ncause, char *leak, size_t nleak)
+{
+    cause[0] = leak[0] = '\0';
+    if (s->outcome != BCW_RUN_NORMAL)
+        cause_text(r, s, cause, ncause);
+    else if (s->leak != NULL)
+        leak_text(r, s, leak, nleak);
+}
+
 /* bcwalk test: the line after a judged sequence that did not pass. */
 static void judgement_text(const bcw_reporter *r, FILE *f)
 {

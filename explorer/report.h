@@ -61,6 +61,13 @@ typedef struct bcw_reporter {
     bool reference; /* judged against a reference build (--reference) */
 } bcw_reporter;
 
+/* Sequence s's halt (its cause, as the reports word it) into cause, or
+ * its leak into leak (what the destructor left); "" where there is none.
+ * For the results file (results.h). */
+BCW_INTERNAL void bcw__report_words(const bcw_reporter *r, const bcw_seq *s,
+                                    char *cause, size_t ncause, char *leak,
+                                    size_t nleak);
+
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */
 BCW_INTERNAL int bcw__report_seq(void *reporter, const bcw_seq *seq);
 

@@ -18,17 +18,20 @@
 #include "file.h"
 #include "pack.h"
 #include "report.h"
+#include "step.h"
+#include "walk.h"
 
 #define FLUSH_AT (64 * 1024)
 /* far above what one flush interval packs: a sequence, or the states */
 #define PACK_LIMIT ((size_t)1 << 30)
 /* The header's `version`: docs/results.md states it and
  * tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 5
+#define RESULTS_VERSION 6
 
 struct bcw_results {
     char *path, *tmp;
     FILE *f;
+    bool *text; /* by step: its calls' out blocks carry text (walk.h) */
     bcw_pack p; /* its error is the writer's, sticky */
 };
 
@@ -65,7 +68,10 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     bcw__pack_init(&r->p, "a results chunk", PACK_LIMIT);
     r->path = bcw__strdup(path);
     r->tmp = bcw__sprintf("%s.tmp.%ld", path, (long)getpid());
-    if (r->path == NULL || r->tmp == NULL) {
+    r->text = bcw__calloc(nsteps ? nsteps : 1, sizeof *r->text);
+    for (unsigned i = 0; r->text != NULL && i < nsteps; i++)
+        r->text[i] = bcw__func_has_text(&u->funcs[steps[i].func]);
+    if (r->path == NULL || r->tmp == NULL || r->text == NULL) {
         bcw__results_close(r, NULL);
         return BCW_ENOMEM;
     }
@@ -110,13 +116,15 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     return 0;
 }
 
-int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state)
+int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state,
+                     const char *cause, const char *leak)
 {
     if (r->p.err != 0)
         return r->p.err;
     msgpack_packer *pk = &r->p.pk;
-    /* [steps, results, outcome, signo, halted_at, outs, state, prefix] */
-    msgpack_pack_array(pk, 8);
+    /* [steps, results, outcome, signo, halted_at, outs, state, prefix,
+     *  cause, leak, text] */
+    msgpack_pack_array(pk, 11);
     msgpack_pack_array(pk, s->len + 1);
     for (unsigned k = 0; k <= s->len; k++)
         msgpack_pack_uint16(pk, s->steps[k]);
@@ -141,6 +149,18 @@ int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state)
     else
         msgpack_pack_nil(pk);
     msgpack_pack_uint32(pk, s->nprefix);
+    bcw__pack_str(pk, cause[0] ? cause : NULL);
+    bcw__pack_str(pk, leak[0] ? leak : NULL);
+    /* the last call's text: a string it returned, a buffer it filled */
+    bcw_seq_text t = {0};
+    if (s->outs[s->len] != NULL && r->text[s->steps[s->len]])
+        t = bcw_seq_text_of(s->outs[s->len]);
+    if (t.there && s->outcome == BCW_RUN_NORMAL) {
+        msgpack_pack_bin(pk, t.n);
+        msgpack_pack_bin_body(pk, t.at, t.n);
+    } else {
+        msgpack_pack_nil(pk);
+    }
     if (r->p.buf.len >= FLUSH_AT)
         flush(r);
     return r->p.err;
@@ -218,6 +238,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
     if (r->tmp != NULL)
         bcw__tmp_release(r->tmp);
     bcw__pack_free(&r->p);
+    free(r->text);
     free(r->path);
     free(r->tmp);
     free(r);

@@ -18,11 +18,12 @@ BCW_INTERNAL int bcw__results_open(bcw_results **out, const char *path,
                                    unsigned depth);
 
 /* Appends one sequence; `state` is the state walk's state it belongs
- * to (an index into the states bcw__results_states writes), or -1.
- * Errors are sticky: after the first, writes do nothing and close
- * reports it. */
-BCW_INTERNAL int bcw__results_seq(bcw_results *r, const bcw_seq *seq,
-                                  int state);
+ * to (an index into the states bcw__results_states writes), or -1;
+ * `cause` why it halted and `leak` what its destructor left, in words
+ * ("": none).  Errors are sticky: after the first, writes do nothing
+ * and close reports it. */
+BCW_INTERNAL int bcw__results_seq(bcw_results *r, const bcw_seq *seq, int state,
+                                  const char *cause, const char *leak);
 
 /* Appends the state walk's states and transitions (states.h). */
 struct bcw_states;

@@ -27,7 +27,7 @@ class Files(unittest.TestCase):
         header, seqs, trailer = objs[0], objs[1:-1], objs[-1]
         self.assertEqual({k: header[k] for k in ("format", "version", "unit",
                                                  "walk", "depth")},
-                         {"format": "bcwalk-results", "version": 5,
+                         {"format": "bcwalk-results", "version": 6,
                           "unit": "bstack", "walk": "protocol", "depth": 3})
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual(fns[:3], ["bstack_new", "bstack_free", "bstack_push"])
@@ -47,6 +47,33 @@ class Files(unittest.TestCase):
         pop = next(s for s in seqs if [fns[i] for i in s[0]] ==
                    ["bstack_new", "bstack_pop"])
         self.assertEqual((pop[2], pop[4]), (2, 1))
+        # with its cause in words, as the reports have it; no leak, no text
+        self.assertEqual(pop[8:], ["abort() called in bstack_pop "
+                                   "(bstack.c:50)", None, None])
+        self.assertTrue(all(s[8] is None for s in seqs if s[2] == 0))
+
+    def test_results_keep_leaks_and_texts(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "enc.results.msgpack")
+            bcwalk("explore", example("enc.bc"), "--unit", "enc", "--depth",
+                   "2", "--format", "json", "-o", path, check=0)
+            objs = msgpack_stream(path)
+            leaky = os.path.join(d, "faulty.results.msgpack")
+            bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                   "--depth", "1", "--timeout", "200", "--format", "json",
+                   "-o", leaky, check=0)
+            faulty = msgpack_stream(leaky)
+        fns = [f["name"] for f in objs[0]["functions"]]
+        # enc_name's string by its bytes, enc_copy's buffer by its content
+        texts = [(fns[s[0][-1]], s[10]) for s in objs[1:-1]
+                 if s[10] is not None]
+        self.assertIn(("enc_name", b"caf\xe9"), texts)
+        self.assertIn(("enc_copy", b""), texts)
+        self.assertTrue(all(fn in ("enc_name", "enc_copy")
+                            for fn, _ in texts))
+        leaks = [s[9] for s in faulty[1:-1] if s[9] is not None]
+        self.assertTrue(leaks)
+        self.assertTrue(all("left by faulty_free" in w for w in leaks), leaks)
 
     def test_unwritable_results_file_is_a_clear_error(self):
         p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
