@@ -172,6 +172,37 @@ static void test_runtime__solve_a_wrap_on_an_earlier_argument(void **state)
     worker_free(w);
 }
 
+/* Bounds over a signed parameter do not wrap: with the field (a
+ * balance) INT64_MAX, no long is above it, where the 64-bit sum
+ * field + 1 would be INT64_MIN and let every amount pass for one; and
+ * every long is at most field + field, the boundary INT64_MAX. */
+static void test_runtime__signed_bounds_do_not_wrap(void **state)
+{
+    (void)state;
+    int64_t field = INT64_MAX;
+    bcw_rt_worker *w = worker_new(&field);
+    bool met;
+    bcw_wire_param p = {.fixed = BCW_FIXED_BOUNDS,
+                        .abi = BCW_ABI_S64,
+                        .bounds = 2,
+                        .nbounds = 1};
+    node(w, 0, BCW_C_FIELD, 64, 0, 0, 0);
+    node(w, 2, BCW_C_LOWER, 0, 1, 0, 0);
+    bcw_rt_bounds_value(w, &p, &met);
+    assert_false(met);
+    node(w, 1, BCW_C_ADD, 64, 0, 0, 0);
+    node(w, 2, BCW_C_UPPER, 0, 0, 1, 0);
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)INT64_MAX);
+    assert_true(met);
+    /* an unsigned parameter's bounds wrap, as its C arithmetic does */
+    p.abi = BCW_ABI_U64;
+    node(w, 2, BCW_C_LOWER, 0, 1, 0, 0);
+    field = -1; /* UINT64_MAX */
+    bcw_rt_bounds_value(w, &p, &met);
+    assert_true(met);
+    worker_free(w);
+}
+
 /* amount <= 0 && amount > field + 1: on an object whose field is 0 the
  * bounds cross and no value is of the category, which the worker must
  * not pass under its label; with the field -5 the category's boundary,
@@ -309,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_runtime__solve_at_int64_min),
         cmocka_unit_test(test_runtime__solve_a_wrap_on_an_earlier_argument),
         cmocka_unit_test(test_runtime__bounds_that_cross_are_unmet),
+        cmocka_unit_test(test_runtime__signed_bounds_do_not_wrap),
         cmocka_unit_test(test_runtime__closures_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

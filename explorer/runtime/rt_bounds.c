@@ -155,6 +155,36 @@ static uint64_t eval(const bcw_rt_worker *w, uint32_t i, int depth)
     return mask(v, n->bits);
 }
 
+/* Node i's value as a signed number that does not wrap: a bound over a
+ * signed parameter (amount <= balance + limit) means the sum, not what
+ * 64 bits make of it.  Sums, differences, products and sign extensions
+ * are computed wide; the rest as eval() does. */
+static __int128 wide(const bcw_rt_worker *w, uint32_t i, int depth)
+{
+    const bcw_shm *shm = w->shm;
+    if (depth > 64 || i >= shm->npool)
+        return 0;
+    const bcw_cnode *n = &shm->pool[i];
+    const __int128 big = (__int128)1 << 63;
+    switch ((enum bcw_cop)n->op) {
+    case BCW_C_ADD:
+        return wide(w, n->a, depth + 1) + wide(w, n->b, depth + 1);
+    case BCW_C_SUB:
+        return wide(w, n->a, depth + 1) - wide(w, n->b, depth + 1);
+    case BCW_C_MUL: {
+        /* within +-2^63 each, the product fits */
+        __int128 a = wide(w, n->a, depth + 1), b = wide(w, n->b, depth + 1);
+        a = a > big ? big : a < -big ? -big : a;
+        b = b > big ? big : b < -big ? -big : b;
+        return a * b;
+    }
+    case BCW_C_SEXT:
+        return wide(w, n->a, depth + 1);
+    default:
+        return sext(eval(w, i, depth), n->bits);
+    }
+}
+
 /* Does candidate x meet every HOLDS/FAILS literal of p's category? */
 static int meets(bcw_rt_worker *w, const bcw_wire_param *p, uint64_t x)
 {
@@ -296,6 +326,12 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
     int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
     int64_t avoid[BCW_MAX_TERM_NODES];
     unsigned navoid = 0;
+    /* a signed parameter's bounds do not wrap: one past its type's
+     * range leaves no value (a lower bound above its maximum), or
+     * bounds nothing (an upper bound above it) */
+    bool is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
+    unsigned pbits = bcw_abi_bits((enum bcw_abi)p->abi);
+    const __int128 pmax = ((__int128)1 << (pbits - 1)) - 1, pmin = -pmax - 1;
     for (uint32_t i = 0; i < p->nbounds; i++) {
         uint32_t at = p->bounds + i;
         if (at >= shm->npool)
@@ -304,6 +340,15 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
         unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
         int64_t x = (int64_t)((uint64_t)sext(eval(w, b->a, 0), bits) +
                               (uint64_t)b->value);
+        if (is_signed && b->op != BCW_C_UNEQUAL) {
+            __int128 wx = wide(w, b->a, 0) + b->value;
+            if ((wx > pmax && b->op != BCW_C_UPPER) ||
+                (wx < pmin && b->op != BCW_C_LOWER)) {
+                *met = false;
+                return 0;
+            }
+            x = (int64_t)(wx > pmax ? pmax : wx < pmin ? pmin : wx);
+        }
         if (i == 0) /* x != t: the boundary is just past t (wrapping) */
             v = b->op == BCW_C_UNEQUAL ? (int64_t)((uint64_t)x + 1) : x;
         if (b->op == BCW_C_LOWER && x > lo)
