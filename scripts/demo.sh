@@ -23,4 +23,15 @@ echo "\$ bcwalk test examples/bstack.bc --unit bstack --depth 4 --oracle bstack.
 echo
 echo "\$ bcwalk test examples/bstack-cap3.bc --unit bstack --depth 4 --oracle bstack.oracle.msgpack | grep -B6 changed | head -14"
 "$build/bin/bcwalk" test "$build/examples/bstack-cap3.bc" --unit bstack --depth 4 --oracle "$oracle" | grep -B6 changed | head -14 || true
+echo
+# the change waits in the oracle for a person: listed, then rejected
+echo "\$ bcwalk review --oracle bstack.oracle.msgpack --list"
+"$build/bin/bcwalk" review --oracle "$oracle" --list || true
+echo
+echo "\$ echo n | bcwalk review --oracle bstack.oracle.msgpack | tail -1"
+echo n | "$build/bin/bcwalk" review --oracle "$oracle" 2>/dev/null | tail -1
+echo
 rm -rf "$(dirname "$oracle")"
+# two versions: a faulty undo history judged against the correct one
+echo "\$ bcwalk test examples/undo-fault6.bc --unit undo --depth 6 --reference examples/undo.bc | grep -B8 'reference build gives' | head -9"
+"$build/bin/bcwalk" test "$build/examples/undo-fault6.bc" --unit undo --depth 6 --reference "$build/examples/undo.bc" | grep -B8 'reference build gives' | head -9 || true
