@@ -13,11 +13,24 @@ import os
 import platform
 import subprocess
 import sys
+import time
 
 
 def fail(msg):
     print(f"bench: error: {msg}", file=sys.stderr)
     sys.exit(1)
+
+
+def timed(cmd, ok=(0,)):
+    """Runs cmd: its wall seconds, exit status and output (stdout then
+    stderr); an exit status not in `ok` fails the benchmark."""
+    t = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    elapsed = time.monotonic() - t
+    if p.returncode not in ok:
+        fail(f"{' '.join(cmd)}: exit {p.returncode}: "
+             f"{p.stderr.strip()[-400:]}")
+    return elapsed, p.returncode, p.stdout + p.stderr
 
 
 def run_json(cmd):

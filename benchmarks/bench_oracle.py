@@ -14,21 +14,9 @@ sequence. Used by `make bench`; standard library only.
 import argparse
 import json
 import os
-import subprocess
 import tempfile
-import time
 
-from bench import fail, print_machine
-
-
-def timed(cmd, ok=(0,)):
-    """The wall seconds of cmd and its stdout."""
-    t = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    elapsed = time.monotonic() - t
-    if p.returncode not in ok:
-        fail(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
-    return elapsed, p.stdout
+from bench import fail, print_machine, timed
 
 
 def best(cmd, repeat, before=None):
@@ -38,7 +26,7 @@ def best(cmd, repeat, before=None):
     for _ in range(repeat):
         if before:
             before()
-        t, out = timed(cmd)
+        t, _, out = timed(cmd)
         times.append(t)
     return min(times), out
 

@@ -18,11 +18,9 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import tempfile
-import time
 
-from bench import fail, print_machine
+from bench import fail, print_machine, timed
 
 FAULTS = {1: "lost counter update", 2: "FIFO for LIFO",
           3: "off-by-one capacity", 4: "wrong predicate boundary",
@@ -30,16 +28,6 @@ FAULTS = {1: "lost counter update", 2: "FIFO for LIFO",
           7: "broken representation (invariant)",
           8: "deleted store (clear)"}
 DEPTH = 6
-
-
-def timed(cmd, ok=(0,)):
-    """Wall seconds, exit status and output of cmd."""
-    t = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    elapsed = time.monotonic() - t
-    if p.returncode not in ok:
-        fail(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
-    return elapsed, p.returncode, p.stdout + p.stderr
 
 
 def build_fuzzers(clang, src, examples_src, tmp):
