@@ -133,10 +133,17 @@ static int void_observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
         if (f->role != BCW_ROLE_OBSERVER || f->ret.kind != BCW_PK_NONE ||
             (i > 0 && steps[i - 1].func == steps[i].func))
             continue;
+        /* one given memory it may write (an iterator to set up, an out
+         * cell, a callback's) has its effect there */
         bool out = false;
-        for (unsigned k = 0; k < f->nparams; k++)
-            out = out || f->params[k].kind == BCW_PK_OUT ||
-                  f->params[k].kind == BCW_PK_CALLBACK;
+        for (unsigned k = 0; k < f->nparams; k++) {
+            enum bcw_pkind kind = f->params[k].kind;
+            out = out || !(kind == BCW_PK_UNIT || kind == BCW_PK_INT ||
+                           kind == BCW_PK_BOOL || kind == BCW_PK_CHAR ||
+                           kind == BCW_PK_FLOAT || kind == BCW_PK_ENUM ||
+                           kind == BCW_PK_STRING || kind == BCW_PK_LENGTH ||
+                           kind == BCW_PK_ELEMENT);
+        }
         if (out)
             continue;
         int err = bcw__strlist_add(
