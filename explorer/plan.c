@@ -71,24 +71,45 @@ static int cap_warning(bcw_strlist *warnings, const bcw_func *f,
 /* --boundaries: each value a category has (its representative, minimum
  * and maximum) is a choice of its own; a category with one value, or
  * with no numbers (strings, callbacks, bounds on the object), is one. */
-static unsigned choices(const bcw_param *p)
+/* Does category t bound the parameter by the object's fields (LOWER,
+ * UPPER, EQUAL nodes), so that besides its boundary an ordinary value
+ * inside it is walked (BCW_BOUNDS_ORDINARY)?  One solved on the live
+ * object (HOLDS/FAILS) is walked once, at the value nearest 1. */
+static bool has_ordinary(const bcw_param *p, const bcw_part *t)
+{
+    if (t->rel < 0 || (unsigned)t->rel >= p->nnodes)
+        return false;
+    uint8_t op = p->nodes[t->rel].op;
+    return op == BCW_C_LOWER || op == BCW_C_UPPER;
+}
+
+/* How many values the walk passes for category t: its representative
+ * and, with boundaries, its extremes; a relative one's boundary and an
+ * ordinary value. */
+static unsigned values_of(const bcw_param *p, const bcw_part *t,
+                          bool boundaries)
+{
+    if (has_ordinary(p, t))
+        return 2;
+    return boundaries && t->nvalues > 1 && t->str == NULL && t->rel < 0
+               ? t->nvalues
+               : 1;
+}
+
+static unsigned choices(const bcw_param *p, bool boundaries)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < p->nparts; i++)
-        n += p->parts[i].nvalues > 1 && p->parts[i].str == NULL &&
-                     p->parts[i].rel < 0
-                 ? p->parts[i].nvalues
-                 : 1;
+        n += values_of(p, &p->parts[i], boundaries);
     return n;
 }
 
 /* Choice c of p as its category *part and that category's value *vi. */
-static void choice(const bcw_param *p, unsigned c, unsigned *part, unsigned *vi)
+static void choice(const bcw_param *p, bool boundaries, unsigned c,
+                   unsigned *part, unsigned *vi)
 {
     for (unsigned i = 0; i < p->nparts; i++) {
-        const bcw_part *t = &p->parts[i];
-        unsigned n =
-            t->nvalues > 1 && t->str == NULL && t->rel < 0 ? t->nvalues : 1;
+        unsigned n = values_of(p, &p->parts[i], boundaries);
         if (c < n) {
             *part = i;
             *vi = c;
@@ -178,11 +199,10 @@ static int make_steps(bcw_alphabet *a, const bcw_unit *u,
             aged[k] = f->params[k].kind == BCW_PK_HANDLE && ages > 1;
             cat[k] = (partitioned(&f->params[k]) || permuted) &&
                      !bcw__generator_takes(gen, i, k);
-            counts[k] = aged[k]         ? ages
-                        : !cat[k]       ? 0
-                        : permuted      ? a->nperms
-                        : o->boundaries ? choices(&f->params[k])
-                                        : f->params[k].nparts;
+            counts[k] = aged[k]    ? ages
+                        : !cat[k]  ? 0
+                        : permuted ? a->nperms
+                                   : choices(&f->params[k], o->boundaries != 0);
         }
         /* a permuted buffer's length is its content's */
         for (unsigned k = 0; k < f->nparams; k++)
@@ -215,14 +235,18 @@ static int make_steps(bcw_alphabet *a, const bcw_unit *u,
                 if (!cat[k])
                     continue;
                 unsigned vi = 0, pi = rows[c].cat[k];
-                if (o->boundaries && p->kind != BCW_PK_BUFFER)
-                    choice(p, rows[c].cat[k], &pi, &vi);
+                if (p->kind != BCW_PK_BUFFER)
+                    choice(p, o->boundaries != 0, rows[c].cat[k], &pi, &vi);
                 const bcw_part *part =
                     p->kind == BCW_PK_BUFFER ? &a->perms[pi] : &p->parts[pi];
                 st->part[k] = part;
                 st->fixed[k] =
                     part->nvalues > 0 || part->str != NULL || part->rel >= 0;
-                st->value[k] = part->nvalues ? part->values[vi] : 0;
+                /* a relative category's: 0 its boundary, 1 an ordinary
+                 * value inside it */
+                st->value[k] = part->rel >= 0  ? (int64_t)vi
+                               : part->nvalues ? part->values[vi]
+                                               : 0;
                 st->label[k] = part->label;
                 st->relative[k] = part->rel >= 0 ? part : NULL;
             }
@@ -363,8 +387,10 @@ static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
         w->value = st->value[k];
         return 0;
     }
-    if (st->relative[k])
+    if (st->relative[k]) {
+        w->value = st->value[k]; /* BCW_BOUNDS_ORDINARY or not */
         return pool_bounds(plan, p, part, w);
+    }
     w->fixed = BCW_FIXED_VALUE;
     w->value = st->value[k];
     if ((p->kind == BCW_PK_STRING || p->kind == BCW_PK_BUFFER) &&

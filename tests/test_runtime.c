@@ -194,11 +194,17 @@ static void test_runtime__signed_bounds_do_not_wrap(void **state)
     node(w, 2, BCW_C_UPPER, 0, 0, 1, 0);
     assert_int_equal(bcw_rt_bounds_value(w, &p, &met), (uint64_t)INT64_MAX);
     assert_true(met);
-    /* an unsigned parameter's bounds wrap, as its C arithmetic does */
+    /* an unsigned parameter's values start at 0: index < size on an
+     * empty array (size - 1 is -1, not UINT64_MAX) has none */
     p.abi = BCW_ABI_U64;
-    node(w, 2, BCW_C_LOWER, 0, 1, 0, 0);
-    field = -1; /* UINT64_MAX */
+    field = 0;
+    node(w, 1, BCW_C_SUB, 64, 0, 0, 3);
+    node(w, 3, BCW_C_CONST, 64, 1, 0, 0);
+    node(w, 2, BCW_C_UPPER, 0, 0, 1, 0);
     bcw_rt_bounds_value(w, &p, &met);
+    assert_false(met);
+    field = 3;
+    assert_int_equal(bcw_rt_bounds_value(w, &p, &met), 2);
     assert_true(met);
     worker_free(w);
 }

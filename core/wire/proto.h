@@ -137,6 +137,9 @@ typedef struct bcw_wire_param {
  * pool, whose operands index the pool too; the value passed is the one
  * nearest 1 within them. */
 #define BCW_FIXED_BOUNDS 2u
+/* A BCW_FIXED_BOUNDS parameter's value: an ordinary value inside the
+ * category on the live object rather than its boundary. */
+#define BCW_BOUNDS_ORDINARY 1
 /* value: offset of a C string in `strings` */
 #define BCW_FIXED_STRING 3u
 /* value: a symbol, passed as its address */

@@ -185,6 +185,27 @@ static __int128 wide(const bcw_rt_worker *w, uint32_t i, int depth)
     }
 }
 
+/* An ordinary value of [lo, hi], not an extreme: its middle, but no
+ * further from zero than 100 when the range reaches that far (the
+ * middle of a range up to INT64_MAX is no ordinary amount), else at most
+ * 100 in from its end nearer zero; a wide range holding 0, 0. */
+static int64_t ordinary(int64_t lo, int64_t hi)
+{
+    uint64_t half = ((uint64_t)hi - (uint64_t)lo) / 2;
+    uint64_t in = half < 100 ? half : 100;
+    if (lo >= 0)
+        return lo <= 100 ? (int64_t)((uint64_t)lo + half) < 100
+                               ? (int64_t)((uint64_t)lo + half)
+                               : 100
+                         : (int64_t)((uint64_t)lo + in);
+    if (hi <= 0)
+        return hi >= -100 ? (int64_t)((uint64_t)hi - half) > -100
+                                ? (int64_t)((uint64_t)hi - half)
+                                : -100
+                          : (int64_t)((uint64_t)hi - in);
+    return half <= 100 ? (int64_t)((uint64_t)lo + half) : 0;
+}
+
 /* Does candidate x meet every HOLDS/FAILS literal of p's category? */
 static int meets(bcw_rt_worker *w, const bcw_wire_param *p, uint64_t x)
 {
@@ -326,12 +347,24 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
     int64_t lo = INT64_MIN, hi = INT64_MAX, v = 0;
     int64_t avoid[BCW_MAX_TERM_NODES];
     unsigned navoid = 0;
-    /* a signed parameter's bounds do not wrap: one past its type's
-     * range leaves no value (a lower bound above its maximum), or
-     * bounds nothing (an upper bound above it) */
-    bool is_signed = bcw_abi_signed((enum bcw_abi)p->abi);
-    unsigned pbits = bcw_abi_bits((enum bcw_abi)p->abi);
-    const __int128 pmax = ((__int128)1 << (pbits - 1)) - 1, pmin = -pmax - 1;
+    /* an integer parameter's bounds do not wrap: one past its type's
+     * range leaves no value (a lower bound above its maximum, an upper
+     * one below its minimum: `index < size` on an empty array), or bounds
+     * nothing (an upper bound above the maximum); an unsigned one's
+     * values from 0, up to INT64_MAX at most */
+    enum bcw_abi abi = (enum bcw_abi)p->abi;
+    bool is_signed = bcw_abi_signed(abi);
+    bool is_int = is_signed || abi == BCW_ABI_U8 || abi == BCW_ABI_U16 ||
+                  abi == BCW_ABI_U32 || abi == BCW_ABI_U64;
+    unsigned pbits = bcw_abi_bits(abi);
+    const __int128 pmax = is_signed || pbits == 64
+                              ? ((__int128)1 << 63 >> (64 - pbits)) - 1
+                              : ((__int128)1 << pbits) - 1;
+    const __int128 pmin = is_signed ? -pmax - 1 : 0;
+    if (is_int) {
+        lo = (int64_t)pmin;
+        hi = (int64_t)pmax;
+    }
     for (uint32_t i = 0; i < p->nbounds; i++) {
         uint32_t at = p->bounds + i;
         if (at >= shm->npool)
@@ -340,7 +373,7 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
         unsigned bits = b->a < shm->npool ? shm->pool[b->a].bits : 64;
         int64_t x = (int64_t)((uint64_t)sext(eval(w, b->a, 0), bits) +
                               (uint64_t)b->value);
-        if (is_signed && b->op != BCW_C_UNEQUAL) {
+        if (is_int && b->op != BCW_C_UNEQUAL) {
             __int128 wx = wide(w, b->a, 0) + b->value;
             if ((wx > pmax && b->op != BCW_C_UPPER) ||
                 (wx < pmin && b->op != BCW_C_LOWER)) {
@@ -365,7 +398,10 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
         *met = false;
         return (uint64_t)v;
     }
-    v = v < lo ? lo : v > hi ? hi : v;
+    v = p->value == BCW_BOUNDS_ORDINARY ? ordinary(lo, hi)
+        : v < lo                        ? lo
+        : v > hi                        ? hi
+                                        : v;
     /* step off the values x must not take, upwards, then downwards,
      * within the bounds */
     for (int dir = 1; dir >= -1 && navoid > 0; dir -= 2) {

@@ -85,15 +85,18 @@ class Setup(unittest.TestCase):
         self.assertEqual((s["normal"], s["terminated"]), (0, 3))
 
     def test_with_it_sequences_run(self):
-        # 3 constructors, each followed by range_add, 8 range_remove
-        # steps, range_first and range_len
+        # 3 constructors, each followed by range_add, 16 range_remove
+        # steps (2 index categories, each at its boundary and at an
+        # ordinary value, times 4 solved length categories), range_first
+        # and range_len
         for jobs in ("1", "2"):
             s = explore_json("range.bc", "range", "protocol", 1, *SETUP,
                              "--jobs", jobs)["sequences"]
-            # 4 of the 8 range_remove steps have no value on an empty
-            # range: not made
+            # 7 of the 16 range_remove steps have no value on an empty
+            # range: not made (from index 1 no length wraps the sum past
+            # 0; from index 100 one does)
             self.assertEqual((s["normal"], s["terminated"], s["unmet"]),
-                             (3 + 3 * 7, 3 * 4, 3 * 4))
+                             (3 + 3 * 12, 3 * 7, 3 * 7))
 
     def test_kept_across_sequences_and_restarts(self):
         # the crashes of the wrap restart the worker, which runs the

@@ -55,13 +55,25 @@ class Outcomes(unittest.TestCase):
             "ENSURES(a->balance >= -a->limit)")
         # a category the fresh account allows no value of is not called
         # under its label: amount <= 0 and above balance + limit + 1 = 1
+        # (its boundary and an ordinary value inside it alike)
         lines = jsonl("account.bc", "account", "protocol", 1)
-        [s] = [s for s in lines[:-1] if s["calls"][-1]["labels"][1:] ==
-               ["amount <= 0 && amount > ((balance + limit) + 1)"]]
-        self.assertEqual((s["calls"][-1]["outcome"], s["calls"][-1]["cause"],
-                          s["calls"][-1]["args"][1]),
-                         ("rejected", unmet, "(balance + limit) + 1 + 1"))
-        self.assertEqual(lines[-1]["sequences"]["unmet"], 1)
+        both = [s for s in lines[:-1] if s["calls"][-1]["labels"][1:] ==
+                ["amount <= 0 && amount > ((balance + limit) + 1)"]]
+        self.assertEqual(len(both), 2)
+        for s in both:
+            self.assertEqual((s["calls"][-1]["outcome"],
+                              s["calls"][-1]["cause"],
+                              s["calls"][-1]["args"][1]),
+                             ("rejected", unmet, "(balance + limit) + 1 + 1"))
+        self.assertEqual(lines[-1]["sequences"]["unmet"], 2)
+        # a category bounded by the fields walks its boundary and an
+        # ordinary value inside it: a deposit of all the room left below
+        # LONG_MAX, and one of 100
+        bank = jsonl("bank.bc", "bank", "protocol", 1)
+        room = "amount > 0 && amount <= (9223372036854775807 - balance)"
+        self.assertEqual(sorted(s["calls"][-1]["args"][1] for s in bank[:-1]
+                                if s["calls"][-1]["labels"][1:] == [room]),
+                         ["100", "9223372036854775807"])
         # a fault inside libc (memcpy from NULL) is the unit's call of it
         self.assertEqual(causes("memfault.bc", "mf"), {
             "mf_load": "SIGSEGV: read of address 0x0 in mf_load "
