@@ -325,18 +325,28 @@ static int fit_steps(bcw_alphabet *a, const bcw_unit *u,
 static int pool_bounds(bcw_plan *plan, const bcw_param *p, const bcw_part *c,
                        bcw_wire_param *w)
 {
-    if (plan->npool + p->nnodes > BCW_MAX_PLAN_NODES)
+    unsigned k = 0;
+    while (k < plan->npooled && plan->pooled[k] != p)
+        k++;
+    if (k == plan->npooled && (plan->npool + p->nnodes > BCW_MAX_PLAN_NODES ||
+                               plan->npooled == BCW_MAX_FUNCS))
         return bcw__error(BCW_EINPUT,
                           "%s: its categories need more than %d expression "
                           "nodes",
                           p->name, BCW_MAX_PLAN_NODES);
-    uint32_t base = plan->npool;
-    for (unsigned i = 0; i < p->nnodes; i++) {
-        bcw_cnode n = p->nodes[i];
-        n.a += base;
-        n.b += base;
-        plan->pool[plan->npool++] = n;
+    if (k == plan->npooled) {
+        /* the parameter's first step: its nodes, re-based */
+        plan->pooled[plan->npooled] = p;
+        plan->pooled_at[plan->npooled++] = plan->npool;
+        uint32_t base = plan->npool;
+        for (unsigned i = 0; i < p->nnodes; i++) {
+            bcw_cnode n = p->nodes[i];
+            n.a += base;
+            n.b += base;
+            plan->pool[plan->npool++] = n;
+        }
     }
+    uint32_t base = plan->pooled_at[k];
     w->fixed = BCW_FIXED_BOUNDS;
     w->bounds = (uint16_t)(base + (uint32_t)c->rel);
     w->nbounds = (uint16_t)c->nrel;

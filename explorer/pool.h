@@ -35,6 +35,12 @@ typedef struct bcw_plan {
      * constructor a walk can call makes, a struct no unit's), itself or
      * through the constructors making its arguments. */
     bool fabricates[BCW_MAX_FUNCS];
+    /* The parent's alone: the parameters whose expression nodes are in
+     * the pool already, and where, so that every step of a parameter's
+     * categories shares one copy. */
+    const void *pooled[BCW_MAX_FUNCS];
+    uint32_t pooled_at[BCW_MAX_FUNCS];
+    unsigned npooled;
 } bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:
