@@ -591,6 +591,9 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;
         w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
+        if (f->role == BCW_ROLE_DESTRUCTOR && f->self == 0 &&
+            f->params[0].kind == BCW_PK_UNIT && f->params[0].nullable)
+            w->flags |= BCW_WIRE_NULLABLE_SELF;
         wire_param(&w->ret, &f->ret);
         int h = handle_passed_on(u, f);
         if (h >= 0 && h < BCW_MAX_HANDLES) {

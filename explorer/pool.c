@@ -535,7 +535,7 @@ static bool result_ok(const worker *w, uint32_t i, const bcw_wire_result *r,
     return r->check == bcw_wire_check(r, c, i, w->nonce) &&
            r->outcome <= BCW_RUN_FAILURE && r->ntext <= BCW_TEXT_MAX &&
            r->text_of <= BCW_MAX_PARAMS &&
-           r->halted_at <= len_of(w->job, i) + 1 &&
+           r->halted_at <= len_of(w->job, i) + 2 &&
            (!caused ||
             (c->kind <= BCW_CAUSE_LAST && c->access <= BCW_ACCESS_WRITE &&
              c->where <= BCW_WHERE_STACK));

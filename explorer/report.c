@@ -368,7 +368,7 @@ static const char *call_name(const bcw_reporter *r, const bcw_seq *s,
 {
     if (c <= s->len)
         return r->unit->funcs[r->steps[s->steps[c]].func].name;
-    return c == s->len + 1 ? destructor_of(r, s) : "?";
+    return c == s->len + 1 || c == s->len + 2 ? destructor_of(r, s) : "?";
 }
 
 /* Where address pc of the worker is, " in f (f.c:12)" (" in f" without
@@ -625,6 +625,15 @@ static void halt_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
     snprintf(buf, n, "*%s* %s", bcw__outcome_name(s->outcome), cause);
 }
 
+/* The destructor's argument as the reports show it: the object, or NULL
+ * where the halt was its call with NULL (BCW_WIRE_NULLABLE_SELF). */
+static const char *dtor_arg(const bcw_seq *s, bool json)
+{
+    if (s->halted_at == s->len + 2u && s->outcome != BCW_RUN_NORMAL)
+        return "NULL";
+    return json ? "#0" : "target";
+}
+
 /* Calls shown for a sequence: up to the one that halted, the destructor
  * included when it was the one. */
 static unsigned shown_calls(const bcw_seq *s)
@@ -730,7 +739,7 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     for (unsigned k = 0; k < ncalls; k++) {
         bool is_dtor = k == s->len + 1u;
         if (is_dtor) {
-            fprintf(f, "%s(target);\n", destructor_of(r, s));
+            fprintf(f, "%s(%s);\n", destructor_of(r, s), dtor_arg(s, false));
             continue;
         }
         const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
@@ -901,9 +910,9 @@ static void print_jsonl(bcw_reporter *r, const bcw_seq *s)
             fputs(", {\"fn\": ", f);
             bcw__json_str(f, destructor_of(r, s));
             fprintf(f,
-                    ", \"args\": [\"#0\"], \"labels\": [null], "
+                    ", \"args\": [\"%s\"], \"labels\": [null], "
                     "\"outcome\": \"%s\"",
-                    outcome);
+                    dtor_arg(s, true), outcome);
             if (halted)
                 json_cause(r, s, f);
             fputs("}", f);
@@ -1406,7 +1415,7 @@ static char *call_text(const bcw_reporter *r, const bcw_seq *s, unsigned k,
                        const char **labels)
 {
     if (k == s->len + 1u)
-        return bcw__sprintf("%s(target)", destructor_of(r, s));
+        return bcw__sprintf("%s(%s)", destructor_of(r, s), dtor_arg(s, false));
     if (k == 0 && fn->role == BCW_ROLE_EMPTY)
         return bcw__strdup("target = NULL");
     char line[BCW_MAX_PARAMS * 200 + 128];

@@ -252,7 +252,7 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         for (size_t j = from + i; w->nodes[j].parent != NO_PARENT;
              j = w->nodes[j].parent)
             len++;
-        if (r->outcome != BCW_RUN_NORMAL && r->halted_at == len + 1u)
+        if (r->outcome != BCW_RUN_NORMAL && r->halted_at >= len + 1u)
             nd->flags |= NODE_IN_DTOR;
         /* a halt's cause, or a normal sequence's leak */
         if ((r->flags & BCW_RESULT_CAUSE) &&

@@ -222,6 +222,10 @@ typedef struct bcw_wire_func {
  * to hash the state before it too (BCW_SEQ_CHECK_OBSERVER), to tell
  * whether it changed anything (BCW_RESULT_OBSERVER_CHANGED). */
 #define BCW_WIRE_OBSERVER 2u
+/* A destructor whose unit parameter it checks for NULL: a sequence of
+ * the constructor alone also calls it with NULL after its teardown, a
+ * halt there at call len + 2. */
+#define BCW_WIRE_NULLABLE_SELF 4u
 
 /* Bytes of a returned C string or a filled buffer a result carries. */
 #define BCW_TEXT_MAX 64

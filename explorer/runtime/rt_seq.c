@@ -349,11 +349,17 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
         bcw_rt_observe_preds(w, r);
     /* the destructor's result is not reported: r is not written */
     if (shm->ndestructors > 0) {
-        run_call(w,
-                 shm->destructors[bcw_wire_destructor_of(&q[1], w->len,
-                                                         shm->ndestructors)],
-                 r, 0);
+        unsigned d = shm->destructors[bcw_wire_destructor_of(
+            &q[1], w->len, shm->ndestructors)];
+        run_call(w, d, r, 0);
         check_leaks(w, r);
+        /* one that checks its object for NULL is given NULL too, once a
+         * constructor's sequence */
+        if (w->len == 0 && (shm->funcs[d].flags & BCW_WIRE_NULLABLE_SELF)) {
+            w->target = NULL;
+            w->flight.call = w->len + 2;
+            run_call(w, d, r, 0);
+        }
     }
     w->flight.armed = 0;
     finish(w, r);

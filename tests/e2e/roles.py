@@ -30,6 +30,25 @@ class Roles(unittest.TestCase):
             "changes nothing of the unit a walk can see (its effect, if "
             "any, is elsewhere)"])
 
+    def test_a_destructor_checking_for_null_is_given_null(self):
+        # examples/late.c: late_free tests its argument only after
+        # freeing through it; bstack_free is NULL-safe
+        lines = jsonl("late.bc", "late", "protocol", 1)
+        [s] = [s for s in lines[:-1] if s["length"] == 0]
+        self.assertEqual([(c["fn"], c["args"]) for c in s["calls"]],
+                         [("late_new", []), ("late_free", ["NULL"])])
+        self.assertEqual(s["calls"][-1]["outcome"], "crash")
+        self.assertTrue(s["calls"][-1]["cause"].startswith(
+            "SIGSEGV: read of address 0x0 in late_free (late.c:"))
+        # the sequence's methods still run after it
+        self.assertEqual(lines[-1]["sequences"]["normal"], 2)
+        text = bcwalk("explore", example("late.bc"), "--unit", "late",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("late *target = late_new();\nlate_free(NULL);\n"
+                      "==> *crash* SIGSEGV", text)
+        doc = explore_json("bstack.bc", "bstack", "protocol", 1)
+        self.assertEqual(doc["sequences"]["terminated"], 2)
+
     def test_lookups_calling_callbacks_are_observers(self):
         _, roles = roles_of("bag.bc")
         for fn in ("bag_contains", "bag_index_of", "bag_each", "bag_size"):
