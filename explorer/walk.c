@@ -452,6 +452,9 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             err = execute(w, from, to, level);
             prog.done += to - from;
             prog.calls = w->calls;
+            prog.level_done = to - level_start;
+            prog.level_size = level_end - level_start;
+            prog.states = w->states.len;
             prog.elapsed_s = now_s() - t0;
             if (err == 0 && cfg->progress)
                 cfg->progress(&prog, cfg->progress_payload);

@@ -18,6 +18,7 @@ typedef struct explore_args {
     bcw_explore_opts o;
     const char *unit;
     const char *sanitize; /* "address,undefined": into o.sanitize */
+    int progress;         /* --progress: lines on stderr even off a tty */
     int interactive;      /* test --interactive */
 } explore_args;
 
@@ -185,7 +186,12 @@ static const cli_word prunes[] = {
         {.name = "prune",                                                      \
          .arg = "HOW",                                                         \
          CLI_WORD(explore_args, o.prune, prunes),                              \
-         .help = "pruning by concrete state"},
+         .help = "pruning by concrete state"},                                 \
+        {.name = "progress",                                                   \
+         CLI_FLAG(explore_args, progress),                                     \
+         .help = "report progress on stderr even when it is not a terminal: "  \
+                 "a line every few seconds and one at the end, for logs (a "   \
+                 "terminal gets a live line without it)"},
 
 static const cli_opt options[] = {WALK_OPTIONS{.kind = CLI_END}};
 
@@ -330,16 +336,37 @@ static int sanitize_list(const cli_spec *s, explore_args *a)
     return CLI_RUN;
 }
 
-/* Renders progress on a terminal, in place, at most ~15 times a second. */
+/* How progress is shown: in place on a terminal, ~15 times a second, or
+ * a line every few seconds (--progress, for logs). */
+typedef struct progress_out {
+    bool tty;
+    double last;
+    bcw_progress seen; /* the last report, for the closing line */
+} progress_out;
+
+/* "length 5/9: 4200 of 16807, 98230 sequences, 31 states, 41000/s,
+ * 0.3s left at this length, 2.4s". */
+static void progress_line(const bcw_progress *p, const char *end)
+{
+    double rate = p->elapsed_s > 0 ? (double)p->done / p->elapsed_s : 0;
+    double left = rate > 0 ? (double)(p->level_size - p->level_done) / rate : 0;
+    fprintf(stderr,
+            "%slength %u/%u: %llu of %llu, %llu sequences, %llu states, "
+            "%.0f/s, %.1fs left at this length, %.1fs%s",
+            end[0] == '\n' ? "progress: " : "\r", p->length, p->depth,
+            (unsigned long long)p->level_done,
+            (unsigned long long)p->level_size, (unsigned long long)p->done,
+            (unsigned long long)p->states, rate, left, p->elapsed_s, end);
+}
+
 static void progress(const bcw_progress *p, void *payload)
 {
-    double *last = payload;
-    if (p->elapsed_s - *last < 1.0 / 15)
+    progress_out *o = payload;
+    o->seen = *p;
+    if (p->elapsed_s - o->last < (o->tty ? 1.0 / 15 : 5.0))
         return;
-    *last = p->elapsed_s;
-    fprintf(stderr, "\rlength %u/%u: %llu sequences, %llu calls, %.1fs",
-            p->length, p->depth, (unsigned long long)p->done,
-            (unsigned long long)p->calls, p->elapsed_s);
+    o->last = p->elapsed_s;
+    progress_line(p, o->tty ? "" : "\n");
 }
 
 /* test --interactive: a person's answer, on standard input, about the
@@ -387,19 +414,20 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
         bcw_model_free(model);
         return cli_fail_library(cmd, &given, err);
     }
-    double last = 0;
-    bool tty = isatty(2);
-    if (tty) {
+    progress_out prog = {.tty = isatty(2) != 0};
+    if (prog.tty || a.progress) {
         opts.progress = progress;
-        opts.payload = &last;
+        opts.payload = &prog;
     }
     opts.report = stdout;
     if (a.interactive)
         opts.ask = ask_person;
     bcw_summary sum;
     err = bcw_explore_run(&sum, model, &opts);
-    if (tty && last > 0)
+    if (prog.tty && prog.last > 0)
         fputs("\r\033[K", stderr);
+    else if (!prog.tty && a.progress && prog.seen.depth > 0)
+        progress_line(&prog.seen, "\n");
     bcw_model_free(model);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);

@@ -40,10 +40,13 @@ enum bcw_sanitize {
 
 /* Progress of a running walk, handed to the progress callback. */
 typedef struct bcw_progress {
-    unsigned length; /* sequence length being explored */
-    unsigned depth;  /* the walk's depth */
-    uint64_t done;   /* sequences executed so far */
-    uint64_t calls;  /* calls made so far */
+    unsigned length;     /* sequence length being explored */
+    unsigned depth;      /* the walk's depth */
+    uint64_t done;       /* sequences executed so far */
+    uint64_t calls;      /* calls made so far */
+    uint64_t level_done; /* of this length's sequences, executed */
+    uint64_t level_size; /* this length's sequences (the known total) */
+    uint64_t states;     /* distinct concrete states reached so far */
     double elapsed_s;
 } bcw_progress;
 

@@ -1,6 +1,7 @@
 """walks.py - end-to-end tests of the protocol and algebra walks: JWalk's
 BoundedStack counts, the text and jsonl reports, builds of the bitcode,
 stubs and jobs. ctest runs this file as test_e2e_walks."""
+import json
 import unittest
 
 import common
@@ -112,6 +113,26 @@ class Walks(unittest.TestCase):
                 del s[k]
         self.assertEqual(one, two)
 
+
+
+class Progress(unittest.TestCase):
+    """--progress: progress lines on stderr when it is not a terminal."""
+
+    def test_progress_goes_to_stderr_only_when_asked(self):
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--depth", "4", "--format", "json", "--progress",
+                   check=0)
+        doc = json.loads(p.stdout)  # the JSON untouched
+        executed = doc["sequences"]["normal"] + doc["sequences"]["terminated"]
+        last = p.stderr.splitlines()[-1]
+        self.assertRegex(last, r"^progress: length 4/4: (\d+) of \1, %d "
+                         r"sequences, \d+ states, \d+/s, 0\.0s left at this "
+                         r"length, \d+\.\ds$" % executed)
+        quiet = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                       "--depth", "4", "--format", "json", check=0)
+        self.assertEqual(quiet.stderr, "")
+        self.assertEqual(json.loads(quiet.stdout)["sequences"],
+                         doc["sequences"])
 
 if __name__ == "__main__":
     common.main()
