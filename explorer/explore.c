@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "build.h"
@@ -156,6 +157,20 @@ static int void_observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
             return err;
     }
     return 0;
+}
+
+/* The most sequences the walk's memory budget holds (walk_memory_mb, or
+ * half the machine's memory). */
+static uint64_t walk_budget(const bcw_explore_opts *o)
+{
+    uint64_t bytes = (uint64_t)o->walk_memory_mb << 20;
+    if (bytes == 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        bytes = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2
+                                      : (uint64_t)1 << 32;
+    }
+    uint64_t n = bytes / bcw__walk_bytes_per_sequence();
+    return n > 0 ? n : 1;
 }
 
 static double now_s(void)
@@ -377,6 +392,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                          (o->timeout_ms ? o->timeout_ms : 1000);
         a.plan->cpu_s = (uint32_t)(twice / 1000 > 60 ? twice / 1000 : 60);
     }
+    unsigned stopped = 0;
     /* states are hashed in every walk: they are counted, and observers
      * are checked, with or without pruning */
     a.plan->state_flags |= BCW_STATE_HASH;
@@ -388,6 +404,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .methods = a.methods,
                         .step = a.walk,
                         .prune_state = prunes(o),
+                        .budget = walk_budget(o),
+                        .stopped = &stopped,
                         .observer_changed = changed,
                         .exec = exec,
                         .emit = emit,
@@ -453,6 +471,20 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (err == 0)
         err = observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps,
                                 changed);
+    out->stopped_at = stopped;
+    if (err == 0 && stopped > 0)
+        err = bcw__strlist_add(
+            &sk.report.warnings,
+            bcw__sprintf(
+                "the walk stopped before length %u: its sequences "
+                "would pass the walk's memory budget of %llu MiB "
+                "(--memory); the lengths before it ran whole",
+                stopped,
+                (unsigned long long)(o->walk_memory_mb
+                                         ? o->walk_memory_mb
+                                         : walk_budget(o) *
+                                                   bcw__walk_bytes_per_sequence() >>
+                                               20)));
     /* the oracle with what this walk saw, before the summary counts
      * what it no longer reaches */
     if (sk.judge != NULL) {

@@ -1120,6 +1120,8 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
     fprintf(f, "\"prune\": \"%s\", \"concrete_states\": %llu,%s",
             s->prune_state ? "state" : "none",
             (unsigned long long)s->concrete_states, nl);
+    if (s->stopped_at > 0)
+        fprintf(f, "\"stopped_at\": %u,%s", s->stopped_at, nl);
     /* judged by an oracle: its counts; else only predicted results
      * pass, and every other executed sequence is pending */
     const struct bcw_judged *j = &s->judged;

@@ -210,6 +210,12 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
     return err;
 }
 
+size_t bcw__walk_bytes_per_sequence(void)
+{
+    /* arrays grow by doubling: up to twice what they hold */
+    return 2 * sizeof(node) + (BCW_MAX_PARAMS + BCW_SEQ_TEXT_WORDS) * 8;
+}
+
 /* Executes nodes [from, to) of `level` in jobs of job_size() sequences. */
 static int execute(walker *w, size_t from, size_t to, unsigned level)
 {

@@ -66,6 +66,11 @@ static inline bcw_seq_text bcw_seq_text_of(const uint64_t *outs)
 
 #define BCW_EMIT_EXTEND 1
 
+/* Bytes the walk holds per sequence it runs, at most (its tree's node,
+ * the arrays' growth, a call's out block): how a memory budget becomes
+ * bcw_walk_cfg.budget. */
+BCW_INTERNAL size_t bcw__walk_bytes_per_sequence(void);
+
 /* What the walk needs to know of a step (by plan index). */
 typedef struct bcw_walk_step {
     bool mutator;      /* the algebra walk extends sequences ending in it */

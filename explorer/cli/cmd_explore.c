@@ -187,6 +187,13 @@ static const cli_word prunes[] = {
          .arg = "HOW",                                                         \
          CLI_WORD(explore_args, o.prune, prunes),                              \
          .help = "pruning by concrete state"},                                 \
+        {.name = "memory",                                                     \
+         .arg = "MB",                                                          \
+         CLI_INT(explore_args, o.walk_memory_mb, 1, 16777216),                 \
+         .dflt = "half the machine's",                                         \
+         .help = "the walk's own memory budget, in MiB: a length whose "       \
+                 "sequences would pass it is not run, and the report says "    \
+                 "where the walk stopped"},                                    \
         {.name = "progress",                                                   \
          CLI_FLAG(explore_args, progress),                                     \
          .help = "report progress on stderr even when it is not a terminal: "  \

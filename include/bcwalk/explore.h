@@ -65,15 +65,19 @@ typedef struct bcw_explore_opts {
     const char *bitcode; /* the .bc the model came from */
     int unit;            /* index of the unit in the model */
     enum bcw_walk_kind walk;
-    unsigned depth;      /* k, the longest method sequence */
-    unsigned jobs;       /* worker processes */
-    unsigned timeout_ms; /* per-call hang limit */
-    unsigned memory_mb;  /* the most a sequence may hold allocated: more
-                            is a runaway allocation, its outcome */
-    unsigned cpu_s;      /* CPU seconds each worker process, and each
-                            process it starts, may use (RLIMIT_CPU); 0:
-                            the larger of 60 and twice a sequence's time
-                            limit, (depth + 2) * timeout_ms */
+    unsigned depth;          /* k, the longest method sequence */
+    unsigned jobs;           /* worker processes */
+    unsigned timeout_ms;     /* per-call hang limit */
+    unsigned walk_memory_mb; /* the walk's own budget, in MiB: a length
+                                whose sequences would pass it is not run
+                                (summary stopped_at); 0: half the
+                                machine's memory */
+    unsigned memory_mb;      /* the most a sequence may hold allocated: more
+                                is a runaway allocation, its outcome */
+    unsigned cpu_s;          /* CPU seconds each worker process, and each
+                                process it starts, may use (RLIMIT_CPU); 0:
+                                the larger of 60 and twice a sequence's time
+                                limit, (depth + 2) * timeout_ms */
     enum bcw_report_format format;
     FILE *report;             /* where the report goes, or NULL */
     const char *results_path; /* msgpack results file, or NULL */
@@ -167,6 +171,10 @@ typedef struct bcw_summary {
     uint64_t concrete_states; /* distinct concrete states the normal
                                  sequences left the object in */
     int prune_state;          /* 1: the walk pruned by concrete state */
+    unsigned stopped_at;      /* the length the walk stopped before, its
+                                 memory budget reached (walk_memory_mb);
+                                 0: it ran whole.  normal and terminated
+                                 are of the lengths it ran. */
     uint64_t calls;           /* calls into the unit, teardown included */
     uint64_t worker_restarts; /* workers replaced after a fatal outcome */
     double elapsed_s;

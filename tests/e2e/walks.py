@@ -134,5 +134,25 @@ class Progress(unittest.TestCase):
         self.assertEqual(json.loads(quiet.stdout)["sequences"],
                          doc["sequences"])
 
+
+class Memory(unittest.TestCase):
+    """--memory: the walk's own budget, never a silent cut."""
+
+    def test_a_walk_past_its_budget_stops_and_says_where(self):
+        doc = explore_json("bstack.bc", "bstack", "protocol", 12, "--prune",
+                           "none", "--memory", "1")
+        self.assertEqual(doc["stopped_at"], 6)
+        self.assertIn("the walk stopped before length 6: its sequences would "
+                      "pass the walk's memory budget of 1 MiB (--memory); "
+                      "the lengths before it ran whole", doc["warnings"])
+        # what it ran is the depth-5 walk
+        five = explore_json("bstack.bc", "bstack", "protocol", 5, "--prune",
+                            "none")
+        self.assertEqual((doc["sequences"]["normal"],
+                          doc["sequences"]["terminated"]),
+                         (five["sequences"]["normal"],
+                          five["sequences"]["terminated"]))
+        self.assertNotIn("stopped_at", five)
+
 if __name__ == "__main__":
     common.main()
