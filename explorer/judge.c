@@ -288,19 +288,28 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     long i = state != 0
                  ? bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls)
                  : -1;
-    if (s->predicted && i < 0 && state != 0 && !jd->reference) {
-        /* an entry keeps its whole sequence */
+    if (s->predicted && state == 0)
+        return 0;
+    if (i < 0) {
+        /* a whole-sequence key, a new entry, or states the oracle does
+         * not know (a build that changed the unit's layout), where the
+         * same sequence still meets its observation */
         bcw__report_observed_free(e);
         if ((err = bcw__report_observe(r, s, true, e)) < 0)
             return err;
         e->state = state;
+        i = bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls);
+        if (i < 0)
+            i = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
     }
-    if (s->predicted && state != 0 && !jd->reference) {
+    if (s->predicted) {
         /* not judged (its void result is predicted: the weak rule), but
          * kept: where it left the object is the oracle's state its
          * extensions start from, so that a faulty call that leaves the
          * object as it found it does not pass for the call the oracle
-         * knows */
+         * knows (a reference's walk that did not make it has none) */
+        if (i < 0 && jd->reference)
+            return 0;
         if (i < 0) {
             e->verdict = BCW_VERDICT_PASS;
             e->first_seen = (int64_t)time(NULL);
@@ -314,20 +323,6 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
             path_after(jd, r, s, after, &v->extend) < 0)
             return BCW_ENOMEM;
         return 0;
-    }
-    if (s->predicted)
-        return 0;
-    if (i < 0) {
-        /* a whole-sequence key, a new entry, or states the oracle does
-         * not know (a build that changed the unit's layout), where the
-         * same sequence still meets its observation */
-        bcw__report_observed_free(e);
-        if ((err = bcw__report_observe(r, s, true, e)) < 0)
-            return err;
-        e->state = state;
-        i = bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls);
-        if (i < 0)
-            i = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
     }
     const bcw_oracle_entry *had =
         i >= 0 ? bcw_oracle_entry_at(jd->oracle, (size_t)i) : NULL;
