@@ -34,8 +34,8 @@ static const char *const_string(LLVMValueRef v)
 }
 
 /* *out: the condition under which control reaches `bb`, the branch of
- * its only predecessor, or NULL ("always") when it has none or several.
- * 0 or BCW_ENOMEM. */
+ * its only predecessor; "always" for the entry block; NULL when it is
+ * not one condition bcwalk can write.  0 or BCW_ENOMEM. */
 static int guard_of(char **out, const bcw_unit *u, const bcw_func *f,
                     LLVMValueRef fn, LLVMBasicBlockRef bb)
 {
@@ -52,6 +52,8 @@ static int guard_of(char **out, const bcw_unit *u, const bcw_func *f,
                 preds++;
             }
     }
+    if (preds == 0 && bb == LLVMGetEntryBasicBlock(fn))
+        return (*out = bcw__strdup("always")) ? 0 : BCW_ENOMEM;
     if (preds != 1 || !LLVMIsABranchInst(from) || !LLVMIsConditional(from))
         return 0;
     bool when_false = LLVMGetSuccessor(from, 1) == bb;
@@ -100,7 +102,7 @@ static int scan(const bcw_unit *u, bcw_func *f, LLVMValueRef fn)
             err = guard_of(&guard, u, f, fn, LLVMGetInstructionParent(in));
             if (err == 0)
                 err = add(f, &cap, BCW_CK_ABORT,
-                          guard ? guard : bcw__strdup("always"));
+                          guard ? guard : bcw__strdup("on some path"));
         }
     }
     return err;

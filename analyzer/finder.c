@@ -64,6 +64,19 @@ static int load_sigs(bcw_finder *f)
         if (bcw__grow(&f->sigs, &cap, f->nsigs + 1, sizeof *f->sigs) < 0)
             return BCW_ENOMEM;
         const char *why;
+        const char *header = bcw__api_left_out(f->api, fn);
+        if (header != NULL) {
+            char *text = bcw__sprintf("is not declared in %s, the header "
+                                      "beside its source: an internal "
+                                      "function",
+                                      header);
+            int err = text ? bcw__finder_skip(f, bcw__value_name(fn), text)
+                           : BCW_ENOMEM;
+            free(text);
+            if (err < 0)
+                return err;
+            continue;
+        }
         if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs], &why)) {
             if (why != NULL && bcw__finder_skip(f, bcw__value_name(fn), why))
                 return BCW_ENOMEM;
@@ -84,12 +97,16 @@ int bcw__finder_init(bcw_finder *f, bcw_model *model, bcw_bitcode *bc,
     f->mod = bc->mod;
     f->fx = fx;
     f->td = LLVMCreateTargetData(LLVMGetDataLayoutStr(bc->mod));
-    return load_sigs(f);
+    int err = bcw__api_open(&f->api, f->mod);
+    if (err == 0)
+        bcw__api_record(f->api, model);
+    return err < 0 ? err : load_sigs(f);
 }
 
 void bcw__finder_dispose(bcw_finder *f)
 {
     free(f->sigs);
+    bcw__api_free(f->api);
     bcw__index_free(&f->sig_ix);
     free(f->origins);
     bcw__index_free(&f->unit_ix);

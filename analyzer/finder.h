@@ -7,6 +7,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 
+#include "api.h"
 #include "bitcode.h"
 #include "effects.h"
 #include "hash.h"
@@ -25,6 +26,7 @@ typedef struct bcw_finder {
     LLVMModuleRef mod;
     LLVMTargetDataRef td;
     const bcw_effects *fx;
+    bcw_api *api; /* which external functions the headers declare */
     size_t units_cap, skipped_cap, syms_cap; /* of the model's arrays */
     bcw_origin *origins;                     /* of model->units[i] */
     size_t origins_cap;

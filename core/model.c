@@ -102,8 +102,11 @@ void bcw_model_free(bcw_model *m)
         free(m->syms[i]);
     for (unsigned i = 0; i < m->nskipped; i++)
         free(m->skipped[i]);
+    for (unsigned i = 0; i < m->nheaders; i++)
+        free(m->headers[i]);
     free(m->syms);
     free(m->skipped);
+    free(m->headers);
     free(m->units);
     free(m->path);
     free(m);

@@ -171,6 +171,9 @@ struct bcw_model {
     char **syms; /* every walked function, by symbol index */
     unsigned nskipped;
     char **skipped; /* "name: reason" for API we cannot call */
+    unsigned nheaders;
+    char **headers; /* "SUM PATH" of each header looked for to tell API
+                       from internal functions (analyzer/api.h) */
 };
 
 /* "bcw_compare", ...: how reports name a built-in callback. */

@@ -18,7 +18,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 10
+#define MODEL_VERSION 11
 #define MODEL_LIMIT ((size_t)1 << 30)
 /* --- writing ------------------------------------------------------- */
 
@@ -168,7 +168,7 @@ static void pack_model(bcw_pack *p, const bcw_model *m)
 {
     bcw__pack_init(p, "the model", MODEL_LIMIT);
     msgpack_packer *pk = &p->pk;
-    msgpack_pack_map(pk, 7);
+    msgpack_pack_map(pk, 8);
     bcw__pack_str(pk, "format");
     bcw__pack_str(pk, MODEL_FORMAT);
     bcw__pack_str(pk, "version");
@@ -179,6 +179,8 @@ static void pack_model(bcw_pack *p, const bcw_model *m)
     pstrv(pk, m->syms, m->nsyms);
     bcw__pack_str(pk, "skipped");
     pstrv(pk, m->skipped, m->nskipped);
+    bcw__pack_str(pk, "headers");
+    pstrv(pk, m->headers, m->nheaders);
     bcw__pack_str(pk, "units");
     msgpack_pack_array(pk, m->nunits);
     for (unsigned i = 0; i < m->nunits; i++)
@@ -457,8 +459,9 @@ int bcw__model_from_bytes(bcw_model **out, const char *data, size_t len,
     const msgpack_object *file = bcw__rd_field(root, "file");
     const msgpack_object *syms = bcw__rd_field(root, "syms");
     const msgpack_object *skipped = bcw__rd_field(root, "skipped");
+    const msgpack_object *headers = bcw__rd_field(root, "headers");
     const msgpack_object *units = bcw__rd_field(root, "units");
-    if (!file || !syms || !skipped || !units) {
+    if (!file || !syms || !skipped || !headers || !units) {
         bcw__rd_bad(&r, "missing fields");
         goto done;
     }
@@ -469,6 +472,7 @@ int bcw__model_from_bytes(bcw_model **out, const char *data, size_t len,
     m->path = bcw__rd_str(&r, file, false, "file");
     m->syms = bcw__rd_strv(&r, syms, &m->nsyms, "symbols");
     m->skipped = bcw__rd_strv(&r, skipped, &m->nskipped, "skipped");
+    m->headers = bcw__rd_strv(&r, headers, &m->nheaders, "headers");
     uint32_t n;
     const msgpack_object *us =
         bcw__rd_items(&r, units, sizeof *m->units, &m->units, &n, "units");

@@ -13,6 +13,7 @@ typedef struct counter {
 void counter_init(counter *c);
 bool counter_step(counter *c, int by);
 int counter_read(const counter *c, long *out);
+long counter_peek(const counter *c);
 void counter_reset(counter *c);
 
 /* static inline API: in the bitcode, not in a normal shared object */

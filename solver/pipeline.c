@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "api.h"
 #include "bcwalk/solver.h"
 #include "file.h"
 #include "model.h"
@@ -37,7 +38,13 @@ int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache)
          * replaced below */
         if (err == BCW_ENOMEM)
             goto done;
-        if (err == 0) {
+        /* a header changed since: which functions are API may too */
+        int current = err == 0 ? bcw__api_current(m) : 0;
+        if (current < 0) {
+            err = current;
+            goto done;
+        }
+        if (current) {
             char *p = bcw__strdup(bitcode); /* reports name the file given */
             if (p == NULL) {
                 err = BCW_ENOMEM;
@@ -47,6 +54,8 @@ int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache)
             m->path = p;
             goto done;
         }
+        bcw_model_free(m);
+        m = NULL;
         err = 0;
     }
     /* not cached, or unreadable (then replaced): analyse and partition.

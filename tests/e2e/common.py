@@ -130,6 +130,9 @@ def parse_args(argv=None, extra=None):
                          "shared by every test)")
     ap.add_argument("--opt", default="")
     ap.add_argument("--plugin", default="")
+    ap.add_argument("--clang", default="clang",
+                    help="the clang bcwalk builds workers with, for tests "
+                         "that compile a source of their own")
     ap.add_argument("--sanitized", action="store_true",
                     help="bcwalk and its workers' runtime are built with "
                          "ASan and UBSan: their reports go to files in the "

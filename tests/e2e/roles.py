@@ -1,13 +1,18 @@
 """roles.py - end-to-end tests of roles decided by what functions do, not
 by their names: observers that hand the unit's memory to callbacks,
 destructors that free the unit through a function-pointer field or under
-a camelCase name, a `_delete` that only removes an element.  ctest runs
-this file as test_e2e_roles."""
+a camelCase name, a `_delete` that only removes an element; external
+functions the header beside their source leaves out are internal, not
+API.  ctest runs this file as test_e2e_roles."""
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 import unittest
 
 import common
-from common import bcwalk, example, explore_json, jsonl
+from common import bcwalk, example, explore_json, jsonl, source
 
 
 def roles_of(bc):
@@ -114,6 +119,71 @@ class Roles(unittest.TestCase):
                  [("bag_add", ["Obj#0"]), ("bag_delete", ["Obj#0"]),
                   ("bag_contains", ["Obj#0"])]]
         self.assertEqual([c["result"] for c in seq[1:]], ["0", "1", "0"])
+
+
+def halts(bc, unit, depth):
+    """(function, outcome) of every call of a protocol walk that halted
+    for the code's own reasons (not a call bcwalk declined to make)."""
+    return {(c["fn"], c["outcome"])
+            for s in jsonl(bc, unit, "protocol", depth)[:-1]
+            for c in s["calls"]
+            if c["outcome"] not in ("normal", "rejected")}
+
+
+class InternalFunctions(unittest.TestCase):
+    """kin.c defines kin_node_grandparent, not static, which kin.h leaves
+    out: an internal helper whose precondition (a node with a
+    grandparent) only kin.c keeps.  The header beside the source decides
+    what is API, as it does for c-algorithms's rb_tree_node_uncle."""
+
+    def build(self, folder, header):
+        """kin.c compiled in `folder`, with kin.h beside it when `header`
+        (its text), else only on the include path."""
+        shutil.copy(source("examples", "kin.c"), folder)
+        if header is not None:
+            with open(os.path.join(folder, "kin.h"), "w") as f:
+                f.write(header)
+        bc = os.path.join(folder, "kin.bc")
+        subprocess.run([common.ARGS.clang, "-g", "-c", "-emit-llvm",
+                        "-I", source("examples"), "kin.c", "-o", bc],
+                       cwd=folder, check=True)
+        return bc
+
+    def test_left_out_by_the_header_is_skipped(self):
+        text = bcwalk("analyze", example("kin.bc"), check=0).stdout
+        self.assertIn("skipped kin_node_grandparent: is not declared in %s, "
+                      "the header beside its source: an internal function\n"
+                      % source("examples", "kin.h"), text)
+        self.assertIn("mutator          kin_node *kin_insert(kin *t, int key)",
+                      text)
+        self.assertEqual(halts(example("kin.bc"), "kin", 3), set())
+
+    def test_without_its_header_it_is_walked_and_crashes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            bc = self.build(folder, None)
+            text = bcwalk("analyze", bc, check=0).stdout
+            self.assertNotIn("skipped kin_node_grandparent", text)
+            self.assertIn(("kin_node_grandparent", "crash"),
+                          halts(bc, "kin", 2))
+
+    def test_a_changed_header_is_read_again(self):
+        with open(source("examples", "kin.h")) as f:
+            header = f.read()
+        with tempfile.TemporaryDirectory() as folder:
+            bc = self.build(folder, header)
+            self.assertEqual(halts(bc, "kin", 2), set())
+            with open(os.path.join(folder, "kin.h"), "w") as f:
+                f.write(header.replace(
+                    "void kin_free(kin *t);",
+                    "void kin_free(kin *t);\n"
+                    "kin_node *kin_node_grandparent(kin_node *n);"))
+            # the same bitcode, its model cached: the header decides anew
+            self.assertIn(("kin_node_grandparent", "crash"),
+                          halts(bc, "kin", 2))
+            os.remove(os.path.join(folder, "kin.h"))
+            self.assertIn(("kin_node_grandparent", "crash"),
+                          halts(bc, "kin", 2))
+
 
 if __name__ == "__main__":
     common.main()
