@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
@@ -72,12 +74,14 @@ static void opaque_pointers_once(void)
 #endif
 }
 
-/* Parses the len bytes at data into *mod in a new context *ctx, LLVM's
- * error into msg (512 bytes); non-zero when it failed. */
+/* Parses the len bytes at data into *mod in context *ctx (a new one when
+ * it is NULL), LLVM's error into msg (512 bytes); non-zero when it
+ * failed. */
 static LLVMBool parse(const char *data, size_t len, const char *path, char *msg,
                       LLVMContextRef *ctx, LLVMModuleRef *mod)
 {
-    *ctx = LLVMContextCreate();
+    if (*ctx == NULL)
+        *ctx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(*ctx, diagnostic, msg);
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, path);
@@ -98,7 +102,7 @@ static void check_child(const char *data, size_t len, const char *path, int fd)
 {
     dup2(fd, 2); /* "LLVM ERROR: ..." before an abort */
     char msg[512] = "";
-    LLVMContextRef ctx;
+    LLVMContextRef ctx = NULL;
     LLVMModuleRef mod;
     if (parse(data, len, path, msg, &ctx, &mod))
         _exit(CHECK_UNREADABLE);
@@ -167,8 +171,7 @@ static int check_bitcode(const char *data, size_t len, const char *path)
  * module read the same way, so its symbols agree. */
 static int clean_names(LLVMModuleRef mod)
 {
-    LLVMValueRef first[] = {LLVMGetFirstFunction(mod),
-                            LLVMGetFirstGlobal(mod)};
+    LLVMValueRef first[] = {LLVMGetFirstFunction(mod), LLVMGetFirstGlobal(mod)};
     for (int k = 0; k < 2; k++)
         for (LLVMValueRef v = first[k]; v != NULL;
              v = k ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
@@ -188,7 +191,8 @@ static int clean_names(LLVMModuleRef mod)
     return 0;
 }
 
-int bcw__bitcode_load(bcw_bitcode *out, const char *path)
+/* bcw__bitcode_load into context `ctx`, or a new one when it is NULL. */
+static int load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
 {
     opaque_pointers_once();
     memset(out, 0, sizeof *out);
@@ -209,7 +213,7 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
         return err;
     }
     char msg[512] = "";
-    LLVMContextRef ctx;
+    LLVMContextRef own = ctx;
     LLVMModuleRef mod;
     if (parse(data, len, path, msg, &ctx, &mod)) {
         int major = producer_major(msg);
@@ -225,18 +229,77 @@ int bcw__bitcode_load(bcw_bitcode *out, const char *path)
             err =
                 bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
                            path, msg[0] ? msg : "parse failed");
-        LLVMContextDispose(ctx);
+        if (own == NULL)
+            LLVMContextDispose(ctx);
         free(data);
         return err;
     }
     free(data);
-    out->ctx = ctx;
+    out->ctx = own == NULL ? ctx : NULL; /* a context given stays its owner's */
     out->mod = mod;
     if (clean_names(mod) < 0) {
         bcw__bitcode_dispose(out);
         return BCW_ENOMEM;
     }
     return 0;
+}
+
+int bcw__bitcode_load(bcw_bitcode *out, const char *path)
+{
+    return load_in(out, path, NULL);
+}
+
+/* Lists every function `mod` defines in its named metadata BCW_OWN_MD:
+ * what is the library's own once other modules are linked into it. */
+static void mark_own(LLVMModuleRef mod)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
+         fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        LLVMMetadataRef str = LLVMMDStringInContext2(ctx, name, len);
+        LLVMValueRef node =
+            LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, &str, 1));
+        LLVMAddNamedMetadataOperand(mod, BCW_OWN_MD, node);
+    }
+}
+
+int bcw__bitcode_link(const char *out, const char *path,
+                      const char *const *with, size_t n)
+{
+    bcw_bitcode main;
+    int err = bcw__bitcode_load(&main, path);
+    if (err < 0)
+        return err;
+    mark_own(main.mod);
+    char msg[512] = "";
+    for (size_t i = 0; err == 0 && i < n; i++) {
+        bcw_bitcode other;
+        if ((err = load_in(&other, with[i], main.ctx)) < 0)
+            break;
+        /* the linker reports through the context's handler */
+        LLVMContextSetDiagnosticHandler(main.ctx, diagnostic, msg);
+        if (LLVMLinkModules2(main.mod, other.mod)) /* takes other.mod */
+            err = bcw__error(BCW_EINPUT, "%s: cannot be linked with %s (%s)",
+                             with[i], path, msg[0] ? msg : "LLVM's linker");
+    }
+    char *tmp =
+        err == 0 ? bcw__sprintf("%s.tmp.%ld", out, (long)getpid()) : NULL;
+    if (err == 0 && tmp == NULL)
+        err = BCW_ENOMEM;
+    if (err == 0 && LLVMWriteBitcodeToFile(main.mod, tmp) != 0)
+        err = bcw__error(BCW_ERROR, "writing %s failed", tmp);
+    if (err == 0 && rename(tmp, out) != 0)
+        err = bcw__error(BCW_ERROR, "rename %s to %s failed: %s", tmp, out,
+                         strerror(errno));
+    if (err < 0 && tmp != NULL)
+        unlink(tmp);
+    free(tmp);
+    bcw__bitcode_dispose(&main);
+    return err;
 }
 
 void bcw__bitcode_dispose(bcw_bitcode *bc)

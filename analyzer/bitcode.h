@@ -18,6 +18,18 @@ typedef struct bcw_bitcode {
  * naming the file and the problem; LLVM never exits the process. */
 BCW_INTERNAL int bcw__bitcode_load(bcw_bitcode *out, const char *path);
 
+/* The named metadata listing, by name (one MDString per node), the
+ * functions the library's own file defines when bcw__bitcode_link linked
+ * others into it; those are its API, the rest only its callees. */
+#define BCW_OWN_MD "bcwalk.own"
+
+/* Links bitcode files with[0..n-1] into `path`'s module and writes the
+ * result to `out` atomically, with `path`'s functions listed in
+ * BCW_OWN_MD.  0, BCW_EINPUT naming a file that is not bitcode or cannot
+ * be linked (a function defined twice), or BCW_ERROR. */
+BCW_INTERNAL int bcw__bitcode_link(const char *out, const char *path,
+                                   const char *const *with, size_t n);
+
 /* Disposes the module and its context; a zeroed struct is accepted. */
 BCW_INTERNAL void bcw__bitcode_dispose(bcw_bitcode *bc);
 

@@ -28,6 +28,12 @@ static int sym_named(uint32_t i, const void *payload)
     return strcmp(p->f->model->syms[i], p->name) == 0;
 }
 
+static int own_named(uint32_t i, const void *payload)
+{
+    const probe *p = payload;
+    return strcmp(p->f->own[i], p->name) == 0;
+}
+
 static int sig_of_fn(uint32_t i, const void *payload)
 {
     const probe *p = payload;
@@ -53,6 +59,43 @@ int bcw__finder_skip(bcw_finder *f, const char *fn, const char *why)
     return m->skipped[m->nskipped++] ? 0 : BCW_ENOMEM;
 }
 
+/* With other files linked in, the names of the functions the library's
+ * own file defines, into f->own.  0 or BCW_ENOMEM. */
+static int load_own(bcw_finder *f)
+{
+    unsigned n = LLVMGetNamedMetadataNumOperands(f->mod, BCW_OWN_MD);
+    if (n == 0)
+        return 0;
+    LLVMValueRef *nodes = bcw__calloc(n, sizeof *nodes);
+    if (nodes == NULL || (f->own = bcw__calloc(n, sizeof *f->own)) == NULL) {
+        free(nodes);
+        return BCW_ENOMEM;
+    }
+    LLVMGetNamedMetadataOperands(f->mod, BCW_OWN_MD, nodes);
+    int err = 0;
+    for (unsigned i = 0; i < n && err == 0; i++) {
+        LLVMValueRef str = NULL;
+        unsigned len = 0;
+        if (LLVMGetMDNodeNumOperands(nodes[i]) == 1)
+            LLVMGetMDNodeOperands(nodes[i], &str);
+        const char *name = str ? LLVMGetMDString(str, &len) : NULL;
+        if (name == NULL)
+            continue;
+        f->own[f->nown] = name;
+        err = bcw__index_put(&f->own_ix, bcw__hash_str(name), f->nown++);
+    }
+    free(nodes);
+    return err;
+}
+
+/* Is fn the library's own (always, unless files were linked in)? */
+static bool is_own(const bcw_finder *f, LLVMValueRef fn)
+{
+    probe p = {f, bcw__value_name(fn), NULL};
+    return f->own == NULL || bcw__index_get(&f->own_ix, bcw__hash_str(p.name),
+                                            own_named, &p) != UINT32_MAX;
+}
+
 /* Reads every API function's signature once: discovery goes over them
  * several times, and reading debug info and pointees is the analysis's
  * dearest part. */
@@ -64,6 +107,8 @@ static int load_sigs(bcw_finder *f)
         if (bcw__grow(&f->sigs, &cap, f->nsigs + 1, sizeof *f->sigs) < 0)
             return BCW_ENOMEM;
         const char *why;
+        if (!is_own(f, fn))
+            continue; /* a linked file's: there for its callers */
         const char *header = bcw__api_left_out(f->api, fn);
         if (header != NULL) {
             char *text = bcw__sprintf("is not declared in %s, the header "
@@ -100,6 +145,8 @@ int bcw__finder_init(bcw_finder *f, bcw_model *model, bcw_bitcode *bc,
     int err = bcw__api_open(&f->api, f->mod);
     if (err == 0)
         bcw__api_record(f->api, model);
+    if (err == 0)
+        err = load_own(f);
     return err < 0 ? err : load_sigs(f);
 }
 
@@ -107,6 +154,8 @@ void bcw__finder_dispose(bcw_finder *f)
 {
     free(f->sigs);
     bcw__api_free(f->api);
+    free(f->own);
+    bcw__index_free(&f->own_ix);
     bcw__index_free(&f->sig_ix);
     free(f->origins);
     bcw__index_free(&f->unit_ix);

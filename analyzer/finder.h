@@ -26,7 +26,11 @@ typedef struct bcw_finder {
     LLVMModuleRef mod;
     LLVMTargetDataRef td;
     const bcw_effects *fx;
-    bcw_api *api; /* which external functions the headers declare */
+    bcw_api *api;     /* which external functions the headers declare */
+    const char **own; /* with files linked in: the library's own functions
+                         (BCW_OWN_MD), names borrowed from the module */
+    unsigned nown;
+    bcw_index own_ix;
     size_t units_cap, skipped_cap, syms_cap; /* of the model's arrays */
     bcw_origin *origins;                     /* of model->units[i] */
     size_t origins_cap;

@@ -133,8 +133,9 @@ int bcw__build_failed(const char *file, const char *doing, const char *log)
         undefined.len > 0
             ? bcw__error(BCW_EINPUT,
                          "%s: %s failed: functions it calls are defined in no "
-                         "file of it: %s (link the library's files into one "
-                         "with llvm-link; full log: %s)",
+                         "file of it: %s (give the files defining them with "
+                         "--link A.bc,B.bc, or link the library's files into "
+                         "one with llvm-link; full log: %s)",
                          file, doing, undefined.data, log)
             : bcw__error(BCW_ERROR, "%s: %s failed: %s (full log: %s)", file,
                          doing, first[0] ? first : "clang failed", log);

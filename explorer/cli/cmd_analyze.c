@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bcwalk/error.h"
 #include "bcwalk/model.h"
@@ -11,7 +12,7 @@
 
 /* What the command line sets. */
 typedef struct analyze_args {
-    const char *unit, *invariant, *output;
+    const char *unit, *invariant, *output, *link;
     enum bcw_model_format format;
 } analyze_args;
 
@@ -39,6 +40,12 @@ static const cli_opt options[] = {
      CLI_TEXT(analyze_args, invariant),
      .help = "FN is its unit's invariant function (besides the "
              "T_invariant, T_check, T_ok, T_valid found by name)"},
+    {.name = "link",
+     .arg = "FILES",
+     CLI_TEXT(analyze_args, link),
+     .help = "bitcode files (comma-separated) that define what LIB.bc calls "
+             "but does not define, linked into it: the units are still "
+             "LIB.bc's own, the others' code what they call"},
     {.name = "output",
      .alias = 'o',
      .arg = "MODEL",
@@ -72,9 +79,16 @@ int cmd_analyze(int argc, char **argv)
         return rc;
     bcw_model *model = NULL;
     int err, index = -1;
-    if ((err = bcw_model_analyze(&model, given.operand)) < 0)
-        return cli_fail_library(&spec, &given, err);
-    if ((err = bcw_model_partition(model)) < 0 ||
+    if (a.link != NULL) {
+        /* the linked module is cached, and so its model */
+        char *built = NULL;
+        err =
+            bcw_model_open_linked(&model, &built, given.operand, a.link, NULL);
+        free(built);
+    } else if ((err = bcw_model_analyze(&model, given.operand)) == 0) {
+        err = bcw_model_partition(model);
+    }
+    if (err < 0 ||
         (a.invariant != NULL &&
          (err = bcw_model_set_invariant(model, a.invariant)) < 0) ||
         (a.unit != NULL &&

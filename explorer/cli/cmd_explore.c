@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 typedef struct explore_args {
     bcw_explore_opts o;
     const char *unit;
+    const char *link;     /* --link A.bc,B.bc */
     const char *sanitize; /* "address,undefined": into o.sanitize */
     int progress;         /* --progress: lines on stderr even off a tty */
     int interactive;      /* test --interactive */
@@ -175,6 +177,13 @@ static const cli_word prunes[] = {
              "custom generator (bcwalk/generator.h) for the parameters it "    \
              "takes: C (.c) or bitcode (.bc), compiled and cached, or a "      \
              "shared object (.so)"},                                           \
+        {.name = "link",                                                       \
+         .arg = "FILES",                                                       \
+         CLI_TEXT(explore_args, link),                                         \
+         .help = "bitcode files (comma-separated) that define what LIB.bc "    \
+                 "calls but does not define, linked into it: the units are "   \
+                 "still LIB.bc's own (one file of a library, the others "      \
+                 "its callees)"},                                              \
         {.name = "setup",                                                      \
          .arg = "FN",                                                          \
          CLI_TEXT(explore_args, o.setup),                                      \
@@ -408,19 +417,28 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
         (rc = sanitize_list(cmd, &a)) != CLI_RUN)
         return rc;
     bcw_explore_opts opts = a.o;
-    opts.bitcode = given.operand;
     bcw_model *model = NULL;
-    int err;
+    char *built = NULL, *reference = NULL;
     /* unchanged bitcode is analysed once: the model is cached; with a
-     * reference, the plan is the reference's */
-    if ((err = bcw_model_open(
-             &model, opts.reference != NULL ? opts.reference : opts.bitcode,
-             NULL)) < 0)
-        return cli_fail_library(cmd, &given, err);
-    if ((err = opts.unit = bcw_model_find_unit(model, a.unit)) < 0) {
+     * reference, the plan is the reference's; --link applies to both */
+    int err = bcw_bitcode_link(&built, given.operand, a.link, NULL);
+    if (err == 0 && opts.reference != NULL)
+        err = bcw_model_open_linked(&model, &reference, opts.reference, a.link,
+                                    NULL);
+    else if (err == 0)
+        err = bcw_model_open_linked(&model, &reference, given.operand, a.link,
+                                    NULL);
+    if (err == 0)
+        err = opts.unit = bcw_model_find_unit(model, a.unit);
+    if (err < 0) {
         bcw_model_free(model);
+        free(built);
+        free(reference);
         return cli_fail_library(cmd, &given, err);
     }
+    opts.bitcode = built;
+    if (opts.reference != NULL)
+        opts.reference = reference;
     progress_out prog = {.tty = isatty(2) != 0};
     if (prog.tty || a.progress) {
         opts.progress = progress;
@@ -436,6 +454,8 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     else if (!prog.tty && a.progress && prog.seen.depth > 0)
         progress_line(&prog.seen, "\n");
     bcw_model_free(model);
+    free(built);
+    free(reference);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
     /* with a reference nothing is pending: only a failure counts */

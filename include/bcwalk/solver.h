@@ -23,4 +23,21 @@ int bcw_model_partition(bcw_model *model);
  * made under the failure. */
 int bcw_model_open(bcw_model **out, const char *bitcode, const char *cache_dir);
 
+/* Links the bitcode files of `link` (a comma-separated list; NULL or ""
+ * for none) into `bitcode`'s module, so that a file calling functions
+ * only the others define can be built and walked; the units and API of
+ * the result stay `bitcode`'s own, the others' code only what they call.
+ * *built is the result's path (`bitcode` itself when there is nothing to
+ * link), the caller's (free()); it is cached in `cache_dir` by the
+ * content of every file.  0, BCW_EINPUT naming a file that is missing,
+ * not bitcode or does not link (a function defined twice), BCW_ERROR or
+ * BCW_ENOMEM. */
+int bcw_bitcode_link(char **built, const char *bitcode, const char *link,
+                     const char *cache_dir);
+
+/* bcw_model_open of bcw_bitcode_link's result, the model naming
+ * `bitcode`; *built as bcw_bitcode_link's. */
+int bcw_model_open_linked(bcw_model **out, char **built, const char *bitcode,
+                          const char *link, const char *cache_dir);
+
 #endif

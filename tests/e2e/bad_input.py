@@ -27,8 +27,10 @@ class BadInput(unittest.TestCase):
         self.expect_usage_error("explore", example("lonely.bc"), "--unit",
                                 "lonely", "--depth", "1",
                                 needle="functions it calls are defined in "
-                                "no file of it: lonely_tick (link the "
-                                "library's files into one with llvm-link")
+                                "no file of it: lonely_tick, lonely_read (give the files "
+                                "defining them with --link A.bc,B.bc, or "
+                                "link the library's files into one with "
+                                "llvm-link")
 
     def test_truncated_bitcode(self):
         with tempfile.NamedTemporaryFile(suffix=".bc") as f:

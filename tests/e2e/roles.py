@@ -3,7 +3,7 @@ by their names: observers that hand the unit's memory to callbacks,
 destructors that free the unit through a function-pointer field or under
 a camelCase name, a `_delete` that only removes an element; external
 functions the header beside their source leaves out are internal, not
-API.  ctest runs this file as test_e2e_roles."""
+API; one file of a library walked with the files it calls (--link).  ctest runs this file as test_e2e_roles."""
 import json
 import os
 import shutil
@@ -183,6 +183,46 @@ class InternalFunctions(unittest.TestCase):
             os.remove(os.path.join(folder, "kin.h"))
             self.assertIn(("kin_node_grandparent", "crash"),
                           halts(bc, "kin", 2))
+
+
+class OneFileLinked(unittest.TestCase):
+    """lonely.c calls lonely_tick and lonely_read, which lonely_peer.c
+    defines: `--link lonely_peer.bc` builds and analyses it with them,
+    its units still its own."""
+
+    def test_linked_files_give_code_not_units(self):
+        link = ("--link", example("lonely_peer.bc"))
+        alone = json.loads(bcwalk("analyze", example("lonely.bc"), "--format",
+                                  "json", check=0).stdout)
+        linked = json.loads(bcwalk("analyze", example("lonely.bc"), *link,
+                                   "--format", "json", check=0).stdout)
+        self.assertEqual([u["name"] for u in linked["units"]], ["lonely"])
+        self.assertEqual(linked["file"], example("lonely.bc"))
+        self.assertFalse(any("peer" in s for s in linked["skipped"]))
+        role = {m["name"]: m["role"] for m in alone["units"][0]["methods"]}
+        self.assertEqual(role["lonely_peek"], "mutator")  # it cannot see
+        role = {m["name"]: m["role"] for m in linked["units"][0]["methods"]}
+        self.assertEqual(role["lonely_peek"], "observer")
+        s = explore_json("lonely.bc", "lonely", "protocol", 3, *link)
+        self.assertEqual((s["sequences"]["normal"],
+                          s["sequences"]["terminated"]), (15, 0))
+        seqs = jsonl("lonely.bc", "lonely", "protocol", 3, *link)[:-1]
+        bumps = [s for s in seqs if [c["fn"] for c in s["calls"]] ==
+                 ["lonely_new", "lonely_bump", "lonely_bump", "lonely_peek"]]
+        self.assertEqual(bumps[0]["calls"][-1]["result"], "2")
+
+    def test_files_that_do_not_link_are_named(self):
+        p = bcwalk("explore", example("lonely.bc"), "--unit", "lonely",
+                   "--link", "%s,%s" % (example("lonely_peer.bc"),
+                                        example("lonely_peer.bc")),
+                   check=2)
+        self.assertIn("lonely_peer.bc: cannot be linked with", p.stderr)
+        p = bcwalk("explore", example("lonely.bc"), "--unit", "lonely",
+                   "--link", example("no-such.bc"), check=2)
+        self.assertIn("no-such.bc", p.stderr)
+        p = bcwalk("analyze", example("lonely.bc"), "--link", __file__,
+                   check=2)
+        self.assertIn("not LLVM bitcode", p.stderr)
 
 
 if __name__ == "__main__":
