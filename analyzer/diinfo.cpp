@@ -76,8 +76,14 @@ static std::string spell(const DIType *t, bool canonical = false)
                    ? spell(d->getBaseType(), true)
                    : d->getName().str();
     }
-    case dwarf::DW_TAG_const_type:
+    case dwarf::DW_TAG_const_type: {
+        /* a const pointer is "T *const", not "const T *" */
+        auto *p = dyn_cast_or_null<DIDerivedType>(d->getBaseType());
+        if (p != nullptr && p->getTag() == dwarf::DW_TAG_pointer_type &&
+            !isa_and_nonnull<DISubroutineType>(p->getBaseType()))
+            return spell(p, canonical) + "const";
         return "const " + spell(d->getBaseType(), canonical);
+    }
     case dwarf::DW_TAG_volatile_type:
         return "volatile " + spell(d->getBaseType(), canonical);
     case dwarf::DW_TAG_pointer_type: {

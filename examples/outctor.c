@@ -62,7 +62,7 @@ enum oc_stat oc_vec_get_at(const OcVec *v, size_t index, int *out)
     return OC_OK;
 }
 
-size_t oc_vec_size(const OcVec *v)
+size_t oc_vec_size(const OcVec *const v)
 {
     return v->size;
 }

@@ -39,6 +39,8 @@ class OutConstructor(unittest.TestCase):
             self.assertTrue(text.startswith("unit oc_vec_s (OcVec, 32 bytes)"),
                             text)
             self.assertIn("reads size, capacity, items, grow_by\n", text)
+            # a const pointer as the source writes it
+            self.assertIn("size_t oc_vec_size(const OcVec *const v)\n", text)
             self.assertNotIn("@", text)
             u = json.loads(bcwalk("analyze", example(bc), "--format", "json",
                                   check=0).stdout)["units"][0]
