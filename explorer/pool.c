@@ -19,12 +19,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/personality.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>

@@ -66,6 +66,7 @@ typedef struct walker {
         bcw_wire_cause cause;
     } * causes;
     size_t ncauses, capcauses;
+    size_t cause_at; /* find_cause's position: nodes are emitted in order */
     bcw_job *jobs;
     size_t capjobs;
     struct fill *fills;
@@ -254,10 +255,8 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         nd->outcome = r->outcome;
         nd->signo = r->signo;
         nd->halted_at = r->halted_at;
-        unsigned len = 0;
-        for (size_t j = from + i; w->nodes[j].parent != NO_PARENT;
-             j = w->nodes[j].parent)
-            len++;
+        /* the methods before it: the level's, after the prefix */
+        unsigned len = level + cfg->nprefix;
         if (r->outcome != BCW_RUN_NORMAL && r->halted_at >= len + 1u)
             nd->flags |= NODE_IN_DTOR;
         /* a halt's cause, or a normal sequence's leak */
@@ -308,19 +307,16 @@ static bool suspect(const bcw_walk_cfg *cfg, const node *nd,
     return false;
 }
 
-/* The cause the worker gave for node i's halt, or NULL. */
-static const bcw_wire_cause *find_cause(const walker *w, size_t i)
+/* The cause the worker gave for node i's halt or leak, or NULL.  Nodes
+ * are emitted in increasing order, as their causes were recorded: a
+ * cursor, not a search. */
+static const bcw_wire_cause *find_cause(walker *w, size_t i)
 {
-    size_t lo = 0, hi = w->ncauses;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->causes[mid].node < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < w->ncauses && w->causes[lo].node == i ? &w->causes[lo].cause
-                                                      : NULL;
+    while (w->cause_at < w->ncauses && w->causes[w->cause_at].node < i)
+        w->cause_at++;
+    return w->cause_at < w->ncauses && w->causes[w->cause_at].node == i
+               ? &w->causes[w->cause_at].cause
+               : NULL;
 }
 
 static int emit(walker *w, size_t i, bcw_summary *sum)

@@ -149,17 +149,21 @@ void *bcw_rt_malloc(size_t n)
     return malloc_at(n, SITE());
 }
 
-/* Are the guard bytes after block b as alloc_block wrote them? */
-static int guard_ok(const block *b)
+/* An 8-byte word at any address, read as it is */
+typedef uint64_t __attribute__((may_alias, aligned(1))) unaligned_word;
+#define GUARD_WORD (0x0101010101010101ull * GUARD_BYTE)
+_Static_assert(GUARD_BYTES == 16, "guard_ok reads two words");
+
+/* Are the guard bytes after block b as alloc_block wrote them?  Checked
+ * after every call, so two word loads, not a loop: the check was a sixth
+ * of a walk's time byte by byte.  Not instrumented: under ASan the guard
+ * bytes are poisoned (bcw_rt_poison), and reading them is this check's
+ * job. */
+__attribute__((no_sanitize_address)) static int guard_ok(const block *b)
 {
-    /* byte by byte, not memcpy: ASan's memcpy would report the guard
-     * bytes bcw_rt_poison marked */
-    const volatile unsigned char *g =
-        (const unsigned char *)(b + 1) + b->size;
-    for (size_t k = 0; k < GUARD_BYTES; k++)
-        if (g[k] != GUARD_BYTE)
-            return 0;
-    return 1;
+    const unsigned char *g = (const unsigned char *)(b + 1) + b->size;
+    return (*(const unaligned_word *)g == GUARD_WORD) &
+           (*(const unaligned_word *)(g + 8) == GUARD_WORD);
 }
 
 /* Block b in cause c: its size, and the calls and sites that allocated
@@ -497,8 +501,8 @@ static size_t nblocks, nto_scan;
 
 static int by_start(const void *a, const void *b)
 {
-    uintptr_t x = (uintptr_t)*(const block *const *)a,
-              y = (uintptr_t)*(const block *const *)b;
+    uintptr_t x = (uintptr_t) * (const block *const *)a,
+              y = (uintptr_t) * (const block *const *)b;
     return (x > y) - (x < y);
 }
 
