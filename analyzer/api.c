@@ -235,30 +235,30 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
      * source's functions: one of the same stem but about something else
      * leaves every function API */
     source *s;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
-         fn = LLVMGetNextFunction(fn)) {
-        if (!external_definition(fn))
-            continue;
-        if (source_of_fn(a, fn, &s) < 0)
-            return BCW_ENOMEM;
-        if (s != NULL && s->text != NULL && names(s->text, bcw__value_name(fn)))
-            s->applies = true;
-    }
-    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
-         fn = LLVMGetNextFunction(fn)) {
-        if (!external_definition(fn))
-            continue;
-        if (source_of_fn(a, fn, &s) < 0)
-            return BCW_ENOMEM;
-        if (s == NULL || !s->applies || names(s->text, bcw__value_name(fn)))
-            continue;
-        if (bcw__grow(&a->internal, &a->internal_cap, a->ninternal + 1,
-                      sizeof *a->internal) < 0 ||
-            bcw__grow(&a->by, &a->by_cap, a->ninternal + 1, sizeof *a->by) < 0)
-            return BCW_ENOMEM;
-        a->internal[a->ninternal] = fn;
-        a->by[a->ninternal++] = s->header;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
+             fn = LLVMGetNextFunction(fn)) {
+            if (!external_definition(fn))
+                continue;
+            if (source_of_fn(a, fn, &s) < 0)
+                return BCW_ENOMEM;
+            if (s == NULL || s->text == NULL)
+                continue;
+            bool named = names(s->text, bcw__value_name(fn));
+            if (pass == 0) {
+                s->applies |= named;
+                continue;
+            }
+            if (!s->applies || named)
+                continue;
+            if (bcw__grow(&a->internal, &a->internal_cap, a->ninternal + 1,
+                          sizeof *a->internal) < 0 ||
+                bcw__grow(&a->by, &a->by_cap, a->ninternal + 1, sizeof *a->by) <
+                    0)
+                return BCW_ENOMEM;
+            a->internal[a->ninternal] = fn;
+            a->by[a->ninternal++] = s->header;
+        }
     return 0;
 }
 

@@ -286,19 +286,26 @@ int bcw__bitcode_link(const char *out, const char *path,
             err = bcw__error(BCW_EINPUT, "%s: cannot be linked with %s (%s)",
                              with[i], path, msg[0] ? msg : "LLVM's linker");
     }
-    char *tmp =
-        err == 0 ? bcw__sprintf("%s.tmp.%ld", out, (long)getpid()) : NULL;
-    if (err == 0 && tmp == NULL)
-        err = BCW_ENOMEM;
-    if (err == 0 && LLVMWriteBitcodeToFile(main.mod, tmp) != 0)
+    if (err == 0)
+        err = bcw__bitcode_write(main.mod, out);
+    bcw__bitcode_dispose(&main);
+    return err;
+}
+
+int bcw__bitcode_write(LLVMModuleRef mod, const char *out)
+{
+    char *tmp = bcw__sprintf("%s.tmp.%ld", out, (long)getpid());
+    if (tmp == NULL)
+        return BCW_ENOMEM;
+    int err = 0;
+    if (LLVMWriteBitcodeToFile(mod, tmp) != 0)
         err = bcw__error(BCW_ERROR, "writing %s failed", tmp);
-    if (err == 0 && rename(tmp, out) != 0)
+    else if (rename(tmp, out) != 0)
         err = bcw__error(BCW_ERROR, "rename %s to %s failed: %s", tmp, out,
                          strerror(errno));
-    if (err < 0 && tmp != NULL)
+    if (err < 0)
         unlink(tmp);
     free(tmp);
-    bcw__bitcode_dispose(&main);
     return err;
 }
 

@@ -30,6 +30,10 @@ BCW_INTERNAL int bcw__bitcode_load(bcw_bitcode *out, const char *path);
 BCW_INTERNAL int bcw__bitcode_link(const char *out, const char *path,
                                    const char *const *with, size_t n);
 
+/* Writes mod's bitcode to `out` atomically (a temporary file beside it,
+ * renamed).  0, BCW_ERROR naming what failed, or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__bitcode_write(LLVMModuleRef mod, const char *out);
+
 /* Disposes the module and its context; a zeroed struct is accepted. */
 BCW_INTERNAL void bcw__bitcode_dispose(bcw_bitcode *bc);
 

@@ -322,17 +322,8 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
         redirect_libc(bc.mod);
         redirect_contracts(bc.mod);
     }
-    char *tmp =
-        err == 0 ? bcw__sprintf("%s.tmp.%ld", out, (long)getpid()) : NULL;
-    if (err == 0 && tmp == NULL)
-        err = BCW_ENOMEM;
-    if (err == 0 && LLVMWriteBitcodeToFile(bc.mod, tmp) != 0)
-        err = bcw__error(BCW_ERROR, "writing %s failed", tmp);
-    if (err == 0 && rename(tmp, out) != 0)
-        err = bcw__error(BCW_ERROR, "rename %s to %s failed", tmp, out);
-    if (err < 0 && tmp != NULL)
-        unlink(tmp);
-    free(tmp);
+    if (err == 0)
+        err = bcw__bitcode_write(bc.mod, out);
     bcw__bitcode_dispose(&bc);
     return err;
 }
