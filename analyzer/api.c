@@ -22,9 +22,11 @@
 
 /* One source file and the header that applies to it. */
 typedef struct source {
-    char *path;   /* the .c file, as debug info spells it */
-    char *header; /* its header's path, NULL when none applies */
-    char *text;   /* the header, comments and literals blanked */
+    char *path;         /* the .c file, as debug info spells it */
+    char *header;       /* its header's path, NULL when none applies */
+    char *text;         /* the header's identifiers, each NUL-terminated */
+    const char **names; /* into text, sorted */
+    size_t nnames;
     bool applies; /* it names at least one of the source's functions */
 } source;
 
@@ -46,6 +48,7 @@ void bcw__api_free(bcw_api *a)
         free(a->srcs[i].path);
         free(a->srcs[i].header);
         free(a->srcs[i].text);
+        free(a->srcs[i].names);
     }
     free(a->srcs);
     free(a->internal);
@@ -110,14 +113,45 @@ static bool ident_char(char c)
            (c >= 'A' && c <= 'Z');
 }
 
-/* Is `name` a whole token of `text`? */
-static bool names(const char *text, const char *name)
+static int by_name(const void *a, const void *b)
 {
-    size_t n = strlen(name);
-    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
-        if ((p == text || !ident_char(p[-1])) && !ident_char(p[n]))
-            return true;
-    return false;
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The identifiers of s->text (comments and literals blanked), each
+ * ended with a NUL in place, sorted into s->names.  0 or BCW_ENOMEM. */
+static int read_names(source *s)
+{
+    size_t cap = 0;
+    for (char *p = s->text; *p;) {
+        if (!ident_char(*p)) {
+            p++;
+            continue;
+        }
+        char *start = p;
+        while (ident_char(*p))
+            p++;
+        bool number = *start >= '0' && *start <= '9';
+        bool end = *p == '\0';
+        *p = '\0';
+        if (!number) {
+            if (bcw__grow(&s->names, &cap, s->nnames + 1, sizeof *s->names) < 0)
+                return BCW_ENOMEM;
+            s->names[s->nnames++] = start;
+        }
+        if (!end)
+            p++;
+    }
+    if (s->nnames > 0)
+        qsort(s->names, s->nnames, sizeof *s->names, by_name);
+    return 0;
+}
+
+/* Does s's header name `name` (as a whole identifier)? */
+static bool names(const source *s, const char *name)
+{
+    return s->nnames > 0 && bsearch(&name, s->names, s->nnames,
+                                    sizeof *s->names, by_name) != NULL;
 }
 
 /* Notes that `path` was looked for, with the checksum of what it holds
@@ -198,8 +232,10 @@ static source *source_of(bcw_api *a, char *path)
     free(stem);
     size_t len;
     if (err == 0 && s->header &&
-        (err = bcw__read_file(&s->text, &len, s->header, HEADER_LIMIT)) == 0)
+        (err = bcw__read_file(&s->text, &len, s->header, HEADER_LIMIT)) == 0) {
         blank_non_code(s->text);
+        err = read_names(s);
+    }
     /* a header that cannot be read applies to nothing */
     return err == BCW_ENOMEM ? NULL : s;
 }
@@ -244,7 +280,7 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
                 return BCW_ENOMEM;
             if (s == NULL || s->text == NULL)
                 continue;
-            bool named = names(s->text, bcw__value_name(fn));
+            bool named = names(s, bcw__value_name(fn));
             if (pass == 0) {
                 s->applies |= named;
                 continue;
