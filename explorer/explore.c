@@ -8,7 +8,10 @@
 
 #include "alloc.h"
 #include "build.h"
+#include "file.h"
 #include "generator.h"
+#include "hash.h"
+#include "journal.h"
 #include "judge.h"
 #include "plan.h"
 #include "pool.h"
@@ -74,9 +77,49 @@ static int emit(void *payload, const bcw_seq *seq)
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
 }
 
+/* What the walk's sequences run on: the workers, through the journal
+ * (the checkpoint, and the time limit) when there is one. */
+typedef struct executor {
+    bcw_pool *pool;
+    bcw_journal *journal;
+} executor;
+
 static int exec(void *payload, bcw_job *jobs, size_t njobs)
 {
-    return bcw__pool_run(payload, jobs, njobs);
+    executor *x = payload;
+    return x->journal != NULL
+               ? bcw__journal_exec(x->journal, x->pool, jobs, njobs)
+               : bcw__pool_run(x->pool, jobs, njobs);
+}
+
+/* The walk a checkpoint is of: the model it is planned from, the bytes
+ * of the bitcode (and the reference's), and the options that change
+ * which sequences run or what they give.  0 or an error. */
+static int walk_key(uint64_t *key, const bcw_model *model,
+                    const bcw_explore_opts *o)
+{
+    char *bytes = NULL;
+    size_t len = 0;
+    int err = bcw__model_to_bytes(model, &bytes, &len);
+    if (err < 0)
+        return err;
+    uint64_t h = bcw__hash(bytes, len, 0);
+    free(bytes);
+    if ((err = bcw__hash_file(&h, o->bitcode)) < 0 ||
+        (o->reference != NULL && (err = bcw__hash_file(&h, o->reference)) < 0))
+        return err;
+    char *text = bcw__sprintf(
+        "%d %d %u %u %u %u %u %d %u %d %d %u %d %d %d|%s|%s|%s|%s|%s", o->unit,
+        o->walk, o->depth, o->timeout_ms, o->memory_mb, o->cpu_s, o->max_combos,
+        o->combine, o->probe_depth, o->prune, o->use_ffi, o->sanitize,
+        o->boundaries, o->replan, o->accept, o->predicates ? o->predicates : "",
+        o->permute ? o->permute : "", o->generator ? o->generator : "",
+        o->setup ? o->setup : "", o->oracle_path ? o->oracle_path : "");
+    if (text == NULL)
+        return BCW_ENOMEM;
+    *key = bcw__hash(text, strlen(text), h);
+    free(text);
+    return 0;
 }
 
 /* Walks prune by concrete state from this depth on, unless told. */
@@ -263,9 +306,10 @@ typedef struct walk_ctx {
     bcw_walk_cfg *cfg;
     sinks *sk;
     bcw_states *states;
-    char **worker;   /* the last build's executable, the caller's */
-    bool probed;     /* the state walk's states are found: walk them */
-    unsigned nnotes; /* the states' notes after probing */
+    char **worker;        /* the last build's executable, the caller's */
+    bcw_journal *journal; /* the checkpoint, or NULL */
+    bool probed;          /* the state walk's states are found: walk them */
+    unsigned nnotes;      /* the states' notes after probing */
 } walk_ctx;
 
 /* The walk on the native build of `bitcode`, its summary in *out; the
@@ -292,7 +336,8 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
     if (err < 0)
         return err;
     w->sk->report.worker = *w->worker;
-    w->cfg->exec_payload = pool;
+    executor x = {pool, w->journal};
+    w->cfg->exec_payload = &x;
     /* the walk's clock starts when workers are up: build time is not
      * throughput */
     double t0 = now_s();
@@ -353,6 +398,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     uint64_t *changed = NULL;
     char *worker = NULL;
     bcw_model *kept = NULL; /* the oracle's model, planning the walk */
+    bcw_journal *journal = NULL;
     int err = 0;
     if (o->oracle_path != NULL && o->reference == NULL) {
         err =
@@ -435,6 +481,18 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                   .sk = &sk,
                   .states = &states,
                   .worker = &worker};
+    if (o->checkpoint != NULL || o->time_limit_s > 0) {
+        bcw_journal_cfg jc = {
+            .path = o->checkpoint,
+            .resume = o->resume != 0,
+            .time_limit_s = o->time_limit_s,
+            .every_s = o->checkpoint_every_s ? o->checkpoint_every_s : 10};
+        if ((o->checkpoint != NULL &&
+             (err = walk_key(&jc.key, model, o)) < 0) ||
+            (err = bcw__journal_open(&journal, &jc)) < 0)
+            goto done;
+        w.journal = journal;
+    }
     if (o->reference != NULL) {
         /* the reference's walk first, observed into an oracle in memory;
          * then the same plan's on the build under test, judged by it */
@@ -443,7 +501,13 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
             goto done;
         sk.judged = &scratch;
         sk.training = true;
-        if ((err = walk_build(&w, out, o->reference, "reference build: ")) < 0)
+        if ((err = walk_build(&w, out, o->reference, "reference build: ")) ==
+            BCW_STOPPED) {
+            /* stopped in the reference's walk: nothing judged yet */
+            memset(out, 0, sizeof *out);
+            goto stopped;
+        }
+        if (err < 0)
             goto done;
         bcw__judge_against(sk.judge);
         sk.training = false;
@@ -463,7 +527,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (o->format == BCW_REPORT_JSON && sk.results == NULL &&
         sk.judge == NULL && o->walk != BCW_WALK_STATE)
         cfg.emit = NULL;
-    if ((err = walk_build(&w, out, o->bitcode, "")) < 0)
+    if ((err = walk_build(&w, out, o->bitcode, "")) == BCW_STOPPED)
+        goto stopped;
+    if (err < 0)
         goto done;
     if (o->walk == BCW_WALK_STATE &&
         (err = bcw__results_states(sk.results, &states)) < 0)
@@ -485,8 +551,27 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                                          : walk_budget(o) *
                                                    bcw__walk_bytes_per_sequence() >>
                                                20)));
+stopped:
+    if (err == BCW_STOPPED) {
+        out->partial = 1;
+        err = bcw__strlist_add(
+            &sk.report.warnings,
+            o->checkpoint != NULL
+                ? bcw__sprintf("the walk stopped at its time limit, %u s "
+                               "(--time-limit): its results so far are in "
+                               "%s, and --resume goes on from there",
+                               o->time_limit_s, o->checkpoint)
+                : bcw__sprintf("the walk stopped at its time limit, %u s "
+                               "(--time-limit); without --checkpoint a new "
+                               "run starts over",
+                               o->time_limit_s));
+    }
     /* the oracle with what this walk saw, before the summary counts
-     * what it no longer reaches */
+     * what it no longer reaches (not from a walk cut short) */
+    if (sk.judge != NULL && out->partial) {
+        bcw__judge_close(sk.judge, NULL, false);
+        sk.judge = NULL;
+    }
     if (sk.judge != NULL) {
         out->judged.on = 1;
         out->judged.reference = o->reference != NULL;
@@ -498,9 +583,16 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (err == 0)
         err = bcw__report_summary(&sk.report, out);
     /* the files last, so that a run that failed leaves none */
-    if (err == 0 && o->graph_path != NULL)
+    if (err == 0 && o->graph_path != NULL && !out->partial)
         err = bcw__states_dot(&states, u, a.steps, o->graph_path);
 done:
+    if (journal != NULL) {
+        uint64_t recorded;
+        bcw__journal_counts(journal, &out->replayed, &recorded);
+        int jerr = bcw__journal_close(journal);
+        if (err == 0)
+            err = jerr;
+    }
     if (sk.results != NULL) {
         int cerr = bcw__results_close(sk.results, err == 0 ? out : NULL);
         if (err == 0)

@@ -1122,6 +1122,8 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             (unsigned long long)s->concrete_states, nl);
     if (s->stopped_at > 0)
         fprintf(f, "\"stopped_at\": %u,%s", s->stopped_at, nl);
+    if (s->partial)
+        fprintf(f, "\"partial\": true,%s", nl);
     /* judged by an oracle: its counts; else only predicted results
      * pass, and every other executed sequence is pending */
     const struct bcw_judged *j = &s->judged;

@@ -215,7 +215,11 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         msgpack_packer *pk = &r->p.pk;
         msgpack_pack_map(pk, 1);
         bcw__pack_str(pk, "summary");
-        msgpack_pack_map(pk, 7);
+        msgpack_pack_map(pk, s->partial ? 8 : 7);
+        if (s->partial) {
+            bcw__pack_str(pk, "partial");
+            msgpack_pack_true(pk);
+        }
         pack_kv_u64(pk, "normal", s->normal);
         pack_kv_u64(pk, "terminated", s->terminated);
         pack_kv_u64(pk, "suspect", s->suspect);

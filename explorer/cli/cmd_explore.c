@@ -203,6 +203,29 @@ static const cli_word prunes[] = {
          .help = "the walk's own memory budget, in MiB: a length whose "       \
                  "sequences would pass it is not run, and the report says "    \
                  "where the walk stopped"},                                    \
+        {.name = "checkpoint",                                                 \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.checkpoint),                             \
+         .setting = "checkpoint",                                              \
+         .help = "keep every result the walk's workers give in FILE, synced "  \
+                 "every few seconds, so that a walk killed at any moment "     \
+                 "goes on with --resume (docs/checkpoint.md)"},                \
+        {.name = "checkpoint-every",                                           \
+         .arg = "S",                                                           \
+         CLI_INT(explore_args, o.checkpoint_every_s, 1, 86400),                \
+         .dflt = "10",                                                         \
+         .help = "sync the checkpoint at least every S seconds: a kill loses " \
+                 "at most that much work"},                                    \
+        {.name = "resume",                                                     \
+         CLI_FLAG(explore_args, o.resume),                                     \
+         .help = "replay the --checkpoint file's results, then run the rest "  \
+                 "of the walk: the reports are an uninterrupted run's"},       \
+        {.name = "time-limit",                                                 \
+         .arg = "S",                                                           \
+         CLI_INT(explore_args, o.time_limit_s, 1, 31536000),                   \
+         .help = "stop running sequences after S seconds: the report is of "   \
+                 "the lengths finished and says partial, exit status 3; with " \
+                 "--checkpoint, --resume goes on"},                            \
         {.name = "progress",                                                   \
          CLI_FLAG(explore_args, progress),                                     \
          .help = "report progress on stderr even when it is not a terminal: "  \
@@ -318,6 +341,13 @@ static int verify(const cli_spec *s, const explore_args *a,
         return cli_fail("test: --interactive asks about an oracle's pending "
                         "sequences as the text report prints them: give "
                         "--oracle FILE, without --accept or --format");
+    if (a->o.resume && a->o.checkpoint == NULL)
+        return cli_fail("%s: --resume goes on from a checkpoint: give "
+                        "--checkpoint FILE",
+                        s->cmd);
+    if (a->interactive && (a->o.checkpoint != NULL || a->o.time_limit_s))
+        return cli_fail("test: --interactive asks a person as the walk goes: "
+                        "not with --checkpoint or --time-limit");
     for (size_t i = 0; i < sizeof state_only / sizeof *state_only; i++)
         if (a->o.walk != BCW_WALK_STATE && cli_given(given, s, state_only[i]))
             return cli_fail("%s: --%s applies to the state walk only "
@@ -458,6 +488,14 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     free(reference);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
+    if (sum.partial) {
+        fprintf(stderr,
+                "bcwalk: %s: the walk stopped at its time limit (%u s); its "
+                "report is partial%s\n",
+                cmd->cmd, a.o.time_limit_s,
+                a.o.checkpoint ? ": --resume goes on" : "");
+        return EXIT_UNFINISHED;
+    }
     /* with a reference nothing is pending: only a failure counts */
     const struct bcw_judged *j = &sum.judged;
     uint64_t findings =

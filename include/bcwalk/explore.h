@@ -132,6 +132,17 @@ typedef struct bcw_explore_opts {
      * judged against what the first observed, and another observation
      * is a failure.  NULL: none.  Not with oracle_path. */
     const char *reference;
+    /* Checkpoint and resume (docs/checkpoint.md): every result the workers
+     * give is kept in `checkpoint`, synced at least every
+     * checkpoint_every_s seconds (0: 10); with `resume` the walk first
+     * replays that file's results (a file of another walk is refused),
+     * then runs the rest.  NULL: none. */
+    const char *checkpoint;
+    int resume;
+    unsigned checkpoint_every_s;
+    /* Stop running sequences after this many seconds (0: no limit): the
+     * summary says `partial`, and with a checkpoint --resume goes on. */
+    unsigned time_limit_s;
 } bcw_explore_opts;
 
 /* The defaults: a protocol walk of depth 3 in one worker, 1000 ms per
@@ -175,6 +186,11 @@ typedef struct bcw_summary {
                                  memory budget reached (walk_memory_mb);
                                  0: it ran whole.  normal and terminated
                                  are of the lengths it ran. */
+    int partial;              /* 1: stopped by the time limit before the
+                                 walk's end (time_limit_s); the counts are
+                                 of the lengths it finished */
+    uint64_t replayed;        /* results read back from the checkpoint
+                                 (resume), not run again */
     uint64_t calls;           /* calls into the unit, teardown included */
     uint64_t worker_restarts; /* workers replaced after a fatal outcome */
     double elapsed_s;

@@ -2,6 +2,11 @@
 BoundedStack counts, the text and jsonl reports, builds of the bitcode,
 stubs and jobs. ctest runs this file as test_e2e_walks."""
 import json
+import os
+import random
+import subprocess
+import tempfile
+import time
 import unittest
 
 import common
@@ -153,6 +158,121 @@ class Memory(unittest.TestCase):
                          (five["sequences"]["normal"],
                           five["sequences"]["terminated"]))
         self.assertNotIn("stopped_at", five)
+
+
+class Checkpoint(unittest.TestCase):
+    """--checkpoint FILE, --resume, --time-limit: a walk killed at any
+    moment goes on from its checkpoint, and its files are an uninterrupted
+    run's byte for byte."""
+
+    WALK = ("--unit", "bstack", "--depth", "9", "--prune", "none",
+            "--format", "json")
+
+    def walk(self, folder, name, *extra):
+        out = os.path.join(folder, name)
+        p = bcwalk("explore", example("bstack.bc"), *self.WALK, "-o", out,
+                   *extra)
+        return p, out
+
+    def test_killed_at_random_moments_it_resumes_to_the_same_results(self):
+        rng = random.Random(13)
+        with tempfile.TemporaryDirectory() as folder:
+            _, whole = self.walk(folder, "whole.msgpack")
+            ck = os.path.join(folder, "walk.ckpt")
+            out = os.path.join(folder, "resumed.msgpack")
+            env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+            kills = 0
+            for attempt in range(8):
+                cmd = [common.ARGS.bcwalk, "explore", example("bstack.bc"),
+                       *self.WALK, "-o", out, "--checkpoint", ck,
+                       "--checkpoint-every", "1"]
+                if attempt > 0:
+                    cmd.append("--resume")
+                with tempfile.TemporaryFile() as err:
+                    p = subprocess.Popen(cmd, env=env,
+                                         stdout=subprocess.DEVNULL,
+                                         stderr=err)
+                    try:
+                        p.wait(timeout=rng.uniform(0.2, 2.5))
+                    except subprocess.TimeoutExpired:
+                        p.kill()  # SIGKILL: nothing of bcwalk's runs after
+                        p.wait()
+                        kills += 1
+                        self.assertFalse(os.path.exists(out))
+                        continue
+                    err.seek(0)
+                    self.assertEqual(p.returncode, 0, err.read())
+                break
+            else:
+                p = subprocess.run(cmd, env=env, capture_output=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertGreaterEqual(kills, 3)
+            with open(whole, "rb") as a, open(out, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+
+    def test_a_time_limit_stops_partial_and_resume_finishes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ck = os.path.join(folder, "walk.ckpt")
+            p, _ = self.walk(folder, "first.msgpack", "--checkpoint", ck,
+                             "--time-limit", "1")
+            self.assertEqual(p.returncode, 3, p.stderr)
+            doc = json.loads(p.stdout)
+            self.assertTrue(doc["partial"])
+            self.assertIn("the walk stopped at its time limit, 1 s "
+                          "(--time-limit): its results so far are in %s, "
+                          "and --resume goes on from there" % ck,
+                          doc["warnings"])
+            p, resumed = self.walk(folder, "resumed.msgpack", "--checkpoint",
+                                   ck, "--resume")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("partial", json.loads(p.stdout))
+            _, whole = self.walk(folder, "whole.msgpack")
+            with open(whole, "rb") as a, open(resumed, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+
+    def test_a_checkpoint_of_another_walk_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ck = os.path.join(folder, "walk.ckpt")
+            bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--depth", "2", "--checkpoint", ck, check=0)
+            # there already: not overwritten without --resume
+            p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                       "--depth", "2", "--checkpoint", ck, check=2)
+            self.assertIn("a checkpoint is already there: --resume", p.stderr)
+            p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                       "--depth", "3", "--checkpoint", ck, "--resume",
+                       check=2)
+            self.assertIn("the checkpoint is of another walk", p.stderr)
+            with open(ck, "r+b") as f:
+                f.write(b"garbage!")
+            p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                       "--depth", "2", "--checkpoint", ck, "--resume",
+                       check=2)
+            self.assertIn("not a bcwalk checkpoint", p.stderr)
+            p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                       "--resume", check=2)
+            self.assertIn("--resume goes on from a checkpoint", p.stderr)
+
+    def test_a_torn_block_is_cut_and_the_walk_goes_on(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ck = os.path.join(folder, "walk.ckpt")
+            first = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                           "--depth", "5", "--format", "jsonl",
+                           "--checkpoint", ck, check=0).stdout
+            size = os.path.getsize(ck)
+            with open(ck, "r+b") as f:
+                f.truncate(size - 5)  # a kill in the middle of a write
+            again = bcwalk("explore", example("bstack.bc"), "--unit",
+                           "bstack", "--depth", "5", "--format", "jsonl",
+                           "--checkpoint", ck, "--resume", check=0).stdout
+            self.assertEqual(without_timing_text(first),
+                             without_timing_text(again))
+
+
+def without_timing_text(jsonl_text):
+    lines = [json.loads(l) for l in jsonl_text.splitlines()]
+    return common.without_timing(lines)
+
 
 if __name__ == "__main__":
     common.main()
