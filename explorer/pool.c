@@ -398,7 +398,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     bcw_pool *pool = bcw__calloc(1, sizeof *pool);
     if (pool == NULL)
         return BCW_ENOMEM;
-    pool->n = jobs ? jobs : 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    pool->n = jobs ? jobs : cores > 0 ? (unsigned)cores : 1;
     pool->plan_fd = -1;
     pool->timeout_ms = timeout_ms ? timeout_ms : 1000;
     pool->path = bcw__strdup(path);

@@ -96,7 +96,7 @@ static const cli_word prunes[] = {
         {.name = "jobs",                                                       \
          .arg = "N",                                                           \
          CLI_INT(explore_args, o.jobs, 1, 1024),                               \
-         .help = "worker processes"},                                          \
+         .help = "worker processes (default: one per core)"},                                          \
         {.name = "timeout",                                                    \
          .arg = "MS",                                                          \
          CLI_INT(explore_args, o.timeout_ms, 1, 3600000),                      \

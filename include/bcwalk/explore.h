@@ -66,7 +66,7 @@ typedef struct bcw_explore_opts {
     int unit;            /* index of the unit in the model */
     enum bcw_walk_kind walk;
     unsigned depth;          /* k, the longest method sequence */
-    unsigned jobs;           /* worker processes */
+    unsigned jobs;           /* worker processes, 0: one per core */
     unsigned timeout_ms;     /* per-call hang limit */
     unsigned walk_memory_mb; /* the walk's own budget, in MiB: a length
                                 whose sequences would pass it is not run
@@ -151,7 +151,7 @@ typedef struct bcw_explore_opts {
  * every pointer NULL.  `bcw_explore_opts o = BCW_EXPLORE_OPTS_INIT;` */
 #define BCW_EXPLORE_OPTS_INIT                                                  \
     {                                                                          \
-        .walk = BCW_WALK_PROTOCOL, .depth = 3, .jobs = 1, .timeout_ms = 1000,  \
+        .walk = BCW_WALK_PROTOCOL, .depth = 3, .jobs = 0, .timeout_ms = 1000,  \
         .memory_mb = 1024, .format = BCW_REPORT_TEXT, .use_ffi = 0,            \
         .combine = BCW_COMBINE_ALL, .max_combos = 64, .probe_depth = 0,        \
         .prune = BCW_PRUNE_AUTO, .boundaries = 0                               \
