@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all setup configure build demo check check-asan check-llvm19 bench install golden format clean
+.PHONY: all setup configure build demo check check-asan check-llvm19 check-slurm bench install golden format clean
 
 all: build
 
@@ -37,6 +37,14 @@ check-llvm19:
 	cmake -S . -B $(BUILD)-llvm19 $(CMAKE_FLAGS) -DBCW_LLVM_VERSION=19
 	cmake --build $(BUILD)-llvm19 -j $(JOBS)
 	cd $(BUILD)-llvm19 && ctest --output-on-failure -j $(JOBS)
+
+# A walk sharded over a real single-node Slurm cluster started in a
+# temporary directory (scripts/slurm-walk.sh, docs/slurm.md): the merged
+# results equal one unsharded run's byte for byte.  Installs slurm-wlm and
+# munge if missing.
+check-slurm: build
+	@BCW_SLURM=1 ./scripts/setup.sh
+	./tests/slurm/run.sh $(BUILD)/bin/bcwalk $(BUILD)/examples/bstack.bc
 
 # Installs bin/bcwalk, its runtime, the public headers, the opt plugin, a
 # pkg-config file and the man page under PREFIX (make install

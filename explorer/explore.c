@@ -15,6 +15,7 @@
 #include "judge.h"
 #include "plan.h"
 #include "pool.h"
+#include "replay.h"
 #include "report.h"
 #include "results.h"
 #include "states.h"
@@ -78,18 +79,27 @@ static int emit(void *payload, const bcw_seq *seq)
 }
 
 /* What the walk's sequences run on: the workers, through the journal
- * (the checkpoint, and the time limit) when there is one. */
+ * (the checkpoint, and the time limit) when there is one, or in a
+ * replay the results recorded; and the results kept for the results
+ * file's replay section. */
 typedef struct executor {
     bcw_pool *pool;
     bcw_journal *journal;
+    bcw_recorded *recorded;
+    bcw_buf *record;
 } executor;
 
 static int exec(void *payload, bcw_job *jobs, size_t njobs)
 {
     executor *x = payload;
-    return x->journal != NULL
-               ? bcw__journal_exec(x->journal, x->pool, jobs, njobs)
-               : bcw__pool_run(x->pool, jobs, njobs);
+    int err = x->recorded != NULL ? bcw__replay_exec(x->recorded, jobs, njobs)
+              : x->journal != NULL
+                  ? bcw__journal_exec(x->journal, x->pool, jobs, njobs)
+                  : bcw__pool_run(x->pool, jobs, njobs);
+    for (size_t k = 0; err == 0 && x->record != NULL && k < njobs; k++)
+        for (uint32_t i = 0; err == 0 && i < jobs[k].nseq; i++)
+            err = bcw__record_put(x->record, &jobs[k], i);
+    return err;
 }
 
 /* The walk a checkpoint is of: the model it is planned from, the bytes
@@ -120,6 +130,37 @@ static int walk_key(uint64_t *key, const bcw_model *model,
     *key = bcw__hash(text, strlen(text), h);
     free(text);
     return 0;
+}
+
+/* The results file's replay section: the command, the model, the key,
+ * and the results `record` kept (replay.h). */
+static int write_replay(bcw_results *results, const bcw_model *model,
+                        const bcw_explore_opts *o, const bcw_buf *record,
+                        const bcw_symbols *symbols)
+{
+    if (record->data == NULL && record->err != 0)
+        return record->err;
+    bcw_replay_rec x = {.argv = o->argv,
+                        .argc = o->argc,
+                        .shard_i = o->shard_i,
+                        .shard_n = o->shard_n,
+                        .symbols = symbols,
+                        .records = (const unsigned char *)record->data,
+                        .records_len = record->len};
+    char *bytes = NULL;
+    int err = 0;
+    if (o->recorded != NULL) {
+        x.key = o->recorded->key;
+        x.model = o->recorded->model;
+        x.model_len = o->recorded->model_len;
+    } else if ((err = walk_key(&x.key, model, o)) == 0 &&
+               (err = bcw__model_to_bytes(model, &bytes, &x.model_len)) == 0) {
+        x.model = bytes;
+    }
+    if (err == 0)
+        err = bcw__results_replay(results, &x);
+    free(bytes);
+    return err;
 }
 
 /* Walks prune by concrete state from this depth on, unless told. */
@@ -308,6 +349,8 @@ typedef struct walk_ctx {
     bcw_states *states;
     char **worker;        /* the last build's executable, the caller's */
     bcw_journal *journal; /* the checkpoint, or NULL */
+    bcw_buf *record;      /* the results kept for the results file, or
+                             NULL */
     bool probed;          /* the state walk's states are found: walk them */
     unsigned nnotes;      /* the states' notes after probing */
 } walk_ctx;
@@ -323,20 +366,26 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
     bcw_pool *pool = NULL;
     free(*w->worker);
     *w->worker = NULL;
-    int err = bcw__build_worker(w->worker, &note, w->model, bitcode, o->setup,
-                                o->sanitize, o->cache_dir);
+    /* a replay builds and runs nothing */
+    int err = o->recorded != NULL
+                  ? 0
+                  : bcw__build_worker(w->worker, &note, w->model, bitcode,
+                                      o->setup, o->sanitize, o->cache_dir);
     if (err == 0 && note != NULL) {
         char *said = bcw__sprintf("%s%s", say, note);
         free(note);
         err = bcw__strlist_add(&w->sk->report.warnings, said);
     }
-    if (err == 0)
+    if (err == 0 && o->recorded == NULL)
         err = bcw__pool_new(&pool, *w->worker, w->a->plan, o->jobs,
                             o->timeout_ms, o->sanitize);
-    if (err < 0)
+    if (err == 0 && o->recorded == NULL)
+        err = bcw__symbols_exe(w->sk->report.symbols, *w->worker);
+    if (err < 0) {
+        bcw__pool_free(pool);
         return err;
-    w->sk->report.worker = *w->worker;
-    executor x = {pool, w->journal};
+    }
+    executor x = {pool, w->journal, o->recorded, w->record};
     w->cfg->exec_payload = &x;
     /* the walk's clock starts when workers are up: build time is not
      * throughput */
@@ -366,7 +415,7 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
         err = bcw__walk_run(out, w->cfg);
     }
     out->elapsed_s = now_s() - t0;
-    out->worker_restarts = bcw__pool_restarts(pool);
+    out->worker_restarts = pool != NULL ? bcw__pool_restarts(pool) : 0;
     bcw__pool_free(pool);
     w->cfg->exec_payload = NULL;
     return err;
@@ -390,7 +439,20 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         return bcw__error(BCW_EINPUT,
                           "design-state predicates, probe depth and state "
                           "graph apply to the state walk only");
+    if (o->shard_n > 0 && o->shard_i >= o->shard_n)
+        return bcw__error(BCW_EINPUT, "shard %u of %u: shards count from 0",
+                          o->shard_i, o->shard_n);
+    if ((o->shard_n > 0 || o->recorded != NULL) &&
+        (o->oracle_path != NULL || o->reference != NULL))
+        return bcw__error(BCW_EINPUT,
+                          "a walk judged by an oracle or a reference build "
+                          "is not sharded nor replayed (its judgement is "
+                          "the oracle's file)");
+    if (o->recorded != NULL && (o->checkpoint != NULL || o->time_limit_s))
+        return bcw__error(BCW_EINPUT, "a replay runs nothing: no checkpoint, "
+                                      "no time limit");
     const bcw_unit *u = &model->units[o->unit];
+    const bcw_model *given = model; /* the results file's, for replay */
     sinks sk = {0};
     bcw_usergen *gen = NULL;
     bcw_alphabet a = {0};
@@ -399,7 +461,15 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     char *worker = NULL;
     bcw_model *kept = NULL; /* the oracle's model, planning the walk */
     bcw_journal *journal = NULL;
+    bcw_symbols *own_symbols = NULL;
+    bcw_buf record;
+    bcw__buf_init(&record, (size_t)16 << 30);
     int err = 0;
+    sk.report.symbols = o->recorded != NULL
+                            ? o->recorded->symbols
+                            : (own_symbols = bcw__symbols_new());
+    if (sk.report.symbols == NULL)
+        return BCW_ENOMEM;
     if (o->oracle_path != NULL && o->reference == NULL) {
         err =
             bcw__judge_open(&sk.judge, o->oracle_path, u->name, o->accept != 0);
@@ -450,6 +520,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .methods = a.methods,
                         .step = a.walk,
                         .prune_state = prunes(o),
+                        .shard_i = o->shard_i,
+                        .shard_n = o->shard_n,
                         .budget = walk_budget(o),
                         .stopped = &stopped,
                         .observer_changed = changed,
@@ -480,7 +552,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                   .cfg = &cfg,
                   .sk = &sk,
                   .states = &states,
-                  .worker = &worker};
+                  .worker = &worker,
+                  .record = o->results_path != NULL && o->argv != NULL &&
+                                    o->reference == NULL
+                                ? &record
+                                : NULL};
     if (o->checkpoint != NULL || o->time_limit_s > 0) {
         bcw_journal_cfg jc = {
             .path = o->checkpoint,
@@ -581,10 +657,14 @@ stopped:
             err = jerr;
     }
     if (err == 0)
+        err = bcw__symbols_err(sk.report.symbols);
+    if (err == 0)
         err = bcw__report_summary(&sk.report, out);
     /* the files last, so that a run that failed leaves none */
     if (err == 0 && o->graph_path != NULL && !out->partial)
         err = bcw__states_dot(&states, u, a.steps, o->graph_path);
+    if (err == 0 && w.record != NULL && !out->partial)
+        err = write_replay(sk.results, given, o, &record, sk.report.symbols);
 done:
     if (journal != NULL) {
         uint64_t recorded;
@@ -599,6 +679,8 @@ done:
             err = cerr;
     }
     bcw__judge_close(sk.judge, NULL, false);
+    bcw__buf_free(&record);
+    bcw__symbols_free(own_symbols);
     bcw__strlist_free(&sk.report.warnings);
     bcw__generator_free(gen);
     free(worker);

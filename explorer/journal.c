@@ -144,10 +144,22 @@ static bool take_var(const unsigned char **p, const unsigned char *end,
     return false;
 }
 
+/* How a record is written: in a checkpoint, the sequence checked by a
+ * byte of its hash and the state and key by their dictionaries (records
+ * read in order); in a results file's replay section, by the whole hash
+ * and the values themselves (records looked up by sequence). */
+typedef struct codec {
+    dict *states, *keys; /* NULL: values written whole */
+} codec;
+
 /* A field from its dictionary: 0 is 0, k its (k-1)-th value, d->n + 1 a
- * new value whose 8 bytes follow. */
+ * new value whose 8 bytes follow; without a dictionary, the 8 bytes. */
 static int put_dict(unsigned char **p, dict *d, uint64_t v)
 {
+    if (d == NULL) {
+        put(p, &v, 8);
+        return 0;
+    }
     if (v == 0) {
         put_var(p, 0);
         return 0;
@@ -165,6 +177,10 @@ static int take_dict(const unsigned char **p, const unsigned char *end, dict *d,
 {
     uint64_t i;
     *v = 0;
+    if (d == NULL) {
+        *ok = *ok && take(p, end, v, 8);
+        return 0;
+    }
     if (!(*ok = *ok && take_var(p, end, &i)) || i == 0)
         return 0;
     if (i <= d->n) {
@@ -176,33 +192,35 @@ static int take_dict(const unsigned char **p, const unsigned char *end, dict *d,
     return dict_add(d, *v);
 }
 
-/* The low byte of the hash of sequence i's words in job: a record of
- * another walk is told at once, at no cost to speak of. */
-static uint8_t words_check(const bcw_job *job, uint32_t i)
+uint64_t bcw__record_seq(const bcw_job *job, uint32_t i)
 {
+    /* its calls, not the flags of its first word (how the worker is to
+     * run it, which the walk decides from the calls) */
     const uint16_t *w = job->words + job->off[i];
-    size_t n = (size_t)(w[0] & BCW_SEQ_LEN_MASK) + 2;
-    return (uint8_t)bcw__hash(w, n * sizeof *w, 0x6263772d6a726e6cull);
+    size_t n = (size_t)(w[0] & BCW_SEQ_LEN_MASK) + 1;
+    return bcw__hash(w + 1, n * sizeof *w, 0x6263772d6a726e6cull + n);
 }
 
-/* The most a record takes: every varint at its longest, two new
- * dictionary values, every out word, the text and the cause. */
+/* The most a record takes: its hash, every varint at its longest, two
+ * new dictionary values, every out word, the text and the cause. */
 #define RECORD_MAX                                                             \
-    (3 + 5 * 10 + 2 * (10 + 8) + 1 + BCW_MAX_PARAMS * 10 + 2 + BCW_TEXT_MAX +  \
-     sizeof(bcw_wire_cause))
+    (8 + 2 + 5 * 10 + 2 * (10 + 8) + 1 + BCW_MAX_PARAMS * 10 + 2 +             \
+     BCW_TEXT_MAX + sizeof(bcw_wire_cause))
 
-/* Appends sequence i's record to j->pending. */
-static int encode(bcw_journal *j, const bcw_job *job, uint32_t i)
+/* Writes sequence i's record at rec: its length, or an error. */
+static int put_record(unsigned char *rec, const codec *c, const bcw_job *job,
+                      uint32_t i)
 {
-    unsigned char rec[RECORD_MAX], *p = rec;
+    unsigned char *p = rec;
     const bcw_wire_result *r = &job->results[i];
-    uint8_t check = words_check(job, i), mask = 0;
+    uint64_t seq = bcw__record_seq(job, i);
+    uint8_t mask = 0;
     for (unsigned k = 0; k < BCW_MAX_PARAMS; k++)
         if (r->out[k] != 0)
             mask |= (uint8_t)(1u << k);
     uint8_t ntext = r->ntext <= BCW_TEXT_MAX ? r->ntext : BCW_TEXT_MAX;
     uint8_t text = (uint8_t)(ntext | (r->text_cut ? 0x80 : 0));
-    put(&p, &check, 1);
+    put(&p, &seq, c->states != NULL ? 1 : 8);
     put(&p, &r->outcome, 1);
     put(&p, &r->signo, 1);
     put_var(&p, r->halted_at);
@@ -211,9 +229,9 @@ static int encode(bcw_journal *j, const bcw_job *job, uint32_t i)
     put_var(&p, r->preds);
     put_var(&p, r->known);
     put_var(&p, r->ret);
-    int err = put_dict(&p, &j->states, r->state);
+    int err = put_dict(&p, c->states, r->state);
     if (err == 0)
-        err = put_dict(&p, &j->keys, r->key);
+        err = put_dict(&p, c->keys, r->key);
     put(&p, &mask, 1);
     for (unsigned k = 0; k < BCW_MAX_PARAMS; k++)
         if (mask & (1u << k))
@@ -223,40 +241,36 @@ static int encode(bcw_journal *j, const bcw_job *job, uint32_t i)
     put(&p, r->text, ntext);
     if (r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK))
         put(&p, &job->causes[i], sizeof job->causes[i]);
-    /* a block begins with its header, filled in when it is written */
-    static const unsigned char head[BLOCK_HEAD];
-    if (err == 0 && j->npending == 0)
-        bcw__buf_put(&j->pending, head, sizeof head);
-    j->npending++;
-    j->recorded++;
-    return err < 0 ? err : bcw__buf_put(&j->pending, rec, (size_t)(p - rec));
+    return err < 0 ? err : (int)(p - rec);
 }
 
-/* Reads the next record into sequence i of job, checking it is that
- * sequence's.  0, BCW_EINPUT, or BCW_ENOMEM. */
-static int decode(bcw_journal *j, bcw_job *job, uint32_t i)
+/* Reads the record at *p into sequence i of job, *seq its sequence's
+ * hash (the low byte only with dictionaries).  1, 0 when it is damaged,
+ * or BCW_ENOMEM. */
+static int take_record(const unsigned char **p, const unsigned char *end,
+                       const codec *c, bcw_job *job, uint32_t i, uint64_t *seq)
 {
-    const unsigned char *p = j->rec, *end = j->rec_end;
     bcw_wire_result *r = &job->results[i];
     memset(r, 0, sizeof *r);
-    uint8_t check = 0, mask = 0, text = 0;
+    *seq = 0;
+    uint8_t mask = 0, text = 0;
     uint64_t halted_at = 0, calls = 0, flags = 0, preds = 0, known = 0;
-    bool ok = take(&p, end, &check, 1) && take(&p, end, &r->outcome, 1) &&
-              take(&p, end, &r->signo, 1) && take_var(&p, end, &halted_at) &&
-              take_var(&p, end, &calls) && take_var(&p, end, &flags) &&
-              take_var(&p, end, &preds) && take_var(&p, end, &known) &&
-              take_var(&p, end, &r->ret);
-    int err = take_dict(&p, end, &j->states, &r->state, &ok);
+    bool ok = take(p, end, seq, c->states != NULL ? 1 : 8) &&
+              take(p, end, &r->outcome, 1) && take(p, end, &r->signo, 1) &&
+              take_var(p, end, &halted_at) && take_var(p, end, &calls) &&
+              take_var(p, end, &flags) && take_var(p, end, &preds) &&
+              take_var(p, end, &known) && take_var(p, end, &r->ret);
+    int err = take_dict(p, end, c->states, &r->state, &ok);
     if (err == 0)
-        err = take_dict(&p, end, &j->keys, &r->key, &ok);
+        err = take_dict(p, end, c->keys, &r->key, &ok);
     if (err < 0)
         return err;
-    ok = ok && take(&p, end, &mask, 1);
+    ok = ok && take(p, end, &mask, 1);
     for (unsigned k = 0; ok && k < BCW_MAX_PARAMS; k++)
         if (mask & (1u << k))
-            ok = take_var(&p, end, &r->out[k]);
-    ok = ok && take(&p, end, &text, 1) && take(&p, end, &r->text_of, 1) &&
-         (text & 0x7f) <= BCW_TEXT_MAX && take(&p, end, r->text, text & 0x7f);
+            ok = take_var(p, end, &r->out[k]);
+    ok = ok && take(p, end, &text, 1) && take(p, end, &r->text_of, 1) &&
+         (text & 0x7f) <= BCW_TEXT_MAX && take(p, end, r->text, text & 0x7f);
     r->halted_at = (uint16_t)halted_at;
     r->calls = (uint32_t)calls;
     r->flags = (uint32_t)flags;
@@ -265,19 +279,60 @@ static int decode(bcw_journal *j, bcw_job *job, uint32_t i)
     r->ntext = text & 0x7f;
     r->text_cut = text >> 7;
     if (ok && (r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK)))
-        ok = take(&p, end, &job->causes[i], sizeof job->causes[i]);
+        ok = take(p, end, &job->causes[i], sizeof job->causes[i]);
+    return ok;
+}
+
+int bcw__record_put(bcw_buf *b, const bcw_job *job, uint32_t i)
+{
+    unsigned char rec[RECORD_MAX];
+    static const codec whole;
+    int n = put_record(rec, &whole, job, i);
+    return n < 0 ? n : bcw__buf_put(b, rec, (size_t)n);
+}
+
+int bcw__record_take(const unsigned char **p, const unsigned char *end,
+                     bcw_job *job, uint32_t i, uint64_t *seq)
+{
+    static const codec whole;
+    return take_record(p, end, &whole, job, i, seq);
+}
+
+/* Appends sequence i's record to j->pending. */
+static int encode(bcw_journal *j, const bcw_job *job, uint32_t i)
+{
+    unsigned char rec[RECORD_MAX];
+    codec c = {&j->states, &j->keys};
+    int n = put_record(rec, &c, job, i);
+    /* a block begins with its header, filled in when it is written */
+    static const unsigned char head[BLOCK_HEAD];
+    if (n >= 0 && j->npending == 0)
+        bcw__buf_put(&j->pending, head, sizeof head);
+    j->npending++;
+    j->recorded++;
+    return n < 0 ? n : bcw__buf_put(&j->pending, rec, (size_t)n);
+}
+
+/* Reads the next record into sequence i of job, checking it is that
+ * sequence's.  0, BCW_EINPUT, or BCW_ENOMEM. */
+static int decode(bcw_journal *j, bcw_job *job, uint32_t i)
+{
+    codec c = {&j->states, &j->keys};
+    uint64_t seq;
+    int ok = take_record(&j->rec, j->rec_end, &c, job, i, &seq);
+    if (ok < 0)
+        return ok;
     if (!ok)
         return bcw__error(BCW_EINPUT,
                           "%s: a damaged record in a block "
                           "whose checksum is right",
                           j->cfg.path);
-    if (check != words_check(job, i))
+    if ((uint8_t)seq != (uint8_t)bcw__record_seq(job, i))
         return bcw__error(BCW_EINPUT,
                           "%s: the checkpoint is of another walk: its "
                           "sequence %llu is not the one this walk runs "
                           "(the same command, bitcode and options resume it)",
                           j->cfg.path, (unsigned long long)j->replayed);
-    j->rec = p;
     j->left--;
     j->replayed++;
     return 0;

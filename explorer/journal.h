@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "alloc.h"
 #include "pool.h"
 
 typedef struct bcw_journal bcw_journal;
@@ -54,5 +55,18 @@ BCW_INTERNAL void bcw__journal_counts(const bcw_journal *j, uint64_t *replayed,
 /* Syncs what is pending and closes the file; NULL is accepted.  0 or the
  * first write error. */
 BCW_INTERNAL int bcw__journal_close(bcw_journal *j);
+
+/* Results one by one, as a results file's replay section holds them
+ * (docs/results.md): the hash of sequence i of job (its words as the
+ * protocol sends them), then its result and cause. */
+BCW_INTERNAL uint64_t bcw__record_seq(const bcw_job *job, uint32_t i);
+/* Appends sequence i's record to b; 0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__record_put(bcw_buf *b, const bcw_job *job, uint32_t i);
+/* Reads the record at *p (before end) into sequence i of job, moving *p
+ * past it; *seq is the hash of the sequence it was recorded for.  1, 0
+ * when the record is damaged, or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__record_take(const unsigned char **p,
+                                  const unsigned char *end, bcw_job *job,
+                                  uint32_t i, uint64_t *seq);
 
 #endif

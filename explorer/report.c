@@ -6,7 +6,7 @@
 #include "states.h"
 
 #include "generator.h"
-#include "symbolize.h"
+#include "replay.h"
 #include "text.h"
 
 #include <signal.h>
@@ -380,8 +380,9 @@ static void append_site(const bcw_reporter *r, uint64_t pc, bool line,
     char func[128], file[128];
     unsigned lineno;
     size_t len = strlen(buf);
-    if (len >= n || !bcw__symbolize(r->worker, pc, func, sizeof func, file,
-                                    sizeof file, &lineno))
+    if (len >= n || r->symbols == NULL ||
+        !bcw__symbols_get(r->symbols, pc, func, sizeof func, file, sizeof file,
+                          &lineno))
         return;
     if (file[0] && lineno && line)
         snprintf(buf + len, n - len, " in %s (%s:%u)", func, file, lineno);

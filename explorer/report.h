@@ -41,8 +41,8 @@ typedef struct bcw_reporter {
     const uint16_t *dtors; /* the destructors sequences end with, in turn */
     unsigned ndtors;
     const struct bcw_usergen *gen; /* custom generator, or NULL */
-    const char *worker; /* the worker executable, whose addresses causes
-                           name (symbolize.h), or NULL */
+    struct bcw_symbols *symbols;   /* where the worker's addresses are, that
+                                      causes name (replay.h), or NULL */
     enum bcw_walk_kind walk;
     unsigned depth;
     unsigned timeout_ms;

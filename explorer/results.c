@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "file.h"
 #include "pack.h"
+#include "replay.h"
 #include "report.h"
 #include "step.h"
 #include "walk.h"
@@ -26,7 +27,7 @@
 #define PACK_LIMIT ((size_t)1 << 30)
 /* The header's `version`: docs/results.md states it and
  * tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 6
+#define RESULTS_VERSION 7
 
 struct bcw_results {
     char *path, *tmp;
@@ -203,6 +204,60 @@ int bcw__results_states(bcw_results *r, const bcw_states *st)
             msgpack_pack_nil(pk);
     }
     flush(r);
+    return r->p.err;
+}
+
+int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
+{
+    if (r == NULL || r->p.err != 0)
+        return r ? r->p.err : 0;
+    msgpack_packer *pk = &r->p.pk;
+    msgpack_pack_map(pk, 1);
+    bcw__pack_str(pk, "replay");
+    msgpack_pack_map(pk, 6);
+    bcw__pack_str(pk, "argv");
+    msgpack_pack_array(pk, x->argc);
+    for (unsigned i = 0; i < x->argc; i++)
+        bcw__pack_str(pk, x->argv[i]);
+    pack_kv_u64(pk, "key", x->key);
+    bcw__pack_str(pk, "shard");
+    if (x->shard_n > 0) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_uint32(pk, x->shard_i);
+        msgpack_pack_uint32(pk, x->shard_n);
+    } else {
+        msgpack_pack_nil(pk);
+    }
+    bcw__pack_str(pk, "symbols");
+    size_t n = 0;
+    uint64_t pc;
+    const char *func, *file;
+    unsigned line;
+    while (bcw__symbols_used(x->symbols, n, &pc, &func, &file, &line))
+        n++;
+    msgpack_pack_array(pk, (uint32_t)n);
+    for (size_t k = 0; k < n; k++) {
+        bcw__symbols_used(x->symbols, k, &pc, &func, &file, &line);
+        msgpack_pack_array(pk, 4);
+        msgpack_pack_uint64(pk, pc);
+        bcw__pack_str(pk, func);
+        bcw__pack_str(pk, file);
+        msgpack_pack_uint32(pk, line);
+    }
+    flush(r);
+    /* the two big ones packed straight to the file */
+    static const char *const big[] = {"model", "records"};
+    const void *data[] = {x->model, x->records};
+    size_t len[] = {x->model_len, x->records_len};
+    for (unsigned k = 0; k < 2 && r->p.err == 0; k++) {
+        bcw__pack_str(pk, big[k]);
+        msgpack_pack_bin(pk, len[k]);
+        flush(r);
+        if (r->p.err == 0 && len[k] > 0 &&
+            fwrite(data[k], 1, len[k], r->f) != len[k])
+            r->p.err =
+                bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
+    }
     return r->p.err;
 }
 

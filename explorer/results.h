@@ -33,6 +33,11 @@ BCW_INTERNAL int bcw__results_states(bcw_results *r,
 /* With `summary`, writes the trailer, syncs and renames the file into
  * place; with NULL (a failed walk) removes the temporary.  Frees `r`
  * either way and returns the first error. */
+/* The replay section (replay.h), before the trailer: what bcwalk
+ * report and merge walk again from.  0 or the writer's error. */
+struct bcw_replay_rec;
+BCW_INTERNAL int bcw__results_replay(bcw_results *r,
+                                     const struct bcw_replay_rec *x);
 BCW_INTERNAL int bcw__results_close(bcw_results *r, const bcw_summary *summary);
 
 #endif

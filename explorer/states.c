@@ -344,6 +344,7 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
     cfg.emit = probe_emit;
     cfg.emit_payload = &pr;
     cfg.progress = NULL;
+    cfg.shard_n = 0; /* every shard finds the same states */
     /* a sequence reaching a concrete state met before has nothing new
      * ahead: probing goes deep without the walk's whole tree */
     cfg.prune_state = prune;

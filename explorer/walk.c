@@ -18,6 +18,7 @@
 #include "walk.h"
 
 #include "alloc.h"
+#include "hash.h"
 #include "stateset.h"
 
 #include <stdlib.h>
@@ -26,9 +27,15 @@
 
 #define NO_PARENT UINT32_MAX
 #define JOBS_PER_GROUP 64
-/* sequences per observer step the worker hashes before and after: enough
- * to catch a side effect, bounded so long walks do not pay for it */
-#define OBSERVER_CHECKS 64
+/* the sequences ending in an observer whose state the worker hashes
+ * before and after the call: all up to this length, and beyond it one
+ * in OBSERVER_SAMPLE, chosen by the hash of the sequence (the same
+ * whatever part of the walk runs it: a shard, or the whole) */
+#define OBSERVER_ALL_TO 6
+#define OBSERVER_SAMPLE 16
+/* subtrees per shard at the length where a walk is shared out: enough
+ * that their sizes even out */
+#define SHARD_SUBTREES 8
 
 typedef struct node {
     uint32_t parent;
@@ -71,8 +78,6 @@ typedef struct walker {
     size_t capjobs;
     struct fill *fills;
     size_t capfills;
-    /* sequences ending in each step the worker checked as an observer */
-    uint32_t checked[BCW_MAX_FUNCS];
     uint64_t calls;
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
@@ -145,14 +150,14 @@ static int fill_job(bcw_job *job)
         w->off[f->first + i] = (uint32_t)(words - f->base);
         unsigned len = chain(w, f->node + i, &w->words[words + 1]);
         uint16_t last = w->words[words + 1 + len];
-        /* the first sequences ending in each observer, in enumeration
-         * order (deterministic), have the worker check it */
+        /* some sequences ending in an observer have the worker check it */
         uint16_t check = 0;
         if (len > 0 && w->cfg->step[last].observer &&
-            w->checked[last] < OBSERVER_CHECKS) {
-            w->checked[last]++;
+            (len <= OBSERVER_ALL_TO ||
+             bcw__hash(&w->words[words + 1], (len + 1) * sizeof *w->words, 0) %
+                     OBSERVER_SAMPLE ==
+                 0))
             check = BCW_SEQ_CHECK_OBSERVER;
-        }
         w->words[words] = (uint16_t)(len | check);
         words += len + 2;
     }
@@ -390,6 +395,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     double t0 = now_s();
     bcw_progress prog = {.depth = cfg->depth};
     size_t level_start = 0, level_end = 0;
+    bool shared = false; /* this shard's part is its own subtrees */
     for (unsigned level = 0; level <= cfg->depth && err == 0; level++) {
         size_t prev_start = level_start, prev_end = level_end;
         level_start = w->nnodes;
@@ -425,9 +431,20 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             }
             free(ends);
         } else {
+            /* shared out at the first length with enough subtrees: the
+             * lengths before it are every shard's, so each decides alike */
+            uint64_t nth = 0, grow = 0;
+            for (size_t p = prev_start; p < prev_end && !shared; p++)
+                grow += extendable(cfg, &w->nodes[p], level - 1) &&
+                        !(w->nodes[p].flags & NODE_PRUNED);
+            bool share = cfg->shard_n > 1 && !shared &&
+                         grow >= (uint64_t)SHARD_SUBTREES * cfg->shard_n;
+            shared = shared || share;
             for (size_t p = prev_start; p < prev_end && err == 0; p++) {
                 if (!extendable(cfg, &w->nodes[p], level - 1) ||
                     (w->nodes[p].flags & NODE_PRUNED))
+                    continue;
+                if (share && nth++ % cfg->shard_n != cfg->shard_i)
                     continue;
                 err = bcw__grow(&w->nodes, &w->capnodes,
                                 w->nnodes + cfg->nmethods, sizeof *w->nodes);

@@ -108,6 +108,11 @@ typedef struct bcw_walk_cfg {
      * call, an observer, left another concrete state than its prefix did
      * (both hashed) */
     uint64_t *observer_changed;
+    /* Shard shard_i of shard_n (0: the whole walk): the lengths up to
+     * the first whose extendable sequences number SHARD_SUBTREES *
+     * shard_n or more are run whole; of that length's extendable
+     * sequences, the k-th is extended only by shard k mod shard_n. */
+    unsigned shard_i, shard_n;
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order: 0, an

@@ -21,6 +21,7 @@ typedef struct explore_args {
     const char *link;     /* --link A.bc,B.bc */
     const char *sanitize; /* "address,undefined": into o.sanitize */
     int progress;         /* --progress: lines on stderr even off a tty */
+    const char *shard;    /* --shard I/N: into o.shard_i, o.shard_n */
     int interactive;      /* test --interactive */
 } explore_args;
 
@@ -96,7 +97,7 @@ static const cli_word prunes[] = {
         {.name = "jobs",                                                       \
          .arg = "N",                                                           \
          CLI_INT(explore_args, o.jobs, 1, 1024),                               \
-         .help = "worker processes (default: one per core)"},                                          \
+         .help = "worker processes (default: one per core)"},                  \
         {.name = "timeout",                                                    \
          .arg = "MS",                                                          \
          CLI_INT(explore_args, o.timeout_ms, 1, 3600000),                      \
@@ -121,6 +122,12 @@ static const cli_word prunes[] = {
              "undefined (signed overflow, shifts, division, misalignment, "    \
              "NULL to memcpy and kin) or both, comma-separated: each "         \
              "report is the outcome of the call that made it"},                \
+        {.name = "shard",                                                      \
+         .arg = "I/N",                                                         \
+         CLI_TEXT(explore_args, shard),                                        \
+         .help = "run part I of N of the walk (I from 0 to N-1), a fixed "     \
+                 "part; bcwalk merge makes the N parts' results files "        \
+                 "(-o) the whole walk's (docs/shards.md)"},                    \
         {.name = "output",                                                     \
          .alias = 'o',                                                         \
          .arg = "FILE",                                                        \
@@ -341,6 +348,13 @@ static int verify(const cli_spec *s, const explore_args *a,
         return cli_fail("test: --interactive asks about an oracle's pending "
                         "sequences as the text report prints them: give "
                         "--oracle FILE, without --accept or --format");
+    if (a->shard != NULL && test)
+        return cli_fail("test: --shard splits an explore walk; a judged walk "
+                        "runs whole");
+    if (a->shard != NULL && !cli_given(given, s, "output"))
+        return cli_fail("%s: --shard keeps its part in a results file for "
+                        "bcwalk merge: give -o FILE",
+                        s->cmd);
     if (a->o.resume && a->o.checkpoint == NULL)
         return cli_fail("%s: --resume goes on from a checkpoint: give "
                         "--checkpoint FILE",
@@ -380,6 +394,76 @@ static int sanitize_list(const cli_spec *s, explore_args *a)
         p += n + (p[n] == ',');
     }
     return CLI_RUN;
+}
+
+/* --shard I/N into o.shard_i and o.shard_n; CLI_RUN or EXIT_USAGE after
+ * saying what is wrong. */
+static int shard_of(const cli_spec *s, explore_args *a)
+{
+    if (a->shard == NULL)
+        return CLI_RUN;
+    unsigned i, n;
+    int used = 0;
+    if (sscanf(a->shard, "%u/%u%n", &i, &n, &used) != 2 ||
+        a->shard[used] != '\0' || n == 0 || n > 65535 || i >= n)
+        return cli_fail("%s: --shard takes I/N, part I of N counted from 0 "
+                        "(0/4 to 3/4), not '%s'",
+                        s->cmd, a->shard);
+    a->o.shard_i = i;
+    a->o.shard_n = n;
+    return CLI_RUN;
+}
+
+/* The options that do not change a walk's results: left out of the
+ * command a results file records (replay.h). */
+static bool unrecorded(const char *name)
+{
+    static const char *const names[] = {
+        "shard",      "output",           "jobs",   "format",
+        "checkpoint", "checkpoint-every", "resume", "time-limit",
+        "graph",      "progress"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* argv less the options unrecorded() names, into *out (argv's strings,
+ * the array the caller's); its length, or -1 out of memory. */
+static int recorded_argv(const cli_spec *s, int argc, char **argv,
+                         const char ***out)
+{
+    const char **v = calloc((size_t)argc + 1, sizeof *v);
+    *out = v;
+    if (v == NULL)
+        return -1;
+    int n = 0;
+    bool operands = false;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        const cli_opt *o = NULL;
+        bool joined = false; /* its value in the same word */
+        if (i > 0 && !operands && arg[0] == '-' && arg[1] != '\0') {
+            operands = strcmp(arg, "--") == 0;
+            size_t len = strcspn(arg + 2, "=");
+            for (size_t k = 0; !operands && s->opts[k].kind != CLI_END; k++) {
+                const cli_opt *c = &s->opts[k];
+                if (arg[1] == '-' ? strlen(c->name) == len &&
+                                        strncmp(arg + 2, c->name, len) == 0
+                                  : c->alias == arg[1]) {
+                    o = c;
+                    joined = arg[1] == '-' ? arg[2 + len] == '=' : arg[2] != 0;
+                }
+            }
+        }
+        if (o == NULL || !unrecorded(o->name)) {
+            v[n++] = arg;
+            continue;
+        }
+        if (o->kind != CLI_FLAG && !joined)
+            i++; /* its value too */
+    }
+    return n;
 }
 
 /* How progress is shown: in place on a terminal, ~15 times a second, or
@@ -444,9 +528,16 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     int rc;
     if ((rc = cli_parse(&given, cmd, &a, argc, argv)) != CLI_RUN ||
         (rc = verify(cmd, &a, &given)) != CLI_RUN ||
-        (rc = sanitize_list(cmd, &a)) != CLI_RUN)
+        (rc = sanitize_list(cmd, &a)) != CLI_RUN ||
+        (rc = shard_of(cmd, &a)) != CLI_RUN)
         return rc;
+    const char **recorded = NULL;
+    int nrecorded = recorded_argv(cmd, argc, argv, &recorded);
+    if (nrecorded < 0)
+        return cli_fail("%s: out of memory", cmd->cmd);
     bcw_explore_opts opts = a.o;
+    opts.argv = recorded;
+    opts.argc = (unsigned)nrecorded;
     bcw_model *model = NULL;
     char *built = NULL, *reference = NULL;
     /* unchanged bitcode is analysed once: the model is cached; with a
@@ -464,6 +555,7 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
         bcw_model_free(model);
         free(built);
         free(reference);
+        free(recorded);
         return cli_fail_library(cmd, &given, err);
     }
     opts.bitcode = built;
@@ -486,6 +578,7 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     bcw_model_free(model);
     free(built);
     free(reference);
+    free(recorded);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
     if (sum.partial) {
@@ -511,4 +604,140 @@ int cmd_explore(int argc, char **argv)
 int cmd_test(int argc, char **argv)
 {
     return walk_command(&test_spec, argc, argv);
+}
+
+/* bcwalk merge and bcwalk report: a walk again from results files, its
+ * command the one they recorded, each sequence's result theirs. */
+typedef struct replay_args {
+    const char *out;   /* merge: -o FILE */
+    const char *graph; /* --graph FILE */
+    int format;        /* --format, -1: none given */
+} replay_args;
+
+static int replay_usage(const char *cmd, bool merge)
+{
+    fprintf(stderr, merge
+                        ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
+                          "[--format text|json|jsonl] [--graph FILE]\n"
+                        : "usage: bcwalk report RESULTS.msgpack "
+                          "[--format text|json|jsonl] [--graph FILE]\n");
+    (void)cmd;
+    return EXIT_USAGE;
+}
+
+static void replay_help(bool merge)
+{
+    printf(merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
+                   "[--format text|json|jsonl] [--graph FILE]\n\n"
+                   "Makes the results file of a walk run in shards (explore "
+                   "--shard I/N -o FILE)\nout of its N shards' files: OUT "
+                   "is the file one run of the whole walk writes,\nbyte for "
+                   "byte. Nothing is run again: the walk follows the "
+                   "results the\nshards recorded. --format also prints the "
+                   "walk's report, --graph its\nstate graph (state "
+                   "walks).\n"
+                 : "usage: bcwalk report RESULTS.msgpack "
+                   "[--format text|json|jsonl] [--graph FILE]\n\n"
+                   "Prints the report of the walk a results file (-o) "
+                   "holds, as explore printed\nit (text by default), "
+                   "without running anything again.\n");
+}
+
+static int replay_command(int argc, char **argv, bool merge)
+{
+    const char *cmd = merge ? "merge" : "report";
+    replay_args r = {.format = -1};
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    size_t npaths = 0;
+    if (paths == NULL)
+        return cli_fail("%s: out of memory", cmd);
+    int rc = CLI_RUN;
+    for (int i = 1; i < argc && rc == CLI_RUN; i++) {
+        const char *arg = argv[i];
+        bool value = i + 1 < argc;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            replay_help(merge);
+            rc = EXIT_OK;
+        } else if (merge &&
+                   (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
+            rc = value ? CLI_RUN : replay_usage(cmd, merge);
+            r.out = value ? argv[++i] : NULL;
+        } else if (strcmp(arg, "--graph") == 0) {
+            rc = value ? CLI_RUN : replay_usage(cmd, merge);
+            r.graph = value ? argv[++i] : NULL;
+        } else if (strcmp(arg, "--format") == 0 && value) {
+            const char *w = argv[++i];
+            for (size_t k = 0; formats[k].word != NULL; k++)
+                if (strcmp(w, formats[k].word) == 0)
+                    r.format = formats[k].value;
+            if (r.format < 0)
+                rc = cli_fail("%s: --format takes text, json or jsonl, not "
+                              "'%s'",
+                              cmd, w);
+        } else if (arg[0] == '-') {
+            rc = cli_fail("%s: unknown option '%s'", cmd, arg);
+        } else {
+            paths[npaths++] = arg;
+        }
+    }
+    if (rc == CLI_RUN &&
+        (npaths == 0 || (merge && r.out == NULL) || (!merge && npaths != 1)))
+        rc = replay_usage(cmd, merge);
+    if (rc != CLI_RUN) {
+        free(paths);
+        return rc;
+    }
+    bcw_recorded *recorded = NULL;
+    bcw_model *model = NULL;
+    int err = bcw_recorded_open(&recorded, paths, npaths);
+    free(paths);
+    if (err == 0)
+        err = bcw_recorded_model(recorded, &model);
+    if (err < 0) {
+        rc = cli_fail("%s: %s", cmd, bcw_error_last());
+        goto out;
+    }
+    /* the command they recorded, parsed as explore parses it */
+    unsigned rargc;
+    const char *const *rargv = bcw_recorded_argv(recorded, &rargc);
+    explore_args a;
+    cli_args given;
+    if (rargc == 0 || strcmp(rargv[0], "explore") != 0 ||
+        cli_parse(&given, &spec, &a, (int)rargc, (char **)rargv) != CLI_RUN ||
+        sanitize_list(&spec, &a) != CLI_RUN) {
+        rc = cli_fail("%s: the results file's command is not a walk this "
+                      "bcwalk replays",
+                      cmd);
+        goto out;
+    }
+    bcw_explore_opts opts = a.o;
+    opts.unit = bcw_model_find_unit(model, a.unit);
+    opts.argv = rargv;
+    opts.argc = rargc;
+    opts.recorded = recorded;
+    opts.results_path = merge ? r.out : NULL;
+    opts.graph_path = r.graph;
+    if (!merge)
+        bcw_recorded_shard(recorded, &opts.shard_i, &opts.shard_n);
+    int format = r.format >= 0 ? r.format : merge ? -1 : BCW_REPORT_TEXT;
+    opts.format =
+        format >= 0 ? (enum bcw_report_format)format : BCW_REPORT_JSON;
+    opts.report = format >= 0 ? stdout : NULL;
+    bcw_summary sum;
+    err = opts.unit < 0 ? opts.unit : bcw_explore_run(&sum, model, &opts);
+    rc = err < 0 ? cli_fail("%s: %s", cmd, bcw_error_last()) : EXIT_OK;
+out:
+    bcw_model_free(model);
+    bcw_recorded_free(recorded);
+    return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    return replay_command(argc, argv, true);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    return replay_command(argc, argv, false);
 }

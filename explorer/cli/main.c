@@ -21,6 +21,10 @@ static const cli_cmd commands[] = {
     {"review", cmd_review,
      "judge an oracle's pending observations one at a time"},
     {"oracle", cmd_oracle, "print an oracle file (oracle dump FILE)"},
+    {"report", cmd_report,
+     "print the report of a results file again, running nothing"},
+    {"merge", cmd_merge,
+     "make the results file of a walk run in shards (--shard I/N)"},
 };
 
 int cli_fail(const char *fmt, ...)

@@ -143,6 +143,23 @@ typedef struct bcw_explore_opts {
     /* Stop running sequences after this many seconds (0: no limit): the
      * summary says `partial`, and with a checkpoint --resume goes on. */
     unsigned time_limit_s;
+    /* Shards (docs/shards.md): a fixed part of the walk, shard_i of
+     * shard_n (0 <= shard_i < shard_n; shard_n 0: the whole walk).
+     * Every shard runs the lengths up to the first with enough sequences
+     * to share out; of that length's sequences, the k-th is shard k mod
+     * shard_n's to extend.  bcwalk merge makes the shards' results files
+     * the whole walk's. */
+    unsigned shard_i, shard_n;
+    /* The command, as it is to be recorded in the results file (only
+     * what changes its content: not -o, --jobs, --format ...), so that
+     * bcwalk report and merge can walk again from it; NULL: none, and
+     * the file cannot be replayed. */
+    const char *const *argv;
+    unsigned argc;
+    /* Walk again from results files read back (bcw_recorded_open): no
+     * native build, no worker; every sequence's result is the one they
+     * recorded.  NULL: run the walk. */
+    struct bcw_recorded *recorded;
 } bcw_explore_opts;
 
 /* The defaults: a protocol walk of depth 3 in one worker, 1000 ms per
@@ -237,5 +254,23 @@ typedef struct bcw_summary {
  * caller can tell which of its settings to blame. */
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *opts);
+
+/* Results files (-o) read back, to walk again from what they recorded:
+ * one file's report printed again (bcwalk report), or the shards of one
+ * walk merged into its results (bcwalk merge). */
+typedef struct bcw_recorded bcw_recorded;
+
+/* Reads `n` results files: one, or shards of one walk, each of its
+ * shards once, all of the same command, model and key.  0 or BCW_EINPUT
+ * naming the file and the problem; *out is freed with
+ * bcw_recorded_free. */
+int bcw_recorded_open(bcw_recorded **out, const char *const *paths, size_t n);
+/* The model they were walked from, decoded: the caller's. */
+int bcw_recorded_model(const bcw_recorded *rc, bcw_model **out);
+/* The command they recorded (bcw_explore_opts.argv), and for one file
+ * its shard (0/0: none). */
+const char *const *bcw_recorded_argv(const bcw_recorded *rc, unsigned *argc);
+void bcw_recorded_shard(const bcw_recorded *rc, unsigned *i, unsigned *n);
+void bcw_recorded_free(bcw_recorded *rc);
 
 #endif

@@ -194,7 +194,7 @@ class Encoding(unittest.TestCase):
             graph = utf8(f.read())
         self.assertIn('[label="Leer\\\\xe9"]', graph)
         self.assertIn('[label="Voll\u00e9"]', graph)
-        graph = msgpack_stream(results)[-2]
+        graph = msgpack_stream(results)[-3]
         self.assertEqual([s[0] for s in graph["states"]],
                          [b"Leer\xe9", "default", "Voll\u00e9"])
 

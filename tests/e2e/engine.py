@@ -48,5 +48,95 @@ class Jobs(unittest.TestCase):
                 self.assertEqual(runs[0][1], runs[1][1])
 
 
+def run_to(path, bc, unit, *args):
+    """explore's jsonl of a walk, its results file written to `path`."""
+    p = bcwalk("explore", example(bc), "--unit", unit, "--format", "jsonl",
+               "-o", path, *args, check=0)
+    return without_timing([json.loads(line) for line in p.stdout.splitlines()])
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class Shards(unittest.TestCase):
+    """--shard I/N and bcwalk merge: the shards' results files merge into
+    the file one run of the whole walk writes, byte for byte."""
+
+    WALKS = [("bstack.bc", "bstack", "--depth", "7", "--prune", "none"),
+             ("bstack.bc", "bstack", "--depth", "9"),
+             ("faulty.bc", "faulty", "--depth", "3"),
+             ("account.bc", "account", "--walk", "state", "--depth", "3"),
+             ("tally.bc", "tally", "--walk", "algebra", "--depth", "5"),
+             ("cbmap.bc", "cbmap", "--depth", "3")]
+
+    def shards(self, name, walk, n):
+        tmp = common.ARGS.tmp
+        paths = []
+        ran = 0
+        for i in range(n):
+            path = os.path.join(tmp, "%s.shard%d.msgpack" % (name, i))
+            lines = run_to(path, walk[0], walk[1], *walk[2:],
+                           "--shard", "%d/%d" % (i, n))
+            ran += len(lines) - 1
+            paths.append(path)
+        return paths, ran
+
+    def test_shards_merge_into_one_runs_results(self):
+        tmp = common.ARGS.tmp
+        for k, walk in enumerate(self.WALKS):
+            with self.subTest(walk=walk):
+                one = os.path.join(tmp, "one%d.msgpack" % k)
+                lines = run_to(one, *walk)
+                paths, ran = self.shards("w%d" % k, walk, 3)
+                merged = os.path.join(tmp, "merged%d.msgpack" % k)
+                bcwalk("merge", *paths, "-o", merged, check=0)
+                self.assertEqual(read(merged), read(one))
+                if k == 0:
+                    # shared out: the shards together ran less than three
+                    # whole walks, yet more than one
+                    self.assertLess(ran, 2 * (len(lines) - 1))
+                    self.assertGreater(ran, len(lines) - 1)
+
+    def test_report_prints_a_results_file_as_explore_did(self):
+        tmp = common.ARGS.tmp
+        path = os.path.join(tmp, "report.msgpack")
+        lines = run_to(path, "faulty.bc", "faulty", "--depth", "3")
+        again = bcwalk("report", path, "--format", "jsonl", check=0)
+        again = without_timing([json.loads(line)
+                                for line in again.stdout.splitlines()])
+        # workers replaced is of the run, as its timing: a replay has none
+        self.assertGreater(lines[-1].pop("worker_restarts"), 0)
+        self.assertEqual(again[-1].pop("worker_restarts"), 0)
+        self.assertEqual(again, lines)
+        text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                      "--depth", "3", check=0).stdout
+        self.assertEqual(bcwalk("report", path, check=0).stdout, text)
+
+    def test_shards_that_do_not_make_a_walk_are_refused(self):
+        walk = ("bstack.bc", "bstack", "--depth", "7", "--prune", "none")
+        paths, _ = self.shards("bad", walk, 3)
+        out = os.path.join(common.ARGS.tmp, "bad.msgpack")
+        p = bcwalk("merge", paths[0], paths[2], "-o", out, check=2)
+        self.assertIn("shard 1/3 is missing", p.stderr)
+        p = bcwalk("merge", paths[0], paths[0], paths[1], "-o", out, check=2)
+        self.assertIn("shard 0/3 a second time", p.stderr)
+        other, _ = self.shards("other", ("bstack.bc", "bstack", "--depth",
+                                         "6", "--prune", "none"), 3)
+        p = bcwalk("merge", paths[0], other[1], paths[2], "-o", out, check=2)
+        self.assertIn("not of the walk of the files before it", p.stderr)
+        self.assertFalse(os.path.exists(out))
+        with open(out, "wb") as f:
+            f.write(read(paths[1])[:-40])
+        p = bcwalk("report", out, check=2)
+        self.assertIn(out, p.stderr)
+        p = bcwalk("report", example("bstack.bc"), check=2)
+        self.assertIn("not a bcwalk results file", p.stderr)
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--shard", "3/3", "-o", out, check=2)
+        self.assertIn("--shard takes I/N", p.stderr)
+
+
 if __name__ == "__main__":
     common.main()

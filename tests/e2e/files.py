@@ -23,11 +23,15 @@ class Files(unittest.TestCase):
             self.assertIn(b"summary", data[-200:])
             self.assertEqual(os.listdir(d), ["walk.results.msgpack"])
             objs = msgpack_stream(path)
-        # docs/results.md: a header, one array per sequence run, a trailer
-        header, seqs, trailer = objs[0], objs[1:-1], objs[-1]
+        # docs/results.md: a header, one array per sequence run, the
+        # replay section, a trailer
+        header, seqs, replay, trailer = objs[0], objs[1:-2], objs[-2], objs[-1]
+        self.assertEqual(replay["replay"]["argv"][:2],
+                         ["explore", example("bstack.bc")])
+        self.assertIsNone(replay["replay"]["shard"])
         self.assertEqual({k: header[k] for k in ("format", "version", "unit",
                                                  "walk", "depth")},
-                         {"format": "bcwalk-results", "version": 6,
+                         {"format": "bcwalk-results", "version": 7,
                           "unit": "bstack", "walk": "protocol", "depth": 3})
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual(fns[:3], ["bstack_new", "bstack_free", "bstack_push"])
@@ -65,13 +69,13 @@ class Files(unittest.TestCase):
             faulty = msgpack_stream(leaky)
         fns = [f["name"] for f in objs[0]["functions"]]
         # enc_name's string by its bytes, enc_copy's buffer by its content
-        texts = [(fns[s[0][-1]], s[10]) for s in objs[1:-1]
+        texts = [(fns[s[0][-1]], s[10]) for s in objs[1:-2]
                  if s[10] is not None]
         self.assertIn(("enc_name", b"caf\xe9"), texts)
         self.assertIn(("enc_copy", b""), texts)
         self.assertTrue(all(fn in ("enc_name", "enc_copy")
                             for fn, _ in texts))
-        leaks = [s[9] for s in faulty[1:-1] if s[9] is not None]
+        leaks = [s[9] for s in faulty[1:-2] if s[9] is not None]
         self.assertTrue(leaks)
         self.assertTrue(all("left by faulty_free" in w for w in leaks), leaks)
 

@@ -243,7 +243,7 @@ class Hostile(unittest.TestCase):
         # stopped by the limit in a call, the walk is the same
         p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
                    "--depth", "9", "--prune", "none", "--format", "json",
-                   "--worker-cpu", "1", "--calls", "ffi")
+                   "--worker-cpu", "1", "--calls", "ffi", "--jobs", "1")
         summary = json.loads(p.stdout)
         self.assertGreater(summary["worker_restarts"], 0)
         self.assertEqual((summary["sequences"]["normal"],
