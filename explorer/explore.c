@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -243,9 +244,9 @@ static int void_observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
     return 0;
 }
 
-/* The most sequences the walk's memory budget holds (walk_memory_mb, or
- * half the machine's memory). */
-static uint64_t walk_budget(const bcw_explore_opts *o)
+/* The bytes the walk's tree may hold in memory (walk_memory_mb, or half
+ * the machine's memory). */
+static uint64_t walk_memory(const bcw_explore_opts *o)
 {
     uint64_t bytes = (uint64_t)o->walk_memory_mb << 20;
     if (bytes == 0) {
@@ -253,8 +254,33 @@ static uint64_t walk_budget(const bcw_explore_opts *o)
         bytes = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2
                                       : (uint64_t)1 << 32;
     }
-    uint64_t n = bytes / bcw__walk_bytes_per_sequence();
-    return n > 0 ? n : 1;
+    return bytes;
+}
+
+/* An unpruned walk whose tree cannot fit in its memory budget and the
+ * free disk it spills to is refused before it starts, with the
+ * estimate (a pruned walk's size is not known ahead). */
+static int fits(const bcw_explore_opts *o, unsigned nctors, unsigned nmethods)
+{
+    if (prunes(o) || o->walk == BCW_WALK_STATE || o->recorded != NULL)
+        return 0;
+    uint64_t n = bcw__walk_set_size(nctors, nmethods, o->depth);
+    double need = (double)n * (double)bcw__walk_bytes_per_sequence();
+    const char *dir = getenv("TMPDIR");
+    dir = dir != NULL && dir[0] != '\0' ? dir : "/tmp";
+    struct statvfs fs;
+    double disk =
+        statvfs(dir, &fs) == 0 ? (double)fs.f_bavail * (double)fs.f_frsize : 0;
+    double mem = (double)walk_memory(o);
+    if (need <= mem + disk)
+        return 0;
+    return bcw__error(BCW_EINPUT,
+                      "the walk cannot fit: its %.3g sequences would take "
+                      "about %.3g GiB, past its memory budget (%.3g GiB, "
+                      "--memory) and the free disk it spills to (%.3g GiB "
+                      "in %s); a smaller --depth, or --prune state",
+                      (double)n, need / (1 << 30), mem / (1 << 30),
+                      disk / (1 << 30), dir);
 }
 
 static double now_s(void)
@@ -495,7 +521,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = bcw__generator_plan(gen, a.plan, u, a.steps, a.nsteps)) < 0)
+    if ((err = bcw__generator_plan(gen, a.plan, u, a.steps, a.nsteps)) < 0 ||
+        (err = fits(o, a.nctors, a.nmethods)) < 0)
         goto done;
     if (o->walk == BCW_WALK_STATE &&
         (err = bcw__states_plan(&states, a.plan, u, a.steps, a.nsteps,
@@ -522,7 +549,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .prune_state = prunes(o),
                         .shard_i = o->shard_i,
                         .shard_n = o->shard_n,
-                        .budget = walk_budget(o),
+                        .memory = walk_memory(o),
                         .stopped = &stopped,
                         .observer_changed = changed,
                         .exec = exec,
@@ -614,19 +641,21 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps,
                                 changed);
     out->stopped_at = stopped;
+    if (err == 0 && out->spilled_at > 0)
+        err = bcw__strlist_add(
+            &sk.report.warnings,
+            bcw__sprintf("the walk's tree passed its memory budget of %llu "
+                         "MiB (--memory) at length %u: from there on it was "
+                         "kept in a file, paged by the system",
+                         (unsigned long long)(walk_memory(o) >> 20),
+                         out->spilled_at));
     if (err == 0 && stopped > 0)
         err = bcw__strlist_add(
             &sk.report.warnings,
-            bcw__sprintf(
-                "the walk stopped before length %u: its sequences "
-                "would pass the walk's memory budget of %llu MiB "
-                "(--memory); the lengths before it ran whole",
-                stopped,
-                (unsigned long long)(o->walk_memory_mb
-                                         ? o->walk_memory_mb
-                                         : walk_budget(o) *
-                                                   bcw__walk_bytes_per_sequence() >>
-                                               20)));
+            bcw__sprintf("the walk stopped before length %u: the disk had no "
+                         "room for its tree past the memory budget of %llu "
+                         "MiB (--memory); the lengths before it ran whole",
+                         stopped, (unsigned long long)(walk_memory(o) >> 20)));
 stopped:
     if (err == BCW_STOPPED) {
         out->partial = 1;

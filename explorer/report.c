@@ -1121,6 +1121,8 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
     fprintf(f, "\"prune\": \"%s\", \"concrete_states\": %llu,%s",
             s->prune_state ? "state" : "none",
             (unsigned long long)s->concrete_states, nl);
+    if (s->spilled_at > 0)
+        fprintf(f, "\"spilled_at\": %u,%s", s->spilled_at, nl);
     if (s->stopped_at > 0)
         fprintf(f, "\"stopped_at\": %u,%s", s->stopped_at, nl);
     if (s->partial)

@@ -19,6 +19,7 @@
 
 #include "alloc.h"
 #include "hash.h"
+#include "spill.h"
 #include "stateset.h"
 
 #include <stdlib.h>
@@ -54,10 +55,12 @@ typedef struct node {
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
-    node *nodes;
-    size_t nnodes, capnodes;
-    uint64_t *outs;
-    size_t nouts, capouts;
+    node *nodes; /* nodes_a.p */
+    size_t nnodes;
+    uint64_t *outs; /* outs_a.p */
+    size_t nouts;
+    bcw_spill spill; /* the budget nodes and outs share */
+    bcw_sarr nodes_a, outs_a;
     /* scratch for one batch group */
     uint16_t *words;
     size_t capwords;
@@ -118,6 +121,22 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Room for `need` nodes, or outs: in memory within the walk's budget,
+ * else in a file (spill.h). */
+static int grow_nodes(walker *w, size_t need)
+{
+    int err = bcw__sarr_grow(&w->spill, &w->nodes_a, need, sizeof(node));
+    w->nodes = w->nodes_a.p;
+    return err;
+}
+
+static int grow_outs(walker *w, size_t need)
+{
+    int err = bcw__sarr_grow(&w->spill, &w->outs_a, need, sizeof(uint64_t));
+    w->outs = w->outs_a.p;
+    return err;
 }
 
 static unsigned chain(const walker *w, size_t i, uint16_t *steps)
@@ -280,9 +299,9 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
         const bcw_walk_step *ws = &cfg->step[nd->step];
         if (ws->nout > 0 || ws->text) {
             size_t words = BCW_MAX_PARAMS + (ws->text ? BCW_SEQ_TEXT_WORDS : 0);
-            if (bcw__grow(&w->outs, &w->capouts, w->nouts + words,
-                          sizeof *w->outs) < 0)
-                return BCW_ENOMEM;
+            int gerr = grow_outs(w, w->nouts + words);
+            if (gerr < 0)
+                return gerr;
             nd->out_idx = (uint32_t)w->nouts;
             uint64_t *o = &w->outs[w->nouts];
             memcpy(o, r->out, sizeof r->out);
@@ -391,6 +410,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     if (w == NULL)
         return BCW_ENOMEM;
     w->cfg = cfg;
+    w->spill.budget = cfg->memory;
     int err = 0;
     double t0 = now_s();
     bcw_progress prog = {.depth = cfg->depth};
@@ -407,8 +427,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
                 (ends = bcw__calloc(cfg->nctors, sizeof *ends)) == NULL)
                 err = BCW_ENOMEM;
             for (unsigned c = 0; c < cfg->nctors && ends && err == 0; c++) {
-                err = bcw__grow(&w->nodes, &w->capnodes,
-                                w->nnodes + cfg->nprefix, sizeof *w->nodes);
+                err = grow_nodes(w, w->nnodes + cfg->nprefix);
                 for (unsigned k = 0; k < cfg->nprefix && err == 0; k++) {
                     uint32_t parent =
                         k == 0 ? NO_PARENT : (uint32_t)(w->nnodes - 1);
@@ -420,8 +439,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             }
             level_start = w->nnodes;
             for (unsigned c = 0; c < cfg->nctors && err == 0; c++) {
-                err = bcw__grow(&w->nodes, &w->capnodes, w->nnodes + 1,
-                                sizeof *w->nodes);
+                err = grow_nodes(w, w->nnodes + 1);
                 if (err == 0)
                     w->nodes[w->nnodes++] =
                         ends ? (node){.parent = ends[c],
@@ -446,16 +464,26 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
                     continue;
                 if (share && nth++ % cfg->shard_n != cfg->shard_i)
                     continue;
-                err = bcw__grow(&w->nodes, &w->capnodes,
-                                w->nnodes + cfg->nmethods, sizeof *w->nodes);
+                err = grow_nodes(w, w->nnodes + cfg->nmethods);
                 for (unsigned m = 0; m < cfg->nmethods && err == 0; m++)
                     w->nodes[w->nnodes++] =
                         (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
             }
         }
         level_end = w->nnodes;
+        if (err == BCW_SPILL_FULL) {
+            /* no room on disk for this length: the walk stops before it */
+            if (cfg->stopped != NULL)
+                *cfg->stopped = level;
+            out->spill_full = 1;
+            w->nnodes = level_start;
+            err = 0;
+            break;
+        }
         if (err < 0 || level_end == level_start)
             break;
+        if (w->spill.spilled && out->spilled_at == 0)
+            out->spilled_at = level;
         if (cfg->budget > 0 &&
             prog.done + (level_end - level_start) > cfg->budget) {
             if (cfg->stopped != NULL)
@@ -498,8 +526,8 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     out->prune_state = cfg->prune_state;
     bcw__stateset_clear(&w->keys);
     bcw__stateset_clear(&w->states);
-    free(w->nodes);
-    free(w->outs);
+    bcw__sarr_free(&w->spill, &w->nodes_a, sizeof(node));
+    bcw__sarr_free(&w->spill, &w->outs_a, sizeof(uint64_t));
     free(w->words);
     free(w->off);
     free(w->results);

@@ -97,6 +97,11 @@ typedef struct bcw_walk_cfg {
      * not run, and *stopped (if not NULL) gets its length. */
     uint64_t budget;
     unsigned *stopped;
+    /* Bytes the walk's tree may hold in memory (0: no limit); beyond
+     * them it is kept in a file (spill.h) and the summary's spilled_at
+     * says from which length.  A disk too full for it stops the walk
+     * before the length that would not fit (*stopped, spill_full). */
+    uint64_t memory;
     unsigned nmethods;
     const uint16_t *methods;   /* plan indices of walked methods */
     const bcw_walk_step *step; /* by plan index */

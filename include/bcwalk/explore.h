@@ -68,10 +68,10 @@ typedef struct bcw_explore_opts {
     unsigned depth;          /* k, the longest method sequence */
     unsigned jobs;           /* worker processes, 0: one per core */
     unsigned timeout_ms;     /* per-call hang limit */
-    unsigned walk_memory_mb; /* the walk's own budget, in MiB: a length
-                                whose sequences would pass it is not run
-                                (summary stopped_at); 0: half the
-                                machine's memory */
+    unsigned walk_memory_mb; /* the walk's own budget, in MiB: past it
+                                its tree is kept in a file, paged by
+                                the system (summary spilled_at); 0: half
+                                the machine's memory */
     unsigned memory_mb;      /* the most a sequence may hold allocated: more
                                 is a runaway allocation, its outcome */
     unsigned cpu_s;          /* CPU seconds each worker process, and each
@@ -203,6 +203,11 @@ typedef struct bcw_summary {
                                  memory budget reached (walk_memory_mb);
                                  0: it ran whole.  normal and terminated
                                  are of the lengths it ran. */
+    unsigned spilled_at;      /* the length from which the walk's tree was
+                                 kept in a file, past its memory budget
+                                 (walk_memory_mb); 0: in memory */
+    int spill_full;           /* 1: stopped_at is where the disk had no
+                                 room for the spilled tree */
     int partial;              /* 1: stopped by the time limit before the
                                  walk's end (time_limit_s); the counts are
                                  of the lengths it finished */

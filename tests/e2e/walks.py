@@ -143,21 +143,28 @@ class Progress(unittest.TestCase):
 class Memory(unittest.TestCase):
     """--memory: the walk's own budget, never a silent cut."""
 
-    def test_a_walk_past_its_budget_stops_and_says_where(self):
-        doc = explore_json("bstack.bc", "bstack", "protocol", 12, "--prune",
+    def test_a_walk_past_its_budget_spills_and_says_where(self):
+        # depth 8 unpruned: 488281 sequences, 50 MB of tree, in 1 MiB
+        doc = explore_json("bstack.bc", "bstack", "protocol", 8, "--prune",
                            "none", "--memory", "1")
-        self.assertEqual(doc["stopped_at"], 6)
-        self.assertIn("the walk stopped before length 6: its sequences would "
-                      "pass the walk's memory budget of 1 MiB (--memory); "
-                      "the lengths before it ran whole", doc["warnings"])
-        # what it ran is the depth-5 walk
-        five = explore_json("bstack.bc", "bstack", "protocol", 5, "--prune",
-                            "none")
-        self.assertEqual((doc["sequences"]["normal"],
-                          doc["sequences"]["terminated"]),
-                         (five["sequences"]["normal"],
-                          five["sequences"]["terminated"]))
-        self.assertNotIn("stopped_at", five)
+        whole = explore_json("bstack.bc", "bstack", "protocol", 8,
+                             "--prune", "none")
+        self.assertEqual(doc["spilled_at"], 6)
+        self.assertIn("the walk's tree passed its memory budget of 1 MiB "
+                      "(--memory) at length 6: from there on it was kept in "
+                      "a file, paged by the system", doc["warnings"])
+        self.assertNotIn("spilled_at", whole)
+        self.assertEqual(doc["sequences"], whole["sequences"])
+        self.assertEqual(doc["concrete_states"], whole["concrete_states"])
+
+    def test_a_walk_that_cannot_fit_says_so_before_it_starts(self):
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--depth", "40", "--prune", "none", "--format", "json",
+                   check=2)
+        self.assertRegex(p.stderr, r"the walk cannot fit: its [0-9.e+]+ "
+                         r"sequences would take about [0-9.e+]+ GiB, past its "
+                         r"memory budget .* and the free disk it spills to ")
+        self.assertEqual(p.stdout, "")
 
 
 class Checkpoint(unittest.TestCase):
