@@ -59,6 +59,14 @@ def settle(seconds=5):
         time.sleep(0.1)
 
 
+def setUpModule():
+    # a cache of its own: running() looks for processes of its
+    # executables, which the other test files' walks, side by side under
+    # ctest -j, would otherwise be
+    common.ARGS.cache = os.path.join(common.ARGS.tmp, "cache")
+    os.makedirs(common.ARGS.cache, exist_ok=True)
+
+
 class Hostile(unittest.TestCase):
     def test_each_behaviour_is_an_outcome_and_the_walk_goes_on(self):
         lines = jsonl("hostile.bc", "hostile", "protocol", 2,
