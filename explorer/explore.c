@@ -32,7 +32,9 @@ typedef struct sinks {
     bcw_judge *judge; /* bcwalk test's */
     bcw_verdict_of verdict;
     struct bcw_judged *judged;
-    bool training; /* the reference's walk: observed, not reported */
+    bool training;        /* the reference's walk: observed, not reported */
+    uint64_t max_results; /* bytes, 0: no limit (max_results_mb) */
+    bool results_full;    /* the walk stopped there */
     enum bcw_answer (*ask)(void *payload); /* --interactive, until stopped */
     void *ask_payload;
 } sinks;
@@ -75,6 +77,11 @@ static int emit(void *payload, const bcw_seq *seq)
         err = bcw__results_seq(s->results, seq,
                                s->report.state ? s->report.state_index : -1,
                                cause, leak);
+        if (err == 0 && s->max_results > 0 &&
+            bcw__results_size(s->results) > s->max_results) {
+            s->results_full = true;
+            return BCW_STOPPED;
+        }
     }
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
 }
@@ -569,6 +576,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.format = o->format;
     sk.report.f = o->report;
     sk.report.gen = gen;
+    sk.max_results = (uint64_t)o->max_results_mb << 20;
     if (o->results_path != NULL &&
         (err = bcw__results_open(&sk.results, o->results_path, u, a.steps,
                                  a.nsteps, o->walk, o->depth)) < 0)
@@ -659,9 +667,15 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
 stopped:
     if (err == BCW_STOPPED) {
         out->partial = 1;
+        out->results_full = sk.results_full;
         err = bcw__strlist_add(
             &sk.report.warnings,
-            o->checkpoint != NULL
+            sk.results_full
+                ? bcw__sprintf("the walk stopped when its results file "
+                               "passed its limit of %u MiB (--max-results): "
+                               "the file holds the sequences before",
+                               o->max_results_mb)
+            : o->checkpoint != NULL
                 ? bcw__sprintf("the walk stopped at its time limit, %u s "
                                "(--time-limit): its results so far are in "
                                "%s, and --resume goes on from there",

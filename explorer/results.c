@@ -32,8 +32,9 @@
 struct bcw_results {
     char *path, *tmp;
     FILE *f;
-    bool *text; /* by step: its calls' out blocks carry text (walk.h) */
-    bcw_pack p; /* its error is the writer's, sticky */
+    bool *text;       /* by step: its calls' out blocks carry text (walk.h) */
+    uint64_t written; /* bytes written so far */
+    bcw_pack p;       /* its error is the writer's, sticky */
 };
 
 static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
@@ -55,6 +56,7 @@ static void flush(bcw_results *r)
         fwrite(b->data, 1, b->len, r->f) != b->len)
         r->p.err =
             bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
+    r->written += b->len;
     bcw__pack_clear(&r->p);
 }
 
@@ -165,6 +167,11 @@ int bcw__results_seq(bcw_results *r, const bcw_seq *s, int state,
     if (r->p.buf.len >= FLUSH_AT)
         flush(r);
     return r->p.err;
+}
+
+uint64_t bcw__results_size(const bcw_results *r)
+{
+    return r->written + r->p.buf.len;
 }
 
 int bcw__results_states(bcw_results *r, const bcw_states *st)

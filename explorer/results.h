@@ -33,6 +33,9 @@ BCW_INTERNAL int bcw__results_states(bcw_results *r,
 /* With `summary`, writes the trailer, syncs and renames the file into
  * place; with NULL (a failed walk) removes the temporary.  Frees `r`
  * either way and returns the first error. */
+/* The bytes of the file so far, those packed and not yet written
+ * included. */
+BCW_INTERNAL uint64_t bcw__results_size(const bcw_results *r);
 /* The replay section (replay.h), before the trailer: what bcwalk
  * report and merge walk again from.  0 or the writer's error. */
 struct bcw_replay_rec;

@@ -233,6 +233,11 @@ static const cli_word prunes[] = {
          .help = "stop running sequences after S seconds: the report is of "   \
                  "the lengths finished and says partial, exit status 3; with " \
                  "--checkpoint, --resume goes on"},                            \
+        {.name = "max-results",                                                \
+         .arg = "MB",                                                          \
+         CLI_INT(explore_args, o.max_results_mb, 1, 16777216),                 \
+         .help = "stop the walk when its results file (-o) passes MB MiB: "    \
+                 "the report says partial, exit status 3"},                    \
         {.name = "progress",                                                   \
          CLI_FLAG(explore_args, progress),                                     \
          .help = "report progress on stderr even when it is not a terminal: "  \
@@ -419,9 +424,9 @@ static int shard_of(const cli_spec *s, explore_args *a)
 static bool unrecorded(const char *name)
 {
     static const char *const names[] = {
-        "shard",      "output",           "jobs",   "format",
-        "checkpoint", "checkpoint-every", "resume", "time-limit",
-        "graph",      "progress"};
+        "shard",      "output",           "jobs",       "format",
+        "checkpoint", "checkpoint-every", "resume",     "time-limit",
+        "graph",      "progress",         "max-results"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -581,6 +586,13 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     free(recorded);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
+    if (sum.partial && sum.results_full) {
+        fprintf(stderr,
+                "bcwalk: %s: the walk stopped when its results file passed "
+                "%u MiB (--max-results); its report is partial\n",
+                cmd->cmd, a.o.max_results_mb);
+        return EXIT_UNFINISHED;
+    }
     if (sum.partial) {
         fprintf(stderr,
                 "bcwalk: %s: the walk stopped at its time limit (%u s); its "

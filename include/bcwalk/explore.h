@@ -143,6 +143,9 @@ typedef struct bcw_explore_opts {
     /* Stop running sequences after this many seconds (0: no limit): the
      * summary says `partial`, and with a checkpoint --resume goes on. */
     unsigned time_limit_s;
+    /* The most the results file may hold, in MiB (0: no limit): the walk
+     * stops when its sequences pass it, partial as at the time limit. */
+    unsigned max_results_mb;
     /* Shards (docs/shards.md): a fixed part of the walk, shard_i of
      * shard_n (0 <= shard_i < shard_n; shard_n 0: the whole walk).
      * Every shard runs the lengths up to the first with enough sequences
@@ -208,6 +211,7 @@ typedef struct bcw_summary {
                                  (walk_memory_mb); 0: in memory */
     int spill_full;           /* 1: stopped_at is where the disk had no
                                  room for the spilled tree */
+    int results_full;         /* 1: partial, stopped by max_results_mb */
     int partial;              /* 1: stopped by the time limit before the
                                  walk's end (time_limit_s); the counts are
                                  of the lengths it finished */

@@ -10,7 +10,7 @@ import time
 import unittest
 
 import common
-from common import bcwalk, example, explore_json, jsonl
+from common import bcwalk, example, explore_json, jsonl, msgpack_stream
 
 
 class Walks(unittest.TestCase):
@@ -156,6 +156,22 @@ class Memory(unittest.TestCase):
         self.assertNotIn("spilled_at", whole)
         self.assertEqual(doc["sequences"], whole["sequences"])
         self.assertEqual(doc["concrete_states"], whole["concrete_states"])
+
+    def test_a_results_file_past_its_limit_stops_the_walk_partial(self):
+        out = os.path.join(common.ARGS.tmp, "limited.msgpack")
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--depth", "7", "--prune", "none", "--format", "json",
+                   "-o", out, "--max-results", "1", check=3)
+        doc = json.loads(p.stdout)
+        self.assertTrue(doc["partial"])
+        self.assertIn("the walk stopped when its results file passed its "
+                      "limit of 1 MiB (--max-results): the file holds the "
+                      "sequences before", doc["warnings"])
+        self.assertIn("--max-results", p.stderr)
+        objs = msgpack_stream(out)
+        self.assertTrue(objs[-1]["summary"]["partial"])
+        self.assertEqual(len(objs) - 2, doc["sequences"]["normal"] +
+                         doc["sequences"]["terminated"])
 
     def test_a_walk_that_cannot_fit_says_so_before_it_starts(self):
         p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
