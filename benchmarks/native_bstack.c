@@ -144,6 +144,12 @@ static bool run_sequence(const unsigned char *ops, int len)
     bstack_free(s);
     record_call(id, (uint32_t)len + 1, 0, OUTCOME_NORMAL);
     stats.calls += (uint64_t)len + 2; /* constructor + methods + destructor */
+    if (len == 0) {
+        /* as bcwalk does: a destructor that checks its object for NULL
+         * is given NULL once, after the constructor's sequence */
+        bstack_free(NULL);
+        stats.calls++;
+    }
     return true;
 }
 

@@ -97,17 +97,29 @@ typedef struct executor {
     bcw_buf *record;
 } executor;
 
+/* A job's results kept for the replay section, as it finishes. */
+static int record_job(void *ctx, bcw_job *job)
+{
+    executor *x = ctx;
+    int err = 0;
+    for (uint32_t i = 0; err == 0 && i < job->nseq; i++)
+        err = bcw__record_put(x->record, job, i);
+    return err;
+}
+
 static int exec(void *payload, bcw_job *jobs, size_t njobs)
 {
     executor *x = payload;
-    int err = x->recorded != NULL ? bcw__replay_exec(x->recorded, jobs, njobs)
-              : x->journal != NULL
-                  ? bcw__journal_exec(x->journal, x->pool, jobs, njobs)
-                  : bcw__pool_run(x->pool, jobs, njobs);
-    for (size_t k = 0; err == 0 && x->record != NULL && k < njobs; k++)
-        for (uint32_t i = 0; err == 0 && i < jobs[k].nseq; i++)
-            err = bcw__record_put(x->record, &jobs[k], i);
-    return err;
+    bcw_job_done done = x->record != NULL ? record_job : NULL;
+    if (x->recorded != NULL) {
+        int err = bcw__replay_exec(x->recorded, jobs, njobs);
+        for (size_t k = 0; err == 0 && done != NULL && k < njobs; k++)
+            err = done(x, &jobs[k]);
+        return err;
+    }
+    return x->journal != NULL
+               ? bcw__journal_exec(x->journal, x->pool, jobs, njobs, done, x)
+               : bcw__pool_run_each(x->pool, jobs, njobs, done, x);
 }
 
 /* The walk a checkpoint is of: the model it is planned from, the bytes

@@ -29,7 +29,7 @@
 #define BLOCK_MAGIC 0x4a574342u /* "BCWJ" */
 /* a block's header: magic, record count, payload bytes */
 #define BLOCK_HEAD 16
-/* pending records are synced at this size even before every_s */
+/* pending records are written at this size (synced every every_s) */
 #define FLUSH_BYTES ((size_t)16 << 20)
 
 /* The distinct values of a field most results share (the concrete
@@ -368,8 +368,10 @@ static bool replaying(bcw_journal *j)
     return j->map != NULL && next_block(j);
 }
 
-/* Writes the pending records as one block and syncs the file. */
-static int sync_pending(bcw_journal *j)
+/* Writes the pending records as one block, and with `sync` syncs the
+ * file.  A block written is safe from a kill at once (the system has
+ * it); the sync makes it safe from a crash of the machine too. */
+static int write_pending(bcw_journal *j, bool sync)
 {
     if (j->err != 0 || j->fd < 0 || j->npending == 0)
         return j->err;
@@ -395,13 +397,19 @@ static int sync_pending(bcw_journal *j)
         }
         off += (size_t)w;
     }
-    if (j->err == 0 && fdatasync(j->fd) != 0)
+    if (j->err == 0 && sync && fdatasync(j->fd) != 0)
         j->err = bcw__error(BCW_ERROR, "fdatasync %s: %s", j->cfg.path,
                             strerror(errno));
     b->len = 0;
     j->npending = 0;
-    j->synced = now_s();
+    if (sync)
+        j->synced = now_s();
     return j->err;
+}
+
+static int sync_pending(bcw_journal *j)
+{
+    return write_pending(j, true);
 }
 
 /* The file's header for walk `key`. */
@@ -504,8 +512,28 @@ static int end_replay(bcw_journal *j)
     return 0;
 }
 
+/* The jobs run live: each, as it finishes, recorded, then handed to
+ * the caller's `done` as the whole job it is part of. */
+typedef struct live_run {
+    bcw_journal *j;
+    bcw_job *live, *jobs;
+    bcw_job_done done;
+    void *ctx;
+} live_run;
+
+static int live_done(void *ctx, bcw_job *job)
+{
+    live_run *lr = ctx;
+    int err = 0;
+    for (uint32_t i = 0; err == 0 && lr->j->fd >= 0 && i < job->nseq; i++)
+        err = encode(lr->j, job, i);
+    if (err == 0 && lr->done != NULL)
+        err = lr->done(lr->ctx, &lr->jobs[job - lr->live]);
+    return err;
+}
+
 int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
-                      size_t njobs)
+                      size_t njobs, bcw_job_done done, void *ctx)
 {
     size_t k = 0;
     uint32_t from = 0; /* the first sequence of jobs[k] not replayed */
@@ -519,6 +547,8 @@ int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
         if (from < jobs[k].nseq)
             break;
         from = 0;
+        if (done != NULL && (err = done(ctx, &jobs[k])) < 0)
+            return err;
     }
     if (j->map != NULL && !replaying(j) && (err = end_replay(j)) < 0)
         return err;
@@ -538,16 +568,14 @@ int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
     live[0].nseq -= from;
     live[0].results += from;
     live[0].causes += from;
-    err = bcw__pool_run(pool, live, njobs - k);
+    live_run lr = {j, live, &jobs[k], done, ctx};
+    err = bcw__pool_run_each(pool, live, njobs - k, live_done, &lr);
     j->ran = true;
-    for (size_t q = 0; err == 0 && j->fd >= 0 && q < njobs - k; q++)
-        for (uint32_t i = 0; err == 0 && i < live[q].nseq; i++)
-            err = encode(j, &live[q], i);
     free(live);
-    if (err == 0 && j->fd >= 0 &&
-        (j->pending.len >= FLUSH_BYTES ||
-         now_s() - j->synced >= j->cfg.every_s))
+    if (err == 0 && j->fd >= 0 && now_s() - j->synced >= j->cfg.every_s)
         err = sync_pending(j);
+    else if (err == 0 && j->fd >= 0 && j->pending.len >= FLUSH_BYTES)
+        err = write_pending(j, false);
     return err;
 }
 

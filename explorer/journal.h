@@ -43,10 +43,13 @@ BCW_INTERNAL int bcw__journal_open(bcw_journal **out,
 
 /* The walk's executor: each job's results from the journal while it has
  * them (a sequence other than the one recorded is an error: the file is
- * of another walk), the rest run on `pool` and appended.  0, BCW_STOPPED
+ * of another walk), the rest run on `pool` and appended; each job is
+ * handed to `done` (if not NULL) once its results are in, in order.  0,
+ * BCW_STOPPED
  * past the time limit (nothing of these jobs is run), or an error. */
 BCW_INTERNAL int bcw__journal_exec(bcw_journal *j, bcw_pool *pool,
-                                   bcw_job *jobs, size_t njobs);
+                                   bcw_job *jobs, size_t njobs,
+                                   bcw_job_done done, void *ctx);
 
 /* How many results were replayed, and how many run and recorded. */
 BCW_INTERNAL void bcw__journal_counts(const bcw_journal *j, uint64_t *replayed,

@@ -77,6 +77,11 @@ struct bcw_pool {
     uint64_t runs; /* sent so far: each run's nonce */
     int plan_fd;   /* the plan, sealed, every worker's */
     worker *w;
+    /* bcw__pool_run_each's jobs: which are finished, and the first not
+     * yet handed to its callback */
+    bcw_job *jobs;
+    bool *finished;
+    size_t capfinished, handed;
 };
 
 static double now_ms(void)
@@ -529,6 +534,8 @@ static int next_run(bcw_pool *pool, worker *w)
     w->nredo = w->redone = 0;
     if (w->resume < w->job->nseq)
         return send_run(pool, w, w->resume, w->job->nseq, false);
+    if (pool->finished != NULL)
+        pool->finished[w->job - pool->jobs] = true;
     w->job = NULL;
     if (w->state == W_BUSY)
         w->state = W_IDLE;
@@ -752,11 +759,39 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung, bool kill_it)
     return next_run(pool, w);
 }
 
+/* Hands the jobs finished, in order, to `done` from the first not
+ * handed yet. */
+static int hand_over(bcw_pool *pool, size_t njobs, bcw_job_done done, void *ctx)
+{
+    int err = 0;
+    while (err == 0 && done != NULL && pool->handed < njobs &&
+           pool->finished[pool->handed])
+        err = done(ctx, &pool->jobs[pool->handed++]);
+    return err;
+}
+
 int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
+{
+    return bcw__pool_run_each(pool, jobs, njobs, NULL, NULL);
+}
+
+int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
+                       bcw_job_done done, void *ctx)
 {
     size_t next = 0;
     unsigned busy = 0;
     int err = 0;
+    pool->jobs = jobs;
+    pool->handed = 0;
+    if (done != NULL) {
+        if (bcw__grow(&pool->finished, &pool->capfinished, njobs,
+                      sizeof *pool->finished) < 0)
+            return BCW_ENOMEM;
+        memset(pool->finished, 0, njobs * sizeof *pool->finished);
+    }
+    bool *finished = pool->finished;
+    if (done == NULL)
+        pool->finished = NULL; /* nothing to mark */
     for (;;) {
         for (unsigned i = 0; i < pool->n && next < njobs && err == 0; i++) {
             worker *w = &pool->w[i];
@@ -769,8 +804,11 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
         }
         if (err < 0 || busy == 0)
             break;
-        /* the next job is made ready while the workers run */
+        /* the next job is made ready, and the finished ones handed over,
+         * while the workers run */
         if (next < njobs && (err = bcw__job_prepare(&jobs[next])) < 0)
+            break;
+        if ((err = hand_over(pool, njobs, done, ctx)) < 0)
             break;
         /* each busy worker's replies, and its server's word that it
          * ended */
@@ -824,6 +862,10 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
         if (err < 0)
             break;
     }
+    if (err == 0)
+        err = hand_over(pool, njobs, done, ctx);
+    pool->finished = finished;
+    pool->jobs = NULL;
     return err;
 }
 
@@ -852,6 +894,7 @@ void bcw__pool_free(bcw_pool *pool)
     if (pool->plan_fd >= 0)
         close(pool->plan_fd);
     free(pool->w);
+    free(pool->finished);
     free(pool->path);
     if (pool->scratch != NULL)
         nftw(pool->scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);

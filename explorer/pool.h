@@ -75,6 +75,16 @@ BCW_INTERNAL int bcw__pool_new(bcw_pool **out, const char *worker,
  * that cannot be (re)started is an error. */
 BCW_INTERNAL int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs);
 
+/* Called with each job of a run once its results are all in, in the
+ * jobs' order, while the workers run the jobs after it: 0 or an error,
+ * which ends the run. */
+typedef int (*bcw_job_done)(void *ctx, bcw_job *job);
+
+/* bcw__pool_run, each job handed to `done` (if not NULL) as it
+ * finishes, in order. */
+BCW_INTERNAL int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
+                                    bcw_job_done done, void *ctx);
+
 /* Workers replaced so far after a fatal outcome. */
 BCW_INTERNAL uint64_t bcw__pool_restarts(const bcw_pool *pool);
 
