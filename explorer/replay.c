@@ -260,30 +260,46 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
     size_t off = 0, at = 0, roff = SIZE_MAX, soff = SIZE_MAX;
     const msgpack_object *replay = NULL, *summary = NULL;
     bool header = false;
-    /* where the replay section and the trailer are; then each unpacked
-     * into its own zone */
-    for (; msgpack_unpack_next(&up, data, len, &off) == MSGPACK_UNPACK_SUCCESS;
+    if (msgpack_unpack_next(&up, data, len, &off) == MSGPACK_UNPACK_SUCCESS) {
+        const msgpack_object *o = &up.data;
+        const msgpack_object *f =
+            o->type == MSGPACK_OBJECT_MAP ? bcw__rd_field(o, "format") : NULL;
+        header = f != NULL && f->type == MSGPACK_OBJECT_STR &&
+                 f->via.str.size == 14 &&
+                 memcmp(f->via.str.ptr, "bcwalk-results", 14) == 0;
+    }
+    if (!header)
+        err = bcw__error(BCW_EINPUT, "%s: not a bcwalk results file", path);
+    /* the trailer ends with where the replay section is, in 9 bytes
+     * (0xcf, then big-endian); the trailer follows the section */
+    uint64_t tail = 0;
+    if (err == 0 && len >= 9 && (unsigned char)data[len - 9] == 0xcf) {
+        for (int k = 1; k <= 8; k++)
+            tail = tail << 8 | (unsigned char)data[len - 9 + k];
+        size_t r = (size_t)tail;
+        msgpack_unpacked probe;
+        msgpack_unpacked_init(&probe);
+        if (tail > 0 && tail < len &&
+            msgpack_unpack_next(&probe, data, len, &r) ==
+                MSGPACK_UNPACK_SUCCESS &&
+            probe.data.type == MSGPACK_OBJECT_MAP &&
+            bcw__rd_field(&probe.data, "replay") != NULL) {
+            roff = (size_t)tail;
+            soff = r;
+        }
+        msgpack_unpacked_destroy(&probe);
+    }
+    /* else every object is read to find them */
+    for (at = off;
+         err == 0 && roff == SIZE_MAX &&
+         msgpack_unpack_next(&up, data, len, &off) == MSGPACK_UNPACK_SUCCESS;
          at = off) {
         const msgpack_object *o = &up.data;
-        if (!header) {
-            const msgpack_object *f = o->type == MSGPACK_OBJECT_MAP
-                                          ? bcw__rd_field(o, "format")
-                                          : NULL;
-            if (f == NULL || f->type != MSGPACK_OBJECT_STR ||
-                f->via.str.size != 14 ||
-                memcmp(f->via.str.ptr, "bcwalk-results", 14) != 0) {
-                err = bcw__error(BCW_EINPUT, "%s: not a bcwalk results file",
-                                 path);
-                break;
-            }
-            header = true;
-        } else if (o->type == MSGPACK_OBJECT_MAP &&
-                   bcw__rd_field(o, "replay") != NULL) {
+        if (o->type == MSGPACK_OBJECT_MAP && bcw__rd_field(o, "replay") != NULL)
             roff = at;
-        } else if (o->type == MSGPACK_OBJECT_MAP &&
-                   bcw__rd_field(o, "summary") != NULL) {
+        else if (o->type == MSGPACK_OBJECT_MAP &&
+                 bcw__rd_field(o, "summary") != NULL)
             soff = at;
-        }
     }
     if (roff != SIZE_MAX &&
         msgpack_unpack_next(&ur, data, len, &roff) == MSGPACK_UNPACK_SUCCESS)
@@ -291,8 +307,6 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
     if (soff != SIZE_MAX &&
         msgpack_unpack_next(&us, data, len, &soff) == MSGPACK_UNPACK_SUCCESS)
         summary = bcw__rd_field(&us.data, "summary");
-    if (err == 0 && !header)
-        err = bcw__error(BCW_EINPUT, "%s: not a bcwalk results file", path);
     if (err == 0 && summary == NULL)
         err = bcw__error(BCW_EINPUT,
                          "%s: a results file cut short (it has no trailer)",

@@ -32,9 +32,10 @@
 struct bcw_results {
     char *path, *tmp;
     FILE *f;
-    bool *text;       /* by step: its calls' out blocks carry text (walk.h) */
-    uint64_t written; /* bytes written so far */
-    bcw_pack p;       /* its error is the writer's, sticky */
+    bool *text;         /* by step: its calls' out blocks carry text (walk.h) */
+    uint64_t written;   /* bytes written so far */
+    uint64_t replay_at; /* where the replay section begins, 0: none */
+    bcw_pack p;         /* its error is the writer's, sticky */
 };
 
 static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
@@ -219,6 +220,7 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
     if (r == NULL || r->p.err != 0)
         return r ? r->p.err : 0;
     msgpack_packer *pk = &r->p.pk;
+    r->replay_at = bcw__results_size(r);
     msgpack_pack_map(pk, 1);
     bcw__pack_str(pk, "replay");
     msgpack_pack_map(pk, 6);
@@ -275,7 +277,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
     int err = r->p.err;
     if (s != NULL && err == 0) {
         msgpack_packer *pk = &r->p.pk;
-        msgpack_pack_map(pk, 1);
+        msgpack_pack_map(pk, r->replay_at ? 2 : 1);
         bcw__pack_str(pk, "summary");
         msgpack_pack_map(pk, s->partial ? 8 : 7);
         if (s->partial) {
@@ -289,6 +291,12 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         pack_kv_u64(pk, "pruned_observer", s->pruned_observer);
         pack_kv_u64(pk, "predicted_void", s->predicted_void);
         pack_kv_u64(pk, "calls", s->calls);
+        /* last, in 9 bytes: a reader finds the replay section from the
+         * file's end without reading the sequences */
+        if (r->replay_at) {
+            bcw__pack_str(pk, "replay_at");
+            msgpack_pack_fix_uint64(pk, r->replay_at);
+        }
         flush(r);
         err = r->p.err;
         if (err == 0 && (fflush(r->f) != 0 || fsync(fileno(r->f)) != 0))

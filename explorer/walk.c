@@ -36,7 +36,7 @@
 #define OBSERVER_SAMPLE 16
 /* subtrees per shard at the length where a walk is shared out: enough
  * that their sizes even out */
-#define SHARD_SUBTREES 8
+#define SHARD_SUBTREES 64
 
 typedef struct node {
     uint32_t parent;

@@ -4,7 +4,7 @@
 # gives byte for byte the results file of one unsharded run.
 #
 # Starts a cluster in a temporary directory (scripts/slurm-cluster.sh), walks
-# EXAMPLE_BC's unit bstack (protocol walk, depth 7, unpruned: shared out at length 2) as a job array of 3
+# EXAMPLE_BC's unit bstack (protocol walk, depth 7, unpruned: shared out at length 4) as a job array of 3
 # shards and a merge job, runs the same walk unsharded and compares the two
 # results files; checks that the array ran as 3 tasks, each with its shard
 # file and logs.  The cluster is stopped and the directory removed on any
