@@ -626,14 +626,13 @@ typedef struct replay_args {
     int format;        /* --format, -1: none given */
 } replay_args;
 
-static int replay_usage(const char *cmd, bool merge)
+static int replay_usage(bool merge)
 {
     fprintf(stderr, merge
                         ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
                           "[--format text|json|jsonl] [--graph FILE]\n"
                         : "usage: bcwalk report RESULTS.msgpack "
                           "[--format text|json|jsonl] [--graph FILE]\n");
-    (void)cmd;
     return EXIT_USAGE;
 }
 
@@ -672,10 +671,10 @@ static int replay_command(int argc, char **argv, bool merge)
             rc = EXIT_OK;
         } else if (merge &&
                    (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
-            rc = value ? CLI_RUN : replay_usage(cmd, merge);
+            rc = value ? CLI_RUN : replay_usage(merge);
             r.out = value ? argv[++i] : NULL;
         } else if (strcmp(arg, "--graph") == 0) {
-            rc = value ? CLI_RUN : replay_usage(cmd, merge);
+            rc = value ? CLI_RUN : replay_usage(merge);
             r.graph = value ? argv[++i] : NULL;
         } else if (strcmp(arg, "--format") == 0 && value) {
             const char *w = argv[++i];
@@ -694,7 +693,7 @@ static int replay_command(int argc, char **argv, bool merge)
     }
     if (rc == CLI_RUN &&
         (npaths == 0 || (merge && r.out == NULL) || (!merge && npaths != 1)))
-        rc = replay_usage(cmd, merge);
+        rc = replay_usage(merge);
     if (rc != CLI_RUN) {
         free(paths);
         return rc;
