@@ -97,29 +97,38 @@ typedef struct executor {
     bcw_buf *record;
 } executor;
 
-/* A job's results kept for the replay section, as it finishes. */
-static int record_job(void *ctx, bcw_job *job)
+/* A job finished: its results kept for the replay section, then
+ * handed to the walk. */
+typedef struct finishing {
+    executor *x;
+    bcw_job_done done;
+    void *ctx;
+} finishing;
+
+static int finished(void *ctx, bcw_job *job)
 {
-    executor *x = ctx;
+    finishing *f = ctx;
     int err = 0;
-    for (uint32_t i = 0; err == 0 && i < job->nseq; i++)
-        err = bcw__record_put(x->record, job, i);
-    return err;
+    for (uint32_t i = 0; err == 0 && f->x->record != NULL && i < job->nseq; i++)
+        err = bcw__record_put(f->x->record, job, i);
+    return err == 0 ? f->done(f->ctx, job) : err;
 }
 
-static int exec(void *payload, bcw_job *jobs, size_t njobs)
+static int exec(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,
+                void *ctx)
 {
     executor *x = payload;
-    bcw_job_done done = x->record != NULL ? record_job : NULL;
+    finishing f = {x, done, ctx};
     if (x->recorded != NULL) {
         int err = bcw__replay_exec(x->recorded, jobs, njobs);
-        for (size_t k = 0; err == 0 && done != NULL && k < njobs; k++)
-            err = done(x, &jobs[k]);
+        for (size_t k = 0; err == 0 && k < njobs; k++)
+            err = finished(&f, &jobs[k]);
         return err;
     }
     return x->journal != NULL
-               ? bcw__journal_exec(x->journal, x->pool, jobs, njobs, done, x)
-               : bcw__pool_run_each(x->pool, jobs, njobs, done, x);
+               ? bcw__journal_exec(x->journal, x->pool, jobs, njobs, finished,
+                                   &f)
+               : bcw__pool_run_each(x->pool, jobs, njobs, finished, &f);
 }
 
 /* The walk a checkpoint is of: the model it is planned from, the bytes

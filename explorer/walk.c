@@ -241,6 +241,72 @@ size_t bcw__walk_bytes_per_sequence(void)
     return 2 * sizeof(node) + (BCW_MAX_PARAMS + BCW_SEQ_TEXT_WORDS) * 8;
 }
 
+/* What a group's jobs are absorbed into: its first node, its length. */
+typedef struct absorbing {
+    walker *w;
+    size_t from;
+    unsigned level;
+} absorbing;
+
+/* Node from + i takes the result of the group's sequence i. */
+static int absorb(walker *w, size_t from, size_t i, unsigned level)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    node *nd = &w->nodes[from + i];
+    const bcw_wire_result *r = &w->results[i];
+    nd->outcome = r->outcome;
+    nd->signo = r->signo;
+    nd->halted_at = r->halted_at;
+    /* the methods before it: the level's, after the prefix */
+    unsigned len = level + cfg->nprefix;
+    if (r->outcome != BCW_RUN_NORMAL && r->halted_at >= len + 1u)
+        nd->flags |= NODE_IN_DTOR;
+    /* a halt's cause, or a normal sequence's leak */
+    if ((r->flags & BCW_RESULT_CAUSE) &&
+        (r->outcome != BCW_RUN_NORMAL || (r->flags & BCW_RESULT_LEAK))) {
+        if (bcw__grow(&w->causes, &w->capcauses, w->ncauses + 1,
+                      sizeof *w->causes) < 0)
+            return BCW_ENOMEM;
+        w->causes[w->ncauses++] =
+            (struct halt_cause){from + i, w->scratch_causes[i]};
+    }
+    nd->ret = r->ret;
+    nd->preds = r->preds;
+    nd->known = r->known;
+    w->calls += r->calls;
+    const bcw_walk_step *ws = &cfg->step[nd->step];
+    if (ws->nout > 0 || ws->text) {
+        size_t words = BCW_MAX_PARAMS + (ws->text ? BCW_SEQ_TEXT_WORDS : 0);
+        int gerr = grow_outs(w, w->nouts + words);
+        if (gerr < 0)
+            return gerr;
+        nd->out_idx = (uint32_t)w->nouts;
+        uint64_t *o = &w->outs[w->nouts];
+        memcpy(o, r->out, sizeof r->out);
+        if (ws->text) {
+            o[BCW_MAX_PARAMS] = (uint64_t)((r->flags & BCW_RESULT_TEXT) != 0) |
+                                (uint64_t)r->text_of << 8 |
+                                (uint64_t)r->ntext << 16 |
+                                (uint64_t)(r->text_cut != 0) << 24;
+            memcpy(&o[BCW_MAX_PARAMS + 1], r->text, sizeof r->text);
+        }
+        w->nouts += words;
+    }
+    return note_state(w, nd, r, level);
+}
+
+/* A job of the group finished (in order, while the workers run the
+ * jobs after it): its nodes take their results. */
+static int absorb_job(void *ctx, bcw_job *job)
+{
+    const absorbing *a = ctx;
+    const fill *f = &a->w->fills[job - a->w->jobs];
+    int err = 0;
+    for (size_t i = f->first; err == 0 && i < f->first + f->n; i++)
+        err = absorb(a->w, a->from, i, a->level);
+    return err;
+}
+
 /* Executes nodes [from, to) of `level` in jobs of job_size() sequences. */
 static int execute(walker *w, size_t from, size_t to, unsigned level)
 {
@@ -270,54 +336,8 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
                                .prepare = fill_job,
                                .ctx = &w->fills[j]};
     }
-    int err = cfg->exec(cfg->exec_payload, w->jobs, njobs);
-    if (err < 0)
-        return err;
-    for (size_t i = 0; i < n; i++) {
-        node *nd = &w->nodes[from + i];
-        const bcw_wire_result *r = &w->results[i];
-        nd->outcome = r->outcome;
-        nd->signo = r->signo;
-        nd->halted_at = r->halted_at;
-        /* the methods before it: the level's, after the prefix */
-        unsigned len = level + cfg->nprefix;
-        if (r->outcome != BCW_RUN_NORMAL && r->halted_at >= len + 1u)
-            nd->flags |= NODE_IN_DTOR;
-        /* a halt's cause, or a normal sequence's leak */
-        if ((r->flags & BCW_RESULT_CAUSE) &&
-            (r->outcome != BCW_RUN_NORMAL || (r->flags & BCW_RESULT_LEAK))) {
-            if (bcw__grow(&w->causes, &w->capcauses, w->ncauses + 1,
-                          sizeof *w->causes) < 0)
-                return BCW_ENOMEM;
-            w->causes[w->ncauses++] =
-                (struct halt_cause){from + i, w->scratch_causes[i]};
-        }
-        nd->ret = r->ret;
-        nd->preds = r->preds;
-        nd->known = r->known;
-        w->calls += r->calls;
-        const bcw_walk_step *ws = &cfg->step[nd->step];
-        if (ws->nout > 0 || ws->text) {
-            size_t words = BCW_MAX_PARAMS + (ws->text ? BCW_SEQ_TEXT_WORDS : 0);
-            int gerr = grow_outs(w, w->nouts + words);
-            if (gerr < 0)
-                return gerr;
-            nd->out_idx = (uint32_t)w->nouts;
-            uint64_t *o = &w->outs[w->nouts];
-            memcpy(o, r->out, sizeof r->out);
-            if (ws->text) {
-                o[BCW_MAX_PARAMS] =
-                    (uint64_t)((r->flags & BCW_RESULT_TEXT) != 0) |
-                    (uint64_t)r->text_of << 8 | (uint64_t)r->ntext << 16 |
-                    (uint64_t)(r->text_cut != 0) << 24;
-                memcpy(&o[BCW_MAX_PARAMS + 1], r->text, sizeof r->text);
-            }
-            w->nouts += words;
-        }
-        if ((err = note_state(w, nd, r, level)) < 0)
-            return err;
-    }
-    return 0;
+    absorbing a = {w, from, level};
+    return cfg->exec(cfg->exec_payload, w->jobs, njobs, absorb_job, &a);
 }
 
 /* Did node nd, whose sequence is steps[0..len] and which halted, halt

@@ -118,7 +118,10 @@ typedef struct bcw_walk_cfg {
      * shard_n or more are run whole; of that length's extendable
      * sequences, the k-th is extended only by shard k mod shard_n. */
     unsigned shard_i, shard_n;
-    int (*exec)(void *payload, bcw_job *jobs, size_t njobs);
+    /* Runs the jobs, handing each to done(ctx, job) once its results
+     * are in, in the jobs' order (bcw__pool_run_each). */
+    int (*exec)(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,
+                void *ctx);
     void *exec_payload;
     /* Called for every executed sequence, in enumeration order: 0, an
      * error, or BCW_EMIT_EXTEND for a sequence pruned by its concrete

@@ -41,7 +41,8 @@ static int sneaky = -1;
  * empty, push on full is ignored.  A normal sequence's state is the
  * worker's: the size and all ten slots, stale ones included (a fresh
  * slot holds 0), and its key adds the next pushed value. */
-static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
+static int fake_exec(void *payload, bcw_job *jobs, size_t njobs,
+                     bcw_job_done done, void *ctx)
 {
     uint64_t *executed = payload;
     for (size_t j = 0; j < njobs; j++) {
@@ -102,6 +103,9 @@ static int fake_exec(void *payload, bcw_job *jobs, size_t njobs)
             if ((w[0] & BCW_SEQ_CHECK_OBSERVER) && w[1 + len] == sneaky)
                 r->flags |= BCW_RESULT_OBSERVER_CHANGED;
         }
+        int err = done(ctx, &jobs[j]);
+        if (err < 0)
+            return err;
     }
     return 0;
 }
