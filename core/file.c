@@ -274,3 +274,9 @@ void bcw__tmp_release(const char *path)
         if (held[i] == path)
             held[i] = NULL;
 }
+
+const char *bcw__tmp_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp != NULL && tmp[0] == '/' ? tmp : "/tmp";
+}

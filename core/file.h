@@ -36,6 +36,10 @@ BCW_INTERNAL int bcw__install_path(char **out, const char *rel);
 BCW_INTERNAL void bcw__tmp_hold(const char *path);
 BCW_INTERNAL void bcw__tmp_release(const char *path);
 
+/* The folder for temporary files: $TMPDIR when it is an absolute path,
+ * else /tmp. */
+BCW_INTERNAL const char *bcw__tmp_dir(void);
+
 /* Continues hash *h over the contents of a file. */
 BCW_INTERNAL int bcw__hash_file(uint64_t *h, const char *path);
 

@@ -131,19 +131,14 @@ static int exec(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,
                : bcw__pool_run_each(x->pool, jobs, njobs, finished, &f);
 }
 
-/* The walk a checkpoint is of: the model it is planned from, the bytes
- * of the bitcode (and the reference's), and the options that change
- * which sequences run or what they give.  0 or an error. */
-static int walk_key(uint64_t *key, const bcw_model *model,
+/* The walk a checkpoint or results file is of: the bytes of the model
+ * (`bytes`, len), of the bitcode (and the reference's), and the options
+ * that change which sequences run or what they give.  0 or an error. */
+static int walk_key(uint64_t *key, const char *bytes, size_t len,
                     const bcw_explore_opts *o)
 {
-    char *bytes = NULL;
-    size_t len = 0;
-    int err = bcw__model_to_bytes(model, &bytes, &len);
-    if (err < 0)
-        return err;
+    int err = 0;
     uint64_t h = bcw__hash(bytes, len, 0);
-    free(bytes);
     if ((err = bcw__hash_file(&h, o->bitcode)) < 0 ||
         (o->reference != NULL && (err = bcw__hash_file(&h, o->reference)) < 0))
         return err;
@@ -161,9 +156,31 @@ static int walk_key(uint64_t *key, const bcw_model *model,
     return 0;
 }
 
+/* The model's bytes and the walk's key (walk_key), the recorded ones
+ * in a replay: for the checkpoint and the replay section. */
+typedef struct walk_id {
+    const char *model;
+    size_t len;
+    uint64_t key;
+    char *own; /* the bytes, when made here */
+} walk_id;
+
+static int identify(walk_id *id, const bcw_model *model,
+                    const bcw_explore_opts *o)
+{
+    if (o->recorded != NULL) {
+        *id = (walk_id){o->recorded->model, o->recorded->model_len,
+                        o->recorded->key, NULL};
+        return 0;
+    }
+    int err = bcw__model_to_bytes(model, &id->own, &id->len);
+    id->model = id->own;
+    return err < 0 ? err : walk_key(&id->key, id->model, id->len, o);
+}
+
 /* The results file's replay section: the command, the model, the key,
  * and the results `record` kept (replay.h). */
-static int write_replay(bcw_results *results, const bcw_model *model,
+static int write_replay(bcw_results *results, const walk_id *id,
                         const bcw_explore_opts *o, const bcw_buf *record,
                         const bcw_symbols *symbols)
 {
@@ -171,25 +188,15 @@ static int write_replay(bcw_results *results, const bcw_model *model,
         return record->err;
     bcw_replay_rec x = {.argv = o->argv,
                         .argc = o->argc,
+                        .key = id->key,
+                        .model = id->model,
+                        .model_len = id->len,
                         .shard_i = o->shard_i,
                         .shard_n = o->shard_n,
                         .symbols = symbols,
                         .records = (const unsigned char *)record->data,
                         .records_len = record->len};
-    char *bytes = NULL;
-    int err = 0;
-    if (o->recorded != NULL) {
-        x.key = o->recorded->key;
-        x.model = o->recorded->model;
-        x.model_len = o->recorded->model_len;
-    } else if ((err = walk_key(&x.key, model, o)) == 0 &&
-               (err = bcw__model_to_bytes(model, &bytes, &x.model_len)) == 0) {
-        x.model = bytes;
-    }
-    if (err == 0)
-        err = bcw__results_replay(results, &x);
-    free(bytes);
-    return err;
+    return bcw__results_replay(results, &x);
 }
 
 /* Walks prune by concrete state from this depth on, unless told. */
@@ -294,8 +301,7 @@ static int fits(const bcw_explore_opts *o, unsigned nctors, unsigned nmethods)
         return 0;
     uint64_t n = bcw__walk_set_size(nctors, nmethods, o->depth);
     double need = (double)n * (double)bcw__walk_bytes_per_sequence();
-    const char *dir = getenv("TMPDIR");
-    dir = dir != NULL && dir[0] != '\0' ? dir : "/tmp";
+    const char *dir = bcw__tmp_dir();
     struct statvfs fs;
     double disk =
         statvfs(dir, &fs) == 0 ? (double)fs.f_bavail * (double)fs.f_frsize : 0;
@@ -516,6 +522,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_model *kept = NULL; /* the oracle's model, planning the walk */
     bcw_journal *journal = NULL;
     bcw_symbols *own_symbols = NULL;
+    walk_id id = {0};
     bcw_buf record;
     bcw__buf_init(&record, (size_t)16 << 30);
     int err = 0;
@@ -613,15 +620,17 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                                     o->reference == NULL
                                 ? &record
                                 : NULL};
+    if ((o->checkpoint != NULL || w.record != NULL) &&
+        (err = identify(&id, given, o)) < 0)
+        goto done;
     if (o->checkpoint != NULL || o->time_limit_s > 0) {
         bcw_journal_cfg jc = {
             .path = o->checkpoint,
             .resume = o->resume != 0,
             .time_limit_s = o->time_limit_s,
             .every_s = o->checkpoint_every_s ? o->checkpoint_every_s : 10};
-        if ((o->checkpoint != NULL &&
-             (err = walk_key(&jc.key, model, o)) < 0) ||
-            (err = bcw__journal_open(&journal, &jc)) < 0)
+        jc.key = id.key;
+        if ((err = bcw__journal_open(&journal, &jc)) < 0)
             goto done;
         w.journal = journal;
     }
@@ -728,7 +737,7 @@ stopped:
     if (err == 0 && o->graph_path != NULL && !out->partial)
         err = bcw__states_dot(&states, u, a.steps, o->graph_path);
     if (err == 0 && w.record != NULL && !out->partial)
-        err = write_replay(sk.results, given, o, &record, sk.report.symbols);
+        err = write_replay(sk.results, &id, o, &record, sk.report.symbols);
 done:
     if (journal != NULL) {
         uint64_t recorded;
@@ -744,6 +753,7 @@ done:
     }
     bcw__judge_close(sk.judge, NULL, false);
     bcw__buf_free(&record);
+    free(id.own);
     bcw__symbols_free(own_symbols);
     bcw__strlist_free(&sk.report.warnings);
     bcw__generator_free(gen);

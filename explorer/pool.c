@@ -32,6 +32,7 @@
 
 #include "alloc.h"
 #include "bcwalk/explore.h"
+#include "file.h"
 
 extern char **environ;
 
@@ -324,9 +325,7 @@ static int worker_env(bcw_pool *pool, unsigned sanitize)
  * pool->scratch: 0, BCW_ENOMEM or BCW_ERROR. */
 static int make_scratch(bcw_pool *pool)
 {
-    const char *tmp = getenv("TMPDIR");
-    char *dir = bcw__sprintf("%s/bcwalk-scratch.XXXXXX",
-                             tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
+    char *dir = bcw__sprintf("%s/bcwalk-scratch.XXXXXX", bcw__tmp_dir());
     if (dir == NULL)
         return BCW_ENOMEM;
     bool too_long = strlen(dir) >= sizeof(((bcw_shm *)0)->scratch);

@@ -11,13 +11,12 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "file.h"
 
 /* An unlinked file for an array, its blocks for `bytes` reserved. */
 static int open_file(size_t bytes, int *fd)
 {
-    const char *dir = getenv("TMPDIR");
-    char *path = bcw__sprintf("%s/bcwalk-walk.XXXXXX",
-                              dir != NULL && dir[0] != '\0' ? dir : "/tmp");
+    char *path = bcw__sprintf("%s/bcwalk-walk.XXXXXX", bcw__tmp_dir());
     if (path == NULL)
         return BCW_ENOMEM;
     *fd = mkostemp(path, O_CLOEXEC);
