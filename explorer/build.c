@@ -179,19 +179,25 @@ static int add_note(char **note, const char *path, const char *text)
 }
 
 /* Is the cache entry in `dir` whole: an executable worker whose bytes
- * and note match the checksum file written with them?  A truncated or
- * changed worker or note, a missing file, or an entry of a bcwalk that
- * wrote none is not.  1 or 0, or BCW_ENOMEM. */
-static int entry_whole(const char *dir)
+ * and note (and coverage map, with `cover`) match the checksum file
+ * written with them?  A truncated or changed worker or note, a missing
+ * file, or an entry of a bcwalk that wrote none is not.  1 or 0, or
+ * BCW_ENOMEM. */
+static int entry_whole(const char *dir, bool cover)
 {
     char *worker = bcw__sprintf("%s/worker", dir);
     char *note = bcw__sprintf("%s/note", dir);
+    char *map = bcw__sprintf("%s/coverage", dir);
     char *sum = bcw__sprintf("%s/checksum", dir);
-    int whole = worker != NULL && note != NULL && sum != NULL ? 0 : BCW_ENOMEM;
+    int whole = worker != NULL && note != NULL && map != NULL && sum != NULL
+                    ? 0
+                    : BCW_ENOMEM;
     if (whole == 0 && access(worker, X_OK) == 0)
-        whole = bcw__sum_check(sum, (const char *[]){worker, note}, 2);
+        whole = bcw__sum_check(sum, (const char *[]){worker, note, map},
+                               cover ? 3 : 2);
     free(worker);
     free(note);
+    free(map);
     free(sum);
     return whole;
 }
@@ -229,8 +235,9 @@ static int replace_entry(const char *tmpdir, const char *dir)
                       strerror(errno));
 }
 
-int bcw__build_worker(char **out, char **note, const bcw_model *model,
-                      const char *bitcode, const char *setup, unsigned sanitize,
+int bcw__build_worker(char **out, char **note, bcw_cov_map *cov,
+                      const bcw_model *model, const char *bitcode,
+                      const char *setup, unsigned sanitize,
                       const char *cache_dir)
 {
     *out = NULL;
@@ -244,6 +251,8 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     /* the name with its NUL: no setup ("") and one differ */
     key = bcw__hash(setup ? setup : "", setup ? strlen(setup) + 1 : 0, key);
     key = bcw__hash(&sanitize, sizeof sanitize, key);
+    bool cover = cov != NULL;
+    key = bcw__hash(&cover, sizeof cover, key);
     /* the symbol table the plan indexes: another model's (--reference)
      * is another build of the same bitcode */
     for (unsigned i = 0; i < model->nsyms; i++)
@@ -260,7 +269,7 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
     }
     char *root = bcw__cache_root(cache_dir);
     char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL, *log = NULL,
-         *built = NULL, *notes = NULL, *sums = NULL;
+         *built = NULL, *notes = NULL, *sums = NULL, *map = NULL;
     if (root == NULL ||
         (dir = bcw__sprintf("%s/%016llx", root, (unsigned long long)key)) ==
             NULL ||
@@ -268,9 +277,16 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    int whole = entry_whole(dir);
+    int whole = entry_whole(dir, cover);
     if (whole != 0) {
-        err = whole < 0 ? whole : read_note(dir, note); /* cached */
+        /* cached */
+        err = whole < 0 ? whole : read_note(dir, note);
+        if (err == 0 && cover) {
+            if ((map = bcw__sprintf("%s/coverage", dir)) == NULL)
+                err = BCW_ENOMEM;
+            else
+                err = bcw__cov_map_load(cov, map);
+        }
         goto done;
     }
     if ((err = bcw__mkdir_p(root)) < 0)
@@ -281,6 +297,7 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         (log = bcw__sprintf("%s/clang.log", tmpdir)) == NULL ||
         (built = bcw__sprintf("%s/worker", tmpdir)) == NULL ||
         (notes = bcw__sprintf("%s/note", tmpdir)) == NULL ||
+        (map = bcw__sprintf("%s/coverage", tmpdir)) == NULL ||
         (sums = bcw__sprintf("%s/checksum", tmpdir)) == NULL) {
         err = BCW_ENOMEM;
         goto done;
@@ -289,7 +306,8 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         goto done;
     unsigned optimised = 0;
     if ((err = bcw__native_instrument(model, bitcode, setup, sanitize,
-                                      &optimised, unit)) < 0)
+                                      &optimised, cov, unit)) < 0 ||
+        (cover && (err = bcw__cov_map_save(cov, map)) < 0))
         goto done;
     if (optimised > 0) {
         char text[200];
@@ -381,7 +399,8 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         goto done;
     }
     /* written last, over what the entry's user reads */
-    if ((err = bcw__sum_write(sums, (const char *[]){built, notes}, 2)) < 0)
+    if ((err = bcw__sum_write(sums, (const char *[]){built, notes, map},
+                              cover ? 3 : 2)) < 0)
         goto done;
     if (rename(tmpdir, dir) != 0) {
         if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR) {
@@ -391,7 +410,7 @@ int bcw__build_worker(char **out, char **note, const bcw_model *model,
         }
         /* an entry is there: a concurrent build's that won the race, or
          * the damaged one this build replaces */
-        if ((whole = entry_whole(dir)) < 0)
+        if ((whole = entry_whole(dir, cover)) < 0)
             err = whole;
         else if (whole == 0)
             err = replace_entry(tmpdir, dir);
@@ -410,7 +429,10 @@ done:
     free(built);
     free(notes);
     free(sums);
+    free(map);
     if (err < 0) {
+        if (cov != NULL)
+            bcw__cov_map_free(cov);
         free(worker);
         free(*note);
         *note = NULL;

@@ -3,6 +3,7 @@
 #ifndef BCW_BUILD_H
 #define BCW_BUILD_H
 
+#include "coverage.h"
 #include "model.h"
 
 /* Finds or builds the worker executable for `bitcode` (analysed as
@@ -23,8 +24,10 @@
  * caller's.  A failed compile or link gives BCW_ERROR naming clang's
  * first error line, or its crash, and the log file; a setup function
  * that cannot be one, BCW_EINPUT
- * (bcw__native_instrument). */
-BCW_INTERNAL int bcw__build_worker(char **out, char **note,
+ * (bcw__native_instrument).  With `cov` (else NULL) the worker sets
+ * coverage flags, a build of its own, whose entry keeps their map too,
+ * and *cov is that map. */
+BCW_INTERNAL int bcw__build_worker(char **out, char **note, bcw_cov_map *cov,
                                    const bcw_model *model, const char *bitcode,
                                    const char *setup, unsigned sanitize,
                                    const char *cache_dir);

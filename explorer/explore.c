@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "build.h"
+#include "coverage.h"
 #include "file.h"
 #include "generator.h"
 #include "hash.h"
@@ -143,10 +144,11 @@ static int walk_key(uint64_t *key, const char *bytes, size_t len,
         (o->reference != NULL && (err = bcw__hash_file(&h, o->reference)) < 0))
         return err;
     char *text = bcw__sprintf(
-        "%d %d %u %u %u %u %u %d %u %d %d %u %d %d %d|%s|%s|%s|%s|%s", o->unit,
-        o->walk, o->depth, o->timeout_ms, o->memory_mb, o->cpu_s, o->max_combos,
-        o->combine, o->probe_depth, o->prune, o->use_ffi, o->sanitize,
-        o->boundaries, o->replan, o->accept, o->predicates ? o->predicates : "",
+        "%d %d %u %u %u %u %u %d %u %d %d %u %d %d %d %d|%s|%s|%s|%s|%s",
+        o->unit, o->walk, o->depth, o->timeout_ms, o->memory_mb, o->cpu_s,
+        o->max_combos, o->combine, o->probe_depth, o->prune, o->use_ffi,
+        o->sanitize, o->boundaries, o->replan, o->accept,
+        o->coverage_path != NULL, o->predicates ? o->predicates : "",
         o->permute ? o->permute : "", o->generator ? o->generator : "",
         o->setup ? o->setup : "", o->oracle_path ? o->oracle_path : "");
     if (text == NULL)
@@ -182,7 +184,8 @@ static int identify(walk_id *id, const bcw_model *model,
  * and the results `record` kept (replay.h). */
 static int write_replay(bcw_results *results, const walk_id *id,
                         const bcw_explore_opts *o, const bcw_buf *record,
-                        const bcw_symbols *symbols)
+                        const bcw_symbols *symbols, const bcw_cov_map *cov,
+                        const uint8_t *hits)
 {
     if (record->data == NULL && record->err != 0)
         return record->err;
@@ -195,7 +198,9 @@ static int write_replay(bcw_results *results, const walk_id *id,
                         .shard_n = o->shard_n,
                         .symbols = symbols,
                         .records = (const unsigned char *)record->data,
-                        .records_len = record->len};
+                        .records_len = record->len,
+                        .cov = hits != NULL ? cov : NULL,
+                        .hits = hits};
     return bcw__results_replay(results, &x);
 }
 
@@ -413,6 +418,8 @@ typedef struct walk_ctx {
                              NULL */
     bool probed;          /* the state walk's states are found: walk them */
     unsigned nnotes;      /* the states' notes after probing */
+    bcw_cov_map *cov;     /* coverage of the build under test, or NULL */
+    uint8_t **hits;       /* its hits (coverage.h), made with the pool */
 } walk_ctx;
 
 /* The walk on the native build of `bitcode`, its summary in *out; the
@@ -426,11 +433,19 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
     bcw_pool *pool = NULL;
     free(*w->worker);
     *w->worker = NULL;
+    /* coverage is of the build under test, not of the reference */
+    bool cover = w->cov != NULL && bitcode == o->bitcode && o->recorded == NULL;
     /* a replay builds and runs nothing */
     int err = o->recorded != NULL
                   ? 0
-                  : bcw__build_worker(w->worker, &note, w->model, bitcode,
-                                      o->setup, o->sanitize, o->cache_dir);
+                  : bcw__build_worker(w->worker, &note, cover ? w->cov : NULL,
+                                      w->model, bitcode, o->setup, o->sanitize,
+                                      o->cache_dir);
+    w->a->plan->ncov = cover && err == 0 ? w->cov->nflags : 0;
+    if (err == 0 && cover && *w->hits == NULL &&
+        (*w->hits = bcw__calloc(w->cov->nflags ? w->cov->nflags : 1, 1)) ==
+            NULL)
+        err = BCW_ENOMEM;
     if (err == 0 && note != NULL) {
         char *said = bcw__sprintf("%s%s", say, note);
         free(note);
@@ -441,6 +456,11 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
                             o->timeout_ms, o->sanitize);
     if (err == 0 && o->recorded == NULL)
         err = bcw__symbols_exe(w->sk->report.symbols, *w->worker);
+    if (err == 0 && cover) {
+        bcw__pool_cover(pool, *w->hits);
+        if (w->journal != NULL)
+            bcw__journal_cover(w->journal, *w->hits, w->cov->nflags);
+    }
     if (err < 0) {
         bcw__pool_free(pool);
         return err;
@@ -479,6 +499,29 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
     bcw__pool_free(pool);
     w->cfg->exec_payload = NULL;
     return err;
+}
+
+/* The summary's coverage counts, and the map and hits the report
+ * prints. */
+static int cover_summary(bcw_reporter *r, const bcw_cov_map *map,
+                         const uint8_t *hits, bcw_summary *out)
+{
+    bcw_cov_summary s;
+    int err = bcw__cov_summarize(map, hits, 0, &s);
+    if (err < 0)
+        return err;
+    out->coverage =
+        (struct bcw_coverage){.on = 1,
+                              .lines = s.total.n[BCW_COV_LINES],
+                              .lines_hit = s.hit.n[BCW_COV_LINES],
+                              .branches = s.total.n[BCW_COV_BRANCHES],
+                              .branches_hit = s.hit.n[BCW_COV_BRANCHES],
+                              .functions = s.total.n[BCW_COV_FUNCTIONS],
+                              .functions_hit = s.hit.n[BCW_COV_FUNCTIONS]};
+    bcw__cov_summary_free(&s);
+    r->cov = map;
+    r->hits = hits;
+    return 0;
 }
 
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
@@ -522,6 +565,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_model *kept = NULL; /* the oracle's model, planning the walk */
     bcw_journal *journal = NULL;
     bcw_symbols *own_symbols = NULL;
+    bcw_cov_map cov = {0};
+    const bcw_cov_map *covp = &cov; /* the recorded one in a replay */
+    uint8_t *hits = NULL;
     walk_id id = {0};
     bcw_buf record;
     bcw__buf_init(&record, (size_t)16 << 30);
@@ -543,6 +589,19 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
             model = kept;
             u = &kept->units[bcw_model_find_unit(kept, u->name)];
         }
+    }
+    if (o->recorded != NULL && o->recorded->hits != NULL) {
+        covp = &o->recorded->cov;
+        if ((hits = bcw__malloc(covp->nflags ? covp->nflags : 1)) == NULL) {
+            err = BCW_ENOMEM;
+            goto done;
+        }
+        memcpy(hits, o->recorded->hits, covp->nflags);
+    } else if (o->recorded != NULL && o->coverage_path != NULL) {
+        err = bcw__error(BCW_EINPUT,
+                         "the walk was run without --coverage: its results "
+                         "have no coverage to write");
+        goto done;
     }
     if (o->generator)
         err = bcw__generator_open(&gen, o->generator, u, o->cache_dir);
@@ -616,6 +675,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                   .sk = &sk,
                   .states = &states,
                   .worker = &worker,
+                  .cov = o->coverage_path != NULL ? &cov : NULL,
+                  .hits = &hits,
                   .record = o->results_path != NULL && o->argv != NULL &&
                                     o->reference == NULL
                                 ? &record
@@ -731,13 +792,26 @@ stopped:
     }
     if (err == 0)
         err = bcw__symbols_err(sk.report.symbols);
+    if (err == 0 && hits != NULL)
+        err = cover_summary(&sk.report, covp, hits, out);
+    if (err == 0 && hits != NULL && covp->nlines == 0)
+        err = bcw__strlist_add(
+            &sk.report.warnings,
+            bcw__sprintf("coverage: the bitcode has no debug information "
+                         "(clang -g): it counts functions only, no source "
+                         "lines nor branch arms, and the lcov file has "
+                         "none"));
     if (err == 0)
         err = bcw__report_summary(&sk.report, out);
     /* the files last, so that a run that failed leaves none */
     if (err == 0 && o->graph_path != NULL && !out->partial)
         err = bcw__states_dot(&states, u, a.steps, o->graph_path);
+    /* what a walk cut short covered is covered too */
+    if (err == 0 && hits != NULL && o->coverage_path != NULL)
+        err = bcw__cov_lcov(covp, hits, u->name, o->coverage_path);
     if (err == 0 && w.record != NULL && !out->partial)
-        err = write_replay(sk.results, &id, o, &record, sk.report.symbols);
+        err = write_replay(sk.results, &id, o, &record, sk.report.symbols,
+                           sk.report.cov, hits);
 done:
     if (journal != NULL) {
         uint64_t recorded;
@@ -753,6 +827,8 @@ done:
     }
     bcw__judge_close(sk.judge, NULL, false);
     bcw__buf_free(&record);
+    bcw__cov_map_free(&cov);
+    free(hits);
     free(id.own);
     bcw__symbols_free(own_symbols);
     bcw__strlist_free(&sk.report.warnings);

@@ -24,9 +24,10 @@
 #include "hash.h"
 
 #define MAGIC "BCWJOURN"
-#define VERSION 1u
+#define VERSION 2u
 #define HEADER_BYTES 32
 #define BLOCK_MAGIC 0x4a574342u /* "BCWJ" */
+#define COVER_MAGIC 0x43574342u /* "BCWC": the coverage hits so far */
 /* a block's header: magic, record count, payload bytes */
 #define BLOCK_HEAD 16
 /* pending records are written at this size (synced every every_s) */
@@ -97,6 +98,10 @@ struct bcw_journal {
     bool ran; /* some sequences ran in this process: the time limit may
                  stop it (a replay longer than the limit still goes on) */
     int err;  /* the first write error: it sticks */
+    /* coverage: the walk's hits (coverage.h), written before each block
+     * of records and merged back from each in a replay; NULL: none */
+    uint8_t *hits;
+    uint32_t ncov;
 };
 
 static double now_s(void)
@@ -350,11 +355,20 @@ static bool next_block(bcw_journal *j)
         memcpy(&magic, b, 4);
         memcpy(&n, b + 4, 4);
         memcpy(&len, b + 8, 8);
-        if (magic != BLOCK_MAGIC || len > j->maplen - j->at - BLOCK_HEAD - 8)
+        if ((magic != BLOCK_MAGIC && magic != COVER_MAGIC) ||
+            len > j->maplen - j->at - BLOCK_HEAD - 8)
             return false;
         memcpy(&sum, b + BLOCK_HEAD + len, 8);
         if (sum != bcw__hash(b, BLOCK_HEAD + len, 0))
             return false;
+        if (magic == COVER_MAGIC) {
+            /* what the runs of the records after it covered */
+            if (j->hits == NULL || n != j->ncov || len != n)
+                return false;
+            bcw__cov_merge(j->hits, b + BLOCK_HEAD, n);
+            j->at += BLOCK_HEAD + len + 8;
+            continue;
+        }
         j->rec = b + BLOCK_HEAD;
         j->rec_end = j->rec + len;
         j->left = n;
@@ -368,25 +382,23 @@ static bool replaying(bcw_journal *j)
     return j->map != NULL && next_block(j);
 }
 
-/* Writes the pending records as one block, and with `sync` syncs the
- * file.  A block written is safe from a kill at once (the system has
- * it); the sync makes it safe from a crash of the machine too. */
-static int write_pending(bcw_journal *j, bool sync)
+/* Fills in block b's head (its `n` entries, `magic`) and appends its
+ * checksum.  0 or BCW_ENOMEM. */
+static int seal_block(bcw_buf *b, uint32_t magic, uint32_t n)
 {
-    if (j->err != 0 || j->fd < 0 || j->npending == 0)
-        return j->err;
-    bcw_buf *b = &j->pending;
     if (b->data == NULL)
-        return j->err = b->err ? b->err : BCW_ENOMEM;
-    uint32_t magic = BLOCK_MAGIC;
+        return b->err ? b->err : BCW_ENOMEM;
     uint64_t len = b->len - BLOCK_HEAD;
     memcpy(b->data, &magic, 4);
-    memcpy(b->data + 4, &j->npending, 4);
+    memcpy(b->data + 4, &n, 4);
     memcpy(b->data + 8, &len, 8);
     uint64_t sum = bcw__hash(b->data, b->len, 0);
-    if (bcw__buf_put(b, &sum, sizeof sum) < 0)
-        return j->err = BCW_ENOMEM;
-    for (size_t off = 0; off < b->len;) {
+    return bcw__buf_put(b, &sum, sizeof sum);
+}
+
+static void write_all(bcw_journal *j, const bcw_buf *b)
+{
+    for (size_t off = 0; j->err == 0 && off < b->len;) {
         ssize_t w = write(j->fd, b->data + off, b->len - off);
         if (w < 0 && errno == EINTR)
             continue;
@@ -397,6 +409,34 @@ static int write_pending(bcw_journal *j, bool sync)
         }
         off += (size_t)w;
     }
+}
+
+/* Writes the coverage so far, then the pending records, as blocks, and
+ * with `sync` syncs the file.  A block written is safe from a kill at
+ * once (the system has it); the sync makes it safe from a crash of the
+ * machine too.  The coverage block comes first: it has what the runs of
+ * the records after it covered (their jobs finished before they were
+ * recorded), so a kill between the two loses no coverage of a record
+ * kept. */
+static int write_pending(bcw_journal *j, bool sync)
+{
+    if (j->err != 0 || j->fd < 0 || j->npending == 0)
+        return j->err;
+    bcw_buf *b = &j->pending;
+    if (j->hits != NULL) {
+        static const unsigned char head[BLOCK_HEAD];
+        bcw_buf c;
+        bcw__buf_init(&c, (size_t)1 << 30);
+        bcw__buf_put(&c, head, sizeof head);
+        bcw__buf_put(&c, j->hits, j->ncov);
+        if ((j->err = seal_block(&c, COVER_MAGIC, j->ncov)) == 0)
+            write_all(j, &c);
+        bcw__buf_free(&c);
+    }
+    int err = j->err == 0 ? seal_block(b, BLOCK_MAGIC, j->npending) : j->err;
+    if (err < 0)
+        return j->err = err;
+    write_all(j, b);
     if (j->err == 0 && sync && fdatasync(j->fd) != 0)
         j->err = bcw__error(BCW_ERROR, "fdatasync %s: %s", j->cfg.path,
                             strerror(errno));
@@ -577,6 +617,12 @@ int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
     else if (err == 0 && j->fd >= 0 && j->pending.len >= FLUSH_BYTES)
         err = write_pending(j, false);
     return err;
+}
+
+void bcw__journal_cover(bcw_journal *j, uint8_t *hits, uint32_t n)
+{
+    j->hits = hits;
+    j->ncov = n;
 }
 
 void bcw__journal_counts(const bcw_journal *j, uint64_t *replayed,

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "bitcode.h"
+#include "cover_pass.h"
 #include "sanitize.h"
 
 /* libc functions whose calls from the unit go to the runtime instead. */
@@ -303,13 +304,19 @@ static int add_setup(LLVMModuleRef mod, const char *path, const char *setup)
 
 int bcw__native_instrument(const bcw_model *model, const char *in,
                            const char *setup, unsigned sanitize,
-                           unsigned *optimised, const char *out)
+                           unsigned *optimised, bcw_cov_map *cov,
+                           const char *out)
 {
     bcw_bitcode bc = {0};
     int err = bcw__bitcode_load(&bc, in);
     if (err < 0)
         return err;
-    /* the unit's own functions only, before the stubs join them */
+    /* the unit's own functions only, before the stubs join them; the
+     * flags first, so that no block a check adds has one */
+    if (cov != NULL && (err = bcw__cov_instrument(bc.mod, model, cov)) < 0) {
+        bcw__bitcode_dispose(&bc);
+        return err;
+    }
     *optimised = bcw__sanitize_module(bc.mod, sanitize);
     /* order matters: the symbol table names functions before `main` or
      * libc declarations are renamed */

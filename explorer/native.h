@@ -2,6 +2,7 @@
 #ifndef BCW_NATIVE_H
 #define BCW_NATIVE_H
 
+#include "coverage.h"
 #include "model.h"
 
 /* Reads `in` and writes to `out` the module the worker runtime links
@@ -16,9 +17,11 @@
  * one taking parameters, gives BCW_EINPUT with a message that begins
  * "setup function NAME: ".  `sanitize` (BCW_SANITIZE_* bits) adds the
  * checks of sanitize.h; *optimised is how many functions it checked
- * less because an optimiser changed them. */
+ * less because an optimiser changed them.  With `cov` (else NULL) the
+ * module gets coverage flags, and *cov their map (cover_pass.h). */
 BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
                                         const char *setup, unsigned sanitize,
-                                        unsigned *optimised, const char *out);
+                                        unsigned *optimised, bcw_cov_map *cov,
+                                        const char *out);
 
 #endif

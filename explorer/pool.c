@@ -83,6 +83,10 @@ struct bcw_pool {
     bcw_job *jobs;
     bool *finished;
     size_t capfinished, handed;
+    /* coverage: the flags (bcw_shm.ncov), and where their hits go
+     * (coverage.h; NULL: not kept) */
+    uint32_t ncov;
+    uint8_t *hits;
 };
 
 static double now_ms(void)
@@ -180,6 +184,24 @@ static int reap(worker *w, bool kill_it)
 }
 
 /* Starts the fork server of worker slot w and waits for its HELLO. */
+/* A worker's batch memory: the batch, then the coverage bytes. */
+static size_t batch_size(const bcw_pool *pool)
+{
+    return sizeof(bcw_batch) + pool->ncov;
+}
+
+/* The coverage flags w's worker handed over, hits at most `len`. */
+static void take_cov(bcw_pool *pool, worker *w, unsigned len)
+{
+    if (pool->hits != NULL)
+        bcw__cov_take(pool->hits, bcw_batch_cov(w->batch), pool->ncov, len);
+}
+
+void bcw__pool_cover(bcw_pool *pool, uint8_t *hits)
+{
+    pool->hits = hits;
+}
+
 static int spawn_server(bcw_pool *pool, worker *w)
 {
     int cmd[2] = {-1, -1}, st[2] = {-1, -1}, scmd[2] = {-1, -1},
@@ -260,6 +282,8 @@ static int spawn_server(bcw_pool *pool, worker *w)
                           pool->path, hello, BCW_MSG_HELLO | BCW_PROTO_VERSION,
                           code);
     }
+    /* what the library's setup function covered, before any sequence */
+    take_cov(pool, w, 0);
     return 0;
 }
 
@@ -385,6 +409,7 @@ static int write_plan(bcw_pool *pool, const bcw_plan *plan)
     memcpy(shm->fills, plan->fills, sizeof plan->fills);
     memcpy(&shm->gen, &plan->gen, sizeof plan->gen);
     snprintf(shm->scratch, sizeof shm->scratch, "%s", pool->scratch);
+    shm->ncov = plan->ncov;
     munmap(shm, sizeof(bcw_shm));
     int seals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL;
     if (fcntl(pool->plan_fd, F_ADD_SEALS, seals | F_SEAL_FUTURE_WRITE) < 0)
@@ -405,6 +430,7 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     pool->n = jobs ? jobs : cores > 0 ? (unsigned)cores : 1;
     pool->plan_fd = -1;
+    pool->ncov = plan->ncov;
     pool->timeout_ms = timeout_ms ? timeout_ms : 1000;
     pool->path = bcw__strdup(path);
     pool->w = bcw__calloc(pool->n, sizeof *pool->w);
@@ -434,8 +460,8 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
         w->redo = bcw__calloc(BCW_MAX_BATCH, sizeof *w->redo);
         w->batch_fd = memfd_create("bcwalk-batch", MFD_CLOEXEC);
         if (w->redo == NULL || w->batch_fd < 0 ||
-            ftruncate(w->batch_fd, sizeof(bcw_batch)) < 0 ||
-            (w->batch = mmap(NULL, sizeof(bcw_batch), PROT_READ | PROT_WRITE,
+            ftruncate(w->batch_fd, batch_size(pool)) < 0 ||
+            (w->batch = mmap(NULL, batch_size(pool), PROT_READ | PROT_WRITE,
                              MAP_SHARED, w->batch_fd, 0)) == MAP_FAILED) {
             err = w->redo == NULL ? BCW_ENOMEM
                                   : bcw__error(BCW_ERROR, "shared memory: %s",
@@ -632,6 +658,7 @@ static void put_result(worker *w, uint32_t i, enum bcw_outcome outcome,
 static int run_done(bcw_pool *pool, worker *w)
 {
     bool spoiled = false;
+    take_cov(pool, w, len_of(w->job, w->first));
     for (uint32_t i = w->first; i < w->end; i++) {
         if (take_result(w, i))
             continue;
@@ -712,6 +739,7 @@ static int worker_died(bcw_pool *pool, worker *w, bool hung, bool kill_it)
     }
     int status = reap(w, kill_it);
     pool->restarts++;
+    take_cov(pool, w, len_of(w->job, first));
     bool clean = known;
     for (uint32_t i = first; i < cur; i++)
         if (!take_result(w, i)) {
@@ -885,7 +913,7 @@ void bcw__pool_free(bcw_pool *pool)
         }
         server_down(w, false);
         if (w->batch != MAP_FAILED && w->batch != NULL)
-            munmap(w->batch, sizeof(bcw_batch));
+            munmap(w->batch, batch_size(pool));
         if (w->batch_fd >= 0)
             close(w->batch_fd);
         free(w->redo);

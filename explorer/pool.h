@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coverage.h"
 #include "errors.h"
 #include "proto.h"
 
@@ -41,6 +42,8 @@ typedef struct bcw_plan {
     const void *pooled[BCW_MAX_FUNCS];
     uint32_t pooled_at[BCW_MAX_FUNCS];
     unsigned npooled;
+    /* The worker's coverage flags (bcw_shm.ncov), 0: none. */
+    uint32_t ncov;
 } bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:
@@ -84,6 +87,12 @@ typedef int (*bcw_job_done)(void *ctx, bcw_job *job);
  * finishes, in order. */
 BCW_INTERNAL int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
                                     bcw_job_done done, void *ctx);
+
+/* Keeps the hits of the coverage flags (plan->ncov of them) the
+ * workers set in `hits` (coverage.h): each the shortest length of the
+ * sequences in a run that set it, 0 for the library's setup function.
+ * The caller's, until the pool is freed. */
+BCW_INTERNAL void bcw__pool_cover(bcw_pool *pool, uint8_t *hits);
 
 /* Workers replaced so far after a fatal outcome. */
 BCW_INTERNAL uint64_t bcw__pool_restarts(const bcw_pool *pool);

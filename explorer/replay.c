@@ -244,6 +244,45 @@ int bcw__replay_exec(bcw_recorded *rc, bcw_job *jobs, size_t njobs)
 
 /* One results file's replay section, checked against the files before
  * it (rc, when it has some), and indexed. */
+/* The coverage a file recorded (o: its "coverage", nil for none): the
+ * first file's map and hits, each later one's hits merged in.  Shards
+ * of one walk have the same map, or measured none all alike. */
+static int read_coverage(bcw_recorded *rc, bcw_rd *rd, const msgpack_object *o,
+                         const char *path)
+{
+    bool has = o != NULL && o->type != MSGPACK_OBJECT_NIL;
+    if (rc->nfiles > 0 && has != (rc->hits != NULL))
+        return bcw__error(BCW_EINPUT,
+                          "%s: %s coverage, where the files before it %s", path,
+                          has ? "has" : "has no", has ? "have none" : "have");
+    if (!has)
+        return 0;
+    bcw_cov_map map;
+    uint8_t *hits = NULL;
+    if (bcw__cov_map_read(rd, bcw__rd_field(o, "map"), &map) < 0 ||
+        bcw__cov_hits_read(rd, bcw__rd_field(o, "hits"), map.nflags, &hits) <
+            0) {
+        bcw__cov_map_free(&map);
+        return rd->err;
+    }
+    if (rc->hits == NULL) {
+        rc->cov = map;
+        rc->hits = hits;
+        return 0;
+    }
+    int err = 0;
+    if (map.nflags != rc->cov.nflags)
+        err = bcw__error(BCW_EINPUT,
+                         "%s: its coverage has %u flags, the files before it "
+                         "%u: not of the same build",
+                         path, (unsigned)map.nflags, (unsigned)rc->cov.nflags);
+    else
+        bcw__cov_merge(rc->hits, hits, map.nflags);
+    bcw__cov_map_free(&map);
+    free(hits);
+    return err;
+}
+
 static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
                     unsigned *nseen)
 {
@@ -402,6 +441,8 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
     }
     if (err == 0)
         err = rd.err;
+    if (err == 0)
+        err = read_coverage(rc, &rd, bcw__rd_field(replay, "coverage"), path);
     /* the records, kept for the walk */
     unsigned char *bytes = NULL;
     if (err == 0 && (bcw__grow(&rc->bytes, &rc->capbytes, rc->nfiles + 1,
@@ -488,5 +529,7 @@ void bcw_recorded_free(bcw_recorded *rc)
     free(rc->bytes);
     free(rc->entries);
     bcw__index_free(&rc->ix);
+    bcw__cov_map_free(&rc->cov);
+    free(rc->hits);
     free(rc);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bcwalk/explore.h"
+#include "coverage.h"
 #include "hash.h"
 #include "pool.h"
 
@@ -49,6 +50,8 @@ typedef struct bcw_replay_rec {
     const bcw_symbols *symbols;
     const unsigned char *records; /* bcw__record_put's, run order */
     size_t records_len;
+    const bcw_cov_map *cov; /* coverage (explore --coverage), or NULL */
+    const uint8_t *hits;
 } bcw_replay_rec;
 
 /* Results files read back (struct bcw_recorded, explore.h). */
@@ -65,6 +68,10 @@ struct bcw_recorded {
     struct replay_entry *entries; /* by sequence hash, first file first */
     size_t nentries, capentries;
     bcw_index ix;
+    /* coverage, when the walk measured it: the first file's map, and
+     * every file's hits merged (hits NULL: none) */
+    bcw_cov_map cov;
+    uint8_t *hits;
 };
 
 /* The walk's executor in a replay: each sequence's result is the one

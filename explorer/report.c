@@ -5,6 +5,7 @@
 
 #include "states.h"
 
+#include "coverage.h"
 #include "generator.h"
 #include "replay.h"
 #include "text.h"
@@ -1096,9 +1097,10 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
     fprintf(f, "],%s", nl);
 }
 
-static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
-                       bool one_line)
+static int print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
+                      bool one_line)
 {
+    int err = 0;
     FILE *f = r->f;
     const char *nl = one_line ? " " : "\n  ";
     const bcw_unit *u = r->unit;
@@ -1181,6 +1183,8 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
         }
         fprintf(f, "]}],%s", nl);
     }
+    if (r->cov != NULL)
+        err = bcw__cov_print(f, r->cov, r->hits, r->depth, true, nl);
     fputs("\"warnings\": [", f);
     for (unsigned i = 0; i < r->warnings.n; i++) {
         fputs(i ? ", " : "", f);
@@ -1197,6 +1201,7 @@ static void print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             s->elapsed_s, (unsigned long long)s->calls,
             s->elapsed_s > 0 ? (double)s->calls / s->elapsed_s : 0.0,
             (unsigned long long)s->worker_restarts);
+    return err;
 }
 
 /* bcwalk test's lines of the summary. */
@@ -1301,6 +1306,7 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
     char **texts = NULL;
     if (r->states != NULL && (texts = step_texts(r)) == NULL)
         return BCW_ENOMEM;
+    int err = 0;
     switch (r->format) {
     case BCW_REPORT_TEXT:
         fprintf(f, "%sTest summary for unit: %s\n\n", r->started ? "\n" : "",
@@ -1354,19 +1360,23 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                     (unsigned long long)s->concrete_states);
         if (s->judged.on)
             text_judged(f, s);
+        if (r->cov != NULL)
+            err = bcw__cov_print(f, r->cov, r->hits, r->depth, false, NULL);
         for (unsigned i = 0; i < r->warnings.n; i++)
             fprintf(f, "Warning: %s\n", r->warnings.v[i]);
         if (r->states != NULL)
             text_states(r, r->states, texts);
         break;
     case BCW_REPORT_JSON:
-        print_json(r, s, texts, false);
+        err = print_json(r, s, texts, false);
         break;
     case BCW_REPORT_JSONL:
-        print_json(r, s, texts, true);
+        err = print_json(r, s, texts, true);
         break;
     }
     bcw__strv_free(texts, r->nsteps);
+    if (err < 0)
+        return err;
     if (fflush(f) != 0 || ferror(f))
         return bcw__error(BCW_ERROR, "writing the report failed");
     return 0;

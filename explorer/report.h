@@ -59,6 +59,9 @@ typedef struct bcw_reporter {
      * (judge.h), NULL when the walk is not judged */
     const bcw_verdict_of *verdict;
     bool reference; /* judged against a reference build (--reference) */
+    /* coverage (coverage.h): the flags' map and hits, or NULL */
+    const struct bcw_cov_map *cov;
+    const uint8_t *hits;
 } bcw_reporter;
 
 /* Sequence s's halt (its cause, as the reports word it) into cause, or

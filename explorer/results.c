@@ -27,7 +27,7 @@
 #define PACK_LIMIT ((size_t)1 << 30)
 /* The header's `version`: docs/results.md states it and
  * tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 7
+#define RESULTS_VERSION 8
 
 struct bcw_results {
     char *path, *tmp;
@@ -223,7 +223,7 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
     r->replay_at = bcw__results_size(r);
     msgpack_pack_map(pk, 1);
     bcw__pack_str(pk, "replay");
-    msgpack_pack_map(pk, 6);
+    msgpack_pack_map(pk, 7);
     bcw__pack_str(pk, "argv");
     msgpack_pack_array(pk, x->argc);
     for (unsigned i = 0; i < x->argc; i++)
@@ -252,6 +252,16 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
         bcw__pack_str(pk, func);
         bcw__pack_str(pk, file);
         msgpack_pack_uint32(pk, line);
+    }
+    bcw__pack_str(pk, "coverage");
+    if (x->cov != NULL) {
+        msgpack_pack_map(pk, 2);
+        bcw__pack_str(pk, "map");
+        bcw__cov_map_pack(pk, x->cov);
+        bcw__pack_str(pk, "hits");
+        bcw__cov_hits_pack(pk, x->hits, x->cov->nflags);
+    } else {
+        msgpack_pack_nil(pk);
     }
     flush(r);
     /* the two big ones packed straight to the file */

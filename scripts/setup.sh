@@ -5,7 +5,9 @@ set -eu
 
 # BCW_LLVM chooses the LLVM to build against (14, the default, or 19).
 LLVM=${BCW_LLVM:-14}
-PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev libjansson-dev bubblewrap cmake make python3 python3-msgpack pkg-config"
+# lcov (genhtml), graphviz (dot), libxml2-utils (xmllint), python3-jsonschema
+# and chromium read back the exports of `bcwalk report` in the tests.
+PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev libjansson-dev bubblewrap cmake make python3 python3-msgpack pkg-config lcov graphviz libxml2-utils python3-jsonschema chromium"
 # BCW_SLURM=1 adds what `make check-slurm` needs: a single-node Slurm
 # cluster (scripts/slurm-cluster.sh) and its authentication daemon.
 if [ "${BCW_SLURM:-}" = 1 ]; then

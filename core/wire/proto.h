@@ -49,7 +49,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 10u
+#define BCW_PROTO_VERSION 11u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -448,6 +448,9 @@ typedef struct bcw_shm {
     /* The walk's scratch folder, the workers' working folder and the
      * only one they may write in. */
     char scratch[512];
+    /* Coverage flags the unit's code sets (explorer/coverage.h), as
+     * many as its bcw_cov_count; 0: a build without them. */
+    uint32_t ncov;
 } bcw_shm;
 
 /* A worker's batch and results (BCW_FD_BATCH): everything the worker
@@ -471,7 +474,19 @@ typedef struct bcw_batch {
     bcw_wire_result results[BCW_MAX_BATCH];
     bcw_wire_cause causes[BCW_MAX_BATCH]; /* results[i].flags' CAUSE */
     uint64_t tail;
+    /* then, in the same shared memory, bcw_shm.ncov bytes: the coverage
+     * flags the worker's runs set since the parent last took them
+     * (bcw_batch_cov) */
 } bcw_batch;
+
+/* The coverage bytes after the batch: a flag the worker saw set is 1
+ * there.  The worker writes them when it answers DONE, before it exits
+ * in a run, and (the library's setup function's) before its hello; the
+ * parent takes and clears them after each run. */
+static inline uint8_t *bcw_batch_cov(bcw_batch *b)
+{
+    return (uint8_t *)(b + 1);
+}
 
 /* bcw_wire_check's mixing of the n 8-byte words at p into four lanes,
  * each word into the lane of its index mod 4: four independent

@@ -168,6 +168,11 @@ static const cli_word prunes[] = {
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.graph_path),                             \
          .help = "state walk: write the state graph as DOT"},                  \
+        {.name = "coverage",                                                   \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.coverage_path),                          \
+         .help = "measure line, branch and function coverage of the unit's "   \
+                 "code; write it as an lcov tracefile"},                       \
         {.name = "permute",                                                    \
          .arg = "SEED",                                                        \
          CLI_TEXT(explore_args, o.permute),                                    \
@@ -424,9 +429,9 @@ static int shard_of(const cli_spec *s, explore_args *a)
 static bool unrecorded(const char *name)
 {
     static const char *const names[] = {
-        "shard",      "output",           "jobs",       "format",
-        "checkpoint", "checkpoint-every", "resume",     "time-limit",
-        "graph",      "progress",         "max-results"};
+        "shard",      "output",           "jobs",        "format",
+        "checkpoint", "checkpoint-every", "resume",      "time-limit",
+        "graph",      "progress",         "max-results", "coverage"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -623,35 +628,41 @@ int cmd_test(int argc, char **argv)
 typedef struct replay_args {
     const char *out;   /* merge: -o FILE */
     const char *graph; /* --graph FILE */
+    const char *lcov;  /* --lcov FILE */
     int format;        /* --format, -1: none given */
 } replay_args;
 
 static int replay_usage(bool merge)
 {
-    fprintf(stderr, merge
-                        ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
-                          "[--format text|json|jsonl] [--graph FILE]\n"
-                        : "usage: bcwalk report RESULTS.msgpack "
-                          "[--format text|json|jsonl] [--graph FILE]\n");
+    fprintf(stderr,
+            merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
+                    "[--format text|json|jsonl] [--graph FILE] [--lcov FILE]\n"
+                  : "usage: bcwalk report RESULTS.msgpack "
+                    "[--format text|json|jsonl] [--graph FILE] "
+                    "[--lcov FILE]\n");
     return EXIT_USAGE;
 }
 
 static void replay_help(bool merge)
 {
     printf(merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
-                   "[--format text|json|jsonl] [--graph FILE]\n\n"
+                   "[--format text|json|jsonl] [--graph FILE] [--lcov FILE]"
+                   "\n\n"
                    "Makes the results file of a walk run in shards (explore "
                    "--shard I/N -o FILE)\nout of its N shards' files: OUT "
                    "is the file one run of the whole walk writes,\nbyte for "
                    "byte. Nothing is run again: the walk follows the "
                    "results the\nshards recorded. --format also prints the "
                    "walk's report, --graph its\nstate graph (state "
-                   "walks).\n"
+                   "walks), --lcov its coverage (a walk with --coverage).\n"
                  : "usage: bcwalk report RESULTS.msgpack "
-                   "[--format text|json|jsonl] [--graph FILE]\n\n"
+                   "[--format text|json|jsonl] [--graph FILE] [--lcov FILE]"
+                   "\n\n"
                    "Prints the report of the walk a results file (-o) "
                    "holds, as explore printed\nit (text by default), "
-                   "without running anything again.\n");
+                   "without running anything again. --graph writes its\n"
+                   "state graph (state walks), --lcov its coverage as an "
+                   "lcov tracefile (a walk\nwith --coverage).\n");
 }
 
 static int replay_command(int argc, char **argv, bool merge)
@@ -676,6 +687,9 @@ static int replay_command(int argc, char **argv, bool merge)
         } else if (strcmp(arg, "--graph") == 0) {
             rc = value ? CLI_RUN : replay_usage(merge);
             r.graph = value ? argv[++i] : NULL;
+        } else if (strcmp(arg, "--lcov") == 0) {
+            rc = value ? CLI_RUN : replay_usage(merge);
+            r.lcov = value ? argv[++i] : NULL;
         } else if (strcmp(arg, "--format") == 0 && value) {
             const char *w = argv[++i];
             for (size_t k = 0; formats[k].word != NULL; k++)
@@ -728,6 +742,7 @@ static int replay_command(int argc, char **argv, bool merge)
     opts.recorded = recorded;
     opts.results_path = merge ? r.out : NULL;
     opts.graph_path = r.graph;
+    opts.coverage_path = r.lcov;
     if (!merge)
         bcw_recorded_shard(recorded, &opts.shard_i, &opts.shard_n);
     int format = r.format >= 0 ? r.format : merge ? -1 : BCW_REPORT_TEXT;

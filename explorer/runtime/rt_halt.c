@@ -63,10 +63,38 @@ bcw_wire_cause *bcw_rt_cause(enum bcw_cause_kind kind)
     return c;
 }
 
+/* The flags cover_pass.c compiles into the unit, when it did. */
+extern uint8_t bcw_cov_flags[] __attribute__((weak));
+extern const uint32_t bcw_cov_count __attribute__((weak));
+
+uint32_t bcw_rt_cov_count(void)
+{
+    return &bcw_cov_count != NULL ? bcw_cov_count : 0;
+}
+
+void bcw_rt_cov_flush(void)
+{
+    uint32_t n = bcw_rt_cov_count();
+    if (batch == NULL || n == 0)
+        return;
+    uint8_t *out = bcw_batch_cov(batch);
+    for (uint32_t i = 0; i < n; i++)
+        out[i] |= bcw_cov_flags[i];
+}
+
+void bcw_rt_cov_clear(void)
+{
+    uint32_t n = bcw_rt_cov_count();
+    if (n > 0)
+        memset(bcw_cov_flags, 0, n);
+}
+
 void bcw_rt_publish(int exit_status)
 {
     if (batch == NULL || flight->seq >= BCW_MAX_BATCH)
         return;
+    if (exit_status != 0)
+        bcw_rt_cov_flush();
     uint32_t i = flight->seq;
     bcw_wire_result *r = &flight->result;
     bool cause = r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK);

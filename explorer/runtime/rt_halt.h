@@ -61,6 +61,15 @@ void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_batch *batch,
  * of what the code under test left running. */
 void bcw_rt_publish(int exit_status);
 
+/* The unit's coverage flags (explorer/coverage.h), 0 in a build without
+ * them; the flags set so far into the batch's coverage bytes
+ * (bcw_batch_cov), where the parent takes them; and the flags cleared,
+ * for the next run.  bcw_rt_publish with an exit status takes them
+ * too. */
+uint32_t bcw_rt_cov_count(void);
+void bcw_rt_cov_flush(void);
+void bcw_rt_cov_clear(void);
+
 /* Ends the sequence in flight with `outcome` (never returns): a jump
  * back to the sequence runner, or to the interface predicate running.
  * Outside a sequence the worker exits with BCW_EXIT_SETUP.  Called by the

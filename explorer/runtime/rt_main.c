@@ -91,6 +91,8 @@ static void drain_commands(void)
 static enum worker_state serve(const bcw_rt_worker *w, int *status)
 {
     pid_t server = getpid();
+    /* what the library's setup function covered */
+    bcw_rt_cov_flush();
     put32(BCW_FD_SRV_STATUS, BCW_MSG_HELLO | BCW_PROTO_VERSION);
     for (;;) {
         uint32_t cmd;
@@ -208,6 +210,7 @@ static enum worker_state next_command(bcw_rt_worker *w, int *status)
         *status = BCW_EXIT_SETUP;
         return W_EXIT;
     }
+    bcw_rt_cov_clear();
     if (!take_batch(w)) {
         dprintf(2,
                 "bcwalk worker: a batch it cannot run (%u sequences from "
@@ -269,6 +272,7 @@ int main(void)
                     _exit(BCW_EXIT_RESTART);
                 }
             }
+            bcw_rt_cov_flush();
             put32(BCW_FD_STATUS, BCW_MSG_DONE);
             state = W_READY;
             break;

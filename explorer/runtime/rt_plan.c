@@ -13,6 +13,7 @@
 #include "rt_call.h"
 #include "rt_closure.h"
 #include "rt_custom.h"
+#include "rt_halt.h"
 #include "rt_seq.h"
 
 /* The unit's mutable globals, gathered into one section by bcwalk. */
@@ -87,8 +88,13 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
      * code under test to map again */
     bcw_shm *shm =
         mmap(NULL, sizeof *shm, PROT_READ, MAP_SHARED, BCW_FD_SHM, 0);
-    bcw_batch *batch = mmap(NULL, sizeof *batch, PROT_READ | PROT_WRITE,
-                            MAP_SHARED, BCW_FD_BATCH, 0);
+    /* the batch and the coverage bytes after it: as many as the unit
+     * has flags, which the plan must say */
+    bool cov_ok = shm != MAP_FAILED && shm->ncov == bcw_rt_cov_count();
+    bcw_batch *batch =
+        cov_ok ? mmap(NULL, sizeof *batch + shm->ncov, PROT_READ | PROT_WRITE,
+                      MAP_SHARED, BCW_FD_BATCH, 0)
+               : MAP_FAILED;
     close(BCW_FD_SHM);
     close(BCW_FD_BATCH);
     if (shm == MAP_FAILED || batch == MAP_FAILED)

@@ -106,10 +106,16 @@ typedef struct bcw_explore_opts {
                                the design states, NULL: the interface's,
                                plus the bitcode's it lacks */
     const char *graph_path; /* the state graph as DOT, or NULL */
-    enum bcw_prune prune;   /* pruning by concrete state */
-    unsigned sanitize;      /* BCW_SANITIZE_* bits, 0: none */
-    int boundaries;         /* 1: every category's minimum and maximum
-                               too, not only its representative */
+    /* Coverage (docs/coverage.md): the worker is built with a flag per
+     * basic block and branch arm of the library's code, the summary says
+     * how much of the unit's code the walk reached, and from which
+     * length, and an lcov tracefile of it goes to coverage_path.  NULL:
+     * none. */
+    const char *coverage_path;
+    enum bcw_prune prune; /* pruning by concrete state */
+    unsigned sanitize;    /* BCW_SANITIZE_* bits, 0: none */
+    int boundaries;       /* 1: every category's minimum and maximum
+                             too, not only its representative */
     /* Testing (bcwalk test): each sequence's last call is judged against
      * the oracle file (docs/oracle.md), made if it is not there; NULL:
      * none.  With `accept`, every pending observation is recorded as
@@ -220,6 +226,15 @@ typedef struct bcw_summary {
     uint64_t calls;           /* calls into the unit, teardown included */
     uint64_t worker_restarts; /* workers replaced after a fatal outcome */
     double elapsed_s;
+    /* With coverage_path: the unit's code (its functions and what they
+     * call) the walk reached, of all of it: lines with code, branch arms,
+     * functions. */
+    struct bcw_coverage {
+        int on;
+        uint64_t lines, lines_hit;
+        uint64_t branches, branches_hit;
+        uint64_t functions, functions_hit;
+    } coverage;
     /* With an oracle: the judged sequences (not rejected, not predicted)
      * by what the oracle says of their last call. */
     struct bcw_judged {

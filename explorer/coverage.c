@@ -1,0 +1,626 @@
+/* coverage.c - the coverage map and hits: kept, merged, written and
+ * read, summarized, and written as an lcov tracefile (coverage.h). */
+#include "coverage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "file.h"
+#include "pack.h"
+#include "text.h"
+
+#define MAP_FORMAT "bcwalk-coverage-map"
+#define MAP_VERSION 1
+#define MAP_LIMIT ((size_t)1 << 30)
+#define LINE_WORDS 4 /* file, line, flag, fn */
+#define BRANCH_WORDS                                                           \
+    10 /* fn, file, line, block, flag, group, arm, kind,                       \
+         value's low and high words */
+
+void bcw__cov_take(uint8_t *hits, uint8_t *set, uint32_t n, unsigned len)
+{
+    uint8_t at = bcw_cov_at(len);
+    for (uint32_t i = 0; i < n; i++)
+        if (set[i] != 0) {
+            if (hits[i] == BCW_COV_NEVER || hits[i] > at)
+                hits[i] = at;
+            set[i] = 0;
+        }
+}
+
+void bcw__cov_merge(uint8_t *hits, const uint8_t *other, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (other[i] != BCW_COV_NEVER &&
+            (hits[i] == BCW_COV_NEVER || hits[i] > other[i]))
+            hits[i] = other[i];
+}
+
+void bcw__cov_map_free(bcw_cov_map *map)
+{
+    bcw__strv_free(map->files, map->nfiles);
+    for (uint32_t i = 0; i < map->nfns; i++)
+        free(map->fns[i].name);
+    free(map->fns);
+    free(map->lines);
+    free(map->branches);
+    memset(map, 0, sizeof *map);
+}
+
+/* --- the map in msgpack ------------------------------------------- */
+
+/* n words into a bin's body, little-endian. */
+static void put_words(msgpack_packer *pk, const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b[4] = {(unsigned char)w[i], (unsigned char)(w[i] >> 8),
+                              (unsigned char)(w[i] >> 16),
+                              (unsigned char)(w[i] >> 24)};
+        msgpack_pack_bin_body(pk, b, 4);
+    }
+}
+
+static uint32_t get_word(const char *p)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+           (uint32_t)b[3] << 24;
+}
+
+void bcw__cov_map_pack(msgpack_packer *pk, const bcw_cov_map *m)
+{
+    msgpack_pack_map(pk, 6);
+    bcw__pack_str(pk, "flags");
+    msgpack_pack_uint32(pk, m->nflags);
+    bcw__pack_str(pk, "files");
+    msgpack_pack_array(pk, m->nfiles);
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        bcw__pack_str(pk, m->files[i]);
+    bcw__pack_str(pk, "functions");
+    msgpack_pack_array(pk, m->nfns);
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *f = &m->fns[i];
+        msgpack_pack_array(pk, 5);
+        bcw__pack_str(pk, f->name);
+        msgpack_pack_uint32(pk, f->file);
+        msgpack_pack_uint32(pk, f->line);
+        msgpack_pack_uint32(pk, f->flag);
+        if (f->unit)
+            msgpack_pack_true(pk);
+        else
+            msgpack_pack_false(pk);
+    }
+    bcw__pack_str(pk, "lines");
+    msgpack_pack_bin(pk, (size_t)m->nlines * LINE_WORDS * 4);
+    for (uint32_t i = 0; i < m->nlines; i++) {
+        const bcw_cov_line *l = &m->lines[i];
+        uint32_t w[LINE_WORDS] = {l->file, l->line, l->flag, l->fn};
+        put_words(pk, w, LINE_WORDS);
+    }
+    bcw__pack_str(pk, "branches");
+    msgpack_pack_bin(pk, (size_t)m->nbranches * BRANCH_WORDS * 4);
+    for (uint32_t i = 0; i < m->nbranches; i++) {
+        const bcw_cov_branch *b = &m->branches[i];
+        uint64_t v = (uint64_t)b->value;
+        uint32_t w[BRANCH_WORDS] = {
+            b->fn,    b->file, b->line, b->block,    b->flag,
+            b->group, b->arm,  b->kind, (uint32_t)v, (uint32_t)(v >> 32)};
+        put_words(pk, w, BRANCH_WORDS);
+    }
+    bcw__pack_str(pk, "switches_skipped");
+    msgpack_pack_uint32(pk, m->switches_skipped);
+}
+
+/* The bin o as n records of `words` words each into *out. */
+static const char *records(bcw_rd *r, const msgpack_object *o, size_t words,
+                           uint32_t *n, const char *what)
+{
+    if (o == NULL || o->type != MSGPACK_OBJECT_BIN ||
+        o->via.bin.size % (words * 4) != 0) {
+        bcw__rd_bad(r, what);
+        return NULL;
+    }
+    *n = (uint32_t)(o->via.bin.size / (words * 4));
+    return o->via.bin.ptr;
+}
+
+int bcw__cov_map_read(bcw_rd *r, const msgpack_object *o, bcw_cov_map *m)
+{
+    memset(m, 0, sizeof *m);
+    if (o == NULL || o->type != MSGPACK_OBJECT_MAP)
+        return bcw__rd_bad(r, "coverage map");
+    m->nflags = (uint32_t)bcw__rd_u64(r, bcw__rd_field(o, "flags"), UINT32_MAX,
+                                      "coverage flags");
+    unsigned nfiles = 0;
+    m->files =
+        bcw__rd_strv(r, bcw__rd_field(o, "files"), &nfiles, "coverage files");
+    m->nfiles = nfiles;
+    const msgpack_object *fns =
+        bcw__rd_items(r, bcw__rd_field(o, "functions"), sizeof *m->fns, &m->fns,
+                      &m->nfns, "coverage functions");
+    for (uint32_t i = 0; fns != NULL && r->err == 0 && i < m->nfns; i++) {
+        const msgpack_object *a = bcw__rd_arr(r, &fns[i], 5, "function");
+        if (a == NULL)
+            break;
+        bcw_cov_fn *f = &m->fns[i];
+        f->name = bcw__rd_str(r, &a[0], false, "function name");
+        f->file = (uint32_t)bcw__rd_u64(r, &a[1], UINT32_MAX, "function file");
+        f->line = (uint32_t)bcw__rd_u64(r, &a[2], UINT32_MAX, "function line");
+        f->flag = (uint32_t)bcw__rd_u64(r, &a[3], UINT32_MAX, "function flag");
+        f->unit = bcw__rd_bool(r, &a[4], "function of the unit");
+        if (r->err == 0 && ((f->line > 0 && f->file >= m->nfiles) ||
+                            (f->flag != UINT32_MAX && f->flag >= m->nflags)))
+            bcw__rd_bad(r, "function out of range");
+    }
+    uint32_t n = 0;
+    const char *p =
+        records(r, bcw__rd_field(o, "lines"), LINE_WORDS, &n, "coverage lines");
+    if (p != NULL && r->err == 0 && n > 0 &&
+        (m->lines = bcw__calloc(n, sizeof *m->lines)) == NULL)
+        r->err = BCW_ENOMEM;
+    for (uint32_t i = 0; p != NULL && r->err == 0 && i < n; i++) {
+        const char *w = p + (size_t)i * LINE_WORDS * 4;
+        bcw_cov_line l = {get_word(w), get_word(w + 4), get_word(w + 8),
+                          get_word(w + 12)};
+        if (l.file >= m->nfiles || l.flag >= m->nflags || l.fn >= m->nfns) {
+            bcw__rd_bad(r, "coverage line out of range");
+            break;
+        }
+        m->lines[m->nlines++] = l;
+    }
+    p = records(r, bcw__rd_field(o, "branches"), BRANCH_WORDS, &n,
+                "coverage branches");
+    if (p != NULL && r->err == 0 && n > 0 &&
+        (m->branches = bcw__calloc(n, sizeof *m->branches)) == NULL)
+        r->err = BCW_ENOMEM;
+    for (uint32_t i = 0; p != NULL && r->err == 0 && i < n; i++) {
+        const char *w = p + (size_t)i * BRANCH_WORDS * 4;
+        bcw_cov_branch b = {get_word(w),
+                            get_word(w + 4),
+                            get_word(w + 8),
+                            get_word(w + 12),
+                            get_word(w + 16),
+                            get_word(w + 20),
+                            get_word(w + 24),
+                            get_word(w + 28),
+                            (int64_t)((uint64_t)get_word(w + 32) |
+                                      (uint64_t)get_word(w + 36) << 32)};
+        if (b.fn >= m->nfns || b.file >= m->nfiles || b.block >= m->nflags ||
+            b.flag >= m->nflags || b.kind > BCW_ARM_DEFAULT) {
+            bcw__rd_bad(r, "coverage branch out of range");
+            break;
+        }
+        m->branches[m->nbranches++] = b;
+    }
+    m->switches_skipped =
+        (uint32_t)bcw__rd_u64(r, bcw__rd_field(o, "switches_skipped"),
+                              UINT32_MAX, "switches skipped");
+    if (r->err != 0)
+        bcw__cov_map_free(m);
+    return r->err;
+}
+
+void bcw__cov_hits_pack(msgpack_packer *pk, const uint8_t *hits, uint32_t n)
+{
+    msgpack_pack_bin(pk, n);
+    msgpack_pack_bin_body(pk, hits, n);
+}
+
+int bcw__cov_hits_read(bcw_rd *r, const msgpack_object *o, uint32_t n,
+                       uint8_t **hits)
+{
+    *hits = NULL;
+    if (o == NULL || o->type != MSGPACK_OBJECT_BIN || o->via.bin.size != n)
+        return bcw__rd_bad(r, "coverage hits");
+    if ((*hits = bcw__malloc(n ? n : 1)) == NULL)
+        return r->err = BCW_ENOMEM;
+    memcpy(*hits, o->via.bin.ptr, n);
+    return 0;
+}
+
+int bcw__cov_map_save(const bcw_cov_map *map, const char *path)
+{
+    bcw_pack p;
+    bcw__pack_init(&p, "the coverage map", MAP_LIMIT);
+    msgpack_pack_map(&p.pk, 4);
+    bcw__pack_str(&p.pk, "format");
+    bcw__pack_str(&p.pk, MAP_FORMAT);
+    bcw__pack_str(&p.pk, "version");
+    msgpack_pack_uint32(&p.pk, MAP_VERSION);
+    bcw__pack_str(&p.pk, "map");
+    bcw__cov_map_pack(&p.pk, map);
+    bcw__pack_seal(&p);
+    int err = p.err != 0 ? p.err
+                         : bcw__write_file_atomic(path, p.buf.data, p.buf.len);
+    bcw__pack_free(&p);
+    return err;
+}
+
+int bcw__cov_map_load(bcw_cov_map *map, const char *path)
+{
+    memset(map, 0, sizeof *map);
+    char *data = NULL;
+    size_t len = 0;
+    int err = bcw__read_file(&data, &len, path, MAP_LIMIT);
+    if (err < 0)
+        return err;
+    bcw_rd r = {path, "coverage map", 0};
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    const msgpack_object *root = bcw__rd_root(&r, &up, data, len, MAP_FORMAT,
+                                              MAP_VERSION, "build it again");
+    if (root != NULL)
+        bcw__cov_map_read(&r, bcw__rd_field(root, "map"), map);
+    msgpack_unpacked_destroy(&up);
+    free(data);
+    return r.err;
+}
+
+/* --- the summary -------------------------------------------------- */
+
+/* The hit of flag f (BCW_COV_NEVER for no flag). */
+static uint8_t hit_of(const bcw_cov_map *m, const uint8_t *hits, uint32_t f)
+{
+    return f < m->nflags ? hits[f] : BCW_COV_NEVER;
+}
+
+/* The shorter of two hits. */
+static uint8_t first_of(uint8_t a, uint8_t b)
+{
+    return a == BCW_COV_NEVER ? b : b == BCW_COV_NEVER || a < b ? a : b;
+}
+
+/* Calls `each` for every line of the unit's functions with code, once
+ * per file and line, with the shortest hit of its blocks. */
+static void each_line(const bcw_cov_map *m, const uint8_t *hits,
+                      void (*each)(void *, const bcw_cov_line *, uint8_t),
+                      void *ctx)
+{
+    for (uint32_t i = 0; i < m->nlines;) {
+        const bcw_cov_line *l = &m->lines[i];
+        bool unit = false;
+        uint8_t at = BCW_COV_NEVER;
+        uint32_t k = i;
+        for (; k < m->nlines && m->lines[k].file == l->file &&
+               m->lines[k].line == l->line;
+             k++)
+            if (m->fns[m->lines[k].fn].unit) {
+                unit = true;
+                at = first_of(at, hits[m->lines[k].flag]);
+            }
+        if (unit)
+            each(ctx, l, at);
+        i = k;
+    }
+}
+
+/* Counts a thing first hit at `at` into total, hit and by_len. */
+static void count(bcw_cov_summary *s, enum bcw_cov_kind kind, uint8_t at)
+{
+    s->total.n[kind]++;
+    if (at == BCW_COV_NEVER)
+        return;
+    s->hit.n[kind]++;
+    for (unsigned k = at - 1u; k < s->nlens; k++)
+        s->by_len[k].n[kind]++;
+}
+
+static void count_line(void *ctx, const bcw_cov_line *l, uint8_t at)
+{
+    (void)l;
+    count(ctx, BCW_COV_LINES, at);
+}
+
+/* The longest hit length + 1 among the unit's things. */
+static unsigned lens_of(const bcw_cov_map *m, const uint8_t *hits)
+{
+    uint8_t top = 0;
+    for (uint32_t i = 0; i < m->nlines; i++)
+        if (m->fns[m->lines[i].fn].unit && hits[m->lines[i].flag] > top)
+            top = hits[m->lines[i].flag];
+    for (uint32_t i = 0; i < m->nbranches; i++)
+        if (m->fns[m->branches[i].fn].unit && hits[m->branches[i].flag] > top)
+            top = hits[m->branches[i].flag];
+    for (uint32_t i = 0; i < m->nfns; i++)
+        if (m->fns[i].unit && hit_of(m, hits, m->fns[i].flag) > top)
+            top = hit_of(m, hits, m->fns[i].flag);
+    return top;
+}
+
+int bcw__cov_summarize(const bcw_cov_map *m, const uint8_t *hits,
+                       unsigned depth, bcw_cov_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nlens = lens_of(m, hits);
+    if (s->nlens < depth + 1)
+        s->nlens = depth + 1;
+    if (s->nlens > 0 &&
+        (s->by_len = bcw__calloc(s->nlens, sizeof *s->by_len)) == NULL)
+        return BCW_ENOMEM;
+    each_line(m, hits, count_line, s);
+    for (uint32_t i = 0; i < m->nbranches; i++)
+        if (m->fns[m->branches[i].fn].unit)
+            count(s, BCW_COV_BRANCHES, hits[m->branches[i].flag]);
+    for (uint32_t i = 0; i < m->nfns; i++)
+        if (m->fns[i].unit)
+            count(s, BCW_COV_FUNCTIONS, hit_of(m, hits, m->fns[i].flag));
+    return 0;
+}
+
+void bcw__cov_summary_free(bcw_cov_summary *s)
+{
+    free(s->by_len);
+    memset(s, 0, sizeof *s);
+}
+
+/* --- lcov ----------------------------------------------------------- */
+
+typedef struct lcov {
+    bcw_buf *out;
+    uint32_t file;
+    uint64_t found, hit;
+} lcov;
+
+static void da_line(void *ctx, const bcw_cov_line *l, uint8_t at)
+{
+    lcov *c = ctx;
+    if (l->file != c->file)
+        return;
+    bcw__buf_printf(c->out, "DA:%u,%d\n", (unsigned)l->line,
+                    at != BCW_COV_NEVER);
+    c->found++;
+    c->hit += at != BCW_COV_NEVER;
+}
+
+/* Files in the order of their paths. */
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One SF record: file k's functions, branches and lines. */
+static void lcov_file(const bcw_cov_map *m, const uint8_t *hits, uint32_t k,
+                      const char *test, bcw_buf *out)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < m->nlines && !any; i++)
+        any = m->lines[i].file == k && m->fns[m->lines[i].fn].unit;
+    if (!any || m->files[k][0] == '\0')
+        return;
+    bcw__buf_printf(out, "TN:%s\nSF:%s\n", test, m->files[k]);
+    unsigned fnf = 0, fnh = 0;
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *f = &m->fns[i];
+        if (f->unit && f->file == k && f->line > 0)
+            bcw__buf_printf(out, "FN:%u,%s\n", (unsigned)f->line, f->name);
+    }
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *f = &m->fns[i];
+        if (!f->unit || f->file != k || f->line == 0)
+            continue;
+        bool hit = hit_of(m, hits, f->flag) != BCW_COV_NEVER;
+        bcw__buf_printf(out, "FNDA:%d,%s\n", hit, f->name);
+        fnf++;
+        fnh += hit;
+    }
+    bcw__buf_printf(out, "FNF:%u\nFNH:%u\n", fnf, fnh);
+    /* lcov's block: the conditional's number in the file */
+    unsigned brf = 0, brh = 0, block = 0;
+    bool first = true;
+    for (uint32_t i = 0; i < m->nbranches; i++) {
+        const bcw_cov_branch *b = &m->branches[i];
+        if (b->file != k || !m->fns[b->fn].unit)
+            continue;
+        if (b->arm == 0 && !first)
+            block++;
+        first = false;
+        bool reached = hits[b->block] != BCW_COV_NEVER;
+        bool taken = hits[b->flag] != BCW_COV_NEVER;
+        if (reached)
+            bcw__buf_printf(out, "BRDA:%u,%u,%u,%d\n", (unsigned)b->line, block,
+                            (unsigned)b->arm, taken);
+        else
+            bcw__buf_printf(out, "BRDA:%u,%u,%u,-\n", (unsigned)b->line, block,
+                            (unsigned)b->arm);
+        brf++;
+        brh += taken;
+    }
+    bcw__buf_printf(out, "BRF:%u\nBRH:%u\n", brf, brh);
+    lcov c = {out, k, 0, 0};
+    each_line(m, hits, da_line, &c);
+    bcw__buf_printf(out, "LF:%llu\nLH:%llu\nend_of_record\n",
+                    (unsigned long long)c.found, (unsigned long long)c.hit);
+}
+
+int bcw__cov_lcov(const bcw_cov_map *m, const uint8_t *hits, const char *test,
+                  const char *path)
+{
+    const char **order = bcw__calloc(m->nfiles ? m->nfiles : 1, sizeof *order);
+    if (order == NULL)
+        return BCW_ENOMEM;
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        order[i] = m->files[i];
+    qsort(order, m->nfiles, sizeof *order, cmp_path);
+    bcw_buf out;
+    bcw__buf_init(&out, MAP_LIMIT);
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        for (uint32_t k = 0; k < m->nfiles; k++)
+            if (m->files[k] == order[i])
+                lcov_file(m, hits, k, test, &out);
+    free(order);
+    int err =
+        out.err != 0
+            ? out.err
+            : bcw__write_file_atomic(path, out.data ? out.data : "", out.len);
+    bcw__buf_free(&out);
+    return err;
+}
+
+/* --- the report ----------------------------------------------------- */
+
+#define TEXT_LISTED 20 /* the text report's lists stop after as many */
+
+static double pct(uint64_t hit, uint64_t total)
+{
+    return total > 0 ? 100.0 * (double)hit / (double)total : 0.0;
+}
+
+static const char *arm_word(const bcw_cov_branch *b)
+{
+    switch (b->kind) {
+    case BCW_ARM_TRUE:
+        return "true";
+    case BCW_ARM_FALSE:
+        return "false";
+    case BCW_ARM_CASE:
+        return "case";
+    default:
+        return "default";
+    }
+}
+
+/* Is arm b one reached and not taken? */
+static bool untaken(const bcw_cov_map *m, const uint8_t *hits,
+                    const bcw_cov_branch *b)
+{
+    return m->fns[b->fn].unit && hits[b->block] != BCW_COV_NEVER &&
+           hits[b->flag] == BCW_COV_NEVER;
+}
+
+static bool unreached(const bcw_cov_map *m, const uint8_t *hits,
+                      const bcw_cov_fn *f)
+{
+    return f->unit && hit_of(m, hits, f->flag) == BCW_COV_NEVER;
+}
+
+static void print_text(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
+                       const bcw_cov_summary *s)
+{
+    const uint64_t *t = s->total.n, *h = s->hit.n;
+    fprintf(f,
+            "Covered %llu of %llu lines (%.1f%%), %llu of %llu branch arms "
+            "(%.1f%%) and %llu of %llu functions of the unit's code\n",
+            (unsigned long long)h[BCW_COV_LINES],
+            (unsigned long long)t[BCW_COV_LINES],
+            pct(h[BCW_COV_LINES], t[BCW_COV_LINES]),
+            (unsigned long long)h[BCW_COV_BRANCHES],
+            (unsigned long long)t[BCW_COV_BRANCHES],
+            pct(h[BCW_COV_BRANCHES], t[BCW_COV_BRANCHES]),
+            (unsigned long long)h[BCW_COV_FUNCTIONS],
+            (unsigned long long)t[BCW_COV_FUNCTIONS]);
+    fprintf(f, "Coverage by length (reached by the sequences up to it):\n");
+    for (unsigned k = 0; k < s->nlens; k++) {
+        const uint64_t *n = s->by_len[k].n;
+        bool same =
+            k > 0 && memcmp(n, s->by_len[k - 1].n, sizeof s->by_len[k].n) == 0;
+        fprintf(f, "  %u: %llu lines, %llu arms, %llu functions%s\n", k,
+                (unsigned long long)n[BCW_COV_LINES],
+                (unsigned long long)n[BCW_COV_BRANCHES],
+                (unsigned long long)n[BCW_COV_FUNCTIONS],
+                same ? " (no gain)" : "");
+    }
+    unsigned listed = 0;
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *fn = &m->fns[i];
+        if (!unreached(m, hits, fn) || listed++ >= TEXT_LISTED)
+            continue;
+        fprintf(f, "%s %s", listed == 1 ? "Never reached:" : ",", fn->name);
+        if (fn->line > 0)
+            fprintf(f, " (%s:%u)", m->files[fn->file], (unsigned)fn->line);
+    }
+    if (listed > TEXT_LISTED)
+        fprintf(f, ", and %u more\n", listed - TEXT_LISTED);
+    else if (listed > 0)
+        fputc('\n', f);
+    listed = 0;
+    for (uint32_t i = 0; i < m->nbranches; i++) {
+        const bcw_cov_branch *b = &m->branches[i];
+        if (!untaken(m, hits, b) || listed++ >= TEXT_LISTED)
+            continue;
+        fprintf(f, "%s %s:%u %s", listed == 1 ? "Never taken:" : ";",
+                m->files[b->file], (unsigned)b->line, arm_word(b));
+        if (b->kind == BCW_ARM_CASE)
+            fprintf(f, " %lld", (long long)b->value);
+        fprintf(f, " (%s)", m->fns[b->fn].name);
+    }
+    if (listed > TEXT_LISTED)
+        fprintf(f, "; and %u more\n", listed - TEXT_LISTED);
+    else if (listed > 0)
+        fputc('\n', f);
+    if (m->switches_skipped > 0)
+        fprintf(f,
+                "Note: %u switches of more than %d cases have no branch arms "
+                "of their own (their blocks are covered)\n",
+                (unsigned)m->switches_skipped, BCW_COV_MAX_CASES);
+}
+
+static void print_json(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
+                       const bcw_cov_summary *s, const char *nl)
+{
+    static const char *const names[BCW_COV_KINDS] = {"lines", "branches",
+                                                     "functions"};
+    fputs("\"coverage\": {", f);
+    for (unsigned k = 0; k < BCW_COV_KINDS; k++)
+        fprintf(f, "\"%s\": {\"hit\": %llu, \"total\": %llu}, ", names[k],
+                (unsigned long long)s->hit.n[k],
+                (unsigned long long)s->total.n[k]);
+    fputs("\"by_length\": [", f);
+    for (unsigned k = 0; k < s->nlens; k++) {
+        const uint64_t *n = s->by_len[k].n;
+        fprintf(f,
+                "%s{\"length\": %u, \"lines\": %llu, \"branches\": %llu, "
+                "\"functions\": %llu}",
+                k ? ", " : "", k, (unsigned long long)n[BCW_COV_LINES],
+                (unsigned long long)n[BCW_COV_BRANCHES],
+                (unsigned long long)n[BCW_COV_FUNCTIONS]);
+    }
+    fprintf(f, "],%s  \"unreached_functions\": [", nl);
+    bool first = true;
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *fn = &m->fns[i];
+        if (!unreached(m, hits, fn))
+            continue;
+        fputs(first ? "{\"name\": " : ", {\"name\": ", f);
+        first = false;
+        bcw__json_str(f, fn->name);
+        fputs(", \"file\": ", f);
+        bcw__json_str(f, fn->line > 0 ? m->files[fn->file] : "");
+        fprintf(f, ", \"line\": %u}", (unsigned)fn->line);
+    }
+    fprintf(f, "],%s  \"untaken_branches\": [", nl);
+    first = true;
+    for (uint32_t i = 0; i < m->nbranches; i++) {
+        const bcw_cov_branch *b = &m->branches[i];
+        if (!untaken(m, hits, b))
+            continue;
+        fputs(first ? "{\"function\": " : ", {\"function\": ", f);
+        first = false;
+        bcw__json_str(f, m->fns[b->fn].name);
+        fputs(", \"file\": ", f);
+        bcw__json_str(f, m->files[b->file]);
+        fprintf(f, ", \"line\": %u, \"arm\": \"%s\"", (unsigned)b->line,
+                arm_word(b));
+        if (b->kind == BCW_ARM_CASE)
+            fprintf(f, ", \"value\": %lld", (long long)b->value);
+        fputc('}', f);
+    }
+    fprintf(f, "], \"switches_skipped\": %u},%s", (unsigned)m->switches_skipped,
+            nl);
+}
+
+int bcw__cov_print(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
+                   unsigned depth, bool json, const char *nl)
+{
+    bcw_cov_summary s;
+    int err = bcw__cov_summarize(m, hits, depth, &s);
+    if (err < 0)
+        return err;
+    if (json)
+        print_json(f, m, hits, &s, nl);
+    else
+        print_text(f, m, hits, &s);
+    bcw__cov_summary_free(&s);
+    return 0;
+}

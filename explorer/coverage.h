@@ -1,0 +1,140 @@
+/* coverage.h - line, branch and function coverage of the code under test
+ * (explore --coverage, docs/coverage.md).
+ *
+ * bcwalk compiles a flag, one byte, into the unit's bitcode for every
+ * basic block of every function the module defines, and one for every
+ * arm of every conditional branch and switch (cover_pass.c): the block's
+ * first instruction stores 1 into its flag, a branch stores 1 into the
+ * flag of the arm it takes.  The map says what each flag means: the
+ * source lines of its block (the debug information's), the function it
+ * is in, the branch arm it is.  The worker hands the flags its runs set
+ * to the parent, which keeps for each flag the shortest sequence length
+ * that set it (the hits), so that the summary can say how coverage grew
+ * with the walk's depth. */
+#ifndef BCW_COVERAGE_H
+#define BCW_COVERAGE_H
+
+#include <msgpack.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "errors.h"
+#include "model.h"
+#include "unpack.h"
+
+typedef struct bcw_cov_fn {
+    char *name;
+    uint32_t file, line; /* where it is defined: files[file], 0: unknown */
+    uint32_t flag;       /* its entry block's */
+    bool unit;           /* the walk can reach it (bcw__cov_instrument) */
+} bcw_cov_fn;
+
+/* Line `line` of files[file] has code in the block of `flag`. */
+typedef struct bcw_cov_line {
+    uint32_t file, line, flag, fn;
+} bcw_cov_line;
+
+/* Arm `arm` of conditional `group` (numbered per function, in the
+ * order of the code) at line `line`: 0 true and 1 false for a branch,
+ * the cases in order (`value` each) then the default for a switch.
+ * `block` is the flag of the block the conditional ends: not set, the
+ * arm was not reached (lcov's "-"), set and the arm's not, it was not
+ * taken. */
+enum bcw_cov_arm { BCW_ARM_TRUE, BCW_ARM_FALSE, BCW_ARM_CASE, BCW_ARM_DEFAULT };
+
+typedef struct bcw_cov_branch {
+    uint32_t fn, file, line, block, flag;
+    uint32_t group, arm;
+    uint32_t kind; /* enum bcw_cov_arm */
+    int64_t value; /* BCW_ARM_CASE's */
+} bcw_cov_branch;
+
+/* A switch of more cases has no flags for its arms (a chain of as many
+ * compares would slow every execution of it). */
+#define BCW_COV_MAX_CASES 64
+
+typedef struct bcw_cov_map {
+    uint32_t nflags;
+    uint32_t nfiles, nfns, nlines, nbranches;
+    char **files;
+    bcw_cov_fn *fns;
+    bcw_cov_line *lines;       /* by file, line, flag */
+    bcw_cov_branch *branches;  /* by file, line, group, arm */
+    uint32_t switches_skipped; /* switches with too many cases for arms */
+} bcw_cov_map;
+
+/* The hits: per flag the shortest length (methods after the
+ * constructor) of a sequence that set it, plus 1; 0: never set. */
+#define BCW_COV_NEVER 0
+#define BCW_COV_LEN_MAX 254 /* longer lengths are kept as this */
+
+static inline uint8_t bcw_cov_at(unsigned len)
+{
+    return (uint8_t)(len < BCW_COV_LEN_MAX ? len + 1 : BCW_COV_LEN_MAX + 1);
+}
+
+/* Each flag set in `set` (n bytes), its hit made at most length `len`;
+ * `set` is cleared. */
+BCW_INTERNAL void bcw__cov_take(uint8_t *hits, uint8_t *set, uint32_t n,
+                                unsigned len);
+
+/* Each hit of `other` into `hits`, the shorter length kept. */
+BCW_INTERNAL void bcw__cov_merge(uint8_t *hits, const uint8_t *other,
+                                 uint32_t n);
+
+BCW_INTERNAL void bcw__cov_map_free(bcw_cov_map *map);
+
+/* The map as one msgpack map, and read back from o into *map (zeroed);
+ * BCW_EINPUT through r for a map that is not one. */
+BCW_INTERNAL void bcw__cov_map_pack(msgpack_packer *pk, const bcw_cov_map *map);
+BCW_INTERNAL int bcw__cov_map_read(bcw_rd *r, const msgpack_object *o,
+                                   bcw_cov_map *map);
+
+/* The hits as a msgpack bin of map->nflags bytes, and read back into
+ * *hits (the caller's). */
+BCW_INTERNAL void bcw__cov_hits_pack(msgpack_packer *pk, const uint8_t *hits,
+                                     uint32_t n);
+BCW_INTERNAL int bcw__cov_hits_read(bcw_rd *r, const msgpack_object *o,
+                                    uint32_t n, uint8_t **hits);
+
+/* The map in a sealed file of its own (the worker cache keeps one with
+ * each worker built for coverage), written atomically, and read back. */
+BCW_INTERNAL int bcw__cov_map_save(const bcw_cov_map *map, const char *path);
+BCW_INTERNAL int bcw__cov_map_load(bcw_cov_map *map, const char *path);
+
+/* Counts of the unit's functions (bcw_cov_fn.unit): its lines with code,
+ * its branch arms, itself; reached by sequences up to some length. */
+enum bcw_cov_kind { BCW_COV_LINES, BCW_COV_BRANCHES, BCW_COV_FUNCTIONS };
+#define BCW_COV_KINDS 3
+
+typedef struct bcw_cov_count {
+    uint64_t n[BCW_COV_KINDS]; /* by enum bcw_cov_kind */
+} bcw_cov_count;
+
+typedef struct bcw_cov_summary {
+    bcw_cov_count total, hit;
+    unsigned nlens;        /* by_len[0 .. nlens-1] */
+    bcw_cov_count *by_len; /* reached by sequences of length <= k */
+} bcw_cov_summary;
+
+/* The summary of `hits` over `map`, by length up to the longest hit
+ * and at least `depth`; 0 or BCW_ENOMEM.  Free with bcw__cov_summary_free. */
+BCW_INTERNAL int bcw__cov_summarize(const bcw_cov_map *map, const uint8_t *hits,
+                                    unsigned depth, bcw_cov_summary *s);
+BCW_INTERNAL void bcw__cov_summary_free(bcw_cov_summary *s);
+
+/* The summary of `hits` as the report's text (its "Covered ..." lines)
+ * or as the JSON summary's "coverage" member (`nl` between its parts),
+ * with the lengths 0 .. at least `depth`. */
+BCW_INTERNAL int bcw__cov_print(FILE *f, const bcw_cov_map *map,
+                                const uint8_t *hits, unsigned depth, bool json,
+                                const char *nl);
+
+/* The lcov tracefile of the unit's functions (geninfo's format: TN, SF,
+ * FN, FNDA, FNF, FNH, BRDA, BRF, BRH, DA, LF, LH), test name `test`,
+ * written atomically to `path`.  0 or an error. */
+BCW_INTERNAL int bcw__cov_lcov(const bcw_cov_map *map, const uint8_t *hits,
+                               const char *test, const char *path);
+
+#endif
