@@ -387,3 +387,17 @@ const char *bcw__function_file(LLVMValueRef fn, unsigned *len)
     LLVMMetadataRef file = LLVMDIScopeGetFile(sp);
     return file ? LLVMDIFileGetFilename(file, len) : NULL;
 }
+
+int bcw__debug_path(LLVMValueRef v, char **path)
+{
+    unsigned nd = 0, nn = 0;
+    const char *name = LLVMGetDebugLocFilename(v, &nn);
+    const char *dir = LLVMGetDebugLocDirectory(v, &nd);
+    *path = NULL;
+    if (name == NULL || nn == 0)
+        return 0;
+    *path = name[0] != '/' && dir != NULL && nd > 0
+                ? bcw__sprintf("%.*s/%.*s", (int)nd, dir, (int)nn, name)
+                : bcw__strndup(name, nn);
+    return *path != NULL ? 0 : BCW_ENOMEM;
+}

@@ -58,4 +58,9 @@ BCW_INTERNAL const char *bcw__value_name(LLVMValueRef v);
  * NULL without debug info.  Borrowed. */
 BCW_INTERNAL const char *bcw__function_file(LLVMValueRef fn, unsigned *len);
 
+/* The source file of v's debug location (an instruction's, a
+ * function's), its folder joined to a relative name, into *path (the
+ * caller's; NULL when v has none).  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__debug_path(LLVMValueRef v, char **path);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "params.h"
+#include "text.h"
 
 /* Is slot i of `s` (1 on) the unit: its `self`, or any parameter of the
  * unit's type (or, for a cell unit, its cell)? */
@@ -83,6 +84,21 @@ static int find_unwalkable(const bcw_sig *s, bcw_func *fun)
     return 0;
 }
 
+/* Where fn is defined, from its debug information, into fun->file and
+ * fun->line; nothing without it.  0 or BCW_ENOMEM. */
+static int source_of(LLVMValueRef fn, bcw_func *fun)
+{
+    unsigned line = LLVMGetDebugLocLine(fn);
+    if (line == 0)
+        return 0;
+    int err = bcw__debug_path(fn, &fun->file);
+    if (fun->file != NULL) {
+        bcw__utf8_clean(fun->file);
+        fun->line = line;
+    }
+    return err;
+}
+
 int bcw__funcs_add(bcw_finder *f, int unit, const bcw_sig *s,
                    enum bcw_role role, int self, int out)
 {
@@ -124,7 +140,8 @@ int bcw__funcs_add(bcw_finder *f, int unit, const bcw_sig *s,
         }
     }
     if ((fun.name = bcw__strdup(s->name)) == NULL ||
-        bcw__finder_sym(f, s->name, &fun.sym) < 0) {
+        bcw__finder_sym(f, s->name, &fun.sym) < 0 ||
+        source_of(s->fn, &fun) < 0) {
         err = BCW_ENOMEM;
         goto done;
     }
@@ -141,6 +158,7 @@ done:
         bcw__param_free(&fun.params[i]);
     free(fun.name);
     free(fun.why);
+    free(fun.file);
     free(fun.unwalkable);
     return err;
 }

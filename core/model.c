@@ -68,6 +68,7 @@ void bcw_model_free(bcw_model *m)
             bcw_func *f = &u->funcs[j];
             free(f->name);
             free(f->why);
+            free(f->file);
             free(f->unwalkable);
             bcw__strv_free(f->reads, f->nreads);
             bcw__strv_free(f->wrote, f->nwrote);

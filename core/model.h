@@ -86,6 +86,8 @@ typedef struct bcw_func {
                               (the block a pointer field points to) */
     unsigned ncontracts;
     struct bcw_contract *contracts;
+    char *file;    /* where it is defined (debug information), or NULL */
+    unsigned line; /* and its line, 0: unknown */
 } bcw_func;
 
 /* How the analyzer found a contract in a function's bitcode: the

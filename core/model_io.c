@@ -18,7 +18,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 11
+#define MODEL_VERSION 12
 #define MODEL_LIMIT ((size_t)1 << 30)
 /* --- writing ------------------------------------------------------- */
 
@@ -94,7 +94,7 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 
 static void pfunc(msgpack_packer *pk, const bcw_func *f)
 {
-    msgpack_pack_array(pk, 13);
+    msgpack_pack_array(pk, 15);
     bcw__pack_str(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
@@ -115,6 +115,8 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
         msgpack_pack_uint8(pk, (uint8_t)f->contracts[i].kind);
         bcw__pack_str(pk, f->contracts[i].expr);
     }
+    bcw__pack_str(pk, f->file);
+    msgpack_pack_uint32(pk, f->line);
 }
 
 static void punit(msgpack_packer *pk, const bcw_unit *u)
@@ -315,7 +317,7 @@ static void rterm(bcw_rd *r, const msgpack_object *o, bcw_term *t)
 static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
                   unsigned nsyms)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 13, "function");
+    const msgpack_object *a = bcw__rd_arr(r, o, 15, "function");
     if (a == NULL)
         return;
     f->name = bcw__rd_str(r, &a[0], false, "function name");
@@ -343,6 +345,8 @@ static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
             bcw__rd_bad(r, "parameter pair");
     if (f->self < -1 || f->self >= (int)f->nparams)
         bcw__rd_bad(r, "self");
+    f->file = bcw__rd_str(r, &a[13], true, "function file");
+    f->line = (unsigned)bcw__rd_u64(r, &a[14], UINT32_MAX, "function line");
     f->reads = bcw__rd_strv(r, &a[10], &f->nreads, "reads");
     f->wrote = bcw__rd_strv(r, &a[11], &f->nwrote, "writes");
     uint32_t nc;

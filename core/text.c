@@ -184,3 +184,30 @@ void bcw__json_str(FILE *f, const char *s)
     putc_unlocked('"', f);
     funlockfile(f);
 }
+
+void bcw__xml_str(FILE *f, const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        size_t k = bcw__utf8_seq(s, n);
+        unsigned char c = (unsigned char)*s;
+        if (k == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+            fputs("\xef\xbf\xbd", f);
+            k = k ? k : 1;
+        } else if (c == '&') {
+            fputs("&amp;", f);
+        } else if (c == '<') {
+            fputs("&lt;", f);
+        } else if (c == '>') {
+            fputs("&gt;", f);
+        } else if (c == '"') {
+            fputs("&quot;", f);
+        } else if (c == '\'') {
+            fputs("&#39;", f);
+        } else {
+            fwrite(s, 1, k, f);
+        }
+        s += k;
+        n -= k;
+    }
+}

@@ -32,6 +32,12 @@ BCW_INTERNAL void bcw__utf8_clean(char *s);
  * so no byte is lost. */
 BCW_INTERNAL void bcw__json_str(FILE *f, const char *s);
 
+/* Writes `s` as XML or HTML character data or attribute text: `&`, `<`,
+ * `>`, `"` and `'` as entities; a control character XML 1.0 cannot hold
+ * (all below 0x20 but tab, newline and return) and each byte that is not
+ * part of a valid UTF-8 sequence as U+FFFD. */
+BCW_INTERNAL void bcw__xml_str(FILE *f, const char *s);
+
 /* `s` as a C literal in `quote`s ('"' or '\''), the caller's, NULL when
  * out of memory.  ASCII whatever `s` holds: the quote and `\` escaped,
  * a newline `\n`, any other byte outside printable ASCII `\xNN`, and a

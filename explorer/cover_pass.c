@@ -148,11 +148,9 @@ static uint32_t file_of(pass *p, LLVMValueRef v)
     const char *name = LLVMGetDebugLocFilename(v, &nn);
     if (name == p->last_name && dir == p->last_dir && p->map->nfiles > 0)
         return p->last_file;
-    char *path = name == NULL ? bcw__strdup("")
-                 : nn > 0 && name[0] != '/' && nd > 0
-                     ? bcw__sprintf("%.*s/%.*s", (int)nd, dir, (int)nn, name)
-                     : bcw__strndup(name, nn);
-    if (path == NULL)
+    char *path = NULL;
+    if (bcw__debug_path(v, &path) < 0 ||
+        (path == NULL && (path = bcw__strdup("")) == NULL))
         return UINT32_MAX;
     bcw_cov_map *m = p->map;
     uint32_t k = 0;

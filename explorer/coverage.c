@@ -624,3 +624,119 @@ int bcw__cov_print(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
     bcw__cov_summary_free(&s);
     return 0;
 }
+
+/* --- HTML ------------------------------------------------------------- */
+
+typedef struct file_count {
+    bcw_cov_count total, hit;
+} file_count;
+
+static void file_line(void *ctx, const bcw_cov_line *l, uint8_t at)
+{
+    file_count *fc = &((file_count *)ctx)[l->file];
+    fc->total.n[BCW_COV_LINES]++;
+    fc->hit.n[BCW_COV_LINES] += at != BCW_COV_NEVER;
+}
+
+static void html_cell(FILE *f, uint64_t hit, uint64_t total)
+{
+    fprintf(f, "<td>%llu / %llu</td><td>%.1f%%</td>", (unsigned long long)hit,
+            (unsigned long long)total, pct(hit, total));
+}
+
+void bcw__cov_html(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
+                   unsigned depth)
+{
+    bcw_cov_summary s;
+    file_count *fc = bcw__calloc(m->nfiles ? m->nfiles : 1, sizeof *fc);
+    if (fc == NULL || bcw__cov_summarize(m, hits, depth, &s) < 0) {
+        free(fc);
+        fputs("<p>Out of memory: no coverage table.</p>\n", f);
+        return;
+    }
+    each_line(m, hits, file_line, fc);
+    for (uint32_t i = 0; i < m->nbranches; i++) {
+        const bcw_cov_branch *b = &m->branches[i];
+        if (!m->fns[b->fn].unit)
+            continue;
+        fc[b->file].total.n[BCW_COV_BRANCHES]++;
+        fc[b->file].hit.n[BCW_COV_BRANCHES] += hits[b->flag] != BCW_COV_NEVER;
+    }
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *fn = &m->fns[i];
+        if (!fn->unit || fn->line == 0)
+            continue;
+        fc[fn->file].total.n[BCW_COV_FUNCTIONS]++;
+        fc[fn->file].hit.n[BCW_COV_FUNCTIONS] +=
+            hit_of(m, hits, fn->flag) != BCW_COV_NEVER;
+    }
+    fputs("<table id=\"coverage\"><thead><tr><th class=\"l\">file</th>"
+          "<th colspan=\"2\">lines</th><th colspan=\"2\">branch arms</th>"
+          "<th colspan=\"2\">functions</th></tr></thead><tbody>\n",
+          f);
+    for (uint32_t k = 0; k < m->nfiles; k++) {
+        const bcw_cov_count *t = &fc[k].total, *h = &fc[k].hit;
+        if (t->n[BCW_COV_LINES] == 0 && t->n[BCW_COV_FUNCTIONS] == 0)
+            continue;
+        fputs("<tr><td class=\"l\">", f);
+        bcw__xml_str(f, m->files[k]);
+        fputs("</td>", f);
+        for (unsigned c = 0; c < BCW_COV_KINDS; c++)
+            html_cell(f, h->n[c], t->n[c]);
+        fputs("</tr>\n", f);
+    }
+    fputs("<tr><th class=\"l\">all</th>", f);
+    for (unsigned c = 0; c < BCW_COV_KINDS; c++)
+        html_cell(f, s.hit.n[c], s.total.n[c]);
+    fputs("</tr>\n</tbody></table>\n<p>By length: what the sequences up to "
+          "each length reached.</p>\n<table id=\"by-length\"><thead><tr>"
+          "<th>length</th><th>lines</th><th>branch arms</th><th>functions"
+          "</th></tr></thead><tbody>\n",
+          f);
+    for (unsigned k = 0; k < s.nlens; k++) {
+        const uint64_t *n = s.by_len[k].n;
+        fprintf(f,
+                "<tr><td>%u</td><td>%llu</td><td>%llu</td><td>%llu</td>"
+                "</tr>\n",
+                k, (unsigned long long)n[BCW_COV_LINES],
+                (unsigned long long)n[BCW_COV_BRANCHES],
+                (unsigned long long)n[BCW_COV_FUNCTIONS]);
+    }
+    fputs("</tbody></table>\n", f);
+    bool first = true;
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        const bcw_cov_fn *fn = &m->fns[i];
+        if (!unreached(m, hits, fn))
+            continue;
+        fputs(first ? "<p>Never reached:</p>\n<ul id=\"unreached\">\n" : "", f);
+        first = false;
+        fputs("<li>", f);
+        bcw__xml_str(f, fn->name);
+        if (fn->line > 0) {
+            fputs(" (", f);
+            bcw__xml_str(f, m->files[fn->file]);
+            fprintf(f, ":%u)", (unsigned)fn->line);
+        }
+        fputs("</li>\n", f);
+    }
+    fputs(first ? "" : "</ul>\n", f);
+    first = true;
+    for (uint32_t i = 0; i < m->nbranches; i++) {
+        const bcw_cov_branch *b = &m->branches[i];
+        if (!untaken(m, hits, b))
+            continue;
+        fputs(first ? "<p>Never taken:</p>\n<ul id=\"untaken\">\n" : "", f);
+        first = false;
+        fputs("<li>", f);
+        bcw__xml_str(f, m->files[b->file]);
+        fprintf(f, ":%u %s", (unsigned)b->line, arm_word(b));
+        if (b->kind == BCW_ARM_CASE)
+            fprintf(f, " %lld", (long long)b->value);
+        fputs(" (", f);
+        bcw__xml_str(f, m->fns[b->fn].name);
+        fputs(")</li>\n", f);
+    }
+    fputs(first ? "" : "</ul>\n", f);
+    bcw__cov_summary_free(&s);
+    free(fc);
+}

@@ -131,6 +131,12 @@ BCW_INTERNAL int bcw__cov_print(FILE *f, const bcw_cov_map *map,
                                 const uint8_t *hits, unsigned depth, bool json,
                                 const char *nl);
 
+/* The summary of `hits` as an HTML section's body: a table per source
+ * file, the growth by length (0 .. at least `depth`), the functions
+ * never reached and the arms never taken. */
+BCW_INTERNAL void bcw__cov_html(FILE *f, const bcw_cov_map *map,
+                                const uint8_t *hits, unsigned depth);
+
 /* The lcov tracefile of the unit's functions (geninfo's format: TN, SF,
  * FN, FNDA, FNF, FNH, BRDA, BRF, BRH, DA, LF, LH), test name `test`,
  * written atomically to `path`.  0 or an error. */

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "build.h"
 #include "coverage.h"
+#include "export.h"
 #include "file.h"
 #include "generator.h"
 #include "hash.h"
@@ -38,6 +39,7 @@ typedef struct sinks {
     bool results_full;    /* the walk stopped there */
     enum bcw_answer (*ask)(void *payload); /* --interactive, until stopped */
     void *ask_payload;
+    bcw_exports *exports; /* report --html, --junit ..., or NULL */
 } sinks;
 
 /* A person's answer for the sequence just printed, if it waits for one. */
@@ -69,6 +71,8 @@ static int emit(void *payload, const bcw_seq *seq)
         return err < 0 ? err : extend ? BCW_EMIT_EXTEND : 0;
     if (err == 0)
         err = bcw__report_seq(&s->report, seq);
+    if (err == 0)
+        err = bcw__exports_seq(s->exports, &s->report, seq);
     if (err == 0)
         err = ask(s);
     if (err == 0 && s->results != NULL) {
@@ -664,6 +668,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     sk.report.f = o->report;
     sk.report.gen = gen;
     sk.max_results = (uint64_t)o->max_results_mb << 20;
+    if ((err = bcw__exports_new(&sk.exports, o)) < 0)
+        goto done;
     if (o->results_path != NULL &&
         (err = bcw__results_open(&sk.results, o->results_path, u, a.steps,
                                  a.nsteps, o->walk, o->depth)) < 0)
@@ -727,7 +733,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     /* a JSON summary with no results file or oracle reads no sequence:
      * the walk only counts them */
     if (o->format == BCW_REPORT_JSON && sk.results == NULL &&
-        sk.judge == NULL && o->walk != BCW_WALK_STATE)
+        sk.judge == NULL && sk.exports == NULL && o->walk != BCW_WALK_STATE)
         cfg.emit = NULL;
     if ((err = walk_build(&w, out, o->bitcode, "")) == BCW_STOPPED)
         goto stopped;
@@ -806,6 +812,9 @@ stopped:
     /* the files last, so that a run that failed leaves none */
     if (err == 0 && o->graph_path != NULL && !out->partial)
         err = bcw__states_dot(&states, u, a.steps, o->graph_path);
+    if (err == 0)
+        err = bcw__exports_write(sk.exports, &sk.report, out,
+                                 o->walk == BCW_WALK_STATE ? &states : NULL);
     /* what a walk cut short covered is covered too */
     if (err == 0 && hits != NULL && o->coverage_path != NULL)
         err = bcw__cov_lcov(covp, hits, u->name, o->coverage_path);
@@ -826,6 +835,7 @@ done:
             err = cerr;
     }
     bcw__judge_close(sk.judge, NULL, false);
+    bcw__exports_free(sk.exports);
     bcw__buf_free(&record);
     bcw__cov_map_free(&cov);
     free(hits);

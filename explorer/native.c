@@ -311,6 +311,9 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     int err = bcw__bitcode_load(&bc, in);
     if (err < 0)
         return err;
+    /* contract.h's failure function is bcwalk's, never the library's
+     * code: gone before coverage counts functions */
+    redirect_contracts(bc.mod);
     /* the unit's own functions only, before the stubs join them; the
      * flags first, so that no block a check adds has one */
     if (cov != NULL && (err = bcw__cov_instrument(bc.mod, model, cov)) < 0) {
@@ -327,7 +330,6 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
         gather_globals(bc.mod);
         externalize(bc.mod);
         redirect_libc(bc.mod);
-        redirect_contracts(bc.mod);
     }
     if (err == 0)
         err = bcw__bitcode_write(bc.mod, out);

@@ -712,7 +712,6 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
                                r->verdict->judgement == BCW_JUDGED_RULE ||
                                r->verdict->judgement == BCW_JUDGED_NOT))
         return;
-    const bcw_unit *u = r->unit;
     FILE *f = r->f;
     unsigned len = s->len - s->nprefix;
     if (r->state != NULL && (!r->started_state || len != r->last_len)) {
@@ -732,6 +731,14 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
     } else {
         fputc('\n', f);
     }
+    bcw__report_c(r, s, f);
+    if (r->verdict != NULL)
+        judgement_text(r, f);
+}
+
+void bcw__report_c(const bcw_reporter *r, const bcw_seq *s, FILE *f)
+{
+    const bcw_unit *u = r->unit;
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
     char args[BCW_MAX_PARAMS][64], result[VALUE_CHARS] = "",
@@ -805,8 +812,52 @@ static void print_text(bcw_reporter *r, const bcw_seq *s)
         leak_text(r, s, leak, sizeof leak);
         fprintf(f, "==> *leak* %s\n", leak);
     }
-    if (r->verdict != NULL)
-        judgement_text(r, f);
+}
+
+bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s, char *file,
+                      size_t nfile, unsigned *line)
+{
+    const bcw_wire_cause *c = s->outcome != BCW_RUN_NORMAL ? s->cause : s->leak;
+    char func[128];
+    uint64_t pc = c == NULL                      ? 0
+                  : s->outcome == BCW_RUN_NORMAL ? c->alloc_site
+                                                 : c->pc;
+    if (pc != 0 && r->symbols != NULL &&
+        bcw__symbols_get(r->symbols, pc, func, sizeof func, file, nfile,
+                         line) &&
+        file[0] != '\0' && *line > 0)
+        return true;
+    if (c != NULL && c->kind == BCW_CAUSE_ASSERT) {
+        /* "expr\tfile\tline" */
+        char text[sizeof c->text + 1];
+        memcpy(text, c->text, sizeof c->text);
+        text[sizeof c->text] = '\0';
+        char *f = strchr(text, '\t'), *l = f ? strchr(f + 1, '\t') : NULL;
+        if (l != NULL && (*line = (unsigned)strtoul(l + 1, NULL, 10)) > 0) {
+            snprintf(file, nfile, "%.*s", (int)(l - f - 1), f + 1);
+            return true;
+        }
+    }
+    /* the function whose call halted, where it is defined */
+    const bcw_func *fn =
+        s->halted_at <= s->len
+            ? &r->unit->funcs[r->steps[s->steps[s->halted_at]].func]
+            : NULL;
+    if (fn == NULL || fn->file == NULL || fn->line == 0)
+        return false;
+    snprintf(file, nfile, "%s", fn->file);
+    *line = fn->line;
+    return true;
+}
+
+const char *bcw__report_destructor(const bcw_reporter *r, const bcw_seq *s)
+{
+    return destructor_of(r, s);
+}
+
+const char *bcw__report_halted_fn(const bcw_reporter *r, const bcw_seq *s)
+{
+    return call_name(r, s, s->halted_at);
 }
 
 /* The halted call's cause as jsonl and the oracle word it (cause_text;

@@ -71,6 +71,28 @@ BCW_INTERNAL void bcw__report_words(const bcw_reporter *r, const bcw_seq *s,
                                     char *cause, size_t ncause, char *leak,
                                     size_t nleak);
 
+/* Sequence s as the text report prints it, its group's heading and
+ * judgement aside: its calls in C syntax, then "==> " and what the last
+ * call gave, or its halt and cause, and its leak. */
+BCW_INTERNAL void bcw__report_c(const bcw_reporter *r, const bcw_seq *s,
+                                FILE *f);
+
+/* Where in the library's source s halted: the cause's instruction (a
+ * fatal signal's, where abort or exit was called), a failed assert's
+ * place, else where the function whose call halted is defined; for a
+ * leak where the first block left was allocated.  file (nfile bytes)
+ * and line; false when nothing tells. */
+BCW_INTERNAL bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s,
+                                   char *file, size_t nfile, unsigned *line);
+
+/* The destructor that ended (or was to end) s, as the worker chose it. */
+BCW_INTERNAL const char *bcw__report_destructor(const bcw_reporter *r,
+                                                const bcw_seq *s);
+
+/* The name of the function whose call in s halted. */
+BCW_INTERNAL const char *bcw__report_halted_fn(const bcw_reporter *r,
+                                               const bcw_seq *s);
+
 /* Prints one executed sequence (a bcw_walk_cfg emit callback). */
 BCW_INTERNAL int bcw__report_seq(void *reporter, const bcw_seq *seq);
 

@@ -548,6 +548,8 @@ static void dot_str(bcw_buf *b, const char *s)
             k = 1;
         } else if (*s == '"' || *s == '\\') {
             bcw__buf_printf(b, "\\%c", *s);
+        } else if (*s == '\n') {
+            bcw__buf_put(b, "\\n", 2); /* a line break in a label */
         } else {
             bcw__buf_put(b, s, k);
         }
@@ -557,48 +559,136 @@ static void dot_str(bcw_buf *b, const char *s)
     bcw__buf_put(b, "\"", 1);
 }
 
+/* The node a transition ends in: "s<state>", a halt's node (its
+ * outcome's name), or "unknown" (it ended normally in a state whose
+ * predicates could not be told). */
+static const char *target(const bcw_transition *t, char *buf, size_t n)
+{
+    if (t->to >= 0)
+        snprintf(buf, n, "s%d", t->to);
+    else
+        snprintf(buf, n, "%s",
+                 t->outcome == BCW_RUN_NORMAL ? "unknown"
+                                              : bcw__outcome_name(t->outcome));
+    return buf;
+}
+
+/* A halt's node: its fill colour. */
+static const char *halt_colour(const char *node)
+{
+    return strcmp(node, "crash") == 0 || strcmp(node, "failure") == 0
+               ? "#f4c7c3"
+           : strcmp(node, "abort") == 0 || strcmp(node, "hang") == 0
+               ? "#fce8b2"
+               : "#e8eaed";
+}
+
+/* Most method names an edge's label lists before "+N". */
+#define EDGE_NAMES 4
+
+/* The edges out of state `from`, parallel ones collapsed: one edge per
+ * node reached, labelled with its methods and how many of the calls
+ * from the state took it. */
+static void state_edges(const bcw_states *st, const bcw_unit *u,
+                        const bcw_step *steps, unsigned from, bcw_buf *b)
+{
+    unsigned calls = 0;
+    for (unsigned i = 0; i < st->ntrans; i++)
+        calls += st->trans[i].from == from;
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        const bcw_transition *t = &st->trans[i];
+        char node[32], other[32];
+        if (t->from != from)
+            continue;
+        target(t, node, sizeof node);
+        bool first = true;
+        for (unsigned k = 0; k < i && first; k++)
+            first = !(
+                st->trans[k].from == from &&
+                strcmp(target(&st->trans[k], other, sizeof other), node) == 0);
+        if (!first)
+            continue; /* its edge is written */
+        bcw_buf l;
+        bcw__buf_init(&l, 4096);
+        unsigned taken = 0, names = 0, more = 0;
+        for (unsigned k = i; k < st->ntrans; k++) {
+            const bcw_transition *e = &st->trans[k];
+            if (e->from != from ||
+                strcmp(target(e, other, sizeof other), node) != 0)
+                continue;
+            taken++;
+            const char *name = u->funcs[steps[e->step].func].name;
+            bool seen = false;
+            for (unsigned j = i; j < k && !seen; j++)
+                seen = st->trans[j].from == from &&
+                       strcmp(target(&st->trans[j], other, sizeof other),
+                              node) == 0 &&
+                       strcmp(u->funcs[steps[st->trans[j].step].func].name,
+                              name) == 0;
+            if (seen)
+                continue;
+            if (names++ < EDGE_NAMES)
+                bcw__buf_printf(&l, "%s%s", names > 1 ? ", " : "", name);
+            else
+                more++;
+        }
+        if (more > 0)
+            bcw__buf_printf(&l, " +%u", more);
+        bcw__buf_printf(&l, "\n%u of %u", taken, calls);
+        bcw__buf_printf(b, "  s%u -> %s [label=", from, node);
+        dot_str(b, l.data != NULL ? l.data : "");
+        if (l.data == NULL)
+            b->err = l.err ? l.err : BCW_ENOMEM;
+        bcw__buf_printf(b, "%s];\n", t->to >= 0 ? "" : ", color=\"#b3261e\"");
+        bcw__buf_free(&l);
+    }
+}
+
+int bcw__states_dot_buf(const bcw_states *st, const bcw_unit *u,
+                        const bcw_step *steps, bcw_buf *b)
+{
+    bcw__buf_printf(b, "digraph ");
+    dot_str(b, u->name);
+    bcw__buf_printf(b, " {\n  rankdir=LR;\n  node [shape=ellipse, "
+                       "fontname=\"Helvetica\"];\n  edge [fontname="
+                       "\"Helvetica\", fontsize=10];\n");
+    for (unsigned i = 0; i < st->nstates; i++) {
+        bcw__buf_printf(b, "  s%u [label=", i);
+        dot_str(b, st->states[i].name);
+        bcw__buf_printf(b, "%s];\n",
+                        st->states[i].walked ? "" : ", style=dashed");
+    }
+    /* each halt's node once, in the order first reached */
+    for (unsigned i = 0; i < st->ntrans; i++) {
+        char node[32], other[32];
+        if (st->trans[i].to >= 0)
+            continue;
+        target(&st->trans[i], node, sizeof node);
+        bool first = true;
+        for (unsigned k = 0; k < i && first; k++)
+            first =
+                st->trans[k].to >= 0 ||
+                strcmp(target(&st->trans[k], other, sizeof other), node) != 0;
+        if (first)
+            bcw__buf_printf(b,
+                            "  %s [shape=box, style=\"rounded,filled\", "
+                            "fillcolor=\"%s\"];\n",
+                            node, halt_colour(node));
+    }
+    for (unsigned i = 0; i < st->nstates; i++)
+        state_edges(st, u, steps, i, b);
+    bcw__buf_printf(b, "}\n");
+    return b->err;
+}
+
 int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
                     const bcw_step *steps, const char *path)
 {
     bcw_buf b;
     bcw__buf_init(&b, 64u << 20);
-    bcw__buf_printf(&b, "digraph ");
-    dot_str(&b, u->name);
-    bcw__buf_printf(&b, " {\n  rankdir=LR;\n  node [shape=ellipse];\n");
-    for (unsigned i = 0; i < st->nstates; i++) {
-        bcw__buf_printf(&b, "  s%u [label=", i);
-        dot_str(&b, st->states[i].name);
-        bcw__buf_printf(&b, "];\n");
-    }
-    bool halts = false;
-    for (unsigned i = 0; i < st->ntrans; i++)
-        halts = halts || st->trans[i].to < 0;
-    if (halts)
-        bcw__buf_printf(&b, "  halted [shape=box];\n");
-    int err = 0;
-    for (unsigned i = 0; i < st->ntrans && err == 0; i++) {
-        const bcw_transition *t = &st->trans[i];
-        char *label = bcw__step_text(u, &steps[t->step]);
-        if (t->to >= 0)
-            bcw__buf_printf(&b, "  s%u -> s%d [label=", t->from, t->to);
-        else
-            bcw__buf_printf(&b, "  s%u -> halted [label=", t->from);
-        bcw_buf l;
-        bcw__buf_init(&l, 4096);
-        bcw__buf_printf(&l, "%s", label ? label : "");
-        if (t->outcome != BCW_RUN_NORMAL)
-            bcw__buf_printf(&l, " / %s", bcw__outcome_name(t->outcome));
-        if (label == NULL || l.err != 0)
-            err = BCW_ENOMEM;
-        else
-            dot_str(&b, l.data);
-        bcw__buf_free(&l);
-        free(label);
-        bcw__buf_printf(&b, "];\n");
-    }
-    bcw__buf_printf(&b, "}\n");
+    int err = bcw__states_dot_buf(st, u, steps, &b);
     if (err == 0)
-        err = b.err != 0 ? b.err : bcw__write_file_atomic(path, b.data, b.len);
+        err = bcw__write_file_atomic(path, b.data, b.len);
     bcw__buf_free(&b);
     return err;
 }

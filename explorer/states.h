@@ -85,6 +85,14 @@ BCW_INTERNAL int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
  * walked again on another build (--reference). */
 BCW_INTERNAL void bcw__states_rewind(bcw_states *st, unsigned nnotes);
 
+/* The state graph as DOT into b: the states named by their predicates
+ * (dashed: reached beyond the probe depth, not walked), each halt's
+ * outcome a node of its own, and per state one edge to each node its
+ * one-method sequences reached, labelled with their methods and how many
+ * of the state's calls took it ("bstack_pop (1 of 7)").  b's error. */
+BCW_INTERNAL int bcw__states_dot_buf(const bcw_states *st, const bcw_unit *u,
+                                     const bcw_step *steps, bcw_buf *b);
+
 /* The state graph as DOT, written atomically to `path`. */
 BCW_INTERNAL int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
                                  const bcw_step *steps, const char *path);

@@ -22,7 +22,7 @@ for p in $PKGS; do
 done
 
 if [ -z "$missing" ]; then
-    exit 0
+    exec "$(dirname "$0")/sarif-schema.sh"
 fi
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -36,3 +36,5 @@ else
     echo "setup: run as root: apt-get update && apt-get install -y$missing" >&2
     exit 1
 fi
+
+exec "$(dirname "$0")/sarif-schema.sh"

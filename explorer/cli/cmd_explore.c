@@ -629,40 +629,67 @@ typedef struct replay_args {
     const char *out;   /* merge: -o FILE */
     const char *graph; /* --graph FILE */
     const char *lcov;  /* --lcov FILE */
-    int format;        /* --format, -1: none given */
+    const char *html, *junit, *sarif, *svg, *emit_c;
+    int format; /* --format, -1: none given */
 } replay_args;
+
+/* Where report's and merge's option `arg` naming an export's file goes,
+ * or NULL when it names none. */
+static const char **replay_file(const char *arg, replay_args *r)
+{
+    static const char *const names[] = {"--lcov",  "--html", "--junit",
+                                        "--sarif", "--svg",  "--emit-c"};
+    const char **at[] = {&r->lcov,  &r->html, &r->junit,
+                         &r->sarif, &r->svg,  &r->emit_c};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return at[i];
+    return NULL;
+}
+
+#define REPLAY_EXPORTS                                                         \
+    "[--format text|json|jsonl]\n       [--html FILE] [--junit FILE] "         \
+    "[--sarif FILE] [--lcov FILE]\n       [--dot FILE] [--svg FILE] "          \
+    "[--emit-c FILE]\n"
 
 static int replay_usage(bool merge)
 {
-    fprintf(stderr,
+    fprintf(stderr, "%s" REPLAY_EXPORTS,
             merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
-                    "[--format text|json|jsonl] [--graph FILE] [--lcov FILE]\n"
-                  : "usage: bcwalk report RESULTS.msgpack "
-                    "[--format text|json|jsonl] [--graph FILE] "
-                    "[--lcov FILE]\n");
+                  : "usage: bcwalk report RESULTS.msgpack... ");
     return EXIT_USAGE;
 }
 
 static void replay_help(bool merge)
 {
-    printf(merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
-                   "[--format text|json|jsonl] [--graph FILE] [--lcov FILE]"
-                   "\n\n"
-                   "Makes the results file of a walk run in shards (explore "
+    printf("%s" REPLAY_EXPORTS "\n%s",
+           merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
+                 : "usage: bcwalk report RESULTS.msgpack... ",
+           merge ? "Makes the results file of a walk run in shards (explore "
                    "--shard I/N -o FILE)\nout of its N shards' files: OUT "
                    "is the file one run of the whole walk writes,\nbyte for "
                    "byte. Nothing is run again: the walk follows the "
                    "results the\nshards recorded. --format also prints the "
-                   "walk's report, --graph its\nstate graph (state "
-                   "walks), --lcov its coverage (a walk with --coverage).\n"
-                 : "usage: bcwalk report RESULTS.msgpack "
-                   "[--format text|json|jsonl] [--graph FILE] [--lcov FILE]"
-                   "\n\n"
-                   "Prints the report of the walk a results file (-o) "
+                   "walk's report; the exports are\nreport's.\n"
+                 : "Prints the report of the walk a results file (-o) "
                    "holds, as explore printed\nit (text by default), "
-                   "without running anything again. --graph writes its\n"
-                   "state graph (state walks), --lcov its coverage as an "
-                   "lcov tracefile (a walk\nwith --coverage).\n");
+                   "without running anything again; given a walk's\nshards, "
+                   "the whole walk's. Each export is written atomically "
+                   "(docs/reports.md):\n"
+                   "  --html FILE   one self-contained page: summary, state "
+                   "graph, halts in C, coverage\n"
+                   "  --junit FILE  JUnit XML: a test case per length (per "
+                   "state in a state walk)\n"
+                   "  --sarif FILE  SARIF 2.1.0: a result per distinct halt, "
+                   "at its source line\n"
+                   "  --lcov FILE   the coverage as an lcov tracefile (a walk "
+                   "with --coverage)\n"
+                   "  --dot FILE    the state graph as DOT (state walks; "
+                   "--graph is the same)\n"
+                   "  --svg FILE    the state graph as SVG, drawn by "
+                   "Graphviz's dot\n"
+                   "  --emit-c FILE a C file of cmocka tests, one per "
+                   "sequence, asserting what it gave\n");
 }
 
 static int replay_command(int argc, char **argv, bool merge)
@@ -684,12 +711,12 @@ static int replay_command(int argc, char **argv, bool merge)
                    (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
             rc = value ? CLI_RUN : replay_usage(merge);
             r.out = value ? argv[++i] : NULL;
-        } else if (strcmp(arg, "--graph") == 0) {
+        } else if (strcmp(arg, "--graph") == 0 || strcmp(arg, "--dot") == 0) {
             rc = value ? CLI_RUN : replay_usage(merge);
             r.graph = value ? argv[++i] : NULL;
-        } else if (strcmp(arg, "--lcov") == 0) {
+        } else if (replay_file(arg, &r) != NULL) {
             rc = value ? CLI_RUN : replay_usage(merge);
-            r.lcov = value ? argv[++i] : NULL;
+            *replay_file(arg, &r) = value ? argv[++i] : NULL;
         } else if (strcmp(arg, "--format") == 0 && value) {
             const char *w = argv[++i];
             for (size_t k = 0; formats[k].word != NULL; k++)
@@ -705,8 +732,7 @@ static int replay_command(int argc, char **argv, bool merge)
             paths[npaths++] = arg;
         }
     }
-    if (rc == CLI_RUN &&
-        (npaths == 0 || (merge && r.out == NULL) || (!merge && npaths != 1)))
+    if (rc == CLI_RUN && (npaths == 0 || (merge && r.out == NULL)))
         rc = replay_usage(merge);
     if (rc != CLI_RUN) {
         free(paths);
@@ -743,7 +769,13 @@ static int replay_command(int argc, char **argv, bool merge)
     opts.results_path = merge ? r.out : NULL;
     opts.graph_path = r.graph;
     opts.coverage_path = r.lcov;
-    if (!merge)
+    opts.html_path = r.html;
+    opts.junit_path = r.junit;
+    opts.sarif_path = r.sarif;
+    opts.svg_path = r.svg;
+    opts.emit_c_path = r.emit_c;
+    /* one shard's file is its part; shards given together, the walk */
+    if (!merge && npaths == 1)
         bcw_recorded_shard(recorded, &opts.shard_i, &opts.shard_n);
     int format = r.format >= 0 ? r.format : merge ? -1 : BCW_REPORT_TEXT;
     opts.format =

@@ -112,6 +112,14 @@ typedef struct bcw_explore_opts {
      * length, and an lcov tracefile of it goes to coverage_path.  NULL:
      * none. */
     const char *coverage_path;
+    /* Exports (docs/reports.md), each written atomically at the end, or
+     * NULL: one self-contained HTML page (summary, state graph, halts in
+     * C, coverage), JUnit XML (a test case per length, or per state),
+     * SARIF 2.1.0 (a result per distinct halt, at its source line), and
+     * the state graph as SVG (Graphviz's dot draws it), and a C file
+     * of cmocka tests replaying the sequences. */
+    const char *html_path, *junit_path, *sarif_path, *svg_path;
+    const char *emit_c_path;
     enum bcw_prune prune; /* pruning by concrete state */
     unsigned sanitize;    /* BCW_SANITIZE_* bits, 0: none */
     int boundaries;       /* 1: every category's minimum and maximum

@@ -1,11 +1,17 @@
 """reports.py - what bcwalk exports, read back by the tools that consume
-it: coverage (explore --coverage, report --lcov) by lcov and genhtml."""
+it: coverage (explore --coverage, report --lcov) by lcov and genhtml; the
+state graph (--dot, --svg) by Graphviz; JUnit XML by xmllint against a
+JUnit schema; SARIF by the SARIF 2.1.0 schema (python3-jsonschema); the
+HTML page by headless Chromium."""
 import json
 import os
 import re
 import subprocess
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
+
+import jsonschema  # Debian's python3-jsonschema (scripts/setup.sh)
 
 import common
 from common import bcwalk, example, line_of
@@ -198,6 +204,265 @@ class Coverage(unittest.TestCase):
         p = bcwalk("report", out, "--lcov", info, check=2)
         self.assertIn("the walk was run without --coverage", p.stderr)
         self.assertFalse(os.path.exists(info))
+
+
+def walk_to(name, bc, unit, *args):
+    """A walk's results file, `name` in the tests' folder."""
+    out = tmp(name)
+    bcwalk("explore", example(bc), "--unit", unit, "-o", out, "--format",
+           "json", *args, check=0)
+    return out
+
+
+def exported(results, *opts):
+    """bcwalk report RESULTS with export options (--junit F ...)."""
+    return bcwalk("report", results, "--format", "json", *opts, check=0)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+class StateGraph(unittest.TestCase):
+    """--dot and --svg: the state graph, states named by their predicates,
+    halts as nodes, each edge with its methods and its share of the
+    state's calls; Graphviz reads the DOT, the SVG is its drawing."""
+
+    def test_graphviz_reads_the_dot_and_the_svg_has_every_state(self):
+        res = walk_to("acc.msgpack", "account.bc", "account", "--walk",
+                      "state", "--depth", "2")
+        dot, svg = tmp("acc.dot"), tmp("acc.svg")
+        doc = json.loads(exported(res, "--dot", dot, "--svg", svg).stdout)
+        p = subprocess.run(["dot", "-Tplain", dot], capture_output=True,
+                           text=True, check=True)
+        nodes = [line.split()[1] for line in p.stdout.splitlines()
+                 if line.startswith("node ")]
+        names = [st["name"] for st in doc["states"]]
+        self.assertEqual(nodes[:len(names)],
+                         ["s%d" % i for i in range(len(names))])
+        self.assertIn("failure", nodes)
+        root = ET.parse(svg).getroot()
+        self.assertEqual(root.tag, SVG + "svg")
+        texts = [t.text for t in root.iter(SVG + "text")]
+        for name in names:
+            self.assertIn(name, texts)
+        # every edge's share: of the 13 calls from each state
+        shares = [t for t in texts if t and t.endswith(" of 13")]
+        self.assertGreater(len(shares), len(names))
+        edges = re.findall(r"^\s*(s\d+) -> (\w+) ", read(dot), re.M)
+        self.assertEqual(len(edges), len(set(edges)))  # parallel collapsed
+
+    def test_a_walk_without_states_has_no_graph_to_draw(self):
+        res = walk_to("bst.msgpack", "bstack.bc", "bstack", "--depth", "2")
+        p = bcwalk("report", res, "--svg", tmp("none.svg"), check=2)
+        self.assertIn("no design states to draw", p.stderr)
+
+
+class JUnit(unittest.TestCase):
+    """--junit: JUnit XML a CI system reads, valid by the JUnit schema; a
+    test case per length (per state in the state walk), failing when its
+    sequences crashed, hung, broke a contract or leaked."""
+
+    def validate(self, path):
+        p = subprocess.run(["xmllint", "--noout", "--schema",
+                            common.source("tests", "schema", "junit.xsd"),
+                            path], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return ET.parse(path).getroot()
+
+    def test_the_schema_refuses_what_is_not_junit(self):
+        bad = tmp("bad.xml")
+        with open(bad, "w") as f:
+            f.write('<testsuites><testsuite name="x"><testcase/>'
+                    '</testsuite></testsuites>')
+        p = subprocess.run(["xmllint", "--noout", "--schema",
+                            common.source("tests", "schema", "junit.xsd"),
+                            bad], capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+
+    def test_crashes_fail_their_length_and_aborts_do_not(self):
+        res = walk_to("faulty.msgpack", "faulty.bc", "faulty", "--depth", "2")
+        out = tmp("faulty.xml")
+        exported(res, "--junit", out)
+        root = self.validate(out)
+        cases = {c.get("name"): c for c in root.iter("testcase")}
+        self.assertEqual(sorted(cases), ["length 0", "length 1", "length 2"])
+        failure = cases["length 1"].find("failure")
+        self.assertIsNotNone(failure)
+        self.assertIn("faulty_crash: crash SIGSEGV", failure.text)
+        self.assertIn("faulty_crash(target);", failure.text)
+        self.assertIsNone(cases["length 0"].find("failure"))
+        res = walk_to("bstack.msgpack", "bstack.bc", "bstack", "--depth", "2")
+        out = tmp("bstack.xml")
+        exported(res, "--junit", out)
+        root = self.validate(out)
+        self.assertEqual(root.get("failures"), "0")
+        out_text = "".join(c.findtext("system-out")
+                           for c in root.iter("testcase"))
+        self.assertIn("bstack_pop: abort abort() called", out_text)
+
+    def test_the_state_walk_has_a_test_case_per_state(self):
+        res = walk_to("acc2.msgpack", "account.bc", "account", "--walk",
+                      "state", "--depth", "2")
+        out = tmp("acc.xml")
+        doc = json.loads(exported(res, "--junit", out).stdout)
+        root = self.validate(out)
+        self.assertEqual([c.get("name") for c in root.iter("testcase")],
+                         ["state " + st["name"] for st in doc["states"]])
+
+
+def sarif_schema():
+    path = os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                        os.path.expanduser("~/.cache"), "bcwalk-tests",
+                        "sarif-schema-2.1.0.json")
+    if not os.path.exists(path):
+        raise AssertionError("no SARIF schema at %s: make setup fetches it "
+                             "(scripts/sarif-schema.sh)" % path)
+    with open(path) as f:
+        return json.load(f)
+
+
+class Sarif(unittest.TestCase):
+    """--sarif: SARIF 2.1.0, valid by its schema; a result per distinct
+    halt at the source line where it happened, its shortest sequence in
+    the message."""
+
+    def test_valid_sarif_with_each_halt_where_it_happened(self):
+        res = walk_to("faulty.msgpack", "faulty.bc", "faulty", "--depth", "2")
+        out = tmp("faulty.sarif")
+        exported(res, "--sarif", out)
+        with open(out) as f:
+            doc = json.load(f)
+        jsonschema.Draft4Validator(sarif_schema()).validate(doc)
+        results = doc["runs"][0]["results"]
+        crash = [r for r in results if r["ruleId"] == "crash"]
+        self.assertEqual(len(crash), 1)
+        self.assertEqual(crash[0]["level"], "error")
+        loc = crash[0]["locations"][0]["physicalLocation"]
+        self.assertTrue(loc["artifactLocation"]["uri"].endswith("faulty.c"))
+        self.assertEqual(loc["region"]["startLine"],
+                         line_of("faulty.c", "f->cells[f->n] = 1;"))
+        self.assertIn("faulty_crash(target);", crash[0]["message"]["text"])
+        hang = [r for r in results if r["ruleId"] == "hang"]
+        self.assertEqual(len(hang), 1)
+        aborts = [r for r in results if r["ruleId"] == "abort"]
+        self.assertTrue(aborts)
+        self.assertTrue(all(r["level"] == "warning" for r in aborts))
+        where = aborts[0]["locations"][0]["physicalLocation"]["region"]
+        self.assertEqual(where["startLine"],
+                         line_of("faulty.c", "assert(f->n > 0);"))
+
+    def test_the_schema_refuses_what_is_not_sarif(self):
+        with self.assertRaises(jsonschema.ValidationError):
+            jsonschema.Draft4Validator(sarif_schema()).validate(
+                {"version": "2.1.0", "runs": [{"results": []}]})
+
+
+def chromium(page):
+    """Headless Chromium's DOM of `page` once loaded, and its console
+    messages (an uncaught error among them)."""
+    p = subprocess.run(["chromium", "--headless", "--no-sandbox",
+                        "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                        "--user-data-dir=" + tmp("chromium-profile"),
+                        "--dump-dom", "file://" + page],
+                       capture_output=True, text=True, timeout=120)
+    console = [line for line in p.stderr.splitlines() if ":CONSOLE" in line]
+    return p.stdout, console
+
+
+class Html(unittest.TestCase):
+    """--html: one self-contained page, loaded by a real browser without
+    a console error, showing the counts, the state graph, the halts in C
+    and the coverage."""
+
+    def test_the_harness_sees_a_script_error(self):
+        bad = tmp("bad.html")
+        with open(bad, "w") as f:
+            f.write("<!DOCTYPE html><p>x</p><script>nosuch();</script>")
+        _, console = chromium(bad)
+        self.assertTrue(any("nosuch" in line for line in console), console)
+
+    def test_chromium_loads_the_page_and_shows_the_walk(self):
+        res = walk_to("acc3.msgpack", "account.bc", "account", "--walk",
+                      "state", "--depth", "2", "--coverage", tmp("a3.info"))
+        page = tmp("acc.html")
+        doc = json.loads(exported(res, "--html", page).stdout)
+        text = read(page)
+        self.assertNotIn("src=\"http", text)  # self-contained
+        self.assertNotIn("href=\"http", text)
+        dom, console = chromium(page)
+        self.assertEqual(console, [])
+        seqs = doc["sequences"]
+        for key in ("normal", "terminated", "discarded"):
+            self.assertRegex(dom, r'<td id="%s">%d</td>' % (key, seqs[key]))
+        self.assertIn("<svg", dom)
+        for st in doc["states"]:
+            self.assertIn(st["name"].replace("&", "&amp;").replace(
+                "<", "&lt;").replace(">", "&gt;"), dom)
+        self.assertIn("account *target = account_new();", dom)
+        self.assertIn("ENSURES(a-&gt;balance &gt;= -a-&gt;limit)", dom)
+        cov = doc["coverage"]["lines"]
+        self.assertIn("%d / %d" % (cov["hit"], cov["total"]), dom)
+
+
+def cmocka_build(tests_c, exe, *sources_and_flags):
+    """The emitted tests compiled with the system's C compiler against
+    the library's source, linked with cmocka."""
+    p = subprocess.run(["cc", "-Wall", "-I" + common.source("include"),
+                        "-o", exe, tests_c, *sources_and_flags, "-lcmocka"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError("cc %s: %s" % (tests_c, p.stderr))
+    return subprocess.run([exe], capture_output=True, text=True,
+                          timeout=600)
+
+
+class EmitC(unittest.TestCase):
+    """--emit-c: a C file of cmocka tests, one per sequence, that the
+    system's compiler builds against the library's source: it passes on
+    the build it was made from and fails on a seeded fault."""
+
+    def test_the_tests_pass_on_the_unit_and_fail_on_a_seeded_fault(self):
+        res = walk_to("b4.msgpack", "bstack.bc", "bstack", "--depth", "4")
+        tests_c = tmp("bstack_tests.c")
+        exported(res, "--emit-c", tests_c)
+        src = read(tests_c)
+        self.assertIn("bstack *target = bstack_new();", src)
+        self.assertIn("assert_true(halts(", src)  # pop on empty aborts
+        self.assertNotIn("skip();\n}", src)        # every sequence in C
+        bstack = common.source("examples", "bstack.c")
+        good = cmocka_build(tests_c, tmp("bstack_tests"), bstack)
+        self.assertEqual(good.returncode, 0, good.stdout + good.stderr)
+        self.assertNotIn("FAILED", good.stdout + good.stderr)
+        # capacity 3: a fourth push is ignored, and the sequences that
+        # saw the fourth element fail
+        bad = cmocka_build(tests_c, tmp("bstack_cap3"), bstack,
+                           "-DBSTACK_CAPACITY=3")
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("FAILED", bad.stdout + bad.stderr)
+
+    def test_crashes_aborts_and_hangs_are_expected_to_halt(self):
+        res = walk_to("f2.msgpack", "faulty.bc", "faulty", "--depth", "2")
+        tests_c = tmp("faulty_tests.c")
+        exported(res, "--emit-c", tests_c)
+        src = read(tests_c)
+        for how in ("HALT_SIGNAL, 11", "HALT_ABORT", "HALT_HANG"):
+            self.assertIn(how, src)
+        run = cmocka_build(tests_c, tmp("faulty_tests"),
+                           common.source("examples", "faulty.c"))
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+
+    def test_the_state_walk_groups_its_tests_by_state(self):
+        res = walk_to("acc4.msgpack", "account.bc", "account", "--walk",
+                      "state", "--depth", "2")
+        tests_c = tmp("account_tests.c")
+        doc = json.loads(exported(res, "--emit-c", tests_c).stdout)
+        src = read(tests_c)
+        groups = re.findall(r'cmocka_run_group_tests_name\("([^"]*)"', src)
+        self.assertEqual(groups,
+                         ["state " + st["name"] for st in doc["states"]])
+        run = cmocka_build(tests_c, tmp("account_tests"),
+                           common.source("examples", "account.c"))
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
 
 if __name__ == "__main__":

@@ -131,8 +131,14 @@ class DesignStates(unittest.TestCase):
                 graph = f.read()
         self.assertTrue(graph.startswith('digraph "bstack" {'))
         self.assertIn('s0 [label="size == 0"];', graph)
-        self.assertIn('s0 -> s1 [label="bstack_push"];', graph)
-        self.assertIn('s0 -> halted [label="bstack_pop / abort"];', graph)
+        # parallel edges collapsed: one per node reached, its methods and
+        # the share of the state's calls that took it; a halt its node
+        self.assertIn('s0 -> s1 [label="bstack_push\\n1 of 6"];', graph)
+        self.assertIn('s0 -> abort [label="bstack_pop, bstack_top\\n2 of 6", '
+                      'color="#b3261e"];', graph)
+        self.assertIn('s0 -> s0 [label="bstack_size, bstack_is_empty, '
+                      'bstack_is_full\\n3 of 6"];', graph)
+        self.assertIn('abort [shape=box', graph)
         p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
                    "--walk", "state", "--predicates", "is_big", check=2)
         self.assertIn('unit bstack has no predicate "is_big"; its '

@@ -1,0 +1,27 @@
+/* emit_c.h - a walk's sequences as a C file of cmocka tests (bcwalk
+ * report --emit-c; docs/reports.md): each sequence replayed by plain
+ * calls, asserting what the walk observed, a call that halted expected
+ * to halt in a child process. */
+#ifndef BCW_EMIT_C_H
+#define BCW_EMIT_C_H
+
+#include "report.h"
+
+typedef struct bcw_emit_c bcw_emit_c;
+
+/* An emitter for the walk r reports; 0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r);
+
+/* The test of an executed sequence, in group `group` (a length, or a
+ * state of the state walk). */
+BCW_INTERNAL int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r,
+                                 const bcw_seq *s, const char *group);
+
+/* The file: declarations, the tests, main() running each group; written
+ * atomically to `path`.  `from` names what it was made from. */
+BCW_INTERNAL int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r,
+                                   const char *from, const char *path);
+
+BCW_INTERNAL void bcw__emit_c_free(bcw_emit_c *e);
+
+#endif
