@@ -33,21 +33,13 @@
 #include "text.h"
 #include "values.h"
 
-typedef struct group {
-    char *name;
-    unsigned *tests;
-    unsigned ntests;
-    size_t captests;
-} group;
-
 struct bcw_emit_c {
     char *body; /* the test functions so far */
     size_t len;
     FILE *f; /* writing body */
     unsigned ntests, nskipped;
-    group *groups;
-    unsigned ngroups;
-    size_t capgroups;
+    unsigned *group; /* each test's group */
+    size_t capgroup;
 };
 
 int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r)
@@ -295,32 +287,15 @@ static bool statements(FILE *f, const bcw_reporter *r, const bcw_seq *s,
     return true;
 }
 
-static group *group_of(bcw_emit_c *e, const char *name)
-{
-    if (e->ngroups > 0 && strcmp(e->groups[e->ngroups - 1].name, name) == 0)
-        return &e->groups[e->ngroups - 1];
-    if (bcw__grow(&e->groups, &e->capgroups, e->ngroups + 1,
-                  sizeof *e->groups) < 0)
-        return NULL;
-    group *g = &e->groups[e->ngroups];
-    memset(g, 0, sizeof *g);
-    if ((g->name = bcw__strdup(name)) == NULL)
-        return NULL;
-    e->ngroups++;
-    return g;
-}
-
 int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r, const bcw_seq *s,
-                    const char *gname)
+                    unsigned group, const char *gname)
 {
     if (s->suspect || s->outcome == BCW_RUN_REJECTED)
         return 0;
-    group *g = group_of(e, gname);
-    if (g == NULL ||
-        bcw__grow(&g->tests, &g->captests, g->ntests + 1, sizeof *g->tests) < 0)
+    if (bcw__grow(&e->group, &e->capgroup, e->ntests + 1, sizeof *e->group) < 0)
         return BCW_ENOMEM;
     unsigned id = e->ntests++;
-    g->tests[g->ntests++] = id;
+    e->group[id] = group;
     FILE *f = e->f;
     int code = 0;
     const char *why = NULL;
@@ -535,6 +510,7 @@ static const char HALTS[] =
     "               (WIFEXITED(st) && WEXITSTATUS(st) != 125);\n    }\n}\n";
 
 int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
+                      const char *const *groups, unsigned ngroups,
                       const char *path)
 {
     if (fflush(e->f) != 0 || ferror(e->f))
@@ -583,13 +559,18 @@ int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
     fputs(HALTS, f);
     fwrite(e->body, 1, e->len, f);
     fputs("\nint main(void)\n{\n    int failed = 0;\n", f);
-    for (unsigned i = 0; i < e->ngroups; i++) {
-        const group *g = &e->groups[i];
+    for (unsigned i = 0; i < ngroups; i++) {
+        bool any = false;
+        for (unsigned k = 0; k < e->ntests && !any; k++)
+            any = e->group[k] == i;
+        if (!any)
+            continue;
         fprintf(f, "    {\n        const struct CMUnitTest tests[] = {\n");
-        for (unsigned k = 0; k < g->ntests; k++)
-            fprintf(f, "            cmocka_unit_test(seq_%u),\n", g->tests[k]);
+        for (unsigned k = 0; k < e->ntests; k++)
+            if (e->group[k] == i)
+                fprintf(f, "            cmocka_unit_test(seq_%u),\n", k);
         fputs("        };\n        failed += cmocka_run_group_tests_name(", f);
-        bcw__c_quote_file(f, g->name, '"');
+        bcw__c_quote_file(f, groups[i], '"');
         fputs(", tests, NULL, NULL);\n    }\n", f);
     }
     fputs("    return failed != 0;\n}\n", f);
@@ -610,10 +591,6 @@ void bcw__emit_c_free(bcw_emit_c *e)
     if (e->f != NULL)
         fclose(e->f);
     free(e->body);
-    for (unsigned i = 0; i < e->ngroups; i++) {
-        free(e->groups[i].name);
-        free(e->groups[i].tests);
-    }
-    free(e->groups);
+    free(e->group);
     free(e);
 }

@@ -12,15 +12,18 @@ typedef struct bcw_emit_c bcw_emit_c;
 /* An emitter for the walk r reports; 0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r);
 
-/* The test of an executed sequence, in group `group` (a length, or a
- * state of the state walk). */
+/* The test of an executed sequence, in group number `group`, named
+ * `gname` (a length, or a state of the state walk). */
 BCW_INTERNAL int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r,
-                                 const bcw_seq *s, const char *group);
+                                 const bcw_seq *s, unsigned group,
+                                 const char *gname);
 
-/* The file: declarations, the tests, main() running each group; written
- * atomically to `path`.  `from` names what it was made from. */
+/* The file: declarations, the tests, main() running each group (groups,
+ * by number, their names); written atomically to `path`.  `from` names
+ * what it was made from. */
 BCW_INTERNAL int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r,
-                                   const char *from, const char *path);
+                                   const char *from, const char *const *groups,
+                                   unsigned ngroups, const char *path);
 
 BCW_INTERNAL void bcw__emit_c_free(bcw_emit_c *e);
 

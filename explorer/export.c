@@ -209,7 +209,7 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
     if (x->o->emit_c_path != NULL && x->emit == NULL)
         err = bcw__emit_c_new(&x->emit, r);
     if (err == 0 && x->emit != NULL)
-        err = bcw__emit_c_seq(x->emit, r, s, name);
+        err = bcw__emit_c_seq(x->emit, r, s, (unsigned)(g - x->groups), name);
     if (err < 0)
         return err;
     if (s->suspect) {
@@ -710,7 +710,13 @@ int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
         for (unsigned i = 0; i < o->argc && n < sizeof from; i++)
             n += (size_t)snprintf(from + n, sizeof from - n, "%s%s",
                                   i ? " " : "bcwalk ", o->argv[i]);
-        err = bcw__emit_c_write(x->emit, r, from, o->emit_c_path);
+        const char **names = bcw__calloc(x->ngroups + 1, sizeof *names);
+        for (unsigned i = 0; names != NULL && i < x->ngroups; i++)
+            names[i] = x->groups[i].name;
+        err = names == NULL ? BCW_ENOMEM
+                            : bcw__emit_c_write(x->emit, r, from, names,
+                                                x->ngroups, o->emit_c_path);
+        free(names);
     }
     free(svg);
     return err;
