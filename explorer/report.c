@@ -825,8 +825,18 @@ bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s, char *file,
     if (pc != 0 && r->symbols != NULL &&
         bcw__symbols_get(r->symbols, pc, func, sizeof func, file, nfile,
                          line) &&
-        file[0] != '\0' && *line > 0)
+        file[0] != '\0' && *line > 0) {
+        /* a name the symbolizer gave relative: the unit's source file of
+         * that name, as the model has it, when there is one */
+        size_t n = strlen(file);
+        for (unsigned i = 0; file[0] != '/' && i < r->unit->nfuncs; i++) {
+            const char *p = r->unit->funcs[i].file;
+            size_t k = p != NULL ? strlen(p) : 0;
+            if (k > n && p[k - n - 1] == '/' && strcmp(p + k - n, file) == 0)
+                snprintf(file, nfile, "%s", p);
+        }
         return true;
+    }
     if (c != NULL && c->kind == BCW_CAUSE_ASSERT) {
         /* "expr\tfile\tline" */
         char text[sizeof c->text + 1];
