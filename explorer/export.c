@@ -29,6 +29,7 @@
 #include "emit_c.h"
 #include "file.h"
 #include "hash.h"
+#include "stateset.h"
 #include "text.h"
 
 #define GROUP_SHOWN 10 /* halts a JUnit test case shows in full */
@@ -61,7 +62,8 @@ struct bcw_exports {
     unsigned ngroups;
     size_t capgroups;
     uint64_t rejected, suspect;
-    bcw_emit_c *emit; /* --emit-c, or NULL */
+    bcw_emit_c *emit;     /* --emit-c, or NULL */
+    bcw_stateset entries; /* a judged walk: the oracle entries emitted */
 };
 
 int bcw__exports_new(bcw_exports **out, const bcw_explore_opts *o)
@@ -192,6 +194,23 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
     return 0;
 }
 
+/* A judged walk emits a test per oracle entry it confirmed: s when it
+ * passed as the oracle has it and is the first sequence met of its
+ * entry (the state its last call started from, and that call; the
+ * whole sequence where no state was computed).  *first says so. */
+static int confirmed_entry(bcw_exports *x, const bcw_reporter *r,
+                           const bcw_seq *s, bool *first)
+{
+    *first = false;
+    if (r->verdict->judgement != BCW_JUDGED_PASS)
+        return 0;
+    uint64_t key =
+        s->before != 0
+            ? bcw__hash(&s->steps[s->len], sizeof *s->steps, s->before)
+            : bcw__hash(s->steps, (s->len + 1) * sizeof *s->steps, s->len);
+    return bcw__stateset_add(&x->entries, key ? key : 1, first);
+}
+
 int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
 {
     if (x == NULL)
@@ -208,7 +227,10 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
     int err = 0;
     if (x->o->emit_c_path != NULL && x->emit == NULL)
         err = bcw__emit_c_new(&x->emit, r);
-    if (err == 0 && x->emit != NULL)
+    bool emit = x->emit != NULL;
+    if (err == 0 && emit && r->verdict != NULL)
+        err = confirmed_entry(x, r, s, &emit);
+    if (err == 0 && emit)
         err = bcw__emit_c_seq(x->emit, r, s, (unsigned)(g - x->groups), name);
     if (err < 0)
         return err;
@@ -742,5 +764,6 @@ void bcw__exports_free(bcw_exports *x)
     }
     free(x->groups);
     bcw__emit_c_free(x->emit);
+    bcw__stateset_clear(&x->entries);
     free(x);
 }

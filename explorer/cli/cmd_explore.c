@@ -168,6 +168,29 @@ static const cli_word prunes[] = {
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.graph_path),                             \
          .help = "state walk: write the state graph as DOT"},                  \
+        {.name = "html",                                                       \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.html_path),                              \
+         .help = "write the walk as one self-contained HTML page "             \
+                 "(docs/reports.md)"},                                         \
+        {.name = "junit",                                                      \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.junit_path),                             \
+         .help = "write JUnit XML: a test case per length, or per state"},     \
+        {.name = "sarif",                                                      \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.sarif_path),                             \
+         .help = "write SARIF 2.1.0: a result per distinct halt, at its "      \
+                 "source line"},                                               \
+        {.name = "svg",                                                        \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.svg_path),                               \
+         .help = "state walk: write the state graph as SVG (Graphviz)"},       \
+        {.name = "emit-c",                                                     \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.emit_c_path),                            \
+         .help = "write cmocka tests replaying the sequences (test: one per "  \
+                 "oracle entry it confirmed)"},                                \
         {.name = "coverage",                                                   \
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.coverage_path),                          \
@@ -342,7 +365,7 @@ static int verify(const cli_spec *s, const explore_args *a,
                   const cli_args *given)
 {
     static const char *const state_only[] = {"predicates", "probe-depth",
-                                             "graph"};
+                                             "graph", "svg"};
     bool test = s == &test_spec;
     if (test &&
         cli_given(given, s, "oracle") == cli_given(given, s, "reference"))
@@ -429,9 +452,12 @@ static int shard_of(const cli_spec *s, explore_args *a)
 static bool unrecorded(const char *name)
 {
     static const char *const names[] = {
-        "shard",      "output",           "jobs",        "format",
-        "checkpoint", "checkpoint-every", "resume",      "time-limit",
-        "graph",      "progress",         "max-results", "coverage"};
+        "shard",    "output",      "jobs",
+        "format",   "checkpoint",  "checkpoint-every",
+        "resume",   "time-limit",  "graph",
+        "progress", "max-results", "coverage",
+        "html",     "junit",       "sarif",
+        "svg",      "emit-c"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;

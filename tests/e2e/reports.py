@@ -451,6 +451,28 @@ class EmitC(unittest.TestCase):
                            common.source("examples", "faulty.c"))
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
+    def test_a_judged_walk_emits_a_test_per_confirmed_oracle_entry(self):
+        oracle = tmp("bstack.oracle")
+        if os.path.exists(oracle):
+            os.unlink(oracle)
+        walk = ("--unit", "bstack", "--depth", "4")
+        bcwalk("test", example("bstack.bc"), *walk, "--oracle", oracle,
+               "--accept", check=0)
+        entries = json.loads(bcwalk("oracle", "dump", oracle,
+                                    check=0).stdout)["entries"]
+        tests_c = tmp("oracle_tests.c")
+        bcwalk("test", example("bstack.bc"), *walk, "--oracle", oracle,
+               "--emit-c", tests_c, check=0)
+        src = read(tests_c)
+        self.assertEqual(src.count("cmocka_unit_test("),
+                         sum(e["verdict"] == "pass" for e in entries))
+        bstack = common.source("examples", "bstack.c")
+        good = cmocka_build(tests_c, tmp("oracle_tests"), bstack)
+        self.assertEqual(good.returncode, 0, good.stdout + good.stderr)
+        bad = cmocka_build(tests_c, tmp("oracle_cap3"), bstack,
+                           "-DBSTACK_CAPACITY=3")
+        self.assertNotEqual(bad.returncode, 0)
+
     def test_the_state_walk_groups_its_tests_by_state(self):
         res = walk_to("acc4.msgpack", "account.bc", "account", "--walk",
                       "state", "--depth", "2")
