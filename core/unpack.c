@@ -18,7 +18,8 @@ int bcw__rd_bad(bcw_rd *r, const char *what)
 const msgpack_object *bcw__rd_arr(bcw_rd *r, const msgpack_object *o,
                                   uint32_t n, const char *what)
 {
-    if (o->type != MSGPACK_OBJECT_ARRAY || (n && o->via.array.size != n)) {
+    if (o == NULL || o->type != MSGPACK_OBJECT_ARRAY ||
+        (n && o->via.array.size != n)) {
         bcw__rd_bad(r, what);
         return NULL;
     }
@@ -28,7 +29,8 @@ const msgpack_object *bcw__rd_arr(bcw_rd *r, const msgpack_object *o,
 uint64_t bcw__rd_u64(bcw_rd *r, const msgpack_object *o, uint64_t max,
                      const char *what)
 {
-    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
+    if (o == NULL || o->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+        o->via.u64 > max) {
         bcw__rd_bad(r, what);
         return 0;
     }
@@ -37,9 +39,10 @@ uint64_t bcw__rd_u64(bcw_rd *r, const msgpack_object *o, uint64_t max,
 
 int64_t bcw__rd_i64(bcw_rd *r, const msgpack_object *o, const char *what)
 {
-    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= INT64_MAX)
+    if (o != NULL && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+        o->via.u64 <= INT64_MAX)
         return (int64_t)o->via.u64;
-    if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+    if (o != NULL && o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
         return o->via.i64;
     bcw__rd_bad(r, what);
     return 0;
@@ -47,17 +50,20 @@ int64_t bcw__rd_i64(bcw_rd *r, const msgpack_object *o, const char *what)
 
 bool bcw__rd_bool(bcw_rd *r, const msgpack_object *o, const char *what)
 {
-    if (o->type != MSGPACK_OBJECT_BOOLEAN)
+    if (o == NULL || o->type != MSGPACK_OBJECT_BOOLEAN) {
         bcw__rd_bad(r, what);
-    return o->type == MSGPACK_OBJECT_BOOLEAN && o->via.boolean;
+        return false;
+    }
+    return o->via.boolean;
 }
 
 char *bcw__rd_str(bcw_rd *r, const msgpack_object *o, bool nullable,
                   const char *what)
 {
-    if (o->type == MSGPACK_OBJECT_NIL && nullable)
+    if (o != NULL && o->type == MSGPACK_OBJECT_NIL && nullable)
         return NULL;
-    if (o->type != MSGPACK_OBJECT_STR && o->type != MSGPACK_OBJECT_BIN) {
+    if (o == NULL ||
+        (o->type != MSGPACK_OBJECT_STR && o->type != MSGPACK_OBJECT_BIN)) {
         bcw__rd_bad(r, what);
         return NULL;
     }
@@ -110,6 +116,8 @@ const msgpack_object *bcw__rd_items(bcw_rd *r, const msgpack_object *o,
 const msgpack_object *bcw__rd_field(const msgpack_object *o, const char *key)
 {
     size_t n = strlen(key);
+    if (o == NULL || o->type != MSGPACK_OBJECT_MAP)
+        return NULL;
     for (uint32_t i = 0; i < o->via.map.size; i++) {
         const msgpack_object_kv *kv = &o->via.map.ptr[i];
         if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == n &&

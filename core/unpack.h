@@ -43,7 +43,8 @@ BCW_INTERNAL const msgpack_object *bcw__rd_items(bcw_rd *r,
                                                  const msgpack_object *o,
                                                  size_t size, void *out,
                                                  uint32_t *n, const char *what);
-/* The value of `key` in map o, or NULL. */
+/* The value of `key` in map o, or NULL (o NULL or not a map too).  The
+ * readers above take a NULL o as a value of the wrong type. */
 BCW_INTERNAL const msgpack_object *bcw__rd_field(const msgpack_object *o,
                                                  const char *key);
 

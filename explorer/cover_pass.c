@@ -55,24 +55,19 @@ static int ptrset_add(ptrset *s, const void *p)
     return 1;
 }
 
-static bool ptrset_has(const ptrset *s, const void *p)
-{
-    if (s->cap == 0)
-        return false;
-    for (size_t k = ptr_hash(p, s->cap); s->slot[k] != NULL;
-         k = (k + 1) & (s->cap - 1))
-        if (s->slot[k] == p)
-            return true;
-    return false;
-}
+/* A defined function and its index in the map. */
+typedef struct numbered {
+    LLVMValueRef fn;
+    uint32_t index;
+} numbered;
 
 typedef struct pass {
     bcw_cov_map *map;
-    size_t capfiles, capfns, caplines, capbranches;
-    ptrset unit; /* functions the walk can reach */
-    ptrset seen; /* values whose operands were looked through */
-    LLVMValueRef *todo;
-    size_t ntodo, captodo;
+    size_t capfiles, capfns, caplines, capbranches, caprefs, caprefs_at;
+    numbered *order; /* the defined functions, by address */
+    uint32_t norder;
+    ptrset found; /* functions the one being mapped refers to */
+    ptrset seen;  /* constants looked through for it */
     /* the last file looked up, by the strings' addresses */
     const char *last_dir, *last_name;
     uint32_t last_file;
@@ -84,19 +79,49 @@ static bool defined(LLVMValueRef fn)
            LLVMGetLinkage(fn) != LLVMAvailableExternallyLinkage;
 }
 
-/* Takes the functions v refers to, through constants and the
- * initializers of globals, into the unit's set and the work list. */
-static int reach(pass *p, LLVMValueRef v)
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const numbered *)a)->fn;
+    uintptr_t y = (uintptr_t)((const numbered *)b)->fn;
+    return x < y ? -1 : x > y;
+}
+
+/* Numbers the defined functions in module order, as the map lists
+ * them.  0 or BCW_ENOMEM. */
+static int number(pass *p, LLVMModuleRef mod)
+{
+    uint32_t n = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn))
+        n += defined(fn);
+    if ((p->order = bcw__calloc(n ? n : 1, sizeof *p->order)) == NULL)
+        return BCW_ENOMEM;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn))
+        if (defined(fn)) {
+            p->order[p->norder].fn = fn;
+            p->order[p->norder].index = p->norder;
+            p->norder++;
+        }
+    qsort(p->order, p->norder, sizeof *p->order, by_address);
+    return 0;
+}
+
+/* Adds the functions v refers to, through constants and the
+ * initializers of globals, to the refs of the function being mapped. */
+static int collect(pass *p, LLVMValueRef v)
 {
     if (LLVMIsAFunction(v)) {
-        if (!defined(v))
-            return 0;
-        int added = ptrset_add(&p->unit, v);
+        numbered key = {v, 0};
+        const numbered *at =
+            bsearch(&key, p->order, p->norder, sizeof *p->order, by_address);
+        int added = at != NULL ? ptrset_add(&p->found, v) : 0;
         if (added <= 0)
             return added;
-        if (bcw__grow(&p->todo, &p->captodo, p->ntodo + 1, sizeof *p->todo) < 0)
+        bcw_cov_map *m = p->map;
+        if (bcw__grow(&m->refs, &p->caprefs, m->nrefs + 1, sizeof *m->refs) < 0)
             return BCW_ENOMEM;
-        p->todo[p->ntodo++] = v;
+        m->refs[m->nrefs++] = at->index;
         return 0;
     }
     if (!LLVMIsAGlobalVariable(v) && !LLVMIsAConstantExpr(v) &&
@@ -108,34 +133,35 @@ static int reach(pass *p, LLVMValueRef v)
         return added;
     if (LLVMIsAGlobalVariable(v)) {
         LLVMValueRef init = LLVMGetInitializer(v);
-        return init != NULL ? reach(p, init) : 0;
+        return init != NULL ? collect(p, init) : 0;
     }
     int n = LLVMGetNumOperands(v), err = 0;
     for (int i = 0; i < n && err == 0; i++)
-        err = reach(p, LLVMGetOperand(v, (unsigned)i));
+        err = collect(p, LLVMGetOperand(v, (unsigned)i));
     return err;
 }
 
-/* The unit's functions: the model's and all they reach. */
-static int find_unit(pass *p, LLVMModuleRef mod, const bcw_model *model)
+/* Function k's refs (fn): what its instructions refer to. */
+static int refs_of(pass *p, LLVMValueRef fn, uint32_t k)
 {
+    bcw_cov_map *m = p->map;
+    if (bcw__grow(&m->refs_at, &p->caprefs_at, (size_t)k + 2,
+                  sizeof *m->refs_at) < 0)
+        return BCW_ENOMEM;
+    m->refs_at[k] = m->nrefs;
+    free(p->found.slot);
+    free(p->seen.slot);
+    p->found = p->seen = (ptrset){0};
     int err = 0;
-    for (unsigned i = 0; i < model->nsyms && err == 0; i++) {
-        LLVMValueRef fn = LLVMGetNamedFunction(mod, model->syms[i]);
-        if (fn != NULL)
-            err = reach(p, fn);
-    }
-    while (err == 0 && p->ntodo > 0) {
-        LLVMValueRef fn = p->todo[--p->ntodo];
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn);
-             bb != NULL && err == 0; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef in = LLVMGetFirstInstruction(bb);
-                 in != NULL && err == 0; in = LLVMGetNextInstruction(in)) {
-                int n = LLVMGetNumOperands(in);
-                for (int k = 0; k < n && err == 0; k++)
-                    err = reach(p, LLVMGetOperand(in, (unsigned)k));
-            }
-    }
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn);
+         bb != NULL && err == 0; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb);
+             in != NULL && err == 0; in = LLVMGetNextInstruction(in)) {
+            int n = LLVMGetNumOperands(in);
+            for (int i = 0; i < n && err == 0; i++)
+                err = collect(p, LLVMGetOperand(in, (unsigned)i));
+        }
+    m->refs_at[k + 1] = m->nrefs;
     return err;
 }
 
@@ -363,12 +389,11 @@ static void tidy(bcw_cov_map *m)
         qsort(m->branches, m->nbranches, sizeof *m->branches, cmp_branch);
 }
 
-int bcw__cov_instrument(LLVMModuleRef mod, const bcw_model *model,
-                        bcw_cov_map *map)
+int bcw__cov_instrument(LLVMModuleRef mod, bcw_cov_map *map)
 {
     memset(map, 0, sizeof *map);
     pass p = {.map = map};
-    int err = find_unit(&p, mod, model);
+    int err = number(&p, mod);
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     emitter e = {.i8 = LLVMInt8TypeInContext(ctx),
                  .i64 = LLVMInt64TypeInContext(ctx)};
@@ -393,6 +418,7 @@ int bcw__cov_instrument(LLVMModuleRef mod, const bcw_model *model,
             break;
         }
         uint32_t k = map->nfns++, file = 0;
+        map->fns[k] = (bcw_cov_fn){.flag = UINT32_MAX};
         unsigned line = LLVMGetDebugLocLine(fn);
         if (line > 0 && (file = file_of(&p, fn)) == UINT32_MAX) {
             err = BCW_ENOMEM;
@@ -401,21 +427,23 @@ int bcw__cov_instrument(LLVMModuleRef mod, const bcw_model *model,
         map->fns[k] = (bcw_cov_fn){.name = bcw__strdup(bcw__value_name(fn)),
                                    .file = file,
                                    .line = line,
-                                   .flag = UINT32_MAX,
-                                   .unit = ptrset_has(&p.unit, fn)};
+                                   .flag = UINT32_MAX};
         if (map->fns[k].name == NULL) {
             err = BCW_ENOMEM;
             break;
         }
+        /* before the flags: their stores refer to no function */
+        if ((err = refs_of(&p, fn, k)) < 0)
+            break;
         uint32_t group = 0;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn);
              bb != NULL && err == 0; bb = LLVMGetNextBasicBlock(bb))
             err = block(&p, &e, bb, k, &next, &group);
     }
     LLVMDisposeBuilder(e.b);
-    free(p.unit.slot);
+    free(p.found.slot);
     free(p.seen.slot);
-    free(p.todo);
+    free(p.order);
     map->nflags = n;
     if (err == 0 && next != n)
         err = bcw__error(BCW_ERROR, "coverage: %u flags placed, %u counted",

@@ -12,7 +12,7 @@
 #include "text.h"
 
 #define MAP_FORMAT "bcwalk-coverage-map"
-#define MAP_VERSION 1
+#define MAP_VERSION 2
 #define MAP_LIMIT ((size_t)1 << 30)
 #define LINE_WORDS 4 /* file, line, flag, fn */
 #define BRANCH_WORDS                                                           \
@@ -46,6 +46,8 @@ void bcw__cov_map_free(bcw_cov_map *map)
     free(map->fns);
     free(map->lines);
     free(map->branches);
+    free(map->refs_at);
+    free(map->refs);
     memset(map, 0, sizeof *map);
 }
 
@@ -71,7 +73,7 @@ static uint32_t get_word(const char *p)
 
 void bcw__cov_map_pack(msgpack_packer *pk, const bcw_cov_map *m)
 {
-    msgpack_pack_map(pk, 6);
+    msgpack_pack_map(pk, 8);
     bcw__pack_str(pk, "flags");
     msgpack_pack_uint32(pk, m->nflags);
     bcw__pack_str(pk, "files");
@@ -111,6 +113,13 @@ void bcw__cov_map_pack(msgpack_packer *pk, const bcw_cov_map *m)
     }
     bcw__pack_str(pk, "switches_skipped");
     msgpack_pack_uint32(pk, m->switches_skipped);
+    bcw__pack_str(pk, "refs_at");
+    msgpack_pack_bin(pk, m->nfns > 0 ? ((size_t)m->nfns + 1) * 4 : 0);
+    if (m->nfns > 0)
+        put_words(pk, m->refs_at, (size_t)m->nfns + 1);
+    bcw__pack_str(pk, "refs");
+    msgpack_pack_bin(pk, (size_t)m->nrefs * 4);
+    put_words(pk, m->refs, m->nrefs);
 }
 
 /* The bin o as n records of `words` words each into *out. */
@@ -124,6 +133,66 @@ static const char *records(bcw_rd *r, const msgpack_object *o, size_t words,
     }
     *n = (uint32_t)(o->via.bin.size / (words * 4));
     return o->via.bin.ptr;
+}
+
+/* The refs of a map read back into m: each index in range, each
+ * function's span inside refs. */
+static void read_refs(bcw_rd *r, const msgpack_object *o, bcw_cov_map *m)
+{
+    uint32_t nat = 0, nrefs = 0;
+    const char *at =
+        records(r, bcw__rd_field(o, "refs_at"), 1, &nat, "coverage refs");
+    const char *refs =
+        records(r, bcw__rd_field(o, "refs"), 1, &nrefs, "coverage refs");
+    if (r->err != 0 || m->nfns == 0)
+        return;
+    if (nat != m->nfns + 1) {
+        bcw__rd_bad(r, "coverage refs");
+        return;
+    }
+    m->refs_at = bcw__calloc(nat, sizeof *m->refs_at);
+    m->refs = bcw__calloc(nrefs ? nrefs : 1, sizeof *m->refs);
+    if (m->refs_at == NULL || m->refs == NULL) {
+        r->err = BCW_ENOMEM;
+        return;
+    }
+    for (uint32_t i = 0; i < nat; i++) {
+        m->refs_at[i] = get_word(at + 4 * (size_t)i);
+        if (m->refs_at[i] > nrefs ||
+            (i > 0 && m->refs_at[i] < m->refs_at[i - 1]))
+            bcw__rd_bad(r, "coverage refs out of range");
+    }
+    for (uint32_t i = 0; i < nrefs; i++)
+        if ((m->refs[i] = get_word(refs + 4 * (size_t)i)) >= m->nfns)
+            bcw__rd_bad(r, "coverage refs out of range");
+    m->nrefs = nrefs;
+}
+
+void bcw__cov_scope(bcw_cov_map *m, const char *const *roots, unsigned nroots)
+{
+    uint32_t *todo = bcw__calloc(m->nfns ? m->nfns : 1, sizeof *todo);
+    uint32_t ntodo = 0;
+    for (uint32_t i = 0; i < m->nfns; i++) {
+        m->fns[i].unit = false;
+        for (unsigned k = 0; todo != NULL && k < nroots; k++)
+            if (strcmp(m->fns[i].name, roots[k]) == 0) {
+                m->fns[i].unit = true;
+                todo[ntodo++] = i;
+                break;
+            }
+    }
+    while (ntodo > 0) {
+        uint32_t f = todo[--ntodo];
+        for (uint32_t k = m->refs_at ? m->refs_at[f] : 0;
+             m->refs_at != NULL && k < m->refs_at[f + 1]; k++) {
+            bcw_cov_fn *g = &m->fns[m->refs[k]];
+            if (!g->unit) {
+                g->unit = true;
+                todo[ntodo++] = m->refs[k];
+            }
+        }
+    }
+    free(todo);
 }
 
 int bcw__cov_map_read(bcw_rd *r, const msgpack_object *o, bcw_cov_map *m)
@@ -197,6 +266,7 @@ int bcw__cov_map_read(bcw_rd *r, const msgpack_object *o, bcw_cov_map *m)
     m->switches_skipped =
         (uint32_t)bcw__rd_u64(r, bcw__rd_field(o, "switches_skipped"),
                               UINT32_MAX, "switches skipped");
+    read_refs(r, o, m);
     if (r->err != 0)
         bcw__cov_map_free(m);
     return r->err;

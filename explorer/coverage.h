@@ -27,7 +27,7 @@ typedef struct bcw_cov_fn {
     char *name;
     uint32_t file, line; /* where it is defined: files[file], 0: unknown */
     uint32_t flag;       /* its entry block's */
-    bool unit;           /* the walk can reach it (bcw__cov_instrument) */
+    bool unit;           /* the walk can reach it (bcw__cov_scope) */
 } bcw_cov_fn;
 
 /* Line `line` of files[file] has code in the block of `flag`. */
@@ -62,7 +62,18 @@ typedef struct bcw_cov_map {
     bcw_cov_line *lines;       /* by file, line, flag */
     bcw_cov_branch *branches;  /* by file, line, group, arm */
     uint32_t switches_skipped; /* switches with too many cases for arms */
+    /* The functions each refers to (calls, or takes the address of,
+     * itself or through constants and globals' initializers): fns[i]'s
+     * are refs[refs_at[i] .. refs_at[i + 1] - 1], indexes of fns. */
+    uint32_t *refs_at, *refs;
+    uint32_t nrefs;
 } bcw_cov_map;
+
+/* The unit's code (bcw_cov_fn.unit): the functions named `roots` (the
+ * walk's, its plan's symbols) and every function they refer to, directly
+ * or through each other. */
+BCW_INTERNAL void bcw__cov_scope(bcw_cov_map *map, const char *const *roots,
+                                 unsigned nroots);
 
 /* The hits: per flag the shortest length (methods after the
  * constructor) of a sequence that set it, plus 1; 0: never set. */

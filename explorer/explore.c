@@ -426,6 +426,22 @@ typedef struct walk_ctx {
     uint8_t **hits;       /* its hits (coverage.h), made with the pool */
 } walk_ctx;
 
+/* The unit's code, for coverage: the functions the plan calls and
+ * what they refer to (the map of a build serves every unit of its
+ * model). */
+static int cover_scope(bcw_cov_map *cov, const bcw_model *model,
+                       const bcw_plan *plan)
+{
+    const char **roots = bcw__calloc(plan->nfuncs + 1, sizeof *roots);
+    if (roots == NULL)
+        return BCW_ENOMEM;
+    for (uint32_t i = 0; i < plan->nfuncs; i++)
+        roots[i] = model->syms[plan->funcs[i].sym];
+    bcw__cov_scope(cov, roots, plan->nfuncs);
+    free(roots);
+    return 0;
+}
+
 /* The walk on the native build of `bitcode`, its summary in *out; the
  * build's warning, if any, after `say`. */
 static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
@@ -446,6 +462,8 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
                                       w->model, bitcode, o->setup, o->sanitize,
                                       o->cache_dir);
     w->a->plan->ncov = cover && err == 0 ? w->cov->nflags : 0;
+    if (cover && err == 0)
+        err = cover_scope(w->cov, w->model, w->a->plan);
     if (err == 0 && cover && *w->hits == NULL &&
         (*w->hits = bcw__calloc(w->cov->nflags ? w->cov->nflags : 1, 1)) ==
             NULL)

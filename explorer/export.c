@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "export.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,7 +471,9 @@ static char *on_path(const char *name)
     const char *path = getenv("PATH");
     for (const char *p = path ? path : "/usr/bin:/bin"; *p != '\0';) {
         size_t n = strcspn(p, ":");
-        char *exe = bcw__sprintf("%.*s/%s", (int)n, n ? p : ".", name);
+        /* an empty entry is the working folder */
+        char *exe = n ? bcw__sprintf("%.*s/%s", (int)n, p, name)
+                      : bcw__sprintf("./%s", name);
         if (exe != NULL && access(exe, X_OK) == 0)
             return exe;
         free(exe);
@@ -487,10 +490,17 @@ int bcw__svg_of_dot(const char *dot, size_t len, char **svg)
         return bcw__error(BCW_EINPUT,
                           "the SVG is drawn by Graphviz's dot, which is not "
                           "on PATH (Debian: apt-get install graphviz)");
-    const char *tmp = bcw__tmp_dir();
-    char *in = bcw__sprintf("%s/bcwalk-graph.%ld.dot", tmp, (long)getpid());
-    char *out = bcw__sprintf("%s/bcwalk-graph.%ld.svg", tmp, (long)getpid());
-    char *log = bcw__sprintf("%s/bcwalk-graph.%ld.log", tmp, (long)getpid());
+    /* a folder of its own: no name another user could have made first */
+    char *dir = bcw__sprintf("%s/bcwalk-graph.XXXXXX", bcw__tmp_dir());
+    if (dir != NULL && mkdtemp(dir) == NULL) {
+        int err = bcw__error(BCW_ERROR, "mkdtemp %s: %s", dir, strerror(errno));
+        free(dir);
+        free(exe);
+        return err;
+    }
+    char *in = dir ? bcw__sprintf("%s/graph.dot", dir) : NULL;
+    char *out = dir ? bcw__sprintf("%s/graph.svg", dir) : NULL;
+    char *log = dir ? bcw__sprintf("%s/dot.log", dir) : NULL;
     int err = in && out && log ? 0 : BCW_ENOMEM;
     if (err == 0)
         err = bcw__write_file_atomic(in, dot, len);
@@ -519,11 +529,15 @@ int bcw__svg_of_dot(const char *dot, size_t len, char **svg)
         unlink(in);
     if (out)
         unlink(out);
+    /* a failure's log stays where its message says it is */
     if (log && err == 0)
         unlink(log);
+    if (dir && err == 0)
+        rmdir(dir);
     free(in);
     free(out);
     free(log);
+    free(dir);
     free(exe);
     return err;
 }

@@ -102,6 +102,7 @@ struct bcw_journal {
      * of records and merged back from each in a replay; NULL: none */
     uint8_t *hits;
     uint32_t ncov;
+    size_t cover_at; /* a coverage block read before hits were given */
 };
 
 static double now_s(void)
@@ -362,10 +363,16 @@ static bool next_block(bcw_journal *j)
         if (sum != bcw__hash(b, BLOCK_HEAD + len, 0))
             return false;
         if (magic == COVER_MAGIC) {
-            /* what the runs of the records after it covered */
-            if (j->hits == NULL || n != j->ncov || len != n)
+            /* what the runs of the records before it covered: merged
+             * now, or when the walk says where its hits are (a
+             * reference build's walk, which measures none, reads ahead
+             * into the first of the build under test's) */
+            if (len != n || (j->hits != NULL && n != j->ncov))
                 return false;
-            bcw__cov_merge(j->hits, b + BLOCK_HEAD, n);
+            if (j->hits != NULL)
+                bcw__cov_merge(j->hits, b + BLOCK_HEAD, n);
+            else
+                j->cover_at = j->at;
             j->at += BLOCK_HEAD + len + 8;
             continue;
         }
@@ -623,6 +630,15 @@ void bcw__journal_cover(bcw_journal *j, uint8_t *hits, uint32_t n)
 {
     j->hits = hits;
     j->ncov = n;
+    if (j->map == NULL || j->cover_at == 0)
+        return;
+    /* the blocks are cumulative: the last one read holds the others */
+    const unsigned char *b = j->map + j->cover_at;
+    uint32_t m;
+    memcpy(&m, b + 4, 4);
+    if (m == n)
+        bcw__cov_merge(hits, b + BLOCK_HEAD, n);
+    j->cover_at = 0;
 }
 
 void bcw__journal_counts(const bcw_journal *j, uint64_t *replayed,

@@ -316,7 +316,7 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     redirect_contracts(bc.mod);
     /* the unit's own functions only, before the stubs join them; the
      * flags first, so that no block a check adds has one */
-    if (cov != NULL && (err = bcw__cov_instrument(bc.mod, model, cov)) < 0) {
+    if (cov != NULL && (err = bcw__cov_instrument(bc.mod, cov)) < 0) {
         bcw__bitcode_dispose(&bc);
         return err;
     }

@@ -133,6 +133,16 @@ class Coverage(unittest.TestCase):
         self.assertEqual(arms, {0: "1", 1: "1", 2: "1", 3: "1"})
         self.assertNotIn(switch, [b["line"] for b in five["untaken_branches"]])
 
+    def test_each_unit_of_a_library_counts_its_own_code(self):
+        # ring.bc has two units: a walk of ring_conf is not a walk of ring
+        info = tmp("ring_conf.info")
+        conf = covered("ring.bc", "ring_conf", 2, info)["coverage"]
+        self.assertEqual(conf["functions"], {"hit": 1, "total": 1})
+        (_, rec), = records(info).items()
+        self.assertEqual(list(rec["FNDA"]), ["ring_conf_init"])
+        ring = covered("ring.bc", "ring", 2, tmp("ring.info"))["coverage"]
+        self.assertGreater(ring["functions"]["total"], 1)
+
     def test_a_sequence_that_crashes_or_hangs_covers_what_it_ran(self):
         info = tmp("faulty.info")
         covered("faulty.bc", "faulty", 1, info)
