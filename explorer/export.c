@@ -621,6 +621,25 @@ static void html_summary(FILE *f, bcw_exports *x, const bcw_summary *s)
             "</tr>\n",
             s->elapsed_s > 0 ? (double)executed / s->elapsed_s : 0.0,
             s->elapsed_s > 0 ? (double)s->calls / s->elapsed_s : 0.0);
+    if (s->judged.on) {
+        /* a judged walk: JWalk's oracle efficiency */
+        const struct bcw_judged *j = &s->judged;
+        bcw_efficiency e = bcw__report_efficiency(s);
+        fprintf(f,
+                "<tr><td class=\"l\">Passed as the oracle has them</td>"
+                "<td id=\"passed\">%llu</td></tr>\n<tr><td class=\"l\">"
+                "Failed</td><td id=\"failed\">%llu</td></tr>\n<tr><td "
+                "class=\"l\">Pending a person's judgement</td><td>%llu</td>"
+                "</tr>\n<tr><td class=\"l\">Observations put to a person"
+                "</td><td>%llu (%.2f%%)</td></tr>\n<tr><td class=\"l\">"
+                "Predicted</td><td>%llu (%.2f%%)</td></tr>\n<tr><td "
+                "class=\"l\">Decisions automated</td><td>%.2f%%</td></tr>\n",
+                (unsigned long long)j->passed, (unsigned long long)j->failed,
+                (unsigned long long)(j->fresh + j->changed + j->unjudged),
+                (unsigned long long)e.manual, e.manual_pct,
+                (unsigned long long)e.predicted, e.predicted_pct,
+                e.automated_pct);
+    }
     fputs("</table>\n", f);
 }
 

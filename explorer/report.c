@@ -1083,18 +1083,9 @@ static char **step_texts(const bcw_reporter *r)
     return v;
 }
 
-/* JWalk's oracle efficiency of a judged walk (its tables 1-4, one
- * cycle): the observations put to a person, the executed sequences
- * predicted (the rest), and the share of the walk's decisions made
- * without a person, predictions and discarded sequences alike. */
-typedef struct efficiency {
-    uint64_t manual, predicted;
-    double manual_pct, predicted_pct, automated_pct;
-} efficiency;
-
-static efficiency efficiency_of(const bcw_summary *s)
+bcw_efficiency bcw__report_efficiency(const bcw_summary *s)
 {
-    efficiency e = {0};
+    bcw_efficiency e = {0};
     uint64_t executed = s->normal + s->terminated;
     e.manual = s->judged.manual < executed ? s->judged.manual : executed;
     e.predicted = executed - e.manual;
@@ -1215,7 +1206,7 @@ static int print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             (unsigned long long)j->rejected, (unsigned long long)j->unreached,
             j->reference ? "true" : "false", (unsigned long long)j->differs,
             nl);
-        efficiency e = efficiency_of(s);
+        bcw_efficiency e = bcw__report_efficiency(s);
         fprintf(f,
                 "\"efficiency\": {\"manual\": %llu, \"predicted\": %llu, "
                 "\"weak\": %llu, \"manual_pct\": %.2f, \"predicted_pct\": "
@@ -1312,7 +1303,7 @@ static void text_judged(FILE *f, const bcw_summary *s)
                 j->reference ? "reference build" : "oracle");
     if (j->reference)
         return; /* no person asked */
-    efficiency e = efficiency_of(s);
+    bcw_efficiency e = bcw__report_efficiency(s);
     fprintf(f,
             "Asked a person about %llu observations (%.2f%% of the executed "
             "sequences), predicted %llu (%.2f%%; %llu by the void rule)\n"

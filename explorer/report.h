@@ -101,6 +101,17 @@ BCW_INTERNAL int bcw__report_seq(void *reporter, const bcw_seq *seq);
 BCW_INTERNAL void bcw__report_begin_state(void *reporter, const char *name,
                                           int index);
 
+/* JWalk's oracle efficiency of a judged walk (its tables 1-4, one
+ * cycle): the observations put to a person, the executed sequences
+ * predicted (the rest), and the share of the walk's decisions made
+ * without a person, predictions and discarded sequences alike. */
+typedef struct bcw_efficiency {
+    uint64_t manual, predicted;
+    double manual_pct, predicted_pct, automated_pct;
+} bcw_efficiency;
+
+BCW_INTERNAL bcw_efficiency bcw__report_efficiency(const bcw_summary *s);
+
 /* Prints the summary: the text report's tail, the JSON document, or the
  * last JSON line. */
 BCW_INTERNAL int bcw__report_summary(bcw_reporter *r, const bcw_summary *s);

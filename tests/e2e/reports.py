@@ -470,9 +470,15 @@ class EmitC(unittest.TestCase):
                "--accept", check=0)
         entries = json.loads(bcwalk("oracle", "dump", oracle,
                                     check=0).stdout)["entries"]
-        tests_c = tmp("oracle_tests.c")
-        bcwalk("test", example("bstack.bc"), *walk, "--oracle", oracle,
-               "--emit-c", tests_c, check=0)
+        tests_c, page = tmp("oracle_tests.c"), tmp("oracle.html")
+        doc = json.loads(bcwalk("test", example("bstack.bc"), *walk,
+                                "--oracle", oracle, "--emit-c", tests_c,
+                                "--html", page, "--format", "json",
+                                check=0).stdout)
+        # the page has JWalk's oracle efficiency too
+        self.assertIn('<td id="passed">%d</td>' % doc["oracle"]["passed"],
+                      read(page))
+        self.assertIn("Decisions automated", read(page))
         src = read(tests_c)
         self.assertEqual(src.count("cmocka_unit_test("),
                          sum(e["verdict"] == "pass" for e in entries))
