@@ -191,8 +191,7 @@ static int clean_names(LLVMModuleRef mod)
     return 0;
 }
 
-/* bcw__bitcode_load into context `ctx`, or a new one when it is NULL. */
-static int load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
+int bcw__bitcode_load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
 {
     opaque_pointers_once();
     memset(out, 0, sizeof *out);
@@ -246,7 +245,7 @@ static int load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
 
 int bcw__bitcode_load(bcw_bitcode *out, const char *path)
 {
-    return load_in(out, path, NULL);
+    return bcw__bitcode_load_in(out, path, NULL);
 }
 
 /* Lists every function `mod` defines in its named metadata BCW_OWN_MD:
@@ -278,7 +277,7 @@ int bcw__bitcode_link(const char *out, const char *path,
     char msg[512] = "";
     for (size_t i = 0; err == 0 && i < n; i++) {
         bcw_bitcode other;
-        if ((err = load_in(&other, with[i], main.ctx)) < 0)
+        if ((err = bcw__bitcode_load_in(&other, with[i], main.ctx)) < 0)
             break;
         /* the linker reports through the context's handler */
         LLVMContextSetDiagnosticHandler(main.ctx, diagnostic, msg);

@@ -18,6 +18,11 @@ typedef struct bcw_bitcode {
  * naming the file and the problem; LLVM never exits the process. */
 BCW_INTERNAL int bcw__bitcode_load(bcw_bitcode *out, const char *path);
 
+/* bcw__bitcode_load into context `ctx` (which stays its owner's: out->ctx
+ * is NULL then), or into a new one when it is NULL. */
+BCW_INTERNAL int bcw__bitcode_load_in(bcw_bitcode *out, const char *path,
+                                      LLVMContextRef ctx);
+
 /* The named metadata listing, by name (one MDString per node), the
  * functions the library's own file defines when bcw__bitcode_link linked
  * others into it; those are its API, the rest only its callees. */

@@ -66,12 +66,13 @@ static const char *const redirected[][2] = {
     {"putenv", "bcw_rt_putenv"},
 };
 
-static void redirect_libc(LLVMModuleRef mod)
+void bcw__native_rename(LLVMModuleRef mod, const char *const (*pairs)[2],
+                        size_t n)
 {
-    for (size_t i = 0; i < sizeof redirected / sizeof redirected[0]; i++) {
-        LLVMValueRef fn = LLVMGetNamedFunction(mod, redirected[i][0]);
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef fn = LLVMGetNamedFunction(mod, pairs[i][0]);
         if (fn != NULL && LLVMIsDeclaration(fn))
-            LLVMSetValueName2(fn, redirected[i][1], strlen(redirected[i][1]));
+            LLVMSetValueName2(fn, pairs[i][1], strlen(pairs[i][1]));
     }
 }
 
@@ -138,10 +139,8 @@ static LLVMValueRef from_word(LLVMBuilderRef b, LLVMValueRef word,
     }
 }
 
-/* Converts a result to the raw word the runtime reads (zero-extended
- * integers, float bits, pointer bits). */
-static LLVMValueRef to_word(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef i64,
-                            LLVMContextRef ctx)
+LLVMValueRef bcw__native_word(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef i64,
+                              LLVMContextRef ctx)
 {
     LLVMTypeRef t = LLVMTypeOf(v);
     switch (LLVMGetTypeKind(t)) {
@@ -212,10 +211,11 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
             LLVMValueRef slot =
                 LLVMBuildGEP2(b, i64, LLVMGetParam(stub, 1), &idx, 1, "");
             LLVMValueRef e = LLVMBuildExtractValue(b, call, k, "");
-            LLVMBuildStore(b, to_word(b, e, i64, ctx), slot);
+            LLVMBuildStore(b, bcw__native_word(b, e, i64, ctx), slot);
         }
     } else if (LLVMGetTypeKind(rt) != LLVMVoidTypeKind) {
-        LLVMBuildStore(b, to_word(b, call, i64, ctx), LLVMGetParam(stub, 1));
+        LLVMBuildStore(b, bcw__native_word(b, call, i64, ctx),
+                       LLVMGetParam(stub, 1));
     }
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
@@ -329,7 +329,8 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     if (err == 0) {
         gather_globals(bc.mod);
         externalize(bc.mod);
-        redirect_libc(bc.mod);
+        bcw__native_rename(bc.mod, redirected,
+                           sizeof redirected / sizeof redirected[0]);
     }
     if (err == 0)
         err = bcw__bitcode_write(bc.mod, out);

@@ -2,6 +2,9 @@
 #ifndef BCW_NATIVE_H
 #define BCW_NATIVE_H
 
+#include <llvm-c/Core.h>
+#include <stddef.h>
+
 #include "coverage.h"
 #include "model.h"
 
@@ -23,5 +26,15 @@ BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
                                         const char *setup, unsigned sanitize,
                                         unsigned *optimised, bcw_cov_map *cov,
                                         const char *out);
+
+/* Renames the module's declarations pairs[i][0] to pairs[i][1]: its calls
+ * of a libc function go to the runtime's. */
+BCW_INTERNAL void bcw__native_rename(LLVMModuleRef mod,
+                                     const char *const (*pairs)[2], size_t n);
+
+/* Converts a value to the raw word the runtime reads (zero-extended
+ * integers, float bits, pointer bits), built with `b`. */
+BCW_INTERNAL LLVMValueRef bcw__native_word(LLVMBuilderRef b, LLVMValueRef v,
+                                           LLVMTypeRef i64, LLVMContextRef ctx);
 
 #endif

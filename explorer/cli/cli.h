@@ -25,6 +25,7 @@ int cmd_test(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
 
 /* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -25,6 +25,8 @@ static const cli_cmd commands[] = {
      "print the report of a results file again, running nothing"},
     {"merge", cmd_merge,
      "make the results file of a walk run in shards (--shard I/N)"},
+    {"learn", cmd_learn,
+     "learn a unit's model from the library's own test program"},
 };
 
 int cli_fail(const char *fmt, ...)

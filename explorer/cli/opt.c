@@ -159,8 +159,11 @@ int cli_parse(cli_args *out, const cli_spec *s, void *target, int argc,
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value = NULL;
         if (!options || arg[0] != '-' || arg[1] == '\0') {
-            if (noperands++ == 0)
+            if (noperands == 0)
                 out->operand = arg;
+            else if (noperands <= 3)
+                out->more[noperands - 1] = arg;
+            noperands++;
             continue;
         }
         if (strcmp(arg, "--") == 0) {
@@ -201,8 +204,12 @@ int cli_parse(cli_args *out, const cli_spec *s, void *target, int argc,
     if (s->operand == NULL && noperands > 0)
         return usage_error(s, true, "unexpected '%s': it takes options only",
                            out->operand);
-    if (s->operand != NULL && noperands != 1)
-        return usage_error(s, true, "expected one %s", s->operand_is);
+    unsigned want = s->operands > 0 ? s->operands : 1;
+    if (s->operand != NULL && (unsigned)noperands != want)
+        return want == 1
+                   ? usage_error(s, true, "expected one %s", s->operand_is)
+                   : usage_error(s, true, "expected %u operands: %s", want,
+                                 s->operand);
     /* an output that is the input would destroy it */
     struct stat in, outst;
     for (size_t i = 0;

@@ -76,6 +76,8 @@ typedef struct cli_spec {
     const char *operand;    /* the one operand's name in usage: "LIB.bc";
                                NULL: the command takes none */
     const char *operand_is; /* what it is, for the error: "bitcode file" */
+    unsigned operands;      /* how many it takes (0: one); usage shows
+                               `operand` for them all: "TESTS.bc LIB.bc" */
     const char *about;      /* what the command does, after the usage line */
     const char *after;      /* after the options: notes, worked examples */
     const cli_opt *opts;    /* the table, ended by {.kind = CLI_END} */
@@ -86,6 +88,7 @@ typedef struct cli_spec {
 /* What the parse found besides the values it stored. */
 typedef struct cli_args {
     const char *operand; /* the operand, borrowed from argv */
+    const char *more[3]; /* spec.operands > 1: the next ones */
     uint64_t given;      /* bit i: opts[i] was on the command line */
 } cli_args;
 

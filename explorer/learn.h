@@ -1,0 +1,137 @@
+/* learn.h - a unit's model learned from the library's own tests (James):
+ * the traced calls with their values named (#0 the unit, Obj#1 another
+ * object, the same pointer the same name), a graph of control and data
+ * dependencies between them, and that graph merged k-tails style. */
+#ifndef BCW_LEARN_H
+#define BCW_LEARN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alloc.h"
+#include "model.h"
+#include "trace.h"
+
+/* What a traced value is. */
+enum bcw_lv_kind {
+    BCW_LV_NONE,   /* no value: void, or the call did not return */
+    BCW_LV_INT,    /* value: the integer (bool and char too) */
+    BCW_LV_FLOAT,  /* text only */
+    BCW_LV_STRING, /* str: the bytes */
+    BCW_LV_UNIT,   /* value: k of #k, an instance of the unit */
+    BCW_LV_OBJ,    /* value: k of Obj#k, any other pointer */
+    BCW_LV_NULL,
+    BCW_LV_FUNC /* a function the code names: text is its name */
+};
+
+typedef struct bcw_lval {
+    uint8_t kind;
+    int64_t value;
+    char *text; /* as reports show it: "5", "#0", "Obj#2", "\"abc\"" */
+    char *str;  /* BCW_LV_STRING: the bytes */
+} bcw_lval;
+
+/* One traced call, named. */
+typedef struct bcw_lcall {
+    char *fn;
+    int func; /* in the unit's funcs, -1: another library function,
+                 one that made an argument of the unit's calls */
+    unsigned nargs;
+    bcw_lval args[TR_MAX_ARGS];
+    bcw_lval result;
+    unsigned nouts;
+    uint8_t out_arg[TR_MAX_ARGS];
+    bcw_lval outs[TR_MAX_ARGS]; /* what the call left in *args[out_arg] */
+    char *outcome; /* NULL: it returned; else how the program ended in it
+                      ("crash (SIGSEGV)", "abort", "exit 1", "hang") */
+    char *where;   /* the test's file:line, or NULL */
+} bcw_lcall;
+
+/* One test, its calls of the unit and those that made their arguments. */
+typedef struct bcw_ltest {
+    char *name;
+    char *end; /* "passed", "assertion failed (t.c:12: ...)", ... */
+    bool passed;
+    uint64_t made; /* calls into the library, all of them */
+    unsigned ncalls;
+    bcw_lcall *calls;
+} bcw_ltest;
+
+/* A node of the graph: calls of one function with one outcome. */
+typedef struct bcw_lnode {
+    char *fn;
+    int func;
+    char *outcome;  /* NULL: normal */
+    unsigned count; /* traced calls it stands for */
+    unsigned nargs;
+    bcw_strlist values[TR_MAX_ARGS]; /* distinct arguments seen, sorted */
+    bcw_strlist tests;               /* the tests that made them, sorted */
+} bcw_lnode;
+
+enum bcw_ledge_kind { BCW_LE_CONTROL, BCW_LE_DATA };
+
+typedef struct bcw_ledge {
+    unsigned from, to;
+    uint8_t kind;  /* enum bcw_ledge_kind */
+    uint8_t param; /* DATA: the argument the value goes to */
+} bcw_ledge;
+
+typedef struct bcw_lgraph {
+    unsigned nnodes, nedges;
+    bcw_lnode *nodes;
+    bcw_ledge *edges; /* sorted by (from, to, kind, param), distinct */
+} bcw_lgraph;
+
+typedef struct bcw_learned {
+    char *unit;
+    char *tests_path, *lib_path;
+    char *how;       /* how the tests were found */
+    unsigned nfound; /* test functions found */
+    unsigned runs;   /* the program's runs (one more per halt) */
+    int status;      /* its exit status */
+    unsigned ntests;
+    bcw_ltest *tests;
+    unsigned k_strict, k_loose;
+    unsigned traced_nodes, traced_edges; /* before merging */
+    bcw_lgraph graph;                    /* merged */
+} bcw_learned;
+
+/* The unit `unit`'s part of trace `t`: its calls and those that made
+ * their arguments, named; then the graph of them, merged with
+ * thresholds k_strict and k_loose.  *out is the caller's
+ * (bcw__learned_free). */
+BCW_INTERNAL int bcw__learn(bcw_learned *out, const bcw_model *model,
+                            unsigned unit, const bcw_trace *t,
+                            unsigned k_strict, unsigned k_loose);
+
+/* The graph of the tests' calls: a node per call, control edges from
+ * each call on an instance of the unit to the next on it, data edges
+ * from the call that returned (or wrote out) a pointer to the later
+ * calls taking it. */
+BCW_INTERNAL int bcw__learn_graph(bcw_lgraph *out, const bcw_ltest *tests,
+                                  unsigned ntests);
+
+/* Merges graph g in place, James's way: nodes whose trees of neighbours
+ * (following edges forward, or backward) agree to k_strict levels,
+ * deepest first; then those whose whole trees are equal and at least
+ * k_loose levels deep.  A node's label is its function and outcome;
+ * merged nodes keep the union of their values and tests. */
+BCW_INTERNAL int bcw__learn_merge(bcw_lgraph *g, unsigned k_strict,
+                                  unsigned k_loose);
+
+BCW_INTERNAL void bcw__lgraph_free(bcw_lgraph *g);
+BCW_INTERNAL void bcw__learned_free(bcw_learned *l);
+
+/* Outputs (learn_out.c). */
+BCW_INTERNAL int bcw__learned_text(const bcw_learned *l, FILE *f);
+BCW_INTERNAL int bcw__learned_json(const bcw_learned *l, FILE *f);
+/* The graph in DOT: control edges solid, data edges dashed and labelled
+ * with their argument, a oneOf diamond where an argument has several
+ * producers, edges on a loop bold, halting calls filled. */
+BCW_INTERNAL int bcw__learned_dot(const bcw_learned *l, FILE *f);
+/* The learned model's file (msgpack, docs/learn.md), atomically. */
+BCW_INTERNAL int bcw__learned_save(const bcw_learned *l, const char *path);
+BCW_INTERNAL int bcw__learned_load(bcw_learned *out, const char *path);
+
+#endif
