@@ -114,6 +114,16 @@ static bool log_mentions(const char *log, const char *text)
 
 int bcw__build_failed(const char *file, const char *doing, const char *log)
 {
+    return bcw__build_failed_hint(file, doing,
+                                  "give the files defining them with --link "
+                                  "A.bc,B.bc, or link the library's files "
+                                  "into one with llvm-link",
+                                  log);
+}
+
+int bcw__build_failed_hint(const char *file, const char *doing,
+                           const char *hint, const char *log)
+{
     char line[512] = "", first[512] = "";
     bcw_buf undefined;
     bcw__buf_init(&undefined, 4096);
@@ -133,10 +143,8 @@ int bcw__build_failed(const char *file, const char *doing, const char *log)
         undefined.len > 0
             ? bcw__error(BCW_EINPUT,
                          "%s: %s failed: functions it calls are defined in no "
-                         "file of it: %s (give the files defining them with "
-                         "--link A.bc,B.bc, or link the library's files into "
-                         "one with llvm-link; full log: %s)",
-                         file, doing, undefined.data, log)
+                         "file of it: %s (%s; full log: %s)",
+                         file, doing, undefined.data, hint, log)
             : bcw__error(BCW_ERROR, "%s: %s failed: %s (full log: %s)", file,
                          doing, first[0] ? first : "clang failed", log);
     bcw__buf_free(&undefined);

@@ -42,5 +42,8 @@ BCW_INTERNAL int bcw__build_clang(const char *const argv[], const char *log);
  * returns BCW_ERROR. */
 BCW_INTERNAL int bcw__build_failed(const char *file, const char *doing,
                                    const char *log);
+/* ... with `hint` saying what to do about functions no file defines. */
+BCW_INTERNAL int bcw__build_failed_hint(const char *file, const char *doing,
+                                        const char *hint, const char *log);
 
 #endif

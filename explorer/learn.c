@@ -317,35 +317,54 @@ static int name_call(bcw_lcall *out, namer *nm, const bcw_unit *u, int uidx,
     return err;
 }
 
-static bool names_same(const bcw_lval *a, const bcw_lval *b)
+/* The largest k of the Obj#k a call takes or gives. */
+static int64_t max_obj(const bcw_lcall *calls, unsigned n)
 {
-    return a->kind == b->kind && a->value == b->value &&
-           (a->kind == BCW_LV_OBJ || a->kind == BCW_LV_UNIT);
+    int64_t max = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const bcw_lcall *c = &calls[i];
+        for (unsigned a = 0; a < c->nargs; a++)
+            if (c->args[a].kind == BCW_LV_OBJ && c->args[a].value > max)
+                max = c->args[a].value;
+        for (unsigned o = 0; o < c->nouts; o++)
+            if (c->outs[o].kind == BCW_LV_OBJ && c->outs[o].value > max)
+                max = c->outs[o].value;
+        if (c->result.kind == BCW_LV_OBJ && c->result.value > max)
+            max = c->result.value;
+    }
+    return max;
 }
 
-/* Does call c (one of `calls`) take the value some later kept call
- * takes?  Marks, from the last call back, the calls the unit's calls
- * need: the unit's own, and those whose result or out-value a needed
- * call takes. */
-static void mark_needed(const bcw_lcall *calls, unsigned n, bool *need)
+/* Does call c give (return or write out) Obj#k for a k `wanted` holds?
+ * Takes those k out of it. */
+static bool gives_wanted(const bcw_lcall *c, bool *wanted)
 {
-    for (unsigned i = n; i-- > 0;) {
-        need[i] = calls[i].func >= 0;
-        if (need[i])
-            continue;
-        for (unsigned j = i + 1; j < n && !need[i]; j++) {
-            if (!need[j])
-                continue;
-            for (unsigned a = 0; a < calls[j].nargs && !need[i]; a++) {
-                const bcw_lval *v = &calls[j].args[a];
-                if (v->kind != BCW_LV_OBJ)
-                    continue;
-                need[i] = names_same(&calls[i].result, v);
-                for (unsigned o = 0; o < calls[i].nouts && !need[i]; o++)
-                    need[i] = names_same(&calls[i].outs[o], v);
-            }
+    bool gave = false;
+    const bcw_lval *v = &c->result;
+    for (unsigned o = 0; o <= c->nouts; o++, v = &c->outs[o - 1])
+        if (v->kind == BCW_LV_OBJ && wanted[v->value]) {
+            wanted[v->value] = false;
+            gave = true;
         }
+    return gave;
+}
+
+/* Marks, from the last call back, the calls the unit's calls need: the
+ * unit's own, and the last to give an object a needed call takes. */
+static int mark_needed(const bcw_lcall *calls, unsigned n, bool *need)
+{
+    bool *wanted = bcw__calloc((size_t)max_obj(calls, n) + 1, sizeof *wanted);
+    if (wanted == NULL)
+        return BCW_ENOMEM;
+    for (unsigned i = n; i-- > 0;) {
+        const bcw_lcall *c = &calls[i];
+        need[i] = gives_wanted(c, wanted) || c->func >= 0;
+        for (unsigned a = 0; need[i] && a < c->nargs; a++)
+            if (c->args[a].kind == BCW_LV_OBJ)
+                wanted[c->args[a].value] = true;
     }
+    free(wanted);
+    return 0;
 }
 
 static int learn_test(bcw_ltest *out, const bcw_unit *u, int uidx,
@@ -371,8 +390,9 @@ static int learn_test(bcw_ltest *out, const bcw_unit *u, int uidx,
             x->end != BCW_TRACE_LEFT)
             err = (all[done].outcome = call_outcome(x)) ? 0 : BCW_ENOMEM;
     }
+    if (err == 0)
+        err = mark_needed(all, x->ncalls, need);
     if (err == 0) {
-        mark_needed(all, x->ncalls, need);
         unsigned n = 0;
         for (unsigned i = 0; i < x->ncalls; i++)
             n += need[i];
@@ -481,6 +501,13 @@ int bcw__learn_graph(bcw_lgraph *out, const bcw_ltest *tests, unsigned ntests)
         const bcw_ltest *x = &tests[t];
         /* the last call on each instance #k (k < 64 followed) */
         int last[64], any = -1; /* any: the last call of the unit */
+        /* giver[k]: 1 + the call that last gave Obj#k, 0: none */
+        unsigned *giver = bcw__calloc((size_t)max_obj(x->calls, x->ncalls) + 1,
+                                      sizeof *giver);
+        if (giver == NULL) {
+            err = BCW_ENOMEM;
+            break;
+        }
         for (unsigned k = 0; k < 64; k++)
             last[k] = -1;
         for (unsigned i = 0; i < x->ncalls && err == 0; i++) {
@@ -519,22 +546,17 @@ int bcw__learn_graph(bcw_lgraph *out, const bcw_ltest *tests, unsigned ntests)
             /* data: from the call that gave each object it takes */
             for (unsigned a = 0; a < c->nargs && err == 0; a++) {
                 const bcw_lval *v = &c->args[a];
-                if (v->kind != BCW_LV_OBJ)
-                    continue;
-                for (unsigned p = i; p-- > 0;) {
-                    const bcw_lcall *q = &x->calls[p];
-                    bool gave = names_same(&q->result, v);
-                    for (unsigned o = 0; o < q->nouts && !gave; o++)
-                        gave = names_same(&q->outs[o], v);
-                    if (gave) {
-                        err = add_edge(out, &cap, base + p, id, BCW_LE_DATA,
-                                       (uint8_t)a);
-                        break;
-                    }
-                }
+                if (v->kind == BCW_LV_OBJ && giver[v->value] > 0)
+                    err = add_edge(out, &cap, giver[v->value] - 1, id,
+                                   BCW_LE_DATA, (uint8_t)a);
             }
+            const bcw_lval *g = &c->result;
+            for (unsigned o = 0; o <= c->nouts; o++, g = &c->outs[o - 1])
+                if (g->kind == BCW_LV_OBJ)
+                    giver[g->value] = id + 1;
         }
         base += x->ncalls;
+        free(giver);
     }
     edges_settle(out);
     return err;

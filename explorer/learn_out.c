@@ -62,7 +62,7 @@ static const char *edge_kind(uint8_t k)
 int bcw__learned_text(const bcw_learned *l, FILE *f)
 {
     fprintf(f,
-            "Learned unit %s from %u test%s (found by %s; the program ran "
+            "Learned unit %s from %u test%s (%s; the program ran "
             "%u time%s, exit status %d)\n\n",
             l->unit, l->ntests, l->ntests == 1 ? "" : "s", l->how, l->runs,
             l->runs == 1 ? "" : "s", l->status);

@@ -39,6 +39,7 @@ int bcw_learn_run(const bcw_model *model, const bcw_learn_opts *opts)
         return bcw__error(BCW_EINPUT, "no unit %u in the model", opts->unit);
     bcw_trace_opts to = {.libs = opts->libs,
                          .limit = opts->max_calls,
+                         .per_site = opts->per_site,
                          .time_s = opts->time_limit_s,
                          .memory_mb = opts->memory_mb,
                          .keep = opts->keep_dir};

@@ -138,7 +138,7 @@ static int find_tests(inst *in)
         if (!LLVMIsDeclaration(g))
             err = table_tests(in, LLVMGetInitializer(g), 0);
     if (err == 0 && in->ntests > 0) {
-        in->t->how = bcw__strdup("a table of test functions");
+        in->t->how = bcw__strdup("test functions from a table of them");
         return in->t->how ? 0 : BCW_ENOMEM;
     }
     for (LLVMValueRef fn = LLVMGetFirstFunction(in->mod);
@@ -147,8 +147,9 @@ static int find_tests(inst *in)
             err = add_test(in, fn);
     if (err < 0)
         return err;
-    in->t->how = bcw__strdup(in->ntests > 0 ? "their names (test*, *_test)"
-                                            : "none: the program is one test");
+    in->t->how = bcw__strdup(
+        in->ntests > 0 ? "test functions by their names (test*, *_test)"
+                       : "no test functions: main is the one test");
     return in->t->how ? 0 : BCW_ENOMEM;
 }
 
@@ -458,6 +459,9 @@ static int instrument(bcw_trace *t, const bcw_model *model, const char *tests,
         goto done;
     for (unsigned i = 0; i < in.ntests; i++)
         wrap_test(&in, LLVMGetNamedFunction(in.mod, in.names[i]), i);
+    LLVMValueRef nsites = LLVMAddGlobal(in.mod, in.i32, "bcw_tr_nsites");
+    LLVMSetInitializer(nsites, LLVMConstInt(in.i32, t->nsites, 0));
+    LLVMSetGlobalConstant(nsites, 1);
     bcw__native_rename(in.mod, redirected,
                        sizeof redirected / sizeof redirected[0]);
     char *msg = NULL;
@@ -646,6 +650,12 @@ static int read_run(parse *ps, const unsigned char *data, size_t len,
         case 'C':
             err = read_call(ps, &r, limit);
             break;
+        case 'M':
+            if (!get(&r, &calls, 8))
+                return 0;
+            if (ps->outside >= 0)
+                ps->t->tests[ps->outside].made = calls;
+            break;
         case 'R':
             err = read_return(ps, &r);
             break;
@@ -682,7 +692,8 @@ static int read_run(parse *ps, const unsigned char *data, size_t len,
 }
 
 static const char *const env_names[] = {"BCW_TRACE_FD", "BCW_TRACE_FROM",
-                                        "BCW_TRACE_LIMIT", "BCW_TRACE_ALARM"};
+                                        "BCW_TRACE_LIMIT", "BCW_TRACE_ALARM",
+                                        "BCW_TRACE_PER_SITE"};
 
 /* Runs the program once, from test run `from` on, its records into
  * `file`; *status is its wait status.  0, or BCW_ERROR. */
@@ -708,12 +719,13 @@ static int run_once(const char *prog, const char *file, unsigned from,
             fcntl(fd, F_SETFD, 0); /* kept across exec */
         else
             dup2(fd, 3);
-        char v[4][24];
+        char v[5][24];
         snprintf(v[0], sizeof v[0], "3");
         snprintf(v[1], sizeof v[1], "%u", from);
         snprintf(v[2], sizeof v[2], "%u", o->limit);
         snprintf(v[3], sizeof v[3], "%u", o->time_s);
-        for (int i = 0; i < 4; i++)
+        snprintf(v[4], sizeof v[4], "%u", o->per_site);
+        for (int i = 0; i < 5; i++)
             setenv(env_names[i], v[i], 1);
         if (o->memory_mb > 0) {
             struct rlimit rl;
@@ -871,7 +883,11 @@ int bcw__trace_run(bcw_trace *out, const bcw_model *model, const char *tests,
         goto done;
     }
     if (rc > 0) {
-        err = bcw__build_failed(tests, "building the traced test program", log);
+        err = bcw__build_failed_hint(
+            tests, "building the traced test program",
+            "link the test program's own files into TESTS.bc with llvm-link, "
+            "and name the libraries it uses with --lib (cmocka)",
+            log);
         failed_build = true;
         goto done;
     }

@@ -77,6 +77,8 @@ typedef struct bcw_trace {
 typedef struct bcw_trace_opts {
     const char *libs;   /* -l libraries to link, comma-separated, or NULL */
     unsigned limit;     /* calls recorded per test */
+    unsigned per_site;  /* ... and per call site in a test: a loop's first
+                           iterations */
     unsigned time_s;    /* a test's time limit */
     unsigned memory_mb; /* the program's address space */
     const char *keep;   /* a folder to keep the built program in, or NULL */

@@ -29,6 +29,10 @@ enum tr_halt {
     TR_HALT_NEST        /* calls nested deeper than the tracer follows */
 };
 
+/* The number of call sites the instrumenter numbered (a constant of the
+ * instrumented program). */
+extern const uint32_t bcw_tr_nsites;
+
 /* The hooks (instrumented calls; test ids and sites are the
  * instrumenter's numbers). */
 /* 1: skip the test (return at once); slot: the address of the test

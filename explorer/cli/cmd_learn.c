@@ -14,12 +14,13 @@
 
 typedef struct learn_args {
     const char *unit, *k, *libs, *output, *dot, *svg, *keep;
-    unsigned max_calls, time_limit_s, memory_mb;
+    unsigned max_calls, per_site, time_limit_s, memory_mb;
     enum bcw_learn_format format;
 } learn_args;
 
 static const learn_args defaults = {.k = "4,1",
-                                    .max_calls = 1000,
+                                    .max_calls = 10000,
+                                    .per_site = 64,
                                     .time_limit_s = 10,
                                     .memory_mb = 4096,
                                     .format = BCW_LEARN_TEXT};
@@ -70,6 +71,11 @@ static const cli_opt options[] = {
      .arg = "N",
      CLI_INT(learn_args, max_calls, 1, 1000000),
      .help = "calls recorded per test (the rest are counted)"},
+    {.name = "per-site",
+     .arg = "N",
+     CLI_INT(learn_args, per_site, 1, 1000000),
+     .help = "calls recorded per call site in a test: a loop's first "
+             "iterations, then the calls after it (the rest are counted)"},
     {.name = "time-limit",
      .arg = "S",
      CLI_INT(learn_args, time_limit_s, 1, 86400),
@@ -136,6 +142,7 @@ int cmd_learn(int argc, char **argv)
                         .bitcode = given.more[0],
                         .libs = a.libs,
                         .max_calls = a.max_calls,
+                        .per_site = a.per_site,
                         .time_limit_s = a.time_limit_s,
                         .memory_mb = a.memory_mb,
                         .out_path = a.output,

@@ -18,6 +18,8 @@
  *   'C' u32 site u8 n {u64 word | 0xff u16 len bytes}[n]   a call
  *   'R' u32 site u64 result u8 n {u8 arg u64 word}[n]      it returned
  *   'H' u8 kind i32 code u64 calls u16 len bytes           the process ends
+ *   'M' u64 calls                      the program ended; calls: all the
+ *                                      calls made outside any test
  * A string argument is its bytes (at most TR_STRING), not its address;
  * kind is a TR_HALT_* and code the signal, exit status or 0. */
 #define _GNU_SOURCE
@@ -40,18 +42,21 @@
 static int out_fd = -1;
 static unsigned char buf[TR_BUF];
 static size_t used;
-static uint32_t from;    /* test runs before this one are skipped */
-static uint32_t runs;    /* test runs begun so far */
-static uint32_t cur;     /* the one in flight */
-static uint32_t depth;   /* test functions in flight (nested) */
-static char *frame;      /* its return address's slot: the stack's top
-                            when it was called */
-static uint32_t limit;   /* calls recorded per test at most */
-static uint64_t calls;   /* calls made in the test in flight */
-static unsigned alarm_s; /* a test's time limit */
-static int recording;    /* calls go to the file */
-static int outside;      /* record calls made outside any test */
-static int halted;       /* a halt record is written: nothing after it */
+static uint32_t from;          /* test runs before this one are skipped */
+static uint32_t runs;          /* test runs begun so far */
+static uint32_t cur;           /* the one in flight */
+static uint32_t depth;         /* test functions in flight (nested) */
+static char *frame;            /* its return address's slot: the stack's top
+                                  when it was called */
+static uint32_t limit;         /* calls recorded per test at most */
+static uint32_t per_site;      /* ... and per call site: a loop's first ones */
+static uint32_t *site_calls;   /* calls made at each site in the test */
+static uint64_t calls;         /* calls made in the test in flight */
+static uint64_t outside_calls; /* ... and outside any test */
+static unsigned alarm_s;       /* a test's time limit */
+static int recording;          /* calls go to the file */
+static int outside;            /* record calls made outside any test */
+static int halted;             /* a halt record is written: nothing after it */
 
 /* The calls in flight: their out-parameters, read when they return. */
 static struct {
@@ -114,7 +119,7 @@ static void halt(uint8_t kind, int32_t code, const char *msg)
         put8('H');
         put8(kind);
         put(&code, 4);
-        put64(calls);
+        put64(depth > 0 ? calls : outside_calls);
         put16((uint16_t)len);
         put(msg, len);
         flush();
@@ -141,6 +146,10 @@ static void at_exit(void)
         return;
     if (depth > 0)
         end_test(1);
+    if (outside) {
+        put8('M');
+        put64(outside_calls);
+    }
     flush();
 }
 
@@ -158,6 +167,10 @@ __attribute__((constructor)) static void tr_start(void)
     out_fd = (int)strtol(fd, NULL, 10);
     from = env_u("BCW_TRACE_FROM", 0);
     limit = env_u("BCW_TRACE_LIMIT", 10000);
+    per_site = env_u("BCW_TRACE_PER_SITE", 64);
+    site_calls = calloc(bcw_tr_nsites + 1, sizeof *site_calls);
+    if (site_calls == NULL)
+        per_site = UINT32_MAX; /* then no site is cut short */
     alarm_s = env_u("BCW_TRACE_ALARM", 10);
     outside = from == 0;
     recording = outside;
@@ -207,6 +220,8 @@ int bcw_tr_begin(uint32_t test, void *slot)
     frame = here;
     cur = run;
     calls = 0;
+    if (site_calls != NULL)
+        memset(site_calls, 0, (bcw_tr_nsites + 1) * sizeof *site_calls);
     recording = 1;
     put8('B');
     put32(run);
@@ -229,8 +244,11 @@ void bcw_tr_enter(uint32_t site, uint32_t n, const uint64_t *words,
 {
     if (nested >= TR_NEST)
         halt(TR_HALT_NEST, 0, NULL);
-    int rec = recording && calls < limit;
-    calls += recording;
+    uint64_t *made = depth > 0 ? &calls : &outside_calls;
+    int rec = recording && *made < limit;
+    if (rec && site_calls != NULL && site < bcw_tr_nsites)
+        rec = site_calls[site]++ < per_site;
+    *made += recording;
     nest[nested].site = site;
     nest[nested].recorded = rec;
     nest[nested].nouts = 0;

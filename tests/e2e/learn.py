@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""learn.py - bcwalk learn on real test programs: examples/fifo_tests.c
+(c-algorithms' shape: a table of test functions, assert, globals' addresses
+as items), and tests/data/learn/ (tests that crash, fail an assertion, hang
+and exit; a cmocka suite; a program with no test functions).  What the
+tests did, named (#0, Obj#1), the merged model with its loops and data
+dependencies, its files (DOT, SVG, msgpack), determinism and bad input."""
+import json
+import os
+import subprocess
+import unittest
+import xml.etree.ElementTree as ET
+
+import common
+from common import bcwalk, example
+
+
+def compile_test(name, *flags):
+    """tests/data/learn/NAME.c as bitcode in the temporary folder."""
+    out = os.path.join(common.ARGS.tmp or os.environ["TMPDIR"], name + ".bc")
+    subprocess.run([common.ARGS.clang, "-g", "-c", "-emit-llvm", *flags,
+                    common.source("tests", "data", "learn", name + ".c"),
+                    "-o", out], check=True)
+    return out
+
+
+def learn(tests, *extra, check=0):
+    p = bcwalk("learn", tests, example("fifo.bc"), "--unit", "fifo",
+               "--format", "json", *extra, check=check)
+    return json.loads(p.stdout) if check == 0 else p
+
+
+def node(model, fn):
+    """The model's only node calling fn."""
+    [n] = [n for n in model["nodes"] if n["fn"] == fn]
+    return n
+
+
+def edges(model, kind):
+    return {(e["from"], e["to"]) for e in model["edges"] if e["kind"] == kind}
+
+
+class FifoTests(unittest.TestCase):
+    """examples/fifo_tests.c: five tests in a table a runner calls."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = learn(example("fifo_tests.bc"))
+
+    def test_every_test_is_found_and_passes(self):
+        o = self.out
+        self.assertEqual(o["unit"], "fifo")
+        self.assertEqual(o["found"], "test functions from a table of them")
+        self.assertEqual(o["test_functions"], 5)
+        self.assertEqual([t["name"] for t in o["tests"]],
+                         ["test_new_free", "test_push_pop", "test_peek",
+                          "test_move", "test_full"])
+        self.assertTrue(all(t["passed"] for t in o["tests"]))
+        self.assertEqual((o["runs"], o["status"]), (1, 0))
+
+    def test_calls_are_named_and_linked(self):
+        """The queue is #0, the items Obj#k: the same address, the same
+        name, so fifo_pop's result is the item pushed before."""
+        [t] = [t for t in self.out["tests"] if t["name"] == "test_push_pop"]
+        calls = [(c["fn"], c["args"], c.get("result")) for c in t["calls"]]
+        self.assertEqual(calls, [
+            ("fifo_new", [], "#0"),
+            ("fifo_push", ["#0", "Obj#1"], "1"),
+            ("fifo_push", ["#0", "Obj#2"], "1"),
+            ("fifo_length", ["#0"], "2"),
+            ("fifo_pop", ["#0"], "Obj#1"),
+            ("fifo_pop", ["#0"], "Obj#2"),
+            ("fifo_pop", ["#0"], "NULL"),
+            ("fifo_free", ["#0"], None)])
+        self.assertTrue(all(c["where"].endswith(".c:%d" % common.line_of(
+            "fifo_tests.c", "fifo_push(q, &one)")) for c in t["calls"][1:2]))
+
+    def test_two_queues_are_two_instances(self):
+        [t] = [t for t in self.out["tests"] if t["name"] == "test_move"]
+        made = [c["result"] for c in t["calls"] if c["fn"] == "fifo_new"]
+        self.assertEqual(made, ["#0", "#1"])
+        moved = [c for c in t["calls"] if c["fn"] == "fifo_push"
+                 and c["args"][0] == "#1"]
+        self.assertEqual(len(moved), 3)
+
+    def test_model_merges_with_loops_and_data(self):
+        m = self.out["model"]
+        self.assertEqual(m["k"], [4, 1])
+        self.assertEqual(m["traced"]["nodes"],
+                         sum(len(t["calls"]) for t in self.out["tests"]))
+        self.assertLess(m["merged"]["nodes"], m["traced"]["nodes"])
+        # every test starts with the one fifo_new node
+        new = node(m, "fifo_new")
+        self.assertEqual(new["calls"], 6)
+        self.assertEqual(len(new["tests"]), 5)
+        ids = {n["id"]: n for n in m["nodes"]}
+        control = edges(m, "control")
+        # test_full's eight pushes fold into a node with a loop
+        self.assertTrue(any(a == b and ids[a]["fn"] == "fifo_push"
+                            for a, b in control))
+        # test_move: what fifo_pop gives, fifo_push takes (its argument 2)
+        data = [e for e in m["edges"] if e["kind"] == "data"]
+        self.assertTrue(data)
+        for e in data:
+            self.assertEqual((ids[e["from"]]["fn"], ids[e["to"]]["fn"],
+                              e["param"]), ("fifo_pop", "fifo_push", 1))
+
+    def test_graph_files(self):
+        tmp = os.environ["TMPDIR"]
+        dot, svg, model = (os.path.join(tmp, "fifo." + x)
+                           for x in ("dot", "svg", "learned"))
+        p = bcwalk("learn", example("fifo_tests.bc"), example("fifo.bc"),
+                   "--unit", "fifo", "--dot", dot, "--svg", svg, "-o", model,
+                   check=0)
+        self.assertEqual(p.stdout, "")  # -o without --format prints nothing
+        plain = subprocess.run(["dot", "-Tplain", dot], capture_output=True,
+                               text=True, check=True).stdout
+        nodes = [line.split()[1] for line in plain.splitlines()
+                 if line.startswith("node ")]
+        self.assertEqual(len([n for n in nodes if n.startswith("n")]),
+                         self.out["model"]["merged"]["nodes"])
+        self.assertIn("start", nodes)
+        root = ET.parse(svg).getroot()
+        self.assertTrue(root.tag.endswith("svg"))
+        text = "".join(root.itertext())
+        self.assertIn("fifo_new()", text)
+        [doc] = common.msgpack_stream(model)
+        self.assertEqual((doc["format"], doc["version"], doc["unit"]),
+                         ("bcwalk-learned", 1, "fifo"))
+        self.assertEqual(len(doc["tests"]), 5)
+        self.assertEqual(len(doc["nodes"]), self.out["model"]["merged"]["nodes"])
+
+    def test_deterministic(self):
+        tmp = os.environ["TMPDIR"]
+        runs = []
+        for i in range(2):
+            model = os.path.join(tmp, "again%d.learned" % i)
+            p = bcwalk("learn", example("fifo_tests.bc"), example("fifo.bc"),
+                       "--unit", "fifo", "--format", "json", "-o", model,
+                       check=0)
+            with open(model, "rb") as f:
+                runs.append((p.stdout, f.read()))
+        self.assertEqual(runs[0], runs[1])
+
+    def test_text_report(self):
+        p = bcwalk("learn", example("fifo_tests.bc"), example("fifo.bc"),
+                   "--unit", "fifo", check=0)
+        self.assertIn("Learned unit fifo from 5 tests", p.stdout)
+        self.assertIn("Test test_push_pop: passed; 8 calls of the unit",
+                      p.stdout)
+        self.assertIn("  fifo_pop(#0) = Obj#1\n", p.stdout)
+
+    def test_thresholds(self):
+        """--k decides how far the model generalises: strict thresholds
+        no tests reach merge nothing."""
+        loose = self.out["model"]["merged"]["nodes"]
+        strict = learn(example("fifo_tests.bc"), "--k", "32,32")["model"]
+        self.assertEqual(strict["merged"], strict["traced"])
+        self.assertGreater(strict["merged"]["nodes"], loose)
+
+
+class Halts(unittest.TestCase):
+    """Tests that crash, fail an assertion, hang and exit: each ends its
+    test, and the program runs again from the next test."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = learn(compile_test("halts"), "--time-limit", "1")
+
+    def ends(self):
+        return {t["name"]: t["end"] for t in self.out["tests"]}
+
+    def test_each_test_ends_its_own_way(self):
+        line = common.source("tests", "data", "learn", "halts.c")
+        with open(line) as f:
+            at = next(n for n, s in enumerate(f, 1) if "assert(fifo_pop" in s)
+        e = self.ends()
+        self.assertEqual(list(e), ["test_ok", "test_crash", "test_assert",
+                                   "test_hang", "test_exit", "test_after"])
+        self.assertEqual(e["test_ok"], "passed")
+        self.assertEqual(e["test_crash"], "crash (SIGSEGV)")
+        self.assertRegex(e["test_assert"],
+                         r"^assertion failed \(.*halts\.c:%d: " % at)
+        self.assertEqual(e["test_hang"], "hang (its time limit)")
+        self.assertEqual(e["test_exit"], "exit 3")
+        # after all that, the last test ran, and passed
+        self.assertEqual(e["test_after"], "passed")
+        self.assertEqual(self.out["runs"], 5)
+
+    def test_the_call_that_crashed(self):
+        [t] = [t for t in self.out["tests"] if t["name"] == "test_crash"]
+        last = t["calls"][-1]
+        self.assertEqual((last["fn"], last["args"], last["outcome"]),
+                         ("fifo_push", ["NULL", "Obj#1"], "crash (SIGSEGV)"))
+        crash = [n for n in self.out["model"]["nodes"]
+                 if n["outcome"] != "normal"]
+        self.assertEqual([(n["fn"], n["outcome"]) for n in crash],
+                         [("fifo_push", "crash (SIGSEGV)")])
+
+    def test_a_loop_is_recorded_by_its_first_calls(self):
+        [t] = [t for t in self.out["tests"] if t["name"] == "test_hang"]
+        self.assertEqual(t["unit_calls"], 1 + 2 * 64)  # --per-site 64
+        self.assertGreater(t["library_calls"], 1000)
+
+
+class Frameworks(unittest.TestCase):
+    def test_cmocka_suite(self):
+        """cmocka's CMUnitTest table; a failed check jumps out of its
+        test, which ends there."""
+        o = learn(compile_test("cmocka"), "--lib", "cmocka")
+        self.assertEqual([(t["name"], t["passed"]) for t in o["tests"]],
+                         [("pushes_and_pops", True),
+                          ("expects_too_much", False), ("counts", True)])
+        self.assertEqual(o["tests"][1]["end"],
+                         "left by a jump (its framework's failed check)")
+        self.assertEqual(o["status"], 1)  # cmocka's verdict: one failed
+
+    def test_no_test_functions(self):
+        o = learn(compile_test("plain"))
+        self.assertEqual(o["found"], "no test functions: main is the one test")
+        [t] = o["tests"]
+        self.assertEqual(t["name"], "main")
+        self.assertEqual([c["fn"] for c in t["calls"]],
+                         ["fifo_new"] + ["fifo_push"] * 3 + ["fifo_pop"] * 4
+                         + ["fifo_free"])
+        self.assertEqual(t["library_calls"], 9)
+
+
+class BadInput(unittest.TestCase):
+    def fails(self, args, message):
+        p = bcwalk("learn", *args, check=2)
+        self.assertIn(message, p.stderr)
+        self.assertEqual(p.stdout, "")
+
+    def test_not_bitcode(self):
+        self.fails([common.source("README.md"), example("fifo.bc"), "--unit",
+                    "fifo"], "not LLVM bitcode")
+        self.fails([example("fifo_tests.bc"), common.source("README.md"),
+                    "--unit", "fifo"], "not LLVM bitcode")
+
+    def test_no_main(self):
+        self.fails([example("bstack.bc"), example("fifo.bc"), "--unit",
+                    "fifo"], "no main function")
+
+    def test_defined_twice(self):
+        self.fails([example("fifo.bc"), example("fifo.bc"), "--unit", "fifo"],
+                   "no main function")
+        self.fails([compile_test("twice"), example("fifo.bc"), "--unit",
+                    "fifo"], "cannot be linked with")
+
+    def test_unknown_unit_and_options(self):
+        self.fails([example("fifo_tests.bc"), example("fifo.bc"), "--unit",
+                    "nosuch"], "nosuch")
+        self.fails([example("fifo_tests.bc"), example("fifo.bc"), "--unit",
+                    "fifo", "--k", "1,4"], "--k 1,4")
+        self.fails([example("fifo_tests.bc"), "--unit", "fifo"],
+                   "expected 2 operands")
+
+    def test_missing_library(self):
+        """A cmocka suite without --lib cmocka: the message says so."""
+        p = bcwalk("learn", compile_test("cmocka"), example("fifo.bc"),
+                   "--unit", "fifo", check=2)
+        self.assertIn("_cmocka_run_group_tests", p.stderr)
+        self.assertIn("--lib", p.stderr)
+
+
+if __name__ == "__main__":
+    common.main()
