@@ -14,7 +14,7 @@ fifo *fifo_new(void)
     fifo *q = malloc(sizeof *q);
     if (q == NULL)
         return NULL;
-    q->capacity = 8;
+    q->capacity = 16;
     q->head = q->length = 0;
     q->data = malloc(q->capacity * sizeof *q->data);
     if (q->data == NULL) {
@@ -67,6 +67,16 @@ void *fifo_pop(fifo *q)
     q->head = (q->head + 1) % q->capacity;
     q->length--;
     return item;
+}
+
+/* Drops the n oldest items; how many it dropped. */
+unsigned fifo_drop(fifo *q, unsigned n)
+{
+    if (n > q->length)
+        n = q->length;
+    q->head = (q->head + n) % q->capacity;
+    q->length -= n;
+    return n;
 }
 
 void *fifo_peek(const fifo *q)

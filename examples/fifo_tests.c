@@ -13,6 +13,7 @@ void fifo_free(fifo *q);
 int fifo_push(fifo *q, void *item);
 void *fifo_pop(fifo *q);
 void *fifo_peek(const fifo *q);
+unsigned fifo_drop(fifo *q, unsigned n);
 unsigned fifo_length(const fifo *q);
 bool fifo_is_empty(const fifo *q);
 
@@ -70,17 +71,27 @@ static void test_move(void)
     fifo_free(b);
 }
 
+static void test_drop(void)
+{
+    fifo *q = fifo_of(3);
+    assert(fifo_drop(q, 2) == 2);
+    assert(fifo_peek(q) == &one);
+    assert(fifo_drop(q, 5) == 1);
+    fifo_free(q);
+}
+
 /* A full ring: as many items as its first capacity. */
 static void test_full(void)
 {
-    fifo *q = fifo_of(8);
-    assert(fifo_length(q) == 8);
+    fifo *q = fifo_of(16);
+    assert(fifo_length(q) == 16);
     assert(fifo_peek(q) == &one);
     fifo_free(q);
 }
 
 static const test_fn tests[] = {test_new_free, test_push_pop, test_peek,
-                                test_move,     test_full,     NULL};
+                                test_move,     test_drop,     test_full,
+                                NULL};
 
 static void run_tests(const test_fn *t)
 {

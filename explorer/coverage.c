@@ -585,11 +585,25 @@ static void print_text(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
         const uint64_t *n = s->by_len[k].n;
         bool same =
             k > 0 && memcmp(n, s->by_len[k - 1].n, sizeof s->by_len[k].n) == 0;
-        fprintf(f, "  %u: %llu lines, %llu arms, %llu functions%s\n", k,
+        /* a run of lengths with no gain is one line ("3-16"; long covers
+         * of the state walk make them) */
+        unsigned last = k;
+        while (same && last + 1 < s->nlens &&
+               memcmp(n, s->by_len[last + 1].n, sizeof s->by_len[k].n) == 0)
+            last++;
+        char lens[32];
+        if (last > k + 1)
+            snprintf(lens, sizeof lens, "%u-%u", k, last);
+        else
+            snprintf(lens, sizeof lens, "%u", k);
+        if (last == k + 1)
+            last = k; /* two lengths: a line each */
+        fprintf(f, "  %s: %llu lines, %llu arms, %llu functions%s\n", lens,
                 (unsigned long long)n[BCW_COV_LINES],
                 (unsigned long long)n[BCW_COV_BRANCHES],
                 (unsigned long long)n[BCW_COV_FUNCTIONS],
                 same ? " (no gain)" : "");
+        k = last;
     }
     unsigned listed = 0;
     for (uint32_t i = 0; i < m->nfns; i++) {

@@ -548,11 +548,8 @@ int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
             " *   cc -o tests this.c LIBRARY.c -lcmocka\n"
             " * and with the library's header instead of the declarations "
             "below:\n *   cc -DBCW_HEADER='\"lib.h\"' ...\n */\n",
-            safe,
-            r->walk == BCW_WALK_ALGEBRA ? "algebra"
-            : r->walk == BCW_WALK_STATE ? "state"
-                                        : "protocol",
-            r->unit->name, r->depth, e->ntests, e->nskipped);
+            safe, bcw__walk_name(r->walk), r->unit->name, r->depth, e->ntests,
+            e->nskipped);
     fputs(PRELUDE, f);
     char unknown[512];
     char *decls = NULL;

@@ -16,6 +16,7 @@
 #include "hash.h"
 #include "journal.h"
 #include "judge.h"
+#include "learn_use.h"
 #include "plan.h"
 #include "pool.h"
 #include "replay.h"
@@ -424,6 +425,7 @@ typedef struct walk_ctx {
     unsigned nnotes;      /* the states' notes after probing */
     bcw_cov_map *cov;     /* coverage of the build under test, or NULL */
     uint8_t **hits;       /* its hits (coverage.h), made with the pool */
+    bcw_tseqs *tests;     /* --from-tests: the tests' sequences, or NULL */
 } walk_ctx;
 
 /* The unit's code, for coverage: the functions the plan calls and
@@ -499,7 +501,8 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
             err = bcw__states_probe(
                 w->states, w->cfg, w->a->mutators, w->a->nmutators,
                 o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
-                o->prune != BCW_PRUNE_NONE && o->generator == NULL, u);
+                o->prune != BCW_PRUNE_NONE && o->generator == NULL, u,
+                w->tests);
             w->nnotes = w->states->notes.n;
         }
         w->sk->report.states = w->states;
@@ -546,6 +549,44 @@ static int cover_summary(bcw_reporter *r, const bcw_cov_map *map,
     return 0;
 }
 
+/* The learned walk's extends: a path of the learned model. */
+typedef struct learned_walk {
+    const bcw_learned *l;
+    const bcw_unit *u;
+    const bcw_step *steps;
+} learned_walk;
+
+static bool on_model(void *payload, const uint16_t *seq, unsigned len,
+                     uint16_t next)
+{
+    const learned_walk *lw = payload;
+    return bcw__learned_extends(lw->l, lw->u, lw->steps, seq, len, next);
+}
+
+/* --from-tests: the learned model, and a copy of `model` whose unit has
+ * its tests' values as categories (*taught, the caller's). */
+static int from_tests(bcw_learned *l, bcw_model **taught, unsigned *added,
+                      const bcw_model *model, const bcw_unit *u,
+                      const char *path)
+{
+    int err = bcw__learned_load(l, path);
+    if (err < 0)
+        return err;
+    if (strcmp(l->unit, u->name) != 0)
+        return bcw__error(BCW_EINPUT,
+                          "%s: a model learned of unit %s, not of %s", path,
+                          l->unit, u->name);
+    char *data = NULL;
+    size_t n = 0;
+    if ((err = bcw__model_to_bytes(model, &data, &n)) == 0)
+        err = bcw__model_from_bytes(taught, data, n, "the model");
+    free(data);
+    if (err == 0)
+        err = bcw__learned_categories(
+            *taught, (unsigned)bcw_model_find_unit(*taught, u->name), l, added);
+    return err;
+}
+
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *o)
 {
@@ -573,6 +614,10 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                           "a walk judged by an oracle or a reference build "
                           "is not sharded nor replayed (its judgement is "
                           "the oracle's file)");
+    if (o->walk == BCW_WALK_LEARNED && o->from_tests == NULL)
+        return bcw__error(BCW_EINPUT, "the learned walk walks a model learned "
+                                      "from the tests: give it (bcwalk learn "
+                                      "-o MODEL, then --from-tests MODEL)");
     if (o->recorded != NULL && (o->checkpoint != NULL || o->time_limit_s))
         return bcw__error(BCW_EINPUT, "a replay runs nothing: no checkpoint, "
                                       "no time limit");
@@ -584,7 +629,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_states states = {0};
     uint64_t *changed = NULL;
     char *worker = NULL;
-    bcw_model *kept = NULL; /* the oracle's model, planning the walk */
+    bcw_model *kept = NULL;   /* the oracle's model, planning the walk */
+    bcw_model *taught = NULL; /* with the tests' values (--from-tests) */
+    bcw_learned learned = {0};
+    bcw_tseqs tseqs = {0};
+    bcw_gaps gaps = {0};
     bcw_journal *journal = NULL;
     bcw_symbols *own_symbols = NULL;
     bcw_cov_map cov = {0};
@@ -612,6 +661,13 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
             u = &kept->units[bcw_model_find_unit(kept, u->name)];
         }
     }
+    if (o->from_tests != NULL) {
+        if ((err = from_tests(&learned, &taught, &gaps.categories, model, u,
+                              o->from_tests)) < 0)
+            goto done;
+        model = taught;
+        u = &taught->units[bcw_model_find_unit(taught, u->name)];
+    }
     if (o->recorded != NULL && o->recorded->hits != NULL) {
         covp = &o->recorded->cov;
         if ((hits = bcw__malloc(covp->nflags ? covp->nflags : 1)) == NULL) {
@@ -632,6 +688,10 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (err == 0)
         err = void_observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps);
     if (err < 0)
+        goto done;
+    if (o->from_tests != NULL &&
+        (err = bcw__learned_seqs(&tseqs, &learned, u, a.steps, a.nsteps,
+                                 a.ctors, a.nctors, a.methods, a.nmethods)) < 0)
         goto done;
     if ((changed = bcw__calloc(a.nsteps, sizeof *changed)) == NULL) {
         err = BCW_ENOMEM;
@@ -673,6 +733,11 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .emit_payload = &sk,
                         .progress = o->progress,
                         .progress_payload = o->payload};
+    learned_walk lw = {&learned, u, a.steps};
+    if (o->walk == BCW_WALK_LEARNED) {
+        cfg.extends = on_model;
+        cfg.extends_payload = &lw;
+    }
     sk.report.model = model;
     sk.report.unit = u;
     sk.report.steps = a.steps;
@@ -704,7 +769,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                   .record = o->results_path != NULL && o->argv != NULL &&
                                     o->reference == NULL
                                 ? &record
-                                : NULL};
+                                : NULL,
+                  .tests = o->from_tests != NULL ? &tseqs : NULL};
     if ((o->checkpoint != NULL || w.record != NULL) &&
         (err = identify(&id, given, o)) < 0)
         goto done;
@@ -763,6 +829,12 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (err == 0)
         err = observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps,
                                 changed);
+    if (err == 0 && o->from_tests != NULL) {
+        err = bcw__learned_gaps(
+            &gaps, &learned, &tseqs, o->walk == BCW_WALK_STATE ? &states : NULL,
+            u, a.steps, a.ctors, a.nctors, a.methods, a.nmethods, o->depth);
+        sk.report.gaps = &gaps;
+    }
     out->stopped_at = stopped;
     if (err == 0 && out->spilled_at > 0)
         err = bcw__strlist_add(
@@ -866,5 +938,9 @@ done:
     bcw__states_free(&states);
     free(changed);
     bcw_model_free(kept);
+    bcw_model_free(taught);
+    bcw__learned_free(&learned);
+    bcw__tseqs_free(&tseqs);
+    bcw__gaps_free(&gaps);
     return err;
 }

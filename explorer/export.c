@@ -279,9 +279,7 @@ static int finish(FILE *f, char **data, size_t *len, const char *path)
 
 static const char *walk_title(const bcw_reporter *r)
 {
-    return r->walk == BCW_WALK_ALGEBRA ? "algebra"
-           : r->walk == BCW_WALK_STATE ? "state"
-                                       : "protocol";
+    return bcw__walk_name(r->walk);
 }
 
 /* "bstack_pop: abort abort() called ... (3 sequences, the shortest of

@@ -102,7 +102,7 @@ static int name_pointer(namer *nm, uint64_t addr, const char *named, bool unit,
     return namer_new(nm, addr, unit ? BCW_LV_UNIT : BCW_LV_OBJ, out);
 }
 
-static int name_scalar(uint64_t w, uint8_t abi, bcw_lval *out)
+int bcw__lval_scalar(uint64_t w, uint8_t abi, bcw_lval *out)
 {
     char buf[64];
     int64_t v;
@@ -165,7 +165,7 @@ static int name_arg(namer *nm, const bcw_trace_site *s, int kind,
     if (s->abi[i] == BCW_ABI_PTR)
         return name_pointer(nm, c->words[i], s->named[i], kind == BCW_PK_UNIT,
                             out);
-    return name_scalar(c->words[i], s->abi[i], out);
+    return bcw__lval_scalar(c->words[i], s->abi[i], out);
 }
 
 static const char *signal_name(int sig)
@@ -291,9 +291,9 @@ static int name_call(bcw_lcall *out, namer *nm, const bcw_unit *u, int uidx,
         else if (f != NULL && f->params[a].pointee == BCW_ABI_PTR)
             err = name_pointer(nm, c->out_word[j], NULL, false, v);
         else
-            err =
-                name_scalar(c->out_word[j],
-                            f != NULL ? f->params[a].pointee : BCW_ABI_S64, v);
+            err = bcw__lval_scalar(
+                c->out_word[j], f != NULL ? f->params[a].pointee : BCW_ABI_S64,
+                v);
     }
     if (err < 0)
         return err;
@@ -309,7 +309,7 @@ static int name_call(bcw_lcall *out, namer *nm, const bcw_unit *u, int uidx,
     } else if (s->ret == BCW_ABI_PTR)
         err = name_pointer(nm, c->result, NULL, false, &out->result);
     else
-        err = name_scalar(c->result, s->ret, &out->result);
+        err = bcw__lval_scalar(c->result, s->ret, &out->result);
     /* what a destructor freed may come back as something else */
     if (err == 0 && f != NULL && f->role == BCW_ROLE_DESTRUCTOR &&
         f->self >= 0 && (unsigned)f->self < c->nargs)

@@ -32,6 +32,10 @@ typedef struct bcw_lval {
     char *str;  /* BCW_LV_STRING: the bytes */
 } bcw_lval;
 
+/* A scalar word as a value of ABI class abi (its text as reports show
+ * it: "5", "true", "2.5").  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__lval_scalar(uint64_t w, uint8_t abi, bcw_lval *out);
+
 /* One traced call, named. */
 typedef struct bcw_lcall {
     char *fn;

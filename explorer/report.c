@@ -7,6 +7,7 @@
 
 #include "coverage.h"
 #include "generator.h"
+#include "learn_use.h"
 #include "replay.h"
 #include "text.h"
 
@@ -1127,6 +1128,10 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
             }
             fputc(']', f);
         }
+        if (d->origin != NULL) {
+            fputs(", \"cover_from\": ", f);
+            bcw__json_str(f, d->origin);
+        }
         fputs(", \"sequences\": ", f);
         json_counts(f, &d->sum);
         fputc('}', f);
@@ -1149,6 +1154,62 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
     fprintf(f, "],%s", nl);
 }
 
+/* The gaps of a walk --from-tests: one list, in text or JSON. */
+static void gap_list(FILE *f, bool json, const char *key, const char *title,
+                     const bcw_strlist *l, const char *nl)
+{
+    if (json) {
+        fprintf(f, "\"%s\": [", key);
+        for (unsigned i = 0; i < l->n; i++) {
+            fputs(i ? ", " : "", f);
+            bcw__json_str(f, l->v[i]);
+        }
+        fprintf(f, "],%s", nl);
+        return;
+    }
+    if (l->n == 0)
+        return;
+    fprintf(f, "  %s (%u):\n", title, l->n);
+    for (unsigned i = 0; i < l->n; i++)
+        fprintf(f, "    %s\n", l->v[i]);
+}
+
+static void print_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
+{
+    if (json)
+        fprintf(f,
+                "\"from_tests\": {\"categories\": %u, \"sequences\": %u, "
+                "\"longer_than_depth\": %u,%s",
+                g->categories, g->sequences, g->longer, nl);
+    else
+        fprintf(f,
+                "\nFrom the tests: %u categories of their values; %u "
+                "sequences of their calls, %u longer than the depth %u\n",
+                g->categories, g->sequences, g->longer, g->depth);
+    gap_list(f, json, "cut", "test sequences cut short", &g->cut, nl);
+    gap_list(f, json, "states_only_tests",
+             "states only the tests reach (their calls are the cover)",
+             &g->only_tests, nl);
+    gap_list(f, json, "states_untested", "states no test reaches", &g->states,
+             nl);
+    gap_list(f, json, "transitions_untested", "transitions no test makes",
+             &g->transitions, nl);
+    gap_list(f, json, "functions_untested", "functions no test calls",
+             &g->methods, nl);
+    if (json) {
+        fputs("\"functions_unwalked\": [", f);
+        for (unsigned i = 0; i < g->unwalked.n; i++) {
+            fputs(i ? ", " : "", f);
+            bcw__json_str(f, g->unwalked.v[i]);
+        }
+        fprintf(f, "]},%s", nl);
+    } else {
+        gap_list(f, json, "functions_unwalked",
+                 "functions the tests call that the walk does not",
+                 &g->unwalked, nl);
+    }
+}
+
 static int print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
                       bool one_line)
 {
@@ -1165,13 +1226,17 @@ static int print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
             "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
             "\"suspect\": %llu, \"unmet\": %llu, \"leaking\": %llu, "
             "\"discarded\": %llu, \"pruned_observer\": %llu, "
-            "\"pruned_state\": %llu, \"predicted_void\": %llu},%s",
+            "\"pruned_state\": %llu, \"predicted_void\": %llu",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
             (unsigned long long)s->suspect, (unsigned long long)s->unmet,
             (unsigned long long)s->leaking, (unsigned long long)s->discarded,
             (unsigned long long)s->pruned_observer,
             (unsigned long long)s->pruned_state,
-            (unsigned long long)s->predicted_void, nl);
+            (unsigned long long)s->predicted_void);
+    if (r->walk == BCW_WALK_LEARNED)
+        fprintf(f, ", \"pruned_model\": %llu",
+                (unsigned long long)s->pruned_model);
+    fprintf(f, "},%s", nl);
     fprintf(f, "\"prune\": \"%s\", \"concrete_states\": %llu,%s",
             s->prune_state ? "state" : "none",
             (unsigned long long)s->concrete_states, nl);
@@ -1237,6 +1302,8 @@ static int print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
     }
     if (r->cov != NULL)
         err = bcw__cov_print(f, r->cov, r->hits, r->depth, true, nl);
+    if (r->gaps != NULL)
+        print_gaps(f, r->gaps, true, nl);
     fputs("\"warnings\": [", f);
     for (unsigned i = 0; i < r->warnings.n; i++) {
         fputs(i ? ", " : "", f);
@@ -1330,9 +1397,10 @@ static void text_states(const bcw_reporter *r, const bcw_states *st,
             continue;
         }
         fprintf(f,
-                "cover of %u call%s after the constructor; %llu normal, "
+                "cover of %u call%s after the constructor%s%s; %llu normal, "
                 "%llu terminated, %llu discarded\n",
                 d->ncover, d->ncover == 1 ? "" : "s",
+                d->origin ? ", from test " : "", d->origin ? d->origin : "",
                 (unsigned long long)d->sum.normal,
                 (unsigned long long)d->sum.terminated,
                 (unsigned long long)d->sum.discarded);
@@ -1367,25 +1435,28 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                 "Test unit: %s\nTest mode: %s exploration\nTest depth: %u"
                 "\n\n",
                 r->unit->name,
-                r->walk == BCW_WALK_ALGEBRA ? "Algebraic"
-                : r->walk == BCW_WALK_STATE ? "State"
-                                            : "Protocol",
+                r->walk == BCW_WALK_ALGEBRA   ? "Algebraic"
+                : r->walk == BCW_WALK_STATE   ? "State"
+                : r->walk == BCW_WALK_LEARNED ? "Learned"
+                                              : "Protocol",
                 r->depth);
         if (r->walk == BCW_WALK_ALGEBRA)
             fprintf(f,
                     "Withheld %llu void results predicted from "
                     "signatures\n",
                     (unsigned long long)s->predicted_void);
-        fprintf(
-            f,
-            "Exercised %llu test sequences that executed normally\n"
-            "Terminated %llu test sequences that halted (crash, abort, "
-            "hang, rejected or failure)\n"
-            "Discarded %llu test sequences whose prefixes %s\n",
-            (unsigned long long)s->normal, (unsigned long long)s->terminated,
-            (unsigned long long)s->discarded,
-            r->walk == BCW_WALK_ALGEBRA || s->pruned_state > 0 ? "were pruned"
-                                                               : "had failed");
+        fprintf(f,
+                "Exercised %llu test sequences that executed normally\n"
+                "Terminated %llu test sequences that halted (crash, abort, "
+                "hang, rejected or failure)\n"
+                "Discarded %llu test sequences whose prefixes %s\n",
+                (unsigned long long)s->normal,
+                (unsigned long long)s->terminated,
+                (unsigned long long)s->discarded,
+                r->walk == BCW_WALK_ALGEBRA || r->walk == BCW_WALK_LEARNED ||
+                        s->pruned_state > 0
+                    ? "were pruned"
+                    : "had failed");
         if (s->suspect > 0)
             fprintf(f,
                     "Of the terminated, %llu suspect: they halted after an "
@@ -1407,6 +1478,11 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
                     "Pruned %llu of them below sequences that reached an "
                     "already visited concrete state\n",
                     (unsigned long long)s->pruned_state);
+        if (r->walk == BCW_WALK_LEARNED)
+            fprintf(f,
+                    "Of the discarded, %llu are not paths of the model "
+                    "learned from the tests\n",
+                    (unsigned long long)s->pruned_model);
         if (s->concrete_states > 0)
             fprintf(f, "Reached %llu distinct concrete states\n",
                     (unsigned long long)s->concrete_states);
@@ -1418,6 +1494,8 @@ int bcw__report_summary(bcw_reporter *r, const bcw_summary *s)
             fprintf(f, "Warning: %s\n", r->warnings.v[i]);
         if (r->states != NULL)
             text_states(r, r->states, texts);
+        if (r->gaps != NULL)
+            print_gaps(f, r->gaps, false, NULL);
         break;
     case BCW_REPORT_JSON:
         err = print_json(r, s, texts, false);

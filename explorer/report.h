@@ -62,6 +62,9 @@ typedef struct bcw_reporter {
     /* coverage (coverage.h): the flags' map and hits, or NULL */
     const struct bcw_cov_map *cov;
     const uint8_t *hits;
+    /* --from-tests: what the tests and the walk each reach that the
+     * other does not (learn_use.h), or NULL */
+    const struct bcw_gaps *gaps;
 } bcw_reporter;
 
 /* Sequence s's halt (its cause, as the reports word it) into cause, or

@@ -29,13 +29,15 @@ typedef struct vector {
     uint32_t preds, known;
     uint16_t *seq; /* constructor, then methods */
     unsigned len;
+    const char *origin; /* the test it came from, or NULL */
 } vector;
 
 typedef struct prober {
     vector *v;
     unsigned n;
     size_t cap;
-    bool full; /* more than MAX_VECTORS: later ones are not kept */
+    bool full;      /* more than MAX_VECTORS: later ones are not kept */
+    bcw_tseq *test; /* the test sequence being probed, or NULL */
 } prober;
 
 int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
@@ -128,6 +130,12 @@ int bcw__states_plan(bcw_states *st, bcw_plan *plan, const bcw_unit *u,
 static int probe_emit(void *payload, const bcw_seq *s)
 {
     prober *pr = payload;
+    bcw_tseq *t = pr->test;
+    if (t != NULL) {
+        t->preds[t->nobs] = s->preds;
+        t->known[t->nobs] = s->known;
+        t->outcome[t->nobs++] = s->outcome;
+    }
     if (s->outcome != BCW_RUN_NORMAL)
         return 0;
     for (unsigned i = 0; i < pr->n; i++)
@@ -147,6 +155,7 @@ static int probe_emit(void *payload, const bcw_seq *s)
     v->len = s->len;
     v->preds = s->preds;
     v->known = s->known;
+    v->origin = t != NULL ? t->test : NULL;
     pr->n++;
     return 0;
 }
@@ -253,7 +262,7 @@ static int find_state(const bcw_states *st, uint32_t value)
 /* Adds a state of `value`, with the cover `seq` (NULL: none, reached
  * only in the walk); its index. */
 static int add_state(bcw_states *st, const bcw_unit *u, uint32_t value,
-                     const uint16_t *seq, unsigned len)
+                     const uint16_t *seq, unsigned len, const char *origin)
 {
     if (bcw__grow(&st->states, &st->capstates, st->nstates + 1,
                   sizeof *st->states) < 0)
@@ -272,6 +281,11 @@ static int add_state(bcw_states *st, const bcw_unit *u, uint32_t value,
         memcpy(d->seq, seq, (len + 1) * sizeof *d->seq);
         d->ncover = len;
         d->walked = true;
+    }
+    if (origin != NULL && (d->origin = bcw__strdup(origin)) == NULL) {
+        free(d->name);
+        free(d->seq);
+        return BCW_ENOMEM;
     }
     return (int)st->nstates++;
 }
@@ -330,9 +344,54 @@ static int choose(bcw_states *st, const prober *pr, const bcw_unit *u)
     return err;
 }
 
+/* Runs each prefix of each test sequence (a walk of depth 0 from the
+ * constructor with the prefix), keeping what it saw in the sequence and
+ * the vectors it met in pr, after probing's. */
+static int probe_tests(prober *pr, const bcw_walk_cfg *probe, bcw_tseqs *tests)
+{
+    int err = 0;
+    for (unsigned i = 0; tests != NULL && i < tests->n && err == 0; i++) {
+        bcw_tseq *t = &tests->v[i];
+        t->nobs = 0;
+        free(t->preds);
+        free(t->known);
+        free(t->outcome);
+        t->preds = bcw__calloc(t->len + 1, sizeof *t->preds);
+        t->known = bcw__calloc(t->len + 1, sizeof *t->known);
+        t->outcome = bcw__calloc(t->len + 1, sizeof *t->outcome);
+        if (t->preds == NULL || t->known == NULL || t->outcome == NULL)
+            return BCW_ENOMEM;
+        pr->test = t;
+        for (unsigned len = 0; len <= t->len && err == 0; len++) {
+            bcw_walk_cfg cfg = *probe;
+            cfg.depth = 0;
+            cfg.nctors = 1;
+            cfg.ctors = &t->steps[0];
+            cfg.nprefix = len;
+            cfg.prefix = &t->steps[1];
+            cfg.prune_state = false;
+            cfg.budget = 0;
+            bcw_summary sum;
+            unsigned before = t->nobs;
+            err = bcw__walk_run(&sum, &cfg);
+            if (err == 0 && (t->nobs == before ||
+                             t->outcome[t->nobs - 1] != BCW_RUN_NORMAL))
+                break; /* halted: nothing after it runs */
+        }
+        pr->test = NULL;
+    }
+    return err;
+}
+
+int bcw__states_of(const bcw_states *st, uint32_t preds, uint32_t known)
+{
+    uint32_t value;
+    return project(st, preds, known, &value) ? find_state(st, value) : -1;
+}
+
 int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                       const uint16_t *mutators, unsigned nmut, unsigned depth,
-                      bool prune, const bcw_unit *u)
+                      bool prune, const bcw_unit *u, bcw_tseqs *tests)
 {
     prober pr = {0};
     bcw_walk_cfg cfg = *base;
@@ -363,14 +422,18 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                                      "covers are missed",
                                      stopped, depth, PROBE_BUDGET));
     if (err == 0)
+        err = probe_tests(&pr, &cfg, tests);
+    if (err == 0)
         err = choose(st, &pr, u);
-    /* states in the order probing met them: shortest covers first */
+    /* states in the order probing met them: shortest covers first, then
+     * those only the tests' calls reach */
     for (unsigned i = 0; i < pr.n && err == 0; i++) {
         uint32_t value;
         if (!project(st, pr.v[i].preds, pr.v[i].known, &value) ||
             find_state(st, value) >= 0)
             continue;
-        int k = add_state(st, u, value, pr.v[i].seq, pr.v[i].len);
+        int k =
+            add_state(st, u, value, pr.v[i].seq, pr.v[i].len, pr.v[i].origin);
         err = k < 0 ? k : 0;
     }
     if (err == 0 && pr.full)
@@ -432,7 +495,7 @@ static int walk_emit(void *payload, const bcw_seq *s)
             project(st, s->preds, s->known, &value) &&
             (to = find_state(st, value)) < 0) {
             /* beyond the probe depth: a state with no cover */
-            to = add_state(st, ws->u, value, NULL, 0);
+            to = add_state(st, ws->u, value, NULL, 0, NULL);
             if (to < 0)
                 return to;
         }
@@ -701,6 +764,7 @@ void bcw__states_rewind(bcw_states *st, unsigned nnotes)
     for (unsigned i = k; i < st->nstates; i++) {
         free(st->states[i].name);
         free(st->states[i].seq);
+        free(st->states[i].origin);
     }
     st->nstates = k;
     st->ntrans = 0;
@@ -713,6 +777,7 @@ void bcw__states_free(bcw_states *st)
     for (unsigned i = 0; i < st->nstates; i++) {
         free(st->states[i].name);
         free(st->states[i].seq);
+        free(st->states[i].origin);
     }
     free(st->states);
     free(st->trans);

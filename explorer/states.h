@@ -11,8 +11,31 @@
 #include "step.h"
 #include "walk.h"
 
+/* A test's calls on one instance of the unit, as the walk's steps
+ * (learn_use.h makes them): probing runs each prefix of it, and the
+ * states they reach become covers where probing found none. */
+typedef struct bcw_tseq {
+    const char *test; /* borrowed from the learned model */
+    uint16_t *steps;  /* the constructor's plan index, then methods' */
+    unsigned len;     /* methods */
+    unsigned calls;   /* the test's calls on the instance */
+    char *cut;        /* why the sequence stops before them, or NULL */
+    /* what probing saw after the constructor and each method: nobs of
+     * them (fewer than len + 1 when one halted) */
+    unsigned nobs;
+    uint32_t *preds, *known;
+    uint8_t *outcome;
+} bcw_tseq;
+
+typedef struct bcw_tseqs {
+    bcw_tseq *v;
+    unsigned n;
+    size_t cap;
+} bcw_tseqs;
+
 typedef struct bcw_dstate {
     char *name;      /* "empty", "default", "on_loan & reserved" */
+    char *origin;    /* the test whose calls are its cover, or NULL */
     uint32_t value;  /* bit i: chosen predicate i holds */
     uint16_t *seq;   /* cover: constructor plan index, then methods */
     unsigned ncover; /* methods in the cover */
@@ -59,14 +82,21 @@ BCW_INTERNAL int bcw__states_plan(bcw_states *st, bcw_plan *plan,
                                   unsigned nsteps, const char *names);
 
 /* Probes: a protocol walk over the constructors and `nmut` mutators of
- * `base` to `depth` (pruned by concrete state if `prune`), then picks the
+ * `base` to `depth` (pruned by concrete state if `prune`), and each
+ * prefix of each of the tests' sequences (or NULL; their observations
+ * are kept in them), then picks the
  * predicates (merging those that agree on every probed state) and lists
  * the states with their covers.  Finding none is no error: st has no
  * state, and a note says the protocol walk runs instead. */
 BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                                    const uint16_t *mutators, unsigned nmut,
                                    unsigned depth, bool prune,
-                                   const bcw_unit *u);
+                                   const bcw_unit *u, bcw_tseqs *tests);
+
+/* The state the predicates `preds` (of which `known` are known) make,
+ * or -1 (none of the states, or not all known). */
+BCW_INTERNAL int bcw__states_of(const bcw_states *st, uint32_t preds,
+                                uint32_t known);
 
 /* Told before each state's walk which state it is (name, index), and
  * (NULL, -1) after the last. */

@@ -485,9 +485,20 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
                 if (share && nth++ % cfg->shard_n != cfg->shard_i)
                     continue;
                 err = grow_nodes(w, w->nnodes + cfg->nmethods);
-                for (unsigned m = 0; m < cfg->nmethods && err == 0; m++)
+                unsigned len = cfg->extends != NULL ? chain(w, p, w->steps) : 0;
+                for (unsigned m = 0; m < cfg->nmethods && err == 0; m++) {
+                    if (cfg->extends != NULL &&
+                        !cfg->extends(cfg->extends_payload, w->steps, len,
+                                      cfg->methods[m])) {
+                        uint64_t cut = sat_add(
+                            1, subtree(cfg->nmethods, cfg->depth, level));
+                        out->discarded = sat_add(out->discarded, cut);
+                        out->pruned_model = sat_add(out->pruned_model, cut);
+                        continue;
+                    }
                     w->nodes[w->nnodes++] =
                         (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
+                }
             }
         }
         level_end = w->nnodes;
@@ -561,9 +572,10 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
 
 const char *bcw__walk_name(enum bcw_walk_kind kind)
 {
-    return kind == BCW_WALK_ALGEBRA ? "algebra"
-           : kind == BCW_WALK_STATE ? "state"
-                                    : "protocol";
+    return kind == BCW_WALK_ALGEBRA   ? "algebra"
+           : kind == BCW_WALK_STATE   ? "state"
+           : kind == BCW_WALK_LEARNED ? "learned"
+                                      : "protocol";
 }
 
 const char *bcw__outcome_name(unsigned outcome)

@@ -123,6 +123,12 @@ typedef struct bcw_walk_cfg {
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,
                 void *ctx);
     void *exec_payload;
+    /* Or NULL: may the sequence seq[0..len] (constructor first) be
+     * extended with method `next`?  Those it may not are discarded with
+     * their subtrees, counted as pruned_model (the learned walk). */
+    bool (*extends)(void *payload, const uint16_t *seq, unsigned len,
+                    uint16_t next);
+    void *extends_payload;
     /* Called for every executed sequence, in enumeration order: 0, an
      * error, or BCW_EMIT_EXTEND for a sequence pruned by its concrete
      * state that is to be extended all the same (its oracle's state is

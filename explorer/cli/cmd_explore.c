@@ -38,6 +38,10 @@ static const cli_word walks[] = {
     {.word = "state",
      .value = BCW_WALK_STATE,
      .help = "the protocol walk from every design state"},
+    {.word = "learned",
+     .value = BCW_WALK_LEARNED,
+     .help = "the protocol walk's sequences that are paths of a model "
+             "learned from the library's tests (--from-tests)"},
     {.word = NULL}};
 
 static const cli_word formats[] = {
@@ -168,6 +172,13 @@ static const cli_word prunes[] = {
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.graph_path),                             \
          .help = "state walk: write the state graph as DOT"},                  \
+        {.name = "from-tests",                                                 \
+         .arg = "MODEL",                                                       \
+         CLI_FILE_IN(explore_args, o.from_tests),                              \
+         .help = "a model learned from the library's own tests (bcwalk "       \
+                 "learn -o MODEL): their values become categories, the "       \
+                 "states their calls reach covers of the state walk, and "     \
+                 "the report says what tests and walk each miss"},             \
         {.name = "html",                                                       \
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.html_path),                              \
@@ -314,9 +325,11 @@ static const cli_spec spec = {
     .about =
         "Runs every call sequence of the unit up to length K (JWalk's\n"
         "protocol walk TP_k, the algebra walk TA_k whose prefixes hold\n"
-        "only constructors and mutators, or the state walk TS_k: TP_k from\n"
-        "each design state's cover) in crash-isolated workers, and\n"
-        "reports each sequence's result and the summary counts.\n",
+        "only constructors and mutators, the state walk TS_k: TP_k from\n"
+        "each design state's cover, or the learned walk: TP_k's sequences\n"
+        "that are paths of a model learned from the library's tests) in\n"
+        "crash-isolated workers, and reports each sequence's result and\n"
+        "the summary counts.\n",
     .after =
         "The native code is built with clang from the same bitcode and\n"
         "cached in $XDG_CACHE_HOME/bcwalk (default ~/.cache/bcwalk).\n"

@@ -9,8 +9,15 @@
 
 /* The walks of JWalk: protocol TP_k = C x (1 u M u ... u M^k), algebra
  * TA_k = C x (1 u N u ... u N^(k-1)) x M, and state TS_k: the protocol
- * walk from each design state's cover. */
-enum bcw_walk_kind { BCW_WALK_PROTOCOL, BCW_WALK_ALGEBRA, BCW_WALK_STATE };
+ * walk from each design state's cover; and the learned walk: the
+ * protocol walk's sequences that are paths of a model learned from the
+ * library's own tests (bcwalk learn; from_tests). */
+enum bcw_walk_kind {
+    BCW_WALK_PROTOCOL,
+    BCW_WALK_ALGEBRA,
+    BCW_WALK_STATE,
+    BCW_WALK_LEARNED
+};
 
 /* How results are printed on the output stream. */
 enum bcw_report_format {
@@ -106,6 +113,13 @@ typedef struct bcw_explore_opts {
                                the design states, NULL: the interface's,
                                plus the bitcode's it lacks */
     const char *graph_path; /* the state graph as DOT, or NULL */
+    /* A model learned from the library's own tests (bcwalk learn -o,
+     * docs/learn.md), or NULL: the values its tests pass become
+     * categories ("from tests: 5"); in the state walk the states their
+     * calls reach become covers where probing found none, and the report
+     * says what the tests and the walk each reach that the other does not
+     * (its gaps); the learned walk needs it. */
+    const char *from_tests;
     /* Coverage (docs/coverage.md): the worker is built with a flag per
      * basic block and branch arm of the library's code, the summary says
      * how much of the unit's code the walk reached, and from which
@@ -212,6 +226,8 @@ typedef struct bcw_summary {
     uint64_t pruned_observer; /* of the discarded: observer in the prefix */
     uint64_t pruned_state;    /* of the discarded: below a sequence that
                                  reached an already visited state */
+    uint64_t pruned_model;    /* of the discarded (learned walk): not a path
+                                 of the learned model */
     uint64_t predicted_void;  /* of the normal: void result, predicted */
     uint64_t concrete_states; /* distinct concrete states the normal
                                  sequences left the object in */

@@ -18,8 +18,8 @@ typedef struct bcw_learn_opts {
     const char *libs;      /* libraries the program links with ("cmocka,m"),
                               comma-separated, or NULL */
     unsigned max_calls;    /* calls recorded per test */
-    unsigned per_site; /* ... and per call site in a test (a loop's first
-                          iterations; the rest are counted) */
+    unsigned per_site;     /* ... and per call site in a test (a loop's first
+                              iterations; the rest are counted) */
     unsigned time_limit_s; /* a test's time limit */
     unsigned memory_mb;    /* the program's address space, 0: no limit */
     unsigned k_strict, k_loose; /* the merging thresholds (James: 4, 1) */

@@ -162,7 +162,7 @@ class BadInput(unittest.TestCase):
                 (("--depth=x",), "explore: --depth must be an integer from 1 "
                                  "to 255, not 'x'"),
                 (("--walk", "sideways"), "explore: unknown --walk 'sideways' "
-                                         "(protocol, algebra or state)"),
+                                         "(protocol, algebra, state or learned)"),
                 (("--boundaries=yes",), "explore: --boundaries takes no "
                                         "value"),
                 (("--graph", ""), "explore: --graph needs a file name"),
@@ -200,7 +200,7 @@ class BadInput(unittest.TestCase):
         self.assertIn("examples:", bcwalk("--help", check=0).stdout)
         # generated from the option table: the defaults and ranges
         out = bcwalk("explore", "-h", check=0).stdout
-        self.assertIn("[--walk protocol|algebra|state]", out)
+        self.assertIn("[--walk protocol|algebra|state|learned]", out)
         self.assertRegex(out, r"--depth K +the longest method sequence "
                               r"\(1 to 255, default 3\)")
         self.assertRegex(out, r"--max-combos N .*\n.*\(1 to 256, default 64\)")

@@ -1,0 +1,525 @@
+/* learn_use.c - a learned model in a walk (learn_use.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "learn_use.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+#include "walk.h"
+
+/* ---- categories ---- */
+
+static bool int_kind(enum bcw_pkind k)
+{
+    return k == BCW_PK_INT || k == BCW_PK_BOOL || k == BCW_PK_CHAR ||
+           k == BCW_PK_ENUM || k == BCW_PK_LENGTH;
+}
+
+/* Does a category of p already pass value v (or string s)? */
+static bool has_value(const bcw_param *p, const bcw_lval *v)
+{
+    for (unsigned i = 0; i < p->nparts; i++) {
+        const bcw_part *t = &p->parts[i];
+        if (v->kind == BCW_LV_INT && t->rel < 0 && t->str == NULL)
+            for (unsigned j = 0; j < t->nvalues; j++)
+                if (t->values[j] == v->value)
+                    return true;
+        if ((v->kind == BCW_LV_STRING || v->kind == BCW_LV_FUNC) &&
+            t->str != NULL &&
+            strcmp(t->str, v->kind == BCW_LV_STRING ? v->str : v->text) == 0)
+            return true;
+    }
+    return false;
+}
+
+static int symbol_of(const bcw_model *m, const char *name)
+{
+    for (unsigned i = 0; i < m->nsyms; i++)
+        if (strcmp(m->syms[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The category of test value v for p, or none (*part.label NULL). */
+static int part_of(const bcw_model *m, const bcw_param *p, const bcw_lval *v,
+                   bcw_part *part)
+{
+    memset(part, 0, sizeof *part);
+    part->rel = -1;
+    if (int_kind(p->kind) && v->kind == BCW_LV_INT) {
+        part->nvalues = 1;
+        part->values[0] = v->value;
+    } else if (p->kind == BCW_PK_STRING && v->kind == BCW_LV_STRING) {
+        if ((part->str = bcw__strdup(v->str)) == NULL)
+            return BCW_ENOMEM;
+    } else if (p->kind == BCW_PK_CALLBACK && v->kind == BCW_LV_FUNC) {
+        int sym = symbol_of(m, v->text);
+        if (sym < 0)
+            return 0; /* the tests' own function: not the library's */
+        part->nvalues = 1;
+        part->values[0] = sym;
+        if ((part->str = bcw__strdup(v->text)) == NULL)
+            return BCW_ENOMEM;
+    } else {
+        return 0;
+    }
+    if ((part->label = bcw__sprintf("from tests: %s", v->text)) == NULL) {
+        free(part->str);
+        return BCW_ENOMEM;
+    }
+    return 0;
+}
+
+static int add_values(bcw_model *m, bcw_func *f, const bcw_lcall *c,
+                      unsigned *added)
+{
+    int err = 0;
+    for (unsigned k = 0; k < f->nparams && k < c->nargs && err == 0; k++) {
+        bcw_param *p = &f->params[k];
+        const bcw_lval *v = &c->args[k];
+        unsigned mine = 0;
+        for (unsigned i = 0; i < p->nparts; i++)
+            mine += strncmp(p->parts[i].label, "from tests: ", 12) == 0;
+        if (mine >= BCW_TEST_VALUES || has_value(p, v))
+            continue;
+        bcw_part part;
+        if ((err = part_of(m, p, v, &part)) < 0 || part.label == NULL)
+            continue;
+        /* generated values stay among the categories */
+        if (p->nparts == 0) {
+            bcw_part gen = {.label = bcw__strdup("generated"), .rel = -1};
+            if (gen.label == NULL) {
+                free(part.label);
+                free(part.str);
+                return BCW_ENOMEM;
+            }
+            if ((err = bcw__param_add_part(p, gen)) < 0) {
+                free(part.label);
+                free(part.str);
+                return err;
+            }
+        }
+        if ((err = bcw__param_add_part(p, part)) == 0)
+            ++*added;
+    }
+    return err;
+}
+
+int bcw__learned_categories(bcw_model *m, unsigned unit, const bcw_learned *l,
+                            unsigned *added)
+{
+    *added = 0;
+    bcw_unit *u = &m->units[unit];
+    int err = 0;
+    for (unsigned t = 0; t < l->ntests && err == 0; t++)
+        for (unsigned i = 0; i < l->tests[t].ncalls && err == 0; i++) {
+            const bcw_lcall *c = &l->tests[t].calls[i];
+            for (unsigned f = 0; f < u->nfuncs && err == 0; f++)
+                if (c->func >= 0 && strcmp(u->funcs[f].name, c->fn) == 0 &&
+                    u->funcs[f].nparams == c->nargs)
+                    err = add_values(m, &u->funcs[f], c, added);
+        }
+    return err;
+}
+
+/* ---- the tests' calls as steps ---- */
+
+/* The text of step st's value for parameter k, as a learned model names
+ * values, into buf; NULL when the step passes no fixed value (generated)
+ * or one a test cannot pass (relative to fields, the same cell). */
+static const char *fixed_text(const bcw_unit *u, const bcw_step *st, unsigned k,
+                              char *buf, size_t n, bool *any)
+{
+    const bcw_param *p = &u->funcs[st->func].params[k];
+    *any = !st->fixed[k] && !st->custom[k];
+    if (*any || st->relative[k] != NULL || st->part[k] == NULL)
+        return NULL;
+    const bcw_part *t = st->part[k];
+    if (p->kind == BCW_PK_CALLBACK)
+        return t->str;
+    if (p->kind == BCW_PK_STRING && t->str != NULL) {
+        bcw__c_quote_to(buf, n, t->str, '"');
+        return buf;
+    }
+    if (!int_kind(p->kind))
+        return NULL;
+    bcw_lval v = {0};
+    if (bcw__lval_scalar((uint64_t)st->value[k], (uint8_t)p->abi, &v) < 0)
+        return NULL;
+    snprintf(buf, n, "%s", v.text);
+    free(v.text);
+    return buf;
+}
+
+/* Does step st pass, for each parameter, a value one of vals[k]'s texts
+ * names (a generated one for the tests' objects and the unit)? */
+static bool step_passes(const bcw_unit *u, const bcw_step *st,
+                        const char *const *vals[], const unsigned *nvals,
+                        unsigned nargs)
+{
+    const bcw_func *f = &u->funcs[st->func];
+    if (f->nparams != nargs)
+        return false;
+    for (unsigned k = 0; k < nargs; k++) {
+        char buf[256];
+        bool any;
+        const char *text = fixed_text(u, st, k, buf, sizeof buf, &any);
+        bool unit = f->params[k].kind == BCW_PK_UNIT ||
+                    f->params[k].kind == BCW_PK_UNIT_OUT ||
+                    f->params[k].kind == BCW_PK_UNIT_DEREF;
+        bool found = false;
+        for (unsigned i = 0; i < nvals[k] && !found; i++) {
+            const char *v = vals[k][i];
+            bool object = strncmp(v, "Obj#", 4) == 0 || v[0] == '#' ||
+                          strcmp(v, "&out") == 0;
+            /* generated: the walk's own objects stand for the tests';
+             * a generated scalar for nothing the tests chose */
+            found = any ? object || unit : text != NULL && strcmp(text, v) == 0;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* The first step of `list` calling c's function with c's values. */
+static int step_of(const bcw_unit *u, const bcw_step *steps,
+                   const uint16_t *list, unsigned n, const bcw_lcall *c)
+{
+    const char *const *vals[TR_MAX_ARGS];
+    const char *text[TR_MAX_ARGS];
+    unsigned nvals[TR_MAX_ARGS];
+    for (unsigned k = 0; k < c->nargs; k++) {
+        text[k] = c->args[k].text ? c->args[k].text : "";
+        vals[k] = &text[k];
+        nvals[k] = 1;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const bcw_step *st = &steps[list[i]];
+        if (strcmp(u->funcs[st->func].name, c->fn) == 0 &&
+            step_passes(u, st, vals, nvals, c->nargs))
+            return list[i];
+    }
+    return -1;
+}
+
+static const bcw_func *func_named(const bcw_unit *u, const char *name)
+{
+    for (unsigned f = 0; f < u->nfuncs; f++)
+        if (strcmp(u->funcs[f].name, name) == 0)
+            return &u->funcs[f];
+    return NULL;
+}
+
+/* Is c a call on instance k (the unit's argument is #k)? */
+static bool on_instance(const bcw_unit *u, const bcw_lcall *c, int64_t k)
+{
+    const bcw_func *fn = func_named(u, c->fn);
+    if (fn == NULL || fn->self < 0 || (unsigned)fn->self >= c->nargs)
+        return false;
+    const bcw_lval *v = &c->args[fn->self];
+    return v->kind == BCW_LV_UNIT && v->value == k;
+}
+
+/* Is c the call that made instance k? */
+static bool makes(const bcw_lcall *c, int64_t k)
+{
+    if (c->result.kind == BCW_LV_UNIT && c->result.value == k)
+        return true;
+    for (unsigned o = 0; o < c->nouts; o++)
+        if (c->outs[o].kind == BCW_LV_UNIT && c->outs[o].value == k)
+            return true;
+    for (unsigned a = 0; a < c->nargs; a++)
+        if (c->args[a].kind == BCW_LV_UNIT && c->args[a].value == k)
+            return true; /* an init constructor's storage */
+    return false;
+}
+
+static bool same_seq(const bcw_tseq *a, const bcw_tseq *b)
+{
+    return a->len == b->len &&
+           memcmp(a->steps, b->steps, (a->len + 1) * sizeof *a->steps) == 0;
+}
+
+/* Test x's sequence on instance k, made by call `from`. */
+static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned from, int64_t k,
+                   const bcw_unit *u, const bcw_step *steps,
+                   const uint16_t *methods, unsigned nmethods, int ctor)
+{
+    memset(s, 0, sizeof *s);
+    s->test = x->name;
+    s->steps = bcw__calloc(BCW_TEST_SEQ_MAX + 1, sizeof *s->steps);
+    if (s->steps == NULL)
+        return BCW_ENOMEM;
+    s->steps[0] = (uint16_t)ctor;
+    for (unsigned i = from + 1; i < x->ncalls; i++) {
+        const bcw_lcall *c = &x->calls[i];
+        if (c->func < 0 || !on_instance(u, c, k))
+            continue;
+        const bcw_func *f = func_named(u, c->fn);
+        if (f != NULL && f->role == BCW_ROLE_DESTRUCTOR)
+            break; /* the instance's end: walks end with it too */
+        s->calls++;
+        if (s->cut != NULL)
+            continue;
+        int st = step_of(u, steps, methods, nmethods, c);
+        if (s->len < BCW_TEST_SEQ_MAX && st >= 0) {
+            s->steps[++s->len] = (uint16_t)st;
+            continue;
+        }
+        s->cut = s->len == BCW_TEST_SEQ_MAX
+                     ? bcw__sprintf("longer than %d calls", BCW_TEST_SEQ_MAX)
+                     : bcw__sprintf("its call %u, %s, passes values no step "
+                                    "of the walk passes",
+                                    s->calls, c->fn);
+        if (s->cut == NULL)
+            return BCW_ENOMEM;
+    }
+    return 0;
+}
+
+int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l, const bcw_unit *u,
+                      const bcw_step *steps, unsigned nsteps,
+                      const uint16_t *ctors, unsigned nctors,
+                      const uint16_t *methods, unsigned nmethods)
+{
+    (void)nsteps;
+    memset(out, 0, sizeof *out);
+    int err = 0;
+    for (unsigned t = 0; t < l->ntests && err == 0; t++) {
+        const bcw_ltest *x = &l->tests[t];
+        for (unsigned i = 0; i < x->ncalls && err == 0; i++) {
+            const bcw_lcall *c = &x->calls[i];
+            int ctor = c->func >= 0 ? step_of(u, steps, ctors, nctors, c) : -1;
+            if (ctor < 0)
+                continue;
+            /* the instance it made */
+            int64_t k = -1;
+            for (int64_t j = 0; j < 64 && k < 0; j++)
+                if (makes(c, j))
+                    k = j;
+            if (k < 0)
+                continue;
+            bcw_tseq s;
+            if ((err = one_seq(&s, x, i, k, u, steps, methods, nmethods,
+                               ctor)) < 0)
+                break;
+            bool dup = false;
+            for (unsigned j = 0; j < out->n && !dup; j++)
+                dup = same_seq(&out->v[j], &s) &&
+                      (out->v[j].cut == NULL) == (s.cut == NULL);
+            if (dup) {
+                free(s.steps);
+                free(s.cut);
+                continue;
+            }
+            if (bcw__grow(&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0) {
+                free(s.steps);
+                free(s.cut);
+                err = BCW_ENOMEM;
+                break;
+            }
+            out->v[out->n++] = s;
+        }
+    }
+    if (err < 0)
+        bcw__tseqs_free(out);
+    return err;
+}
+
+void bcw__tseqs_free(bcw_tseqs *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        free(s->v[i].steps);
+        free(s->v[i].cut);
+        free(s->v[i].preds);
+        free(s->v[i].known);
+        free(s->v[i].outcome);
+    }
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- the learned walk ---- */
+
+/* Does node nd (a call of the unit) take step st? */
+static bool node_takes(const bcw_unit *u, const bcw_lnode *nd,
+                       const bcw_step *st)
+{
+    if (nd->func < 0 || strcmp(u->funcs[st->func].name, nd->fn) != 0 ||
+        nd->outcome != NULL)
+        return false;
+    const char *const *vals[TR_MAX_ARGS];
+    unsigned nvals[TR_MAX_ARGS];
+    for (unsigned k = 0; k < nd->nargs; k++) {
+        vals[k] = (const char *const *)nd->values[k].v;
+        nvals[k] = nd->values[k].n;
+    }
+    return step_passes(u, st, vals, nvals, nd->nargs);
+}
+
+bool bcw__learned_extends(const bcw_learned *l, const bcw_unit *u,
+                          const bcw_step *steps, const uint16_t *seq,
+                          unsigned len, uint16_t next)
+{
+    const bcw_lgraph *g = &l->graph;
+    bool *at = calloc(2 * (size_t)g->nnodes + 2, sizeof *at);
+    if (at == NULL)
+        return false;
+    bool *to = at + g->nnodes + 1;
+    bool some = false;
+    /* the constructor's nodes, with no control edge into them */
+    for (unsigned i = 0; i < g->nnodes; i++) {
+        bool entered = false;
+        for (unsigned e = 0; e < g->nedges && !entered; e++)
+            entered = g->edges[e].to == i && g->edges[e].kind == BCW_LE_CONTROL;
+        at[i] = !entered && node_takes(u, &g->nodes[i], &steps[seq[0]]);
+        some = some || at[i];
+    }
+    for (unsigned p = 1; p <= len + 1 && some; p++) {
+        uint16_t want = p <= len ? seq[p] : next;
+        memset(to, 0, g->nnodes * sizeof *to);
+        some = false;
+        for (unsigned e = 0; e < g->nedges; e++) {
+            const bcw_ledge *x = &g->edges[e];
+            if (x->kind == BCW_LE_CONTROL && at[x->from] && !to[x->to] &&
+                node_takes(u, &g->nodes[x->to], &steps[want]))
+                some = to[x->to] = true;
+        }
+        memcpy(at, to, g->nnodes * sizeof *at);
+    }
+    free(at);
+    return some;
+}
+
+/* ---- the gaps between tests and walk ---- */
+
+static bool tests_call(const bcw_learned *l, const char *fn)
+{
+    for (unsigned t = 0; t < l->ntests; t++)
+        for (unsigned i = 0; i < l->tests[t].ncalls; i++)
+            if (l->tests[t].calls[i].func >= 0 &&
+                strcmp(l->tests[t].calls[i].fn, fn) == 0)
+                return true;
+    return false;
+}
+
+static bool walks_fn(const bcw_unit *u, const bcw_step *steps,
+                     const uint16_t *v, unsigned n, const char *fn)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(u->funcs[steps[v[i]].func].name, fn) == 0)
+            return true;
+    return false;
+}
+
+/* Does some test sequence make transition t (or reach state k, t NULL)? */
+static bool tested(const bcw_states *st, const bcw_tseqs *ts,
+                   const bcw_transition *t, int k)
+{
+    for (unsigned i = 0; i < ts->n; i++) {
+        const bcw_tseq *s = &ts->v[i];
+        for (unsigned j = 0; j < s->nobs; j++) {
+            bool normal = s->outcome[j] == BCW_RUN_NORMAL;
+            int to = normal ? bcw__states_of(st, s->preds[j], s->known[j]) : -1;
+            if (t == NULL) {
+                if (normal && to == k)
+                    return true;
+                continue;
+            }
+            if (j == 0 || s->steps[j] != t->step ||
+                s->outcome[j] != t->outcome || to != t->to)
+                continue;
+            if (bcw__states_of(st, s->preds[j - 1], s->known[j - 1]) ==
+                (int)t->from)
+                return true;
+        }
+    }
+    return false;
+}
+
+static int state_gaps(bcw_gaps *g, const bcw_tseqs *ts, const bcw_states *st,
+                      const bcw_unit *u, const bcw_step *steps)
+{
+    int err = 0;
+    for (unsigned k = 0; k < st->nstates && err == 0; k++) {
+        const bcw_dstate *d = &st->states[k];
+        if (d->origin != NULL)
+            err = bcw__strlist_add(&g->only_tests,
+                                   bcw__sprintf("%s (%s, %u calls)", d->name,
+                                                d->origin, d->ncover));
+        else if (!tested(st, ts, NULL, (int)k))
+            err = bcw__strlist_add(&g->states, bcw__strdup(d->name));
+    }
+    for (unsigned i = 0; i < st->ntrans && err == 0; i++) {
+        const bcw_transition *t = &st->trans[i];
+        if (tested(st, ts, t, -1))
+            continue;
+        char *step = bcw__step_text(u, &steps[t->step]);
+        err = bcw__strlist_add(
+            &g->transitions,
+            step == NULL
+                ? NULL
+                : bcw__sprintf("%s --%s--> %s%s%s", st->states[t->from].name,
+                               step,
+                               t->to >= 0 ? st->states[t->to].name : "(halted)",
+                               t->outcome != BCW_RUN_NORMAL ? " *" : "",
+                               t->outcome != BCW_RUN_NORMAL
+                                   ? bcw__outcome_name(t->outcome)
+                                   : ""));
+        free(step);
+    }
+    return err;
+}
+
+int bcw__learned_gaps(bcw_gaps *g, const bcw_learned *l, const bcw_tseqs *ts,
+                      const bcw_states *st, const bcw_unit *u,
+                      const bcw_step *steps, const uint16_t *ctors,
+                      unsigned nctors, const uint16_t *methods,
+                      unsigned nmethods, unsigned depth)
+{
+    unsigned categories = g->categories;
+    memset(g, 0, sizeof *g);
+    g->categories = categories;
+    g->sequences = ts->n;
+    g->depth = depth;
+    int err = 0;
+    for (unsigned i = 0; i < ts->n && err == 0; i++) {
+        g->longer += ts->v[i].len > depth;
+        if (ts->v[i].cut != NULL)
+            err = bcw__strlist_add(
+                &g->cut, bcw__sprintf("%s: %s", ts->v[i].test, ts->v[i].cut));
+    }
+    if (err == 0 && st != NULL)
+        err = state_gaps(g, ts, st, u, steps);
+    /* functions, each once */
+    for (unsigned i = 0; i < nmethods && err == 0; i++) {
+        const char *fn = u->funcs[steps[methods[i]].func].name;
+        if (!tests_call(l, fn) && !walks_fn(u, steps, methods, i, fn))
+            err = bcw__strlist_add(&g->methods, bcw__strdup(fn));
+    }
+    for (unsigned f = 0; f < u->nfuncs && err == 0; f++) {
+        const char *fn = u->funcs[f].name;
+        if (u->funcs[f].role != BCW_ROLE_DESTRUCTOR && tests_call(l, fn) &&
+            !walks_fn(u, steps, methods, nmethods, fn) &&
+            !walks_fn(u, steps, ctors, nctors, fn))
+            err = bcw__strlist_add(
+                &g->unwalked,
+                u->funcs[f].unwalkable
+                    ? bcw__sprintf("%s (%s)", fn, u->funcs[f].unwalkable)
+                    : bcw__strdup(fn));
+    }
+    return err;
+}
+
+void bcw__gaps_free(bcw_gaps *g)
+{
+    bcw__strlist_free(&g->cut);
+    bcw__strlist_free(&g->only_tests);
+    bcw__strlist_free(&g->states);
+    bcw__strlist_free(&g->transitions);
+    bcw__strlist_free(&g->methods);
+    bcw__strlist_free(&g->unwalked);
+    memset(g, 0, sizeof *g);
+}
