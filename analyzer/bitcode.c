@@ -24,10 +24,14 @@
 
 #define BITCODE_LIMIT ((size_t)1 << 32)
 
+/* The context's diagnostic handler: LLVM's first error into payload (512
+ * bytes), or nothing when it is NULL (a handler stays set: without one
+ * LLVM exits the process on an error). */
 static void diagnostic(LLVMDiagnosticInfoRef info, void *payload)
 {
     char *msg = payload;
-    if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || msg[0] != '\0')
+    if (msg == NULL || LLVMGetDiagInfoSeverity(info) != LLVMDSError ||
+        msg[0] != '\0')
         return;
     char *text = LLVMGetDiagInfoDescription(info);
     snprintf(msg, 512, "%s", text);
@@ -88,6 +92,8 @@ static LLVMBool parse(const char *data, size_t len, const char *path, char *msg,
     *mod = NULL;
     LLVMBool failed = LLVMParseBitcodeInContext2(*ctx, buf, mod);
     LLVMDisposeMemoryBuffer(buf);
+    /* msg lives no longer than the caller's call */
+    LLVMContextSetDiagnosticHandler(*ctx, diagnostic, NULL);
     return failed;
 }
 
@@ -274,21 +280,32 @@ int bcw__bitcode_link(const char *out, const char *path,
     if (err < 0)
         return err;
     mark_own(main.mod);
-    char msg[512] = "";
     for (size_t i = 0; err == 0 && i < n; i++) {
         bcw_bitcode other;
         if ((err = bcw__bitcode_load_in(&other, with[i], main.ctx)) < 0)
             break;
-        /* the linker reports through the context's handler */
-        LLVMContextSetDiagnosticHandler(main.ctx, diagnostic, msg);
-        if (LLVMLinkModules2(main.mod, other.mod)) /* takes other.mod */
-            err = bcw__error(BCW_EINPUT, "%s: cannot be linked with %s (%s)",
-                             with[i], path, msg[0] ? msg : "LLVM's linker");
+        err = bcw__bitcode_link_into(main.mod, other.mod, with[i], path);
     }
     if (err == 0)
         err = bcw__bitcode_write(main.mod, out);
     bcw__bitcode_dispose(&main);
     return err;
+}
+
+int bcw__bitcode_link_into(LLVMModuleRef dst, LLVMModuleRef src,
+                           const char *src_path, const char *dst_path)
+{
+    char msg[512] = "";
+    /* the linker reports through the context's handler: this one, whose
+     * buffer lives as long as the call */
+    LLVMContextRef ctx = LLVMGetModuleContext(dst);
+    LLVMContextSetDiagnosticHandler(ctx, diagnostic, msg);
+    LLVMBool failed = LLVMLinkModules2(dst, src);
+    LLVMContextSetDiagnosticHandler(ctx, diagnostic, NULL);
+    return failed ? bcw__error(BCW_EINPUT, "%s: cannot be linked with %s (%s)",
+                               src_path, dst_path,
+                               msg[0] ? msg : "LLVM's linker")
+                  : 0;
 }
 
 int bcw__bitcode_write(LLVMModuleRef mod, const char *out)

@@ -35,6 +35,13 @@ BCW_INTERNAL int bcw__bitcode_load_in(bcw_bitcode *out, const char *path,
 BCW_INTERNAL int bcw__bitcode_link(const char *out, const char *path,
                                    const char *const *with, size_t n);
 
+/* Links module src (which the call takes, whatever happens) into dst,
+ * both of one context.  0, or BCW_EINPUT "SRC_PATH: cannot be linked
+ * with DST_PATH (LLVM's message)". */
+BCW_INTERNAL int bcw__bitcode_link_into(LLVMModuleRef dst, LLVMModuleRef src,
+                                        const char *src_path,
+                                        const char *dst_path);
+
 /* Writes mod's bitcode to `out` atomically (a temporary file beside it,
  * renamed).  0, BCW_ERROR naming what failed, or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__bitcode_write(LLVMModuleRef mod, const char *out);

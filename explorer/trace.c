@@ -437,15 +437,10 @@ static int instrument(bcw_trace *t, const bcw_model *model, const char *tests,
     LLVMValueRef lib_main = LLVMGetNamedFunction(other.mod, "main");
     if (lib_main != NULL && !LLVMIsDeclaration(lib_main))
         LLVMSetValueName2(lib_main, "bcw_library_main", 16);
-    if (LLVMLinkModules2(prog.mod, other.mod)) { /* takes other.mod */
-        other.mod = NULL;
-        err = bcw__error(BCW_EINPUT,
-                         "%s: cannot be linked with %s (a function both "
-                         "define?)",
-                         tests, lib);
+    err = bcw__bitcode_link_into(prog.mod, other.mod, tests, lib);
+    other.mod = NULL; /* the link took it */
+    if (err < 0)
         goto done;
-    }
-    other.mod = NULL;
     in.mod = prog.mod;
     in.ctx = prog.ctx;
     in.b = LLVMCreateBuilderInContext(in.ctx);

@@ -51,10 +51,10 @@ class FifoTests(unittest.TestCase):
         o = self.out
         self.assertEqual(o["unit"], "fifo")
         self.assertEqual(o["found"], "test functions from a table of them")
-        self.assertEqual(o["test_functions"], 5)
+        self.assertEqual(o["test_functions"], 6)
         self.assertEqual([t["name"] for t in o["tests"]],
                          ["test_new_free", "test_push_pop", "test_peek",
-                          "test_move", "test_full"])
+                          "test_move", "test_drop", "test_full"])
         self.assertTrue(all(t["passed"] for t in o["tests"]))
         self.assertEqual((o["runs"], o["status"]), (1, 0))
 
@@ -91,8 +91,8 @@ class FifoTests(unittest.TestCase):
         self.assertLess(m["merged"]["nodes"], m["traced"]["nodes"])
         # every test starts with the one fifo_new node
         new = node(m, "fifo_new")
-        self.assertEqual(new["calls"], 6)
-        self.assertEqual(len(new["tests"]), 5)
+        self.assertEqual(new["calls"], 7)
+        self.assertEqual(len(new["tests"]), 6)
         ids = {n["id"]: n for n in m["nodes"]}
         control = edges(m, "control")
         # test_full's eight pushes fold into a node with a loop
@@ -127,7 +127,7 @@ class FifoTests(unittest.TestCase):
         [doc] = common.msgpack_stream(model)
         self.assertEqual((doc["format"], doc["version"], doc["unit"]),
                          ("bcwalk-learned", 1, "fifo"))
-        self.assertEqual(len(doc["tests"]), 5)
+        self.assertEqual(len(doc["tests"]), 6)
         self.assertEqual(len(doc["nodes"]), self.out["model"]["merged"]["nodes"])
 
     def test_deterministic(self):
@@ -145,7 +145,7 @@ class FifoTests(unittest.TestCase):
     def test_text_report(self):
         p = bcwalk("learn", example("fifo_tests.bc"), example("fifo.bc"),
                    "--unit", "fifo", check=0)
-        self.assertIn("Learned unit fifo from 5 tests", p.stdout)
+        self.assertIn("Learned unit fifo from 6 tests", p.stdout)
         self.assertIn("Test test_push_pop: passed; 8 calls of the unit",
                       p.stdout)
         self.assertIn("  fifo_pop(#0) = Obj#1\n", p.stdout)
@@ -262,6 +262,129 @@ class BadInput(unittest.TestCase):
                    "--unit", "fifo", check=2)
         self.assertIn("_cmocka_run_group_tests", p.stderr)
         self.assertIn("--lib", p.stderr)
+
+
+class FromTests(unittest.TestCase):
+    """explore --from-tests: the tests' values as categories, the states
+    their calls reach as covers, the gaps, and the learned walk."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = os.path.join(os.environ["TMPDIR"], "fifo-from.learned")
+        bcwalk("learn", example("fifo_tests.bc"), example("fifo.bc"),
+               "--unit", "fifo", "-o", cls.model, check=0)
+
+    def state_walk(self, *extra):
+        return common.explore_json("fifo.bc", "fifo", "state", 2, *extra)
+
+    def test_values_become_categories(self):
+        lines = common.jsonl("fifo.bc", "fifo", "protocol", 1,
+                             "--from-tests", self.model)
+        drops = {tuple(c["args"][1:]): c["labels"][1]
+                 for s in lines[:-1] for c in s["calls"]
+                 if c["fn"] == "fifo_drop"}
+        # test_drop's fifo_drop(q, 2) and fifo_drop(q, 5)
+        self.assertEqual(drops[("2",)], "from tests: 2")
+        self.assertEqual(drops[("5",)], "from tests: 5")
+        self.assertEqual(lines[-1]["from_tests"]["categories"], 2)
+        # without the tests, no such category
+        plain = common.jsonl("fifo.bc", "fifo", "protocol", 1)
+        self.assertFalse(any("from tests" in str(c["labels"])
+                             for s in plain[:-1] for c in s["calls"]))
+
+    def test_covers_reach_what_probing_does_not(self):
+        """test_full fills the ring (16 items): probing, 12 calls deep,
+        never does; its calls become the cover of that state, and the walk
+        from it grows the ring, which no walk without the tests reaches."""
+        tmp = os.environ["TMPDIR"]
+        with_cov, without_cov = (os.path.join(tmp, n + ".info")
+                                 for n in ("with", "without"))
+        got = self.state_walk("--from-tests", self.model,
+                              "--coverage", with_cov)
+        plain = self.state_walk("--coverage", without_cov)
+        full = [st for st in got["states"] if st["name"] == "length == capacity"]
+        self.assertEqual(len(full), 1)
+        self.assertEqual(full[0]["cover_from"], "test_full")
+        self.assertEqual(full[0]["cover"],
+                         ["fifo_new"] + ["fifo_push [a new element]"] * 16)
+        self.assertNotIn("length == capacity",
+                         [st["name"] for st in plain["states"]])
+        every = got["coverage"]["functions"]["total"]
+        self.assertEqual(got["coverage"]["functions"]["hit"], every)
+        self.assertEqual(plain["coverage"]["functions"]["hit"], every - 1)
+        self.assertEqual([f["name"] for f in
+                          plain["coverage"]["unreached_functions"]], ["grow"])
+        self.assertEqual(got["coverage"]["unreached_functions"], [])
+        self.assertGreater(got["coverage"]["lines"]["hit"],
+                           plain["coverage"]["lines"]["hit"])
+
+    def test_gaps(self):
+        g = self.state_walk("--from-tests", self.model)["from_tests"]
+        self.assertEqual(g["sequences"], 7)
+        self.assertEqual(g["cut"], [])
+        self.assertEqual(g["states_only_tests"],
+                         ["length == capacity (test_full, 16 calls)"])
+        # the tests never push onto a full ring, nor pop from one
+        self.assertIn("length == capacity --fifo_push [a new element]--> "
+                      "default", g["transitions_untested"])
+        self.assertIn("length == capacity --fifo_pop--> default",
+                      g["transitions_untested"])
+        # every state is one a test reaches, every function one they call
+        self.assertEqual(g["states_untested"], [])
+        self.assertEqual(g["functions_untested"], [])
+        text = bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
+                      "--walk", "state", "--depth", "2", "--from-tests",
+                      self.model, check=0).stdout
+        self.assertIn("cover of 16 calls after the constructor, from test "
+                      "test_full", text)
+        self.assertIn("states only the tests reach", text)
+
+    def test_learned_walk(self):
+        lines = common.jsonl("fifo.bc", "fifo", "learned", 3,
+                             "--from-tests", self.model)
+        summary = lines[-1]
+        self.assertEqual(summary["walk"], "learned")
+        self.assertGreater(summary["sequences"]["pruned_model"], 0)
+        protocol = common.explore_json("fifo.bc", "fifo", "protocol", 3,
+                                       "--from-tests", self.model)
+        total = lambda s: sum(s["sequences"][k] for k in
+                              ("normal", "terminated", "discarded"))
+        self.assertEqual(total(summary), total(protocol))
+        seqs = [[c["fn"] for c in s["calls"]] for s in lines[:-1]]
+        self.assertIn(["fifo_new", "fifo_push", "fifo_push", "fifo_push"],
+                      seqs)
+        # no test drops or pops right after making the queue
+        self.assertFalse(any(s[1:2] in (["fifo_drop"], ["fifo_pop"])
+                             for s in seqs))
+
+    def test_learned_walk_is_judged(self):
+        oracle = os.path.join(os.environ["TMPDIR"], "learned.oracle")
+        args = ("test", example("fifo.bc"), "--unit", "fifo", "--walk",
+                "learned", "--depth", "3", "--from-tests", self.model,
+                "--oracle", oracle, "--format", "json")
+        first = json.loads(bcwalk(*args, "--accept", check=0).stdout)
+        again = json.loads(bcwalk(*args, check=0).stdout)
+        self.assertEqual(first["oracle"]["accepted"],
+                         first["sequences"]["normal"])
+        self.assertEqual(again["oracle"]["passed"],
+                         again["sequences"]["normal"])
+        self.assertEqual(again["oracle"]["failed"], 0)
+
+    def test_errors(self):
+        p = bcwalk("explore", example("fifo.bc"), "--unit", "fifo", "--walk",
+                   "learned", check=2)
+        self.assertIn("--from-tests", p.stderr)
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--from-tests", self.model, check=2)
+        self.assertIn("a model learned of unit fifo, not of bstack", p.stderr)
+        bad = os.path.join(os.environ["TMPDIR"], "bad.learned")
+        with open(self.model, "rb") as f:
+            data = f.read()
+        with open(bad, "wb") as f:
+            f.write(data[:len(data) // 2])
+        p = bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
+                   "--from-tests", bad, check=2)
+        self.assertIn("bad.learned", p.stderr)
 
 
 if __name__ == "__main__":
