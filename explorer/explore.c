@@ -437,9 +437,12 @@ static int cover_scope(bcw_cov_map *cov, const bcw_model *model,
     const char **roots = bcw__calloc(plan->nfuncs + 1, sizeof *roots);
     if (roots == NULL)
         return BCW_ENOMEM;
+    uint32_t n = 0;
+    /* a cell unit's "(empty)" constructor is no function */
     for (uint32_t i = 0; i < plan->nfuncs; i++)
-        roots[i] = model->syms[plan->funcs[i].sym];
-    bcw__cov_scope(cov, roots, plan->nfuncs);
+        if (plan->funcs[i].sym < model->nsyms)
+            roots[n++] = model->syms[plan->funcs[i].sym];
+    bcw__cov_scope(cov, roots, n);
     free(roots);
     return 0;
 }

@@ -242,8 +242,23 @@ static bool same_seq(const bcw_tseq *a, const bcw_tseq *b)
            memcmp(a->steps, b->steps, (a->len + 1) * sizeof *a->steps) == 0;
 }
 
-/* Test x's sequence on instance k, made by call `from`. */
-static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned from, int64_t k,
+/* "its call 5, arraylist_append(#0, NULL), passes values no step of the
+ * walk passes" */
+static char *call_cut(unsigned n, const bcw_lcall *c)
+{
+    bcw_buf b;
+    bcw__buf_init(&b, 4096);
+    bcw__buf_printf(&b, "its call %u, %s(", n, c->fn);
+    for (unsigned a = 0; a < c->nargs; a++)
+        bcw__buf_printf(&b, "%s%s", a ? ", " : "",
+                        c->args[a].text ? c->args[a].text : "?");
+    bcw__buf_printf(&b, "), passes values no step of the walk passes");
+    return b.data;
+}
+
+/* Test x's sequence on instance k, from its call `first` on (after the
+ * call that made it, or the first on a cell). */
+static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned first, int64_t k,
                    const bcw_unit *u, const bcw_step *steps,
                    const uint16_t *methods, unsigned nmethods, int ctor)
 {
@@ -253,7 +268,7 @@ static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned from, int64_t k,
     if (s->steps == NULL)
         return BCW_ENOMEM;
     s->steps[0] = (uint16_t)ctor;
-    for (unsigned i = from + 1; i < x->ncalls; i++) {
+    for (unsigned i = first; i < x->ncalls; i++) {
         const bcw_lcall *c = &x->calls[i];
         if (c->func < 0 || !on_instance(u, c, k))
             continue;
@@ -270,9 +285,7 @@ static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned from, int64_t k,
         }
         s->cut = s->len == BCW_TEST_SEQ_MAX
                      ? bcw__sprintf("longer than %d calls", BCW_TEST_SEQ_MAX)
-                     : bcw__sprintf("its call %u, %s, passes values no step "
-                                    "of the walk passes",
-                                    s->calls, c->fn);
+                     : call_cut(s->calls, c);
         if (s->cut == NULL)
             return BCW_ENOMEM;
     }
@@ -286,23 +299,33 @@ int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l, const bcw_unit *u,
 {
     (void)nsteps;
     memset(out, 0, sizeof *out);
+    /* a unit living in a caller's cell starts empty: no call makes it */
+    int empty = -1;
+    for (unsigned i = 0; i < nctors && empty < 0; i++)
+        if (u->funcs[steps[ctors[i]].func].role == BCW_ROLE_EMPTY)
+            empty = ctors[i];
     int err = 0;
     for (unsigned t = 0; t < l->ntests && err == 0; t++) {
         const bcw_ltest *x = &l->tests[t];
+        uint64_t seen = 0; /* instances #0 .. #63 met */
         for (unsigned i = 0; i < x->ncalls && err == 0; i++) {
             const bcw_lcall *c = &x->calls[i];
             int ctor = c->func >= 0 ? step_of(u, steps, ctors, nctors, c) : -1;
-            if (ctor < 0)
-                continue;
-            /* the instance it made */
+            unsigned first = i + 1;
+            /* the instance it made, or the cell first met */
             int64_t k = -1;
-            for (int64_t j = 0; j < 64 && k < 0; j++)
+            for (int64_t j = 0; j < 64 && k < 0 && ctor >= 0; j++)
                 if (makes(c, j))
                     k = j;
+            for (int64_t j = 0; j < 64 && k < 0 && ctor < 0 && empty >= 0;
+                 j++)
+                if (!(seen >> j & 1) && c->func >= 0 && on_instance(u, c, j))
+                    k = j, ctor = empty, first = i;
             if (k < 0)
                 continue;
+            seen |= UINT64_C(1) << k;
             bcw_tseq s;
-            if ((err = one_seq(&s, x, i, k, u, steps, methods, nmethods,
+            if ((err = one_seq(&s, x, first, k, u, steps, methods, nmethods,
                                ctor)) < 0)
                 break;
             bool dup = false;

@@ -53,6 +53,7 @@ static uint32_t per_site;      /* ... and per call site: a loop's first ones */
 static uint32_t *site_calls;   /* calls made at each site in the test */
 static uint64_t calls;         /* calls made in the test in flight */
 static uint64_t outside_calls; /* ... and outside any test */
+static uint64_t kept[2];       /* of them, recorded: in the test, outside */
 static unsigned alarm_s;       /* a test's time limit */
 static int recording;          /* calls go to the file */
 static int outside;            /* record calls made outside any test */
@@ -220,6 +221,7 @@ int bcw_tr_begin(uint32_t test, void *slot)
     frame = here;
     cur = run;
     calls = 0;
+    kept[0] = 0;
     if (site_calls != NULL)
         memset(site_calls, 0, (bcw_tr_nsites + 1) * sizeof *site_calls);
     recording = 1;
@@ -245,10 +247,12 @@ void bcw_tr_enter(uint32_t site, uint32_t n, const uint64_t *words,
     if (nested >= TR_NEST)
         halt(TR_HALT_NEST, 0, NULL);
     uint64_t *made = depth > 0 ? &calls : &outside_calls;
-    int rec = recording && *made < limit;
+    uint64_t *rkept = &kept[depth == 0];
+    int rec = recording && *rkept < limit;
     if (rec && site_calls != NULL && site < bcw_tr_nsites)
         rec = site_calls[site]++ < per_site;
     *made += recording;
+    *rkept += rec;
     nest[nested].site = site;
     nest[nested].recorded = rec;
     nest[nested].nouts = 0;

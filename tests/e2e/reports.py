@@ -206,6 +206,14 @@ class Coverage(unittest.TestCase):
                             for w in doc["warnings"]))
         self.assertEqual(read(info), "")
 
+    def test_a_unit_living_in_a_cell(self):
+        """A list in the caller's cell starts with no call (its "(empty)"
+        constructor): the unit's code is its functions' alone."""
+        doc = covered("clist.bc", "CEntry", 2, tmp("cell.info"))
+        cov = doc["coverage"]
+        self.assertGreater(cov["functions"]["hit"], 0)
+        self.assertEqual(cov["functions"]["hit"], cov["functions"]["total"])
+
     def test_a_walk_without_coverage_has_none_to_export(self):
         out = tmp("plain.msgpack")
         bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
