@@ -553,17 +553,10 @@ static int cover_summary(bcw_reporter *r, const bcw_cov_map *map,
 }
 
 /* The learned walk's extends: a path of the learned model. */
-typedef struct learned_walk {
-    const bcw_learned *l;
-    const bcw_unit *u;
-    const bcw_step *steps;
-} learned_walk;
-
 static bool on_model(void *payload, const uint16_t *seq, unsigned len,
                      uint16_t next)
 {
-    const learned_walk *lw = payload;
-    return bcw__learned_extends(lw->l, lw->u, lw->steps, seq, len, next);
+    return bcw__lwalk_extends(payload, seq, len, next);
 }
 
 /* --from-tests: the learned model, and a copy of `model` whose unit has
@@ -637,6 +630,7 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     bcw_learned learned = {0};
     bcw_tseqs tseqs = {0};
     bcw_gaps gaps = {0};
+    bcw_lwalk lw = {0};
     bcw_journal *journal = NULL;
     bcw_symbols *own_symbols = NULL;
     bcw_cov_map cov = {0};
@@ -736,8 +730,9 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                         .emit_payload = &sk,
                         .progress = o->progress,
                         .progress_payload = o->payload};
-    learned_walk lw = {&learned, u, a.steps};
     if (o->walk == BCW_WALK_LEARNED) {
+        if ((err = bcw__lwalk_new(&lw, &learned, u, a.steps, a.nsteps)) < 0)
+            goto done;
         cfg.extends = on_model;
         cfg.extends_payload = &lw;
     }
@@ -945,5 +940,6 @@ done:
     bcw__learned_free(&learned);
     bcw__tseqs_free(&tseqs);
     bcw__gaps_free(&gaps);
+    bcw__lwalk_free(&lw);
     return err;
 }

@@ -382,37 +382,75 @@ static bool node_takes(const bcw_unit *u, const bcw_lnode *nd,
     return step_passes(u, st, vals, nvals, nd->nargs);
 }
 
-bool bcw__learned_extends(const bcw_learned *l, const bcw_unit *u,
-                          const bcw_step *steps, const uint16_t *seq,
-                          unsigned len, uint16_t next)
+int bcw__lwalk_new(bcw_lwalk *w, const bcw_learned *l, const bcw_unit *u,
+                   const bcw_step *steps, unsigned nsteps)
 {
     const bcw_lgraph *g = &l->graph;
-    bool *at = calloc(2 * (size_t)g->nnodes + 2, sizeof *at);
-    if (at == NULL)
-        return false;
-    bool *to = at + g->nnodes + 1;
-    bool some = false;
-    /* the constructor's nodes, with no control edge into them */
+    memset(w, 0, sizeof *w);
+    w->nnodes = g->nnodes;
+    w->nsteps = nsteps;
+    w->takes = bcw__calloc((size_t)g->nnodes * nsteps + 1, sizeof *w->takes);
+    w->root = bcw__calloc(g->nnodes + 1, sizeof *w->root);
+    w->start = bcw__calloc(g->nnodes + 1, sizeof *w->start);
+    w->next = bcw__calloc(g->nedges + 1, sizeof *w->next);
+    w->at = bcw__calloc(2 * (size_t)g->nnodes + 2, sizeof *w->at);
+    if (w->takes == NULL || w->root == NULL || w->start == NULL ||
+        w->next == NULL || w->at == NULL) {
+        bcw__lwalk_free(w);
+        return BCW_ENOMEM;
+    }
     for (unsigned i = 0; i < g->nnodes; i++) {
-        bool entered = false;
-        for (unsigned e = 0; e < g->nedges && !entered; e++)
-            entered = g->edges[e].to == i && g->edges[e].kind == BCW_LE_CONTROL;
-        at[i] = !entered && node_takes(u, &g->nodes[i], &steps[seq[0]]);
+        w->root[i] = true;
+        for (unsigned st = 0; st < nsteps; st++)
+            w->takes[(size_t)i * nsteps + st] =
+                node_takes(u, &g->nodes[i], &steps[st]);
+    }
+    /* control successors, by node (the edges are sorted by source) */
+    unsigned n = 0;
+    for (unsigned i = 0; i < g->nnodes; i++) {
+        w->start[i] = n;
+        for (unsigned e = 0; e < g->nedges; e++)
+            if (g->edges[e].from == i && g->edges[e].kind == BCW_LE_CONTROL)
+                w->next[n++] = g->edges[e].to;
+    }
+    w->start[g->nnodes] = n;
+    for (unsigned e = 0; e < g->nedges; e++)
+        if (g->edges[e].kind == BCW_LE_CONTROL)
+            w->root[g->edges[e].to] = false;
+    return 0;
+}
+
+void bcw__lwalk_free(bcw_lwalk *w)
+{
+    free(w->takes);
+    free(w->root);
+    free(w->start);
+    free(w->next);
+    free(w->at);
+    memset(w, 0, sizeof *w);
+}
+
+bool bcw__lwalk_extends(bcw_lwalk *w, const uint16_t *seq, unsigned len,
+                        uint16_t next)
+{
+    unsigned n = w->nnodes;
+    bool *at = w->at, *to = w->at + n + 1, some = false;
+    for (unsigned i = 0; i < n; i++) {
+        at[i] = w->root[i] && w->takes[(size_t)i * w->nsteps + seq[0]];
         some = some || at[i];
     }
     for (unsigned p = 1; p <= len + 1 && some; p++) {
         uint16_t want = p <= len ? seq[p] : next;
-        memset(to, 0, g->nnodes * sizeof *to);
+        memset(to, 0, n * sizeof *to);
         some = false;
-        for (unsigned e = 0; e < g->nedges; e++) {
-            const bcw_ledge *x = &g->edges[e];
-            if (x->kind == BCW_LE_CONTROL && at[x->from] && !to[x->to] &&
-                node_takes(u, &g->nodes[x->to], &steps[want]))
-                some = to[x->to] = true;
-        }
-        memcpy(at, to, g->nnodes * sizeof *at);
+        for (unsigned i = 0; i < n; i++)
+            for (unsigned e = w->start[i]; at[i] && e < w->start[i + 1]; e++) {
+                unsigned j = w->next[e];
+                if (w->takes[(size_t)j * w->nsteps + want])
+                    some = to[j] = true;
+            }
+        memcpy(at, to, n * sizeof *at);
     }
-    free(at);
     return some;
 }
 

@@ -34,13 +34,28 @@ BCW_INTERNAL int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l,
                                    unsigned nmethods);
 BCW_INTERNAL void bcw__tseqs_free(bcw_tseqs *s);
 
+/* The learned walk's guide: which of the model's nodes take which step,
+ * and the control edges between them. */
+typedef struct bcw_lwalk {
+    unsigned nnodes, nsteps;
+    bool *takes;     /* [node * nsteps + step] */
+    bool *root;      /* no control edge into it: a test's first call */
+    unsigned *start; /* node i's control successors: next[start[i] ..
+                        start[i + 1]) */
+    unsigned *next;
+    bool *at; /* scratch: two sets of nodes */
+} bcw_lwalk;
+
+BCW_INTERNAL int bcw__lwalk_new(bcw_lwalk *w, const bcw_learned *l,
+                                const bcw_unit *u, const bcw_step *steps,
+                                unsigned nsteps);
+BCW_INTERNAL void bcw__lwalk_free(bcw_lwalk *w);
+
 /* Does the learned model have a path of calls of the unit along its
  * control edges that the steps seq[0..len] (constructor first) then
  * `next` take, each call passing values the model's node saw? */
-BCW_INTERNAL bool bcw__learned_extends(const bcw_learned *l, const bcw_unit *u,
-                                       const bcw_step *steps,
-                                       const uint16_t *seq, unsigned len,
-                                       uint16_t next);
+BCW_INTERNAL bool bcw__lwalk_extends(bcw_lwalk *w, const uint16_t *seq,
+                                     unsigned len, uint16_t next);
 
 /* What the tests and the walk each reach that the other does not. */
 typedef struct bcw_gaps {
