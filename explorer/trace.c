@@ -495,10 +495,12 @@ static bool get(reader *r, void *dst, size_t n)
 typedef struct parse {
     bcw_trace *t;
     size_t cap_tests;
-    int cur;           /* the test in flight, -1 */
-    int outside;       /* "main": the calls outside tests, -1 */
-    uint32_t last_run; /* the last run begun, UINT32_MAX: none */
-    bool halted;       /* an 'H' record ended the process */
+    int cur;             /* the test in flight, -1 */
+    int outside;         /* "main": the calls outside tests, -1 */
+    uint32_t last_run;   /* the run of the test in flight, UINT32_MAX: none */
+    uint32_t halted_run; /* the last 'H' record's test's run, UINT32_MAX:
+                            it was outside any test */
+    bool halted;         /* an 'H' record was read */
     /* the calls in flight: test and call numbers */
     unsigned nflight;
     unsigned flight[64][2];
@@ -668,6 +670,7 @@ static int read_run(parse *ps, const unsigned char *data, size_t len,
             bcw_trace_test *x = &ps->t->tests[ti];
             x->end = BCW_TRACE_HALTED;
             x->made = calls > x->ncalls ? calls : x->ncalls;
+            ps->halted_run = ps->cur >= 0 ? ps->last_run : UINT32_MAX;
             x->halt = kind;
             x->code = code;
             if (mlen > 0 &&
@@ -675,7 +678,11 @@ static int read_run(parse *ps, const unsigned char *data, size_t len,
                 return BCW_ENOMEM;
             r.p += mlen;
             ps->halted = true;
-            return 0;
+            /* the test ended there; what follows is another process's (a
+             * framework running each test in a child of its own) */
+            ps->cur = -1;
+            ps->nflight = 0;
+            break;
         }
         default:
             return 0;
@@ -776,19 +783,23 @@ static int run_all(bcw_trace *t, const char *prog, const char *dir,
             break;
         ps.cur = -1;
         ps.halted = false;
-        ps.last_run = UINT32_MAX;
+        ps.last_run = ps.halted_run = UINT32_MAX;
         ps.nflight = 0;
         err = read_run(&ps, (const unsigned char *)data, len, o->limit);
         free(data);
         if (err < 0)
             break;
-        bool ended = WIFEXITED(status) && WEXITSTATUS(status) != 127 &&
-                     !(ps.halted || WEXITSTATUS(status) == TR_EXIT_HALT);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && t->runs == 1) {
             err = bcw__error(BCW_ERROR, "%s: could not be run", prog);
             break;
         }
-        if (!ps.halted && WIFSIGNALED(status)) {
+        /* the program itself ended in a halt (not one of its children):
+         * it runs again from the test after the one it halted in */
+        uint32_t halted_in = UINT32_MAX;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == TR_EXIT_HALT &&
+            ps.halted)
+            halted_in = ps.halted_run;
+        if (WIFSIGNALED(status) && ps.cur >= 0) {
             /* a death the tracer did not see: the limit's SIGKILL, the
              * kernel's out-of-memory killer */
             int ti = target(&ps);
@@ -799,13 +810,22 @@ static int run_all(bcw_trace *t, const char *prog, const char *dir,
             t->tests[ti].end = BCW_TRACE_KILLED;
             t->tests[ti].made = t->tests[ti].ncalls; /* at least */
             t->tests[ti].code = WTERMSIG(status);
+            halted_in = ps.last_run;
+        } else if (WIFSIGNALED(status)) {
+            /* killed outside any test */
+            int ti = target(&ps);
+            if (ti < 0) {
+                err = ti;
+                break;
+            }
+            t->tests[ti].end = BCW_TRACE_KILLED;
+            t->tests[ti].code = WTERMSIG(status);
         }
         t->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        /* a halt outside a test ends the program for good; in one, the
-         * program runs again from the next test */
-        if (ended || ps.cur < 0 || ps.last_run == UINT32_MAX)
+        /* a halt outside a test ends the program for good */
+        if (halted_in == UINT32_MAX)
             break;
-        from = ps.last_run + 1;
+        from = halted_in + 1;
     }
     free(file);
     return err;

@@ -23,6 +23,7 @@
  * A string argument is its bytes (at most TR_STRING), not its address;
  * kind is a TR_HALT_* and code the signal, exit status or 0. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -187,6 +188,9 @@ __attribute__((constructor)) static void tr_start(void)
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
         sigaction(fatal[i], &sa, NULL);
     atexit(at_exit);
+    /* a child the program forks starts with an empty buffer, not a copy
+     * of records its parent writes too */
+    pthread_atfork(flush, NULL, NULL);
 }
 
 static void end_test(uint8_t left)

@@ -215,6 +215,16 @@ class Frameworks(unittest.TestCase):
                          "left by a jump (its framework's failed check)")
         self.assertEqual(o["status"], 1)  # cmocka's verdict: one failed
 
+    def test_a_runner_forking_each_test(self):
+        """Check and Criterion run each test in a child: a child's crash
+        ends its test, the runner goes on, the program runs once."""
+        o = learn(compile_test("forks"))
+        self.assertEqual([(t["name"], t["end"]) for t in o["tests"]],
+                         [("test_first", "passed"),
+                          ("test_crashes", "crash (SIGSEGV)"),
+                          ("test_last", "passed")])
+        self.assertEqual((o["runs"], o["status"]), (1, 1))
+
     def test_no_test_functions(self):
         o = learn(compile_test("plain"))
         self.assertEqual(o["found"], "no test functions: main is the one test")

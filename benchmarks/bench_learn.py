@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Learning benchmark: what tracing a test program costs (bcwalk learn).
+
+benchmarks/learn_loop.c makes 4,000,000 calls into examples/fifo.c in one
+test.  It is built three ways and timed, fastest of --repeat runs:
+natively (clang -O1 -no-pie, as bcwalk builds the traced program), and
+the program bcwalk learn builds (--keep), run with its records to
+/dev/null, both with the same calls; then bcwalk learn end to end
+(instrumenting, building, running, reading the records, learning).
+Each call's cost is the run's time over the calls.
+
+Used by `make bench`; standard library only.
+"""
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+from bench import fail, print_machine
+
+CALLS = 4000000
+
+
+def run(cmd, env=None, **kw):
+    t = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, **kw)
+    if p.returncode != 0:
+        fail(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr[-500:]}")
+    return time.monotonic() - t, p
+
+
+def best(cmd, repeat, env=None):
+    return min(run(cmd, env)[0] for _ in range(repeat))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bcwalk", required=True)
+    ap.add_argument("--clang", default="clang")
+    ap.add_argument("--source", required=True, help="the source tree")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    src = lambda *p: os.path.join(args.source, *p)
+    print("## Learning: a traced test program against the native one\n")
+    print_machine()
+    print()
+    with tempfile.TemporaryDirectory() as tmp:
+        at = lambda name: os.path.join(tmp, name)
+        native = at("native")
+        run([args.clang, "-O1", "-no-pie", "-w", src("benchmarks",
+             "learn_loop.c"), src("examples", "fifo.c"), "-o", native])
+        for name, c in (("fifo", src("examples", "fifo.c")),
+                        ("loop", src("benchmarks", "learn_loop.c"))):
+            run([args.clang, "-g", "-c", "-emit-llvm", c, "-o",
+                 at(name + ".bc")])
+        keep = at("keep")
+        cmd = [args.bcwalk, "learn", at("loop.bc"), at("fifo.bc"), "--unit",
+               "fifo", "--format", "json", "--keep", keep, "--time-limit",
+               "600"]
+        learn_s = min(run(cmd)[0] for _ in range(args.repeat))
+        doc = json.loads(run(cmd)[1].stdout)
+        [test] = doc["tests"]
+        made = test["library_calls"]
+        if made != CALLS + 2:
+            fail(f"learn counted {made} calls, not {CALLS + 2}")
+        native_s = best([native], args.repeat)
+        with open(os.devnull, "w") as null:
+            env = dict(os.environ, BCW_TRACE_FD="3")
+            traced_s = min(
+                run([os.path.join(keep, "traced")], env, pass_fds=(3,),
+                    preexec_fn=lambda: os.dup2(null.fileno(), 3))[0]
+                for _ in range(args.repeat))
+        print("| run | calls | seconds | ns per call | against native |")
+        print("|---|---:|---:|---:|---:|")
+        for label, s in (("native -O1", native_s),
+                         ("traced (records to /dev/null)", traced_s),
+                         ("bcwalk learn, end to end", learn_s)):
+            print(f"| {label} | {made} | {s:.3f} | {s / made * 1e9:.1f} | "
+                  f"{s / native_s:.1f}x |")
+        print(f"\nRecorded {test['unit_calls']} of the {made} calls "
+              f"(--per-site 64); the model: {doc['model']['traced']['nodes']}"
+              f" nodes traced, {doc['model']['merged']['nodes']} merged.\n")
+
+
+if __name__ == "__main__":
+    main()
