@@ -304,10 +304,12 @@ static uint64_t walk_memory(const bcw_explore_opts *o)
 
 /* An unpruned walk whose tree cannot fit in its memory budget and the
  * free disk it spills to is refused before it starts, with the
- * estimate (a pruned walk's size is not known ahead). */
+ * estimate (a pruned walk's size, or a learned walk's, is not known
+ * ahead). */
 static int fits(const bcw_explore_opts *o, unsigned nctors, unsigned nmethods)
 {
-    if (prunes(o) || o->walk == BCW_WALK_STATE || o->recorded != NULL)
+    if (prunes(o) || o->walk == BCW_WALK_STATE || o->walk == BCW_WALK_LEARNED ||
+        o->recorded != NULL)
         return 0;
     uint64_t n = bcw__walk_set_size(nctors, nmethods, o->depth);
     double need = (double)n * (double)bcw__walk_bytes_per_sequence();

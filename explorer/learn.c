@@ -155,10 +155,19 @@ static int name_arg(namer *nm, const bcw_trace_site *s, int kind,
                     const bcw_trace_call *c, unsigned i, bcw_lval *out)
 {
     if (c->strs[i] != NULL) {
+        /* a string recorded in part (value 1) is shown so: no category or
+         * step takes it for the whole */
+        bool cut = (c->cut >> i & 1) != 0;
+        char *q = bcw__c_quote(c->strs[i], '"');
         out->str = bcw__strdup(c->strs[i]);
-        return out->str ? lval_set(out, BCW_LV_STRING, 0,
-                                   bcw__c_quote(c->strs[i], '"'))
-                        : BCW_ENOMEM;
+        if (q == NULL || out->str == NULL) {
+            free(q);
+            return BCW_ENOMEM;
+        }
+        char *text = cut ? bcw__sprintf("%s...", q) : q;
+        if (cut)
+            free(q);
+        return lval_set(out, BCW_LV_STRING, cut, text);
     }
     if (kind == BCW_PK_OUT || kind == BCW_PK_UNIT_OUT)
         return lval_set(out, BCW_LV_NONE, 0, bcw__strdup("&out"));
@@ -216,8 +225,10 @@ static char *end_text(const bcw_trace_test *x)
         return bcw__sprintf("exit %d", x->code);
     case TR_HALT_HANG:
         return bcw__strdup("hang (its time limit)");
-    default:
+    case TR_HALT_NEST:
         return bcw__strdup("calls nested too deep to trace");
+    default:
+        return bcw__strdup("halted (how was not recorded)");
     }
 }
 
@@ -286,14 +297,19 @@ static int name_call(bcw_lcall *out, namer *nm, const bcw_unit *u, int uidx,
         int kind = param_kind(mine ? u : NULL, s, a);
         out->out_arg[out->nouts] = (uint8_t)a;
         bcw_lval *v = &out->outs[out->nouts++];
-        if (kind == BCW_PK_UNIT_OUT && f != NULL)
+        if (kind == BCW_PK_UNIT_OUT && f != NULL && c->out_word[j] != 0)
             err = namer_new(nm, c->out_word[j], BCW_LV_UNIT, v);
-        else if (f != NULL && f->params[a].pointee == BCW_ABI_PTR)
+        else if (kind == BCW_PK_UNIT_OUT && f != NULL)
+            err = lval_set(v, BCW_LV_NULL, 0, bcw__strdup("NULL"));
+        else if (f != NULL && a < f->nparams &&
+                 f->params[a].pointee == BCW_ABI_PTR)
             err = name_pointer(nm, c->out_word[j], NULL, false, v);
         else
-            err = bcw__lval_scalar(
-                c->out_word[j], f != NULL ? f->params[a].pointee : BCW_ABI_S64,
-                v);
+            err = bcw__lval_scalar(c->out_word[j],
+                                   f != NULL && a < f->nparams
+                                       ? f->params[a].pointee
+                                       : BCW_ABI_S64,
+                                   v);
     }
     if (err < 0)
         return err;
@@ -728,8 +744,7 @@ typedef struct best {
     unsigned levels; /* 0: none */
     int dir;
     unsigned depth; /* the signatures' depth */
-    uint64_t sig;
-    unsigned first; /* its smallest node */
+    bool whole;     /* the loose threshold's: whole trees alike */
 } best;
 
 typedef struct ranked {
@@ -745,8 +760,9 @@ static int ranked_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* The pair of trees to merge next: agreeing to the most levels (at least
- * k_strict), else whole and alike (at least k_loose levels). */
+/* Where the trees to merge next are: the direction and depth of the
+ * signatures of two that agree to the most levels (at least k_strict),
+ * else of two whole and alike (at least k_loose levels). */
 static void find_best(const uint64_t *const sig[2], const unsigned *const h[2],
                       unsigned n, unsigned k_strict, unsigned k_loose,
                       ranked *rk, best *out)
@@ -765,7 +781,7 @@ static void find_best(const uint64_t *const sig[2], const unsigned *const h[2],
                     j++;
                 if (j - i >= 2) {
                     /* levels two of them agree to: the second most */
-                    unsigned top = 0, second = 0, first = rk[i].node;
+                    unsigned top = 0, second = 0;
                     bool whole = true;
                     for (unsigned m = i; m < j; m++) {
                         unsigned hh = h[dir][rk[m].node];
@@ -777,16 +793,49 @@ static void find_best(const uint64_t *const sig[2], const unsigned *const h[2],
                             second = lv;
                     }
                     if (second >= k_strict && second > out->levels)
-                        *out = (best){second, dir, d, rk[i].sig, first};
+                        *out = (best){second, dir, d, false};
                     else if (whole && second >= k_loose &&
                              second > loose.levels)
-                        loose = (best){second, dir, d, rk[i].sig, first};
+                        loose = (best){second, dir, d, true};
                 }
                 i = j;
             }
         }
     if (out->levels == 0)
         *out = loose;
+}
+
+/* Merges each group of nodes whose signatures at b's depth agree and
+ * whose trees agree to b's levels (whole, for the loose threshold), with
+ * their trees: every group tied with the best, one pass. */
+static void merge_groups(const adj *a, const uint64_t *sig, const unsigned *h,
+                         const uint64_t *label, unsigned n, const best *b,
+                         ranked *rk, unsigned *parent)
+{
+    for (unsigned i = 0; i < n; i++)
+        parent[i] = i;
+    const uint64_t *s = sig + (size_t)b->depth * n;
+    for (unsigned i = 0; i < n; i++)
+        rk[i] = (ranked){s[i], i};
+    qsort(rk, n, sizeof *rk, ranked_cmp);
+    for (unsigned i = 0; i < n;) {
+        unsigned j = i + 1;
+        while (j < n && rk[j].sig == rk[i].sig)
+            j++;
+        int first = -1;
+        for (unsigned m = i; m < j; m++) {
+            unsigned v = rk[m].node, hh = h[v];
+            unsigned lv = (hh < b->depth ? hh : b->depth) + 1;
+            if (lv < b->levels ||
+                (b->whole && (hh >= b->depth || hh >= DEPTH_CAP)))
+                continue;
+            if (first < 0)
+                first = (int)v;
+            else if (label[v] == label[first])
+                merge_trees(a, sig, n, parent, (unsigned)first, v, b->levels);
+        }
+        i = j;
+    }
 }
 
 static void lnode_free(bcw_lnode *nd)
@@ -889,17 +938,8 @@ int bcw__learn_merge(bcw_lgraph *g, unsigned k_strict, unsigned k_loose)
                       (const unsigned *const[2]){h[0], h[1]}, n, k_strict,
                       k_loose, rk, &b);
         if (err == 0 && b.levels > 0) {
-            for (unsigned i = 0; i < n; i++)
-                parent[i] = i;
-            const uint64_t *s = sig[b.dir] + (size_t)b.depth * n;
-            for (unsigned i = 0; i < n; i++) {
-                unsigned hh = h[b.dir][i];
-                unsigned lv = (hh < b.depth ? hh : b.depth) + 1;
-                if (i != b.first && s[i] == b.sig && lv >= b.levels &&
-                    label[i] == label[b.first])
-                    merge_trees(&a[b.dir], sig[b.dir], n, parent, b.first, i,
-                                b.levels);
-            }
+            merge_groups(&a[b.dir], sig[b.dir], h[b.dir], label, n, &b, rk,
+                         parent);
             err = collapse(g, parent);
         }
         for (int dir = 0; dir < 2; dir++) {

@@ -14,6 +14,7 @@
 #define LEARNED_FORMAT "bcwalk-learned"
 #define LEARNED_VERSION 1
 #define LEARNED_LIMIT ((size_t)1 << 30)
+#define MAX_OBJECT (1 << 24) /* k of #k, Obj#k in a file, at most */
 
 static unsigned unit_calls(const bcw_ltest *x)
 {
@@ -449,6 +450,12 @@ static void read_lval(bcw_rd *r, const msgpack_object *o, bcw_lval *v)
     v->value = bcw__rd_i64(r, &a[1], "value");
     v->text = bcw__rd_str(r, &a[2], true, "value text");
     v->str = bcw__rd_str(r, &a[3], true, "value bytes");
+    /* what the readers of a value rely on */
+    if (r->err == 0 && ((v->kind != BCW_LV_NONE && v->text == NULL) ||
+                        (v->kind == BCW_LV_STRING && v->str == NULL) ||
+                        ((v->kind == BCW_LV_UNIT || v->kind == BCW_LV_OBJ) &&
+                         (v->value < 0 || v->value > MAX_OBJECT))))
+        bcw__rd_bad(r, "value");
 }
 
 static void read_strs(bcw_rd *r, const msgpack_object *o, bcw_strlist *l)
@@ -476,13 +483,17 @@ static void read_call(bcw_rd *r, const msgpack_object *o, bcw_lcall *c)
         bcw__rd_bad(r, "too many arguments");
     read_lval(r, &a[3], &c->result);
     const msgpack_object *outs = bcw__rd_arr(r, &a[4], 0, "call outs");
-    if (outs != NULL && a[4].via.array.size <= TR_MAX_ARGS)
+    if (outs != NULL && a[4].via.array.size > TR_MAX_ARGS)
+        bcw__rd_bad(r, "too many outs");
+    else if (outs != NULL)
         for (unsigned i = 0; i < a[4].via.array.size; i++) {
             const msgpack_object *pr = bcw__rd_arr(r, &outs[i], 2, "out");
             if (pr == NULL)
                 break;
             c->out_arg[c->nouts] = (uint8_t)bcw__rd_u64(
                 r, &pr[0], TR_MAX_ARGS - 1, "out argument");
+            if (c->out_arg[c->nouts] >= c->nargs)
+                bcw__rd_bad(r, "out argument");
             read_lval(r, &pr[1], &c->outs[c->nouts++]);
         }
     c->outcome = bcw__rd_str(r, &a[5], true, "call outcome");
@@ -581,7 +592,9 @@ int bcw__learned_load(bcw_learned *out, const char *path)
             x->to = (unsigned)bcw__rd_u64(&r, &a[1], UINT32_MAX, "edge");
             x->kind = (uint8_t)bcw__rd_u64(&r, &a[2], BCW_LE_DATA, "edge");
             x->param = (uint8_t)bcw__rd_u64(&r, &a[3], TR_MAX_ARGS - 1, "edge");
-            if (x->from >= out->graph.nnodes || x->to >= out->graph.nnodes)
+            if (x->from >= out->graph.nnodes || x->to >= out->graph.nnodes ||
+                (x->kind == BCW_LE_DATA &&
+                 x->param >= out->graph.nodes[x->to].nargs))
                 bcw__rd_bad(&r, "edge to no node");
         }
     }

@@ -25,9 +25,10 @@ static bool has_value(const bcw_param *p, const bcw_lval *v)
             for (unsigned j = 0; j < t->nvalues; j++)
                 if (t->values[j] == v->value)
                     return true;
-        if ((v->kind == BCW_LV_STRING || v->kind == BCW_LV_FUNC) &&
-            t->str != NULL &&
-            strcmp(t->str, v->kind == BCW_LV_STRING ? v->str : v->text) == 0)
+        const char *vs = v->kind == BCW_LV_STRING ? v->str
+                         : v->kind == BCW_LV_FUNC ? v->text
+                                                  : NULL;
+        if (vs != NULL && t->str != NULL && strcmp(t->str, vs) == 0)
             return true;
     }
     return false;
@@ -50,10 +51,12 @@ static int part_of(const bcw_model *m, const bcw_param *p, const bcw_lval *v,
     if (int_kind(p->kind) && v->kind == BCW_LV_INT) {
         part->nvalues = 1;
         part->values[0] = v->value;
-    } else if (p->kind == BCW_PK_STRING && v->kind == BCW_LV_STRING) {
+    } else if (p->kind == BCW_PK_STRING && v->kind == BCW_LV_STRING &&
+               v->value == 0 && v->str != NULL) {
         if ((part->str = bcw__strdup(v->str)) == NULL)
             return BCW_ENOMEM;
-    } else if (p->kind == BCW_PK_CALLBACK && v->kind == BCW_LV_FUNC) {
+    } else if (p->kind == BCW_PK_CALLBACK && v->kind == BCW_LV_FUNC &&
+               v->text != NULL) {
         int sym = symbol_of(m, v->text);
         if (sym < 0)
             return 0; /* the tests' own function: not the library's */
@@ -317,8 +320,7 @@ int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l, const bcw_unit *u,
             for (int64_t j = 0; j < 64 && k < 0 && ctor >= 0; j++)
                 if (makes(c, j))
                     k = j;
-            for (int64_t j = 0; j < 64 && k < 0 && ctor < 0 && empty >= 0;
-                 j++)
+            for (int64_t j = 0; j < 64 && k < 0 && ctor < 0 && empty >= 0; j++)
                 if (!(seen >> j & 1) && c->func >= 0 && on_instance(u, c, j))
                     k = j, ctor = empty, first = i;
             if (k < 0)
@@ -394,11 +396,14 @@ int bcw__lwalk_new(bcw_lwalk *w, const bcw_learned *l, const bcw_unit *u,
     w->start = bcw__calloc(g->nnodes + 1, sizeof *w->start);
     w->next = bcw__calloc(g->nedges + 1, sizeof *w->next);
     w->at = bcw__calloc(2 * (size_t)g->nnodes + 2, sizeof *w->at);
+    w->empty = bcw__calloc(nsteps + 1, sizeof *w->empty);
     if (w->takes == NULL || w->root == NULL || w->start == NULL ||
-        w->next == NULL || w->at == NULL) {
+        w->next == NULL || w->at == NULL || w->empty == NULL) {
         bcw__lwalk_free(w);
         return BCW_ENOMEM;
     }
+    for (unsigned st = 0; st < nsteps; st++)
+        w->empty[st] = u->funcs[steps[st].func].role == BCW_ROLE_EMPTY;
     for (unsigned i = 0; i < g->nnodes; i++) {
         w->root[i] = true;
         for (unsigned st = 0; st < nsteps; st++)
@@ -427,6 +432,7 @@ void bcw__lwalk_free(bcw_lwalk *w)
     free(w->start);
     free(w->next);
     free(w->at);
+    free(w->empty);
     memset(w, 0, sizeof *w);
 }
 
@@ -435,11 +441,16 @@ bool bcw__lwalk_extends(bcw_lwalk *w, const uint16_t *seq, unsigned len,
 {
     unsigned n = w->nnodes;
     bool *at = w->at, *to = w->at + n + 1, some = false;
+    /* the calls of the constructor; for a unit in a caller's cell, which
+     * no call makes, the first calls of the tests on an instance */
+    bool cell = w->empty[seq[0]];
+    uint16_t first = !cell ? seq[0] : len > 0 ? seq[1] : next;
     for (unsigned i = 0; i < n; i++) {
-        at[i] = w->root[i] && w->takes[(size_t)i * w->nsteps + seq[0]];
+        at[i] =
+            (!cell || w->root[i]) && w->takes[(size_t)i * w->nsteps + first];
         some = some || at[i];
     }
-    for (unsigned p = 1; p <= len + 1 && some; p++) {
+    for (unsigned p = cell ? 2 : 1; p <= len + 1 && some; p++) {
         uint16_t want = p <= len ? seq[p] : next;
         memset(to, 0, n * sizeof *to);
         some = false;

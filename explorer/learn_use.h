@@ -40,6 +40,7 @@ typedef struct bcw_lwalk {
     unsigned nnodes, nsteps;
     bool *takes;     /* [node * nsteps + step] */
     bool *root;      /* no control edge into it: a test's first call */
+    bool *empty;     /* [step]: a cell unit's "(empty)" constructor */
     unsigned *start; /* node i's control successors: next[start[i] ..
                         start[i + 1]) */
     unsigned *next;

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
@@ -34,8 +35,8 @@
 /* The program's ends go to the tracer runtime. */
 static const char *const redirected[][2] = {
     {"abort", "bcw_tr_abort"}, {"__assert_fail", "bcw_tr_assert_fail"},
-    {"exit", "bcw_tr_exit"},   {"_exit", "bcw_tr_exit"},
-    {"_Exit", "bcw_tr_exit"},  {"quick_exit", "bcw_tr_exit"},
+    {"exit", "bcw_tr_exit"},   {"_exit", "bcw_tr__exit"},
+    {"_Exit", "bcw_tr__exit"}, {"quick_exit", "bcw_tr_exit"},
 };
 
 typedef struct inst {
@@ -72,8 +73,8 @@ static void mark_test_code(LLVMModuleRef mod)
             LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
 }
 
-/* Can `fn` be a test: test code returning nothing, taking nothing or one
- * pointer (cmocka's void **state)? */
+/* Can `fn` be a test: test code returning nothing, taking nothing, one
+ * pointer (cmocka's void **state) or one integer (Check's int _i)? */
 static bool test_shaped(LLVMValueRef fn)
 {
     if (!is_test_code(fn) || strcmp(bcw__value_name(fn), "main") == 0)
@@ -85,7 +86,8 @@ static bool test_shaped(LLVMValueRef fn)
     LLVMTypeRef p;
     if (LLVMCountParamTypes(ft) == 1) {
         LLVMGetParamTypes(ft, &p);
-        return LLVMGetTypeKind(p) == LLVMPointerTypeKind;
+        return LLVMGetTypeKind(p) == LLVMPointerTypeKind ||
+               LLVMGetTypeKind(p) == LLVMIntegerTypeKind;
     }
     return true;
 }
@@ -501,9 +503,10 @@ typedef struct parse {
     uint32_t halted_run; /* the last 'H' record's test's run, UINT32_MAX:
                             it was outside any test */
     bool halted;         /* an 'H' record was read */
-    /* the calls in flight: test and call numbers */
+    /* the calls in flight: test, call number (UINT_MAX: not kept) and
+     * site */
     unsigned nflight;
-    unsigned flight[64][2];
+    unsigned flight[64][3];
 } parse;
 
 static int new_test(parse *ps, const char *name)
@@ -544,12 +547,17 @@ static int read_call(parse *ps, reader *r, unsigned limit)
             err = 1;
         else if (tag == 0xff) {
             uint16_t len;
-            if (!get(r, &len, 2) || (size_t)(r->end - r->p) < len)
+            if (!get(r, &len, 2))
                 err = 1;
-            else if ((c.strs[i] = bcw__strndup((const char *)r->p, len)) ==
-                     NULL)
+            if (err == 0 && (len & TR_STRING_CUT))
+                c.cut |= 1u << i;
+            len &= (uint16_t)~TR_STRING_CUT;
+            if (err == 0 && (size_t)(r->end - r->p) < len)
+                err = 1;
+            else if (err == 0 && (c.strs[i] = bcw__strndup((const char *)r->p,
+                                                           len)) == NULL)
                 err = BCW_ENOMEM;
-            else
+            else if (err == 0)
                 r->p += len;
         } else if (!get(r, &c.words[i], 8))
             err = 1;
@@ -558,6 +566,12 @@ static int read_call(parse *ps, reader *r, unsigned limit)
     if (err == 0 && ti < 0)
         err = ti;
     bcw_trace_test *x = err == 0 ? &ps->t->tests[ti] : NULL;
+    if (err == 0 && ps->nflight < 64) {
+        /* its return pairs with it, kept or not */
+        ps->flight[ps->nflight][0] = (unsigned)ti;
+        ps->flight[ps->nflight][1] = x->ncalls < limit ? x->ncalls : UINT_MAX;
+        ps->flight[ps->nflight++][2] = site;
+    }
     if (err == 0 && x->ncalls < limit) {
         size_t cap = x->ncalls; /* grows in powers of two */
         if (cap == 0 || (cap & (cap - 1)) == 0) {
@@ -568,10 +582,6 @@ static int read_call(parse *ps, reader *r, unsigned limit)
                 x->calls = p;
         }
         if (err == 0) {
-            if (ps->nflight < 64) {
-                ps->flight[ps->nflight][0] = (unsigned)ti;
-                ps->flight[ps->nflight++][1] = x->ncalls;
-            }
             x->calls[x->ncalls++] = c;
             return 0;
         }
@@ -590,12 +600,17 @@ static int read_return(parse *ps, reader *r)
         n > TR_MAX_ARGS)
         return 1;
     bcw_trace_call *c = NULL;
+    /* calls a jump left are over: the return is the innermost call's of
+     * its site */
+    while (ps->nflight > 0 && ps->flight[ps->nflight - 1][2] != site)
+        ps->nflight--;
     if (ps->nflight > 0) {
         ps->nflight--;
         bcw_trace_test *x = &ps->t->tests[ps->flight[ps->nflight][0]];
-        c = &x->calls[ps->flight[ps->nflight][1]];
-        if (c->site != site)
-            return 1;
+        unsigned k = ps->flight[ps->nflight][1];
+        c = k < x->ncalls ? &x->calls[k] : NULL;
+    }
+    if (c != NULL) {
         c->returned = true;
         c->result = result;
     }
@@ -604,7 +619,7 @@ static int read_return(parse *ps, reader *r)
         uint64_t w;
         if (!get(r, &arg, 1) || !get(r, &w, 8))
             return 1;
-        if (c != NULL && c->nouts < TR_MAX_ARGS) {
+        if (c != NULL && c->nouts < TR_MAX_ARGS && arg < c->nargs) {
             c->out_arg[c->nouts] = arg;
             c->out_word[c->nouts++] = w;
         }
@@ -799,6 +814,16 @@ static int run_all(bcw_trace *t, const char *prog, const char *dir,
         if (WIFEXITED(status) && WEXITSTATUS(status) == TR_EXIT_HALT &&
             ps.halted)
             halted_in = ps.halted_run;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == TR_EXIT_HALT &&
+            !ps.halted && ps.cur >= 0) {
+            /* its record of how was lost: the test halted all the same */
+            bcw_trace_test *x = &t->tests[ps.cur];
+            x->end = BCW_TRACE_HALTED;
+            x->halt = TR_HALT_UNKNOWN;
+            if (x->made < x->ncalls)
+                x->made = x->ncalls;
+            halted_in = ps.last_run;
+        }
         if (WIFSIGNALED(status) && ps.cur >= 0) {
             /* a death the tracer did not see: the limit's SIGKILL, the
              * kernel's out-of-memory killer */

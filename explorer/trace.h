@@ -34,6 +34,7 @@ typedef struct bcw_trace_call {
     unsigned nargs;
     uint64_t words[TR_MAX_ARGS];
     char *strs[TR_MAX_ARGS]; /* a string argument's bytes, else NULL */
+    uint16_t cut;            /* bit i: string i went on past them */
     bool returned;           /* false: the process ended in it */
     uint64_t result;
     unsigned nouts;

@@ -8,8 +8,10 @@
 
 #include <stdint.h>
 
-#define TR_MAX_ARGS 16  /* arguments of a traced call recorded, at most */
-#define TR_EXIT_HALT 86 /* the exit status of a program a halt ended */
+#define TR_MAX_ARGS 16        /* arguments of a traced call recorded, at most */
+#define TR_STRING 64          /* bytes of a string argument recorded, at most */
+#define TR_STRING_CUT 0x8000u /* in a string's length: it went on */
+#define TR_EXIT_HALT 86       /* the exit status of a program a halt ended */
 
 /* How a traced call's argument is recorded (the low 4 bits of its kind
  * byte; an out-parameter's size in bytes is the high 4). */
@@ -26,7 +28,8 @@ enum tr_halt {
     TR_HALT_ASSERT,     /* assert: the message */
     TR_HALT_EXIT,       /* exit(code) in a test or a library call */
     TR_HALT_HANG,       /* the test's time limit */
-    TR_HALT_NEST        /* calls nested deeper than the tracer follows */
+    TR_HALT_NEST,       /* calls nested deeper than the tracer follows */
+    TR_HALT_UNKNOWN     /* the record saying how was lost (not sent) */
 };
 
 /* The number of call sites the instrumenter numbered (a constant of the
@@ -45,6 +48,7 @@ void bcw_tr_leave(uint32_t site, uint64_t result);
 void bcw_tr_abort(void);
 void bcw_tr_assert_fail(const char *expr, const char *file, unsigned line,
                         const char *fn);
-void bcw_tr_exit(int status);
+void bcw_tr_exit(int status);  /* exit, quick_exit */
+void bcw_tr__exit(int status); /* _exit, _Exit */
 
 #endif

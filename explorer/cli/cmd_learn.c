@@ -121,7 +121,7 @@ static int thresholds(const char *k, unsigned *strict, unsigned *loose)
     if (*end == ',') {
         const char *at = end + 1;
         l = strtoul(at, &end, 10);
-        if (end == at || l > s)
+        if (end == at || l < 1 || l > s)
             return -1;
     }
     if (*end != '\0')

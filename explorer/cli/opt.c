@@ -210,23 +210,26 @@ int cli_parse(cli_args *out, const cli_spec *s, void *target, int argc,
                    ? usage_error(s, true, "expected one %s", s->operand_is)
                    : usage_error(s, true, "expected %u operands: %s", want,
                                  s->operand);
-    /* an output that is the input would destroy it */
+    /* an output that is an input would destroy it */
     struct stat in, outst;
-    for (size_t i = 0;
-         i < nopts && out->operand != NULL && stat(out->operand, &in) == 0;
-         i++) {
-        const cli_opt *o = &s->opts[i];
-        const char *path;
-        if (o->kind != CLI_FILE_OUT || !(out->given >> i & 1))
-            continue;
-        memcpy(&path, (char *)target + o->at, sizeof path);
-        if (stat(path, &outst) == 0 && outst.st_dev == in.st_dev &&
-            outst.st_ino == in.st_ino)
-            return usage_error(s, false,
-                               "--%s %s is the %s: it would be "
-                               "replaced",
-                               o->name, path, s->operand_is);
-    }
+    const char *operands[4] = {out->operand, out->more[0], out->more[1],
+                               out->more[2]};
+    for (size_t k = 0; k < 4; k++)
+        for (size_t i = 0;
+             i < nopts && operands[k] != NULL && stat(operands[k], &in) == 0;
+             i++) {
+            const cli_opt *o = &s->opts[i];
+            const char *path;
+            if (o->kind != CLI_FILE_OUT || !(out->given >> i & 1))
+                continue;
+            memcpy(&path, (char *)target + o->at, sizeof path);
+            if (stat(path, &outst) == 0 && outst.st_dev == in.st_dev &&
+                outst.st_ino == in.st_ino)
+                return usage_error(s, false,
+                                   "--%s %s is the %s: it would be "
+                                   "replaced",
+                                   o->name, path, s->operand_is);
+        }
     for (size_t i = 0; i < nopts; i++) {
         const cli_opt *o = &s->opts[i];
         if ((o->flags & CLI_REQUIRED) && !(out->given >> i & 1))

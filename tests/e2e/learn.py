@@ -11,6 +11,8 @@ import subprocess
 import unittest
 import xml.etree.ElementTree as ET
 
+import msgpack
+
 import common
 from common import bcwalk, example
 
@@ -236,6 +238,61 @@ class Frameworks(unittest.TestCase):
         self.assertEqual(t["library_calls"], 9)
 
 
+class Cells(unittest.TestCase):
+    def test_a_list_in_the_callers_cell(self):
+        """examples/clist.c's list: no call makes it; the tests' sequences
+        start at their first call on the cell, and the learned walk
+        follows them from the empty list."""
+        model = os.path.join(os.environ["TMPDIR"], "cells.learned")
+        bcwalk("learn", compile_test("cells"), example("clist.bc"), "--unit",
+               "CEntry", "-o", model, check=0)
+        lines = common.jsonl("clist.bc", "CEntry", "learned", 3,
+                             "--from-tests", model)
+        seqs = sorted(tuple(c["fn"] for c in s["calls"]) for s in lines[:-1])
+        self.assertIn(("(empty)", "clist_prepend", "clist_prepend",
+                       "clist_first_data"), seqs)
+        self.assertIn(("(empty)", "clist_append", "clist_append",
+                       "clist_length"), seqs)
+        self.assertNotIn(("(empty)", "clist_length"), seqs)
+        g = common.explore_json("clist.bc", "CEntry", "protocol", 1,
+                                "--from-tests", model)["from_tests"]
+        self.assertEqual((g["sequences"], g["cut"]), (2, []))
+
+
+class Strings(unittest.TestCase):
+    """examples/str.c's strings: one longer than the 64 bytes the tracer
+    keeps, and a bad pointer the tracer cannot read."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = os.path.join(os.environ["TMPDIR"], "str.learned")
+        p = bcwalk("learn", compile_test("strings"), example("str.bc"),
+                   "--unit", "str", "--format", "json", "-o", cls.model,
+                   check=0)
+        cls.out = json.loads(p.stdout)
+
+    def test_a_long_string_is_shown_cut(self):
+        [t] = [t for t in self.out["tests"] if t["name"] == "test_long"]
+        cat = t["calls"][1]
+        self.assertEqual(cat["fn"], "str_cat")
+        self.assertEqual(cat["args"][1], '"' + "x" * 64 + '"...')
+        self.assertEqual(t["calls"][2]["result"], "67")  # the library's
+
+    def test_a_cut_string_is_no_category(self):
+        doc = common.explore_json("str.bc", "str", "protocol", 1,
+                                  "--from-tests", self.model)
+        g = doc["from_tests"]
+        self.assertEqual(g["categories"], 2)  # "ab" and "cd"
+        self.assertEqual(len(g["cut"]), 1)
+        self.assertIn("test_long: its call 1, str_cat(#0, \"xxx", g["cut"][0])
+
+    def test_a_bad_pointer_ends_its_test(self):
+        ends = [(t["name"], t["end"]) for t in self.out["tests"]]
+        self.assertEqual(ends, [("test_long", "passed"),
+                                ("test_bad_pointer", "crash (SIGSEGV)"),
+                                ("test_after", "passed")])
+
+
 class BadInput(unittest.TestCase):
     def fails(self, args, message):
         p = bcwalk("learn", *args, check=2)
@@ -258,11 +315,27 @@ class BadInput(unittest.TestCase):
         self.fails([compile_test("twice"), example("fifo.bc"), "--unit",
                     "fifo"], "cannot be linked with")
 
+    def test_an_output_is_never_an_input(self):
+        for out in ("-o", "--dot"):
+            with self.subTest(out):
+                lib = os.path.join(os.environ["TMPDIR"], "lib-copy.bc")
+                with open(example("fifo.bc"), "rb") as f:
+                    data = f.read()
+                with open(lib, "wb") as f:
+                    f.write(data)
+                p = bcwalk("learn", example("fifo_tests.bc"), lib, "--unit",
+                           "fifo", out, lib, check=2)
+                self.assertIn("it would be replaced", p.stderr)
+                with open(lib, "rb") as f:
+                    self.assertEqual(f.read(), data)
+
     def test_unknown_unit_and_options(self):
         self.fails([example("fifo_tests.bc"), example("fifo.bc"), "--unit",
                     "nosuch"], "nosuch")
         self.fails([example("fifo_tests.bc"), example("fifo.bc"), "--unit",
                     "fifo", "--k", "1,4"], "--k 1,4")
+        self.fails([example("fifo_tests.bc"), example("fifo.bc"), "--unit",
+                    "fifo", "--k", "4,0"], "--k 4,0")
         self.fails([example("fifo_tests.bc"), "--unit", "fifo"],
                    "expected 2 operands")
 
@@ -395,6 +468,49 @@ class FromTests(unittest.TestCase):
         p = bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
                    "--from-tests", bad, check=2)
         self.assertIn("bad.learned", p.stderr)
+
+    def test_a_resealed_model_of_bad_values_is_refused(self):
+        """A file whose checksum matches but whose values break what
+        their readers rely on (another tool's, an edited one): refused,
+        never a crash."""
+        [doc] = common.msgpack_stream(self.model)
+        [t] = [t for t in doc["tests"] if t[0] == "test_drop"]
+        [drop] = [c for c in t[4] if c[0] == "fifo_drop"][:1]
+        cases = {
+            "nothing (the control: it is read)": lambda: None,
+            "an integer without its text": lambda: drop[2][1].__setitem__(
+                2, None),
+            "an object of a negative number": lambda: drop[2][0].__setitem__(
+                1, -5),
+            "a string without its bytes": lambda: drop[2][1].__setitem__(
+                0, 3),
+        }
+        for what, damage in cases.items():
+            with self.subTest(what):
+                [doc] = common.msgpack_stream(self.model)
+                [t] = [t for t in doc["tests"] if t[0] == "test_drop"]
+                drop[:] = [c for c in t[4] if c[0] == "fifo_drop"][0]
+                damage()
+                del doc["checksum"]
+                body = msgpack.packb(doc)
+                # one more entry: the checksum, in its fixed 9-byte form
+                n = len(doc) + 1
+                assert body[0] & 0xf0 == 0x80 and n < 16
+                body = bytes([0x80 | n]) + body[1:] + \
+                    msgpack.packb("checksum")
+                data = body + b"\xcf"
+                data += common.bcw_hash(data).to_bytes(8, "big")
+                bad = os.path.join(os.environ["TMPDIR"], "resealed.learned")
+                with open(bad, "wb") as f:
+                    f.write(data)
+                if what.startswith("nothing"):
+                    bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
+                           "--depth", "1", "--from-tests", bad, check=0)
+                    continue
+                p = bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
+                           "--from-tests", bad, check=2)
+                self.assertIn("corrupt learned model file", p.stderr)
+                self.assertNotIn("checksum", p.stderr)
 
 
 if __name__ == "__main__":
