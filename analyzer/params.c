@@ -11,7 +11,7 @@
 
 #include "alloc.h"
 
-static enum bcw_abi scalar_abi(LLVMTypeRef t, bool is_unsigned)
+enum bcw_abi bcw__scalar_abi(LLVMTypeRef t, bool is_unsigned)
 {
     switch (LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
@@ -219,7 +219,7 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
         break;
     case BCW_PT_SCALAR:
         out->kind = BCW_PK_OUT;
-        out->pointee = scalar_abi(pt->type, pt->is_unsigned);
+        out->pointee = bcw__scalar_abi(pt->type, pt->is_unsigned);
         out->pointee_size = (uint32_t)LLVMABISizeOfType(f->td, pt->type);
         if (out->pointee == BCW_ABI_VOID)
             *why = "pointer to an unsupported scalar";
@@ -287,7 +287,7 @@ static bool struct_result(LLVMTypeRef t, bcw_param *out)
     LLVMTypeRef elems[BCW_MAX_STRUCT_WORDS];
     LLVMGetStructElementTypes(t, elems);
     for (unsigned k = 0; k < n; k++) {
-        enum bcw_abi abi = scalar_abi(elems[k], false);
+        enum bcw_abi abi = bcw__scalar_abi(elems[k], false);
         if (abi == BCW_ABI_VOID || abi == BCW_ABI_BOOL)
             return false;
         out->sig[k] = (uint8_t)abi;
@@ -339,7 +339,7 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
     case LLVMFloatTypeKind:
     case LLVMDoubleTypeKind:
         out->kind = BCW_PK_FLOAT;
-        out->abi = scalar_abi(t, false);
+        out->abi = bcw__scalar_abi(t, false);
         break;
     case LLVMStructTypeKind:
         if (i > 0 || !struct_result(t, out)) {

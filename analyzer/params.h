@@ -14,6 +14,10 @@
  * info; `is_unit` says the slot is the unit itself.  *why is set to a
  * reason if bcwalk cannot pass or read the slot, else NULL.  0 or
  * BCW_ENOMEM; either way what *out holds is freed with bcw__param_free. */
+/* The ABI class of a scalar LLVM type (an integer of `is_unsigned`), or
+ * BCW_ABI_VOID for another type. */
+BCW_INTERNAL enum bcw_abi bcw__scalar_abi(LLVMTypeRef t, bool is_unsigned);
+
 BCW_INTERNAL int bcw__params_classify(const bcw_finder *f, const bcw_sig *s,
                                       unsigned i, const char *unit,
                                       bool is_unit, bcw_param *out,

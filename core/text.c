@@ -2,11 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "text.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "proto.h"
 
 static bool is_hex(unsigned char c)
 {
@@ -209,5 +211,47 @@ void bcw__xml_str(FILE *f, const char *s)
         }
         s += k;
         n -= k;
+    }
+}
+
+const char *bcw__signal_name(int signo)
+{
+    switch (signo) {
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    case SIGABRT:
+        return "SIGABRT";
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGTRAP:
+        return "SIGTRAP";
+    case SIGSYS:
+        return "SIGSYS";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGINT:
+        return "SIGINT";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGALRM:
+        return "SIGALRM";
+    case SIGPIPE:
+        return "SIGPIPE";
+    case SIGXCPU:
+        return "SIGXCPU";
+    case 0:
+        return "exit";
+    case BCW_SIG_SANITIZER:
+        return "AddressSanitizer";
+    case BCW_SIG_UNDEFINED:
+        return "undefined behaviour";
+    default:
+        return "a signal";
     }
 }

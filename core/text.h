@@ -53,4 +53,9 @@ BCW_INTERNAL size_t bcw__c_quote_to(char *out, size_t n, const char *s,
 /* The same written to f. */
 BCW_INTERNAL void bcw__c_quote_file(FILE *f, const char *s, char quote);
 
+/* A signal's name ("SIGSEGV"), or for the worker protocol's own codes
+ * (proto.h's BCW_SIG_*) what they stand for; "a signal" for others.
+ * Static. */
+BCW_INTERNAL const char *bcw__signal_name(int signo);
+
 #endif

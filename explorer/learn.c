@@ -5,7 +5,6 @@
 #include "learn.h"
 
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,30 +176,9 @@ static int name_arg(namer *nm, const bcw_trace_site *s, int kind,
     return bcw__lval_scalar(c->words[i], s->abi[i], out);
 }
 
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGSEGV:
-        return "SIGSEGV";
-    case SIGBUS:
-        return "SIGBUS";
-    case SIGFPE:
-        return "SIGFPE";
-    case SIGILL:
-        return "SIGILL";
-    case SIGABRT:
-        return "SIGABRT";
-    case SIGKILL:
-        return "SIGKILL";
-    case SIGTRAP:
-        return "SIGTRAP";
-    default:
-        return "a signal";
-    }
-}
-
-/* How a test ended, in words. */
-static char *end_text(const bcw_trace_test *x)
+/* How a test ended, in words; `brief`: as its halted call's outcome, a
+ * word or two ("assert", "hang"). */
+static char *end_text(const bcw_trace_test *x, bool brief)
 {
     switch (x->end) {
     case BCW_TRACE_PASSED:
@@ -208,48 +186,29 @@ static char *end_text(const bcw_trace_test *x)
     case BCW_TRACE_LEFT:
         return bcw__strdup("left by a jump (its framework's failed check)");
     case BCW_TRACE_KILLED:
-        return bcw__sprintf("killed (%s: out of memory or time)",
-                            signal_name(x->code));
+        return brief ? bcw__strdup("killed")
+                     : bcw__sprintf("killed (%s: out of memory or time)",
+                                    bcw__signal_name(x->code));
     case BCW_TRACE_HALTED:
         break;
     }
     switch (x->halt) {
     case TR_HALT_SIGNAL:
-        return bcw__sprintf("crash (%s)", signal_name(x->code));
+        return bcw__sprintf("crash (%s)", bcw__signal_name(x->code));
     case TR_HALT_ABORT:
         return bcw__strdup("abort");
     case TR_HALT_ASSERT:
-        return bcw__sprintf("assertion failed (%s)",
-                            x->message ? x->message : "?");
+        return brief ? bcw__strdup("assert")
+                     : bcw__sprintf("assertion failed (%s)",
+                                    x->message ? x->message : "?");
     case TR_HALT_EXIT:
         return bcw__sprintf("exit %d", x->code);
     case TR_HALT_HANG:
-        return bcw__strdup("hang (its time limit)");
+        return bcw__strdup(brief ? "hang" : "hang (its time limit)");
     case TR_HALT_NEST:
-        return bcw__strdup("calls nested too deep to trace");
+        return bcw__strdup(brief ? "halt" : "calls nested too deep to trace");
     default:
-        return bcw__strdup("halted (how was not recorded)");
-    }
-}
-
-/* A halted call's outcome: the test's end in a word or two. */
-static char *call_outcome(const bcw_trace_test *x)
-{
-    if (x->end == BCW_TRACE_KILLED)
-        return bcw__strdup("killed");
-    switch (x->halt) {
-    case TR_HALT_SIGNAL:
-        return bcw__sprintf("crash (%s)", signal_name(x->code));
-    case TR_HALT_ABORT:
-        return bcw__strdup("abort");
-    case TR_HALT_ASSERT:
-        return bcw__strdup("assert");
-    case TR_HALT_EXIT:
-        return bcw__sprintf("exit %d", x->code);
-    case TR_HALT_HANG:
-        return bcw__strdup("hang");
-    default:
-        return bcw__strdup("halt");
+        return bcw__strdup(brief ? "halt" : "halted (how was not recorded)");
     }
 }
 
@@ -390,7 +349,7 @@ static int learn_test(bcw_ltest *out, const bcw_unit *u, int uidx,
     out->made = x->made;
     out->passed = x->end == BCW_TRACE_PASSED;
     if ((out->name = bcw__strdup(x->name)) == NULL ||
-        (out->end = end_text(x)) == NULL)
+        (out->end = end_text(x, false)) == NULL)
         return BCW_ENOMEM;
     if (x->ncalls == 0)
         return 0;
@@ -404,7 +363,7 @@ static int learn_test(bcw_ltest *out, const bcw_unit *u, int uidx,
         err = name_call(&all[done], &nm, u, uidx, &t->sites[c->site], c);
         if (err == 0 && !c->returned && x->end != BCW_TRACE_PASSED &&
             x->end != BCW_TRACE_LEFT)
-            err = (all[done].outcome = call_outcome(x)) ? 0 : BCW_ENOMEM;
+            err = (all[done].outcome = end_text(x, true)) ? 0 : BCW_ENOMEM;
     }
     if (err == 0)
         err = mark_needed(all, x->ncalls, need);
@@ -760,6 +719,15 @@ static int ranked_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* The n nodes in rk, by their signature s[node], then by number: groups
+ * of alike ones side by side. */
+static void rank(const uint64_t *s, unsigned n, ranked *rk)
+{
+    for (unsigned i = 0; i < n; i++)
+        rk[i] = (ranked){s[i], i};
+    qsort(rk, n, sizeof *rk, ranked_cmp);
+}
+
 /* Where the trees to merge next are: the direction and depth of the
  * signatures of two that agree to the most levels (at least k_strict),
  * else of two whole and alike (at least k_loose levels). */
@@ -771,10 +739,7 @@ static void find_best(const uint64_t *const sig[2], const unsigned *const h[2],
     best loose = {0};
     for (int dir = 0; dir < 2; dir++)
         for (unsigned d = DEPTH_CAP; d >= 1; d--) {
-            const uint64_t *s = sig[dir] + (size_t)d * n;
-            for (unsigned i = 0; i < n; i++)
-                rk[i] = (ranked){s[i], i};
-            qsort(rk, n, sizeof *rk, ranked_cmp);
+            rank(sig[dir] + (size_t)d * n, n, rk);
             for (unsigned i = 0; i < n;) {
                 unsigned j = i + 1;
                 while (j < n && rk[j].sig == rk[i].sig)
@@ -814,10 +779,7 @@ static void merge_groups(const adj *a, const uint64_t *sig, const unsigned *h,
 {
     for (unsigned i = 0; i < n; i++)
         parent[i] = i;
-    const uint64_t *s = sig + (size_t)b->depth * n;
-    for (unsigned i = 0; i < n; i++)
-        rk[i] = (ranked){s[i], i};
-    qsort(rk, n, sizeof *rk, ranked_cmp);
+    rank(sig + (size_t)b->depth * n, n, rk);
     for (unsigned i = 0; i < n;) {
         unsigned j = i + 1;
         while (j < n && rk[j].sig == rk[i].sig)

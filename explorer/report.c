@@ -15,48 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *signal_name(int signo)
-{
-    switch (signo) {
-    case SIGSEGV:
-        return "SIGSEGV";
-    case SIGBUS:
-        return "SIGBUS";
-    case SIGFPE:
-        return "SIGFPE";
-    case SIGILL:
-        return "SIGILL";
-    case SIGABRT:
-        return "SIGABRT";
-    case SIGKILL:
-        return "SIGKILL";
-    case SIGTRAP:
-        return "SIGTRAP";
-    case SIGSYS:
-        return "SIGSYS";
-    case SIGTERM:
-        return "SIGTERM";
-    case SIGINT:
-        return "SIGINT";
-    case SIGHUP:
-        return "SIGHUP";
-    case SIGALRM:
-        return "SIGALRM";
-    case SIGPIPE:
-        return "SIGPIPE";
-    case SIGXCPU:
-        return "SIGXCPU";
-    case 0:
-        return "exit";
-    case BCW_SIG_SANITIZER:
-        return "AddressSanitizer";
-    case BCW_SIG_UNDEFINED:
-        return "undefined behaviour";
-    default:
-        return "a signal";
-    }
-}
-
 #define SHOWN_CHARS 24 /* of a string argument, then its length */
 /* A result or out value in words: a returned string or a buffer's
  * content, quoted, fits (4 characters a byte at worst) */
@@ -456,7 +414,7 @@ static bool worker_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
         return false;
     switch (c->kind) {
     case BCW_CAUSE_SIGNAL:
-        snprintf(buf, n, "%s", signal_name(s->signo));
+        snprintf(buf, n, "%s", bcw__signal_name(s->signo));
         if (c->access != BCW_ACCESS_UNKNOWN)
             address_text(r, s, c, buf + strlen(buf), n - strlen(buf));
         break;
@@ -570,7 +528,7 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
         if (s->signo == BCW_SIG_OVERFLOW)
             snprintf(buf, n, "heap overflow (a write past the end of a block)");
         else
-            snprintf(buf, n, "%s", signal_name(s->signo));
+            snprintf(buf, n, "%s", bcw__signal_name(s->signo));
         break;
     case BCW_RUN_HANG:
         if (s->cause != NULL && s->cause->kind == BCW_CAUSE_CPU)

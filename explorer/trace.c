@@ -27,6 +27,7 @@
 #include "build.h"
 #include "file.h"
 #include "native.h"
+#include "params.h"
 
 #define TEST_CODE "bcwalk-test-code" /* attribute of the tests' functions */
 #define MAX_RUNS 100000              /* restarts after halts, at most */
@@ -176,23 +177,6 @@ static void declare_hooks(inst *in)
     in->slot = LLVMGetIntrinsicDeclaration(in->mod, id, &in->ptr, 1);
 }
 
-/* The ABI class of an LLVM type (VOID: not a scalar, recorded as 0). */
-static uint8_t abi_of(LLVMTypeRef t)
-{
-    switch (LLVMGetTypeKind(t)) {
-    case LLVMIntegerTypeKind:
-        return (uint8_t)bcw_abi_int(LLVMGetIntTypeWidth(t), 0);
-    case LLVMFloatTypeKind:
-        return BCW_ABI_FLOAT;
-    case LLVMDoubleTypeKind:
-        return BCW_ABI_DOUBLE;
-    case LLVMPointerTypeKind:
-        return BCW_ABI_PTR;
-    default:
-        return BCW_ABI_VOID;
-    }
-}
-
 static bool scalar(LLVMTypeRef t)
 {
     LLVMTypeKind k = LLVMGetTypeKind(t);
@@ -269,14 +253,15 @@ static int add_site(inst *in, LLVMValueRef call, LLVMValueRef callee,
         f = NULL; /* the model's parameters are not the call's */
     for (unsigned i = 0; i < nargs; i++) {
         LLVMValueRef a = LLVMGetOperand(call, i);
-        s->abi[i] =
-            f != NULL ? (uint8_t)f->params[i].abi : abi_of(LLVMTypeOf(a));
+        s->abi[i] = f != NULL ? (uint8_t)f->params[i].abi
+                              : (uint8_t)bcw__scalar_abi(LLVMTypeOf(a), false);
         s->kinds[i] = f != NULL ? kind_of(f, i) : TR_ARG_WORD;
         if ((s->named[i] = named(a)) == NULL && LLVMIsAFunction(a))
             return BCW_ENOMEM;
     }
     LLVMTypeRef rt = LLVMTypeOf(call);
-    s->ret = f != NULL ? (uint8_t)f->ret.abi : abi_of(rt);
+    s->ret =
+        f != NULL ? (uint8_t)f->ret.abi : (uint8_t)bcw__scalar_abi(rt, false);
     s->line = LLVMGetDebugLocLine(call);
     char *file = NULL;
     int err = bcw__debug_path(call, &file);

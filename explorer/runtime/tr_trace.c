@@ -177,12 +177,10 @@ static void end_test(uint8_t left)
     nested = 0;
 }
 
-static void at_exit(void)
+/* The program's end: the calls it made outside tests, and what is left
+ * to write. */
+static void finish(void)
 {
-    if (halted || !mine())
-        return;
-    if (depth > 0)
-        end_test(1);
     if (outside) {
         record();
         put8('M');
@@ -190,6 +188,15 @@ static void at_exit(void)
         writing = 0;
     }
     flush();
+}
+
+static void at_exit(void)
+{
+    if (halted || !mine())
+        return;
+    if (depth > 0)
+        end_test(1);
+    finish();
 }
 
 static unsigned env_u(const char *name, unsigned dflt)
@@ -401,14 +408,7 @@ void bcw_tr__exit(int status)
     /* _exit: no handler of the program's runs, and neither does at_exit */
     if (mine() && (depth > 0 || nested > 0))
         halt(TR_HALT_EXIT, status, NULL);
-    if (mine() && !halted) {
-        if (outside) {
-            record();
-            put8('M');
-            put64(outside_calls);
-            writing = 0;
-        }
-        flush();
-    }
+    if (mine() && !halted)
+        finish();
     _exit(status);
 }
