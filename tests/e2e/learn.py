@@ -259,6 +259,26 @@ class Cells(unittest.TestCase):
         self.assertEqual((g["sequences"], g["cut"]), (2, []))
 
 
+class OtherUnits(unittest.TestCase):
+    def test_a_call_that_makes_an_argument_is_kept(self):
+        """sbuf_pool_put takes a buffer sbuf_new makes: that call is part
+        of the model, a data dependency into the put; a call on the buffer
+        that makes nothing the pool takes is not."""
+        p = bcwalk("learn", compile_test("pool"), example("sbuf.bc"),
+                   "--unit", "sbuf_pool", "--format", "json", check=0)
+        o = json.loads(p.stdout)
+        [t] = o["tests"]
+        self.assertEqual([(c["fn"], c["unit"]) for c in t["calls"]],
+                         [("sbuf_pool_new", True), ("sbuf_new", False),
+                          ("sbuf_pool_put", True), ("sbuf_pool_size", True),
+                          ("sbuf_pool_free", True)])
+        self.assertEqual(t["library_calls"], 6)  # sbuf_append too
+        m = o["model"]
+        ids = {n["fn"]: n["id"] for n in m["nodes"]}
+        self.assertIn({"from": ids["sbuf_new"], "to": ids["sbuf_pool_put"],
+                       "kind": "data", "param": 1}, m["edges"])
+
+
 class Strings(unittest.TestCase):
     """examples/str.c's strings: one longer than the 64 bytes the tracer
     keeps, and a bad pointer the tracer cannot read."""
