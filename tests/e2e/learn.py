@@ -459,6 +459,18 @@ class FromTests(unittest.TestCase):
         # no test drops or pops right after making the queue
         self.assertFalse(any(s[1:2] in (["fifo_drop"], ["fifo_pop"])
                              for s in seqs))
+        # a results file replays to the same report, --from-tests and all
+        out = os.path.join(os.environ["TMPDIR"], "learned.results")
+        ran = json.loads(bcwalk("explore", example("fifo.bc"), "--unit",
+                                "fifo", "--walk", "learned", "--depth", "3",
+                                "--from-tests", self.model, "-o", out,
+                                "--format", "json", check=0).stdout)
+        again = json.loads(bcwalk("report", out, "--format", "json",
+                                  check=0).stdout)
+        for doc in (ran, again):
+            for k in ("elapsed_s", "calls_per_s"):
+                del doc[k]
+        self.assertEqual(ran, again)
 
     def test_learned_walk_is_judged(self):
         oracle = os.path.join(os.environ["TMPDIR"], "learned.oracle")
