@@ -503,11 +503,26 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
         /* probe with the constructors and mutators, then walk from
          * every state's cover */
         if (!w->probed) {
-            err = bcw__states_probe(
-                w->states, w->cfg, w->a->mutators, w->a->nmutators,
-                o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
-                o->prune != BCW_PRUNE_NONE && o->generator == NULL, u,
-                w->tests);
+            /* probing's budget goes to the analysis' categories: the
+             * tests' values reach their states through the tests' own
+             * sequences */
+            uint16_t *probe = bcw__calloc(w->a->nmutators + 1, sizeof *probe);
+            unsigned nprobe = 0;
+            for (unsigned i = 0; probe != NULL && i < w->a->nmutators; i++)
+                if (w->tests == NULL ||
+                    !bcw__learned_step(
+                        &w->a->steps[w->a->mutators[i]],
+                        u->funcs[w->a->steps[w->a->mutators[i]].func].nparams))
+                    probe[nprobe++] = w->a->mutators[i];
+            err =
+                probe == NULL
+                    ? BCW_ENOMEM
+                    : bcw__states_probe(
+                          w->states, w->cfg, probe, nprobe,
+                          o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
+                          o->prune != BCW_PRUNE_NONE && o->generator == NULL, u,
+                          w->tests);
+            free(probe);
             w->nnotes = w->states->notes.n;
         }
         w->sk->report.states = w->states;

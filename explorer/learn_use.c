@@ -10,6 +10,8 @@
 
 /* ---- categories ---- */
 
+#define FROM_TESTS "from tests: " /* a category from the tests' values */
+
 static bool int_kind(enum bcw_pkind k)
 {
     return k == BCW_PK_INT || k == BCW_PK_BOOL || k == BCW_PK_CHAR ||
@@ -25,6 +27,9 @@ static bool has_value(const bcw_param *p, const bcw_lval *v)
             for (unsigned j = 0; j < t->nvalues; j++)
                 if (t->values[j] == v->value)
                     return true;
+        if (v->kind == BCW_LV_NULL && p->kind == BCW_PK_ELEMENT &&
+            t->nvalues > 0 && t->values[0] == (int64_t)BCW_ELEMENT_NULL)
+            return true;
         const char *vs = v->kind == BCW_LV_STRING ? v->str
                          : v->kind == BCW_LV_FUNC ? v->text
                                                   : NULL;
@@ -55,6 +60,11 @@ static int part_of(const bcw_model *m, const bcw_param *p, const bcw_lval *v,
                v->value == 0 && v->str != NULL) {
         if ((part->str = bcw__strdup(v->str)) == NULL)
             return BCW_ENOMEM;
+    } else if (p->kind == BCW_PK_ELEMENT && v->kind == BCW_LV_NULL) {
+        /* the walk's elements stand for the tests' objects; NULL is its
+         * own category */
+        part->nvalues = 1;
+        part->values[0] = (int64_t)BCW_ELEMENT_NULL;
     } else if (p->kind == BCW_PK_CALLBACK && v->kind == BCW_LV_FUNC &&
                v->text != NULL) {
         int sym = symbol_of(m, v->text);
@@ -67,11 +77,20 @@ static int part_of(const bcw_model *m, const bcw_param *p, const bcw_lval *v,
     } else {
         return 0;
     }
-    if ((part->label = bcw__sprintf("from tests: %s", v->text)) == NULL) {
+    if ((part->label = bcw__sprintf(FROM_TESTS "%s", v->text)) == NULL) {
         free(part->str);
         return BCW_ENOMEM;
     }
     return 0;
+}
+
+bool bcw__learned_step(const bcw_step *st, unsigned nparams)
+{
+    for (unsigned k = 0; k < nparams; k++)
+        if (st->part[k] != NULL &&
+            strncmp(st->part[k]->label, FROM_TESTS, strlen(FROM_TESTS)) == 0)
+            return true;
+    return false;
 }
 
 static int add_values(bcw_model *m, bcw_func *f, const bcw_lcall *c,
@@ -83,7 +102,8 @@ static int add_values(bcw_model *m, bcw_func *f, const bcw_lcall *c,
         const bcw_lval *v = &c->args[k];
         unsigned mine = 0;
         for (unsigned i = 0; i < p->nparts; i++)
-            mine += strncmp(p->parts[i].label, "from tests: ", 12) == 0;
+            mine +=
+                strncmp(p->parts[i].label, FROM_TESTS, strlen(FROM_TESTS)) == 0;
         if (mine >= BCW_TEST_VALUES || has_value(p, v))
             continue;
         bcw_part part;
@@ -145,6 +165,10 @@ static const char *fixed_text(const bcw_unit *u, const bcw_step *st, unsigned k,
         bcw__c_quote_to(buf, n, t->str, '"');
         return buf;
     }
+    if (p->kind == BCW_PK_ELEMENT)
+        return t->nvalues > 0 && t->values[0] == (int64_t)BCW_ELEMENT_NULL
+                   ? "NULL"
+                   : NULL;
     if (!int_kind(p->kind))
         return NULL;
     bcw_lval v = {0};

@@ -102,6 +102,8 @@ enum bcw_pkind {
                           its elements (ABI BCW_ABI_STRUCT, sig) */
 };
 #define BCW_PK_LAST BCW_PK_STRUCT
+/* An element category's value that is NULL, not a cell (Obj#k is k). */
+#define BCW_ELEMENT_NULL UINT64_MAX
 #define BCW_BUFFER_BYTES 16
 
 /* One side of a bitcode predicate (model.h's bcw_term), evaluated on a

@@ -180,6 +180,10 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
             break;
         }
         case BCW_PK_ELEMENT: {
+            if (raw == BCW_ELEMENT_NULL) {
+                raw = 0;
+                break;
+            }
             char *cell = w->cells[raw % BCW_RT_CELLS];
             memcpy(cell, &raw, sizeof raw);
             raw = (uint64_t)(uintptr_t)cell;

@@ -108,7 +108,10 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
     case BCW_PK_ELEMENT:
         if (is_result)
             return format_pointer(buf, n, raw);
-        snprintf(buf, n, "Obj#%llu", (unsigned long long)raw);
+        if (raw == BCW_ELEMENT_NULL)
+            snprintf(buf, n, "NULL");
+        else
+            snprintf(buf, n, "Obj#%llu", (unsigned long long)raw);
         break;
     case BCW_PK_OUT:
         if (is_result)

@@ -279,6 +279,25 @@ class OtherUnits(unittest.TestCase):
                        "kind": "data", "param": 1}, m["edges"])
 
 
+class Nulls(unittest.TestCase):
+    def test_a_null_element_is_a_category_of_its_own(self):
+        """The walk's elements stand for the tests' objects, not for NULL:
+        a test pushing NULL gives fifo_push a NULL category, and its
+        sequence is not cut."""
+        model = os.path.join(os.environ["TMPDIR"], "nulls.learned")
+        bcwalk("learn", compile_test("nulls"), example("fifo.bc"), "--unit",
+               "fifo", "-o", model, check=0)
+        lines = common.jsonl("fifo.bc", "fifo", "protocol", 1,
+                             "--from-tests", model)
+        pushes = {(tuple(c["args"]), c["labels"][1]): c["result"]
+                  for s in lines[:-1] for c in s["calls"]
+                  if c["fn"] == "fifo_push"}
+        self.assertEqual(pushes[(("#0", "NULL"), "from tests: NULL")], "1")
+        g = lines[-1]["from_tests"]
+        self.assertEqual((g["categories"], g["sequences"], g["cut"]),
+                         (1, 1, []))
+
+
 class Strings(unittest.TestCase):
     """examples/str.c's strings: one longer than the 64 bytes the tracer
     keeps, and a bad pointer the tracer cannot read."""
