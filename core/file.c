@@ -280,3 +280,18 @@ const char *bcw__tmp_dir(void)
     const char *tmp = getenv("TMPDIR");
     return tmp != NULL && tmp[0] == '/' ? tmp : "/tmp";
 }
+
+int bcw__write_stream_atomic(FILE *f, char **data, size_t *len,
+                             const char *path)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || *data == NULL) {
+        free(*data);
+        *data = NULL;
+        return BCW_ENOMEM;
+    }
+    int err = bcw__write_file_atomic(path, *data, *len);
+    free(*data);
+    *data = NULL;
+    return err;
+}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "errors.h"
 
@@ -11,6 +12,11 @@
  * folder, fsync, rename.  0, or BCW_EINPUT when the temporary file cannot
  * be made (the path's fault), else BCW_ERROR, with the failing call
  * named. */
+/* Closes f, a memory stream (open_memstream) over *data and *len, and
+ * writes what it holds to `path` atomically; frees *data.  0,
+ * BCW_ENOMEM when the stream failed, or bcw__write_file_atomic's error. */
+BCW_INTERNAL int bcw__write_stream_atomic(FILE *f, char **data, size_t *len,
+                                          const char *path);
 BCW_INTERNAL int bcw__write_file_atomic(const char *path, const void *data,
                                         size_t n);
 /* Reads a whole file; *out is the caller's (free()). */

@@ -590,14 +590,7 @@ int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
         fputs(", tests, NULL, NULL);\n    }\n", f);
     }
     fputs("    return failed != 0;\n}\n", f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || data == NULL) {
-        free(data);
-        return BCW_ENOMEM;
-    }
-    int err = bcw__write_file_atomic(path, data, len);
-    free(data);
-    return err;
+    return bcw__write_stream_atomic(f, &data, &len, path);
 }
 
 void bcw__emit_c_free(bcw_emit_c *e)

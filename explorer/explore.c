@@ -510,9 +510,7 @@ static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
             unsigned nprobe = 0;
             for (unsigned i = 0; probe != NULL && i < w->a->nmutators; i++)
                 if (w->tests == NULL ||
-                    !bcw__learned_step(
-                        &w->a->steps[w->a->mutators[i]],
-                        u->funcs[w->a->steps[w->a->mutators[i]].func].nparams))
+                    !bcw__learned_step(u, &w->a->steps[w->a->mutators[i]]))
                     probe[nprobe++] = w->a->mutators[i];
             err =
                 probe == NULL

@@ -265,22 +265,6 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
 /* --- writing ---------------------------------------------------------- */
 
 /* f's bytes (an open_memstream's) into `path` atomically, f closed. */
-static int finish(FILE *f, char **data, size_t *len, const char *path)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || *data == NULL) {
-        free(*data);
-        return BCW_ENOMEM;
-    }
-    int err = bcw__write_file_atomic(path, *data, *len);
-    free(*data);
-    return err;
-}
-
-static const char *walk_title(const bcw_reporter *r)
-{
-    return bcw__walk_name(r->walk);
-}
 
 /* "bstack_pop: abort abort() called ... (3 sequences, the shortest of
  * length 1)", as XML text. */
@@ -307,7 +291,7 @@ static int write_junit(bcw_exports *x, const bcw_reporter *r,
         failures += x->groups[i].failed > 0;
     char suite[300];
     snprintf(suite, sizeof suite, "%s %s walk, depth %u", r->unit->name,
-             walk_title(r), r->depth);
+             bcw__walk_name(r->walk), r->depth);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", f);
     bcw__xml_str(f, suite);
     fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\">\n", x->ngroups,
@@ -332,7 +316,7 @@ static int write_junit(bcw_exports *x, const bcw_reporter *r,
         const group *g = &x->groups[i];
         fputs("    <testcase classname=\"", f);
         bcw__xml_str(f, r->unit->name);
-        fprintf(f, ".%s\" name=\"", walk_title(r));
+        fprintf(f, ".%s\" name=\"", bcw__walk_name(r->walk));
         bcw__xml_str(f, g->name);
         fputs("\" time=\"0\">\n", f);
         if (g->failed > 0) {
@@ -368,7 +352,7 @@ static int write_junit(bcw_exports *x, const bcw_reporter *r,
         fputs("</system-out>\n    </testcase>\n", f);
     }
     fputs("  </testsuite>\n</testsuites>\n", f);
-    return finish(f, &data, &len, path);
+    return bcw__write_stream_atomic(f, &data, &len, path);
 }
 
 /* A source file's path as a JSON string holding its URI: file:// and
@@ -458,7 +442,7 @@ static int write_sarif(bcw_exports *x, const bcw_reporter *r, const char *path)
         fputs("}}", f);
     }
     fputs("\n    ]\n  }]\n}\n", f);
-    return finish(f, &data, &len, path);
+    return bcw__write_stream_atomic(f, &data, &len, path);
 }
 
 /* --- Graphviz --------------------------------------------------------- */
@@ -691,7 +675,7 @@ static int write_html(bcw_exports *x, const bcw_reporter *r,
         return BCW_ENOMEM;
     char title[300];
     snprintf(title, sizeof title, "bcwalk: %s, %s walk, depth %u",
-             r->unit->name, walk_title(r), r->depth);
+             r->unit->name, bcw__walk_name(r->walk), r->depth);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
           "charset=\"utf-8\">\n<title>",
           f);
@@ -730,7 +714,7 @@ static int write_html(bcw_exports *x, const bcw_reporter *r,
         fputs("</ul>\n", f);
     }
     fprintf(f, "<script>%s</script>\n</body>\n</html>\n", SCRIPT);
-    return finish(f, &data, &len, path);
+    return bcw__write_stream_atomic(f, &data, &len, path);
 }
 
 int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,

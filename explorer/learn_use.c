@@ -84,9 +84,9 @@ static int part_of(const bcw_model *m, const bcw_param *p, const bcw_lval *v,
     return 0;
 }
 
-bool bcw__learned_step(const bcw_step *st, unsigned nparams)
+bool bcw__learned_step(const bcw_unit *u, const bcw_step *st)
 {
-    for (unsigned k = 0; k < nparams; k++)
+    for (unsigned k = 0; k < u->funcs[st->func].nparams; k++)
         if (st->part[k] != NULL &&
             strncmp(st->part[k]->label, FROM_TESTS, strlen(FROM_TESTS)) == 0)
             return true;

@@ -21,9 +21,9 @@
 BCW_INTERNAL int bcw__learned_categories(bcw_model *m, unsigned unit,
                                          const bcw_learned *l, unsigned *added);
 
-/* Does step st (of a function of nparams parameters) pass a value of a
- * category the tests' values added? */
-BCW_INTERNAL bool bcw__learned_step(const bcw_step *st, unsigned nparams);
+/* Does step st of unit u pass a value of a category the tests' values
+ * added? */
+BCW_INTERNAL bool bcw__learned_step(const bcw_unit *u, const bcw_step *st);
 
 #define BCW_TEST_SEQ_MAX 64 /* methods of a test sequence, at most */
 

@@ -1112,9 +1112,10 @@ static void json_states(const bcw_reporter *r, const bcw_states *st,
     fprintf(f, "],%s", nl);
 }
 
-/* The gaps of a walk --from-tests: one list, in text or JSON. */
+/* The gaps of a walk --from-tests: one list, in text or JSON (there
+ * followed by `after`). */
 static void gap_list(FILE *f, bool json, const char *key, const char *title,
-                     const bcw_strlist *l, const char *nl)
+                     const bcw_strlist *l, const char *after)
 {
     if (json) {
         fprintf(f, "\"%s\": [", key);
@@ -1122,7 +1123,7 @@ static void gap_list(FILE *f, bool json, const char *key, const char *title,
             fputs(i ? ", " : "", f);
             bcw__json_str(f, l->v[i]);
         }
-        fprintf(f, "],%s", nl);
+        fprintf(f, "]%s", after);
         return;
     }
     if (l->n == 0)
@@ -1134,6 +1135,9 @@ static void gap_list(FILE *f, bool json, const char *key, const char *title,
 
 static void print_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
 {
+    char sep[8], end[16];
+    snprintf(sep, sizeof sep, ",%s", json ? nl : "");
+    snprintf(end, sizeof end, "},%s", json ? nl : "");
     if (json)
         fprintf(f,
                 "\"from_tests\": {\"categories\": %u, \"sequences\": %u, "
@@ -1144,28 +1148,19 @@ static void print_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
                 "\nFrom the tests: %u categories of their values; %u "
                 "sequences of their calls, %u longer than the depth %u\n",
                 g->categories, g->sequences, g->longer, g->depth);
-    gap_list(f, json, "cut", "test sequences cut short", &g->cut, nl);
+    gap_list(f, json, "cut", "test sequences cut short", &g->cut, sep);
     gap_list(f, json, "states_only_tests",
              "states only the tests reach (their calls are the cover)",
-             &g->only_tests, nl);
+             &g->only_tests, sep);
     gap_list(f, json, "states_untested", "states no test reaches", &g->states,
-             nl);
+             sep);
     gap_list(f, json, "transitions_untested", "transitions no test makes",
-             &g->transitions, nl);
+             &g->transitions, sep);
     gap_list(f, json, "functions_untested", "functions no test calls",
-             &g->methods, nl);
-    if (json) {
-        fputs("\"functions_unwalked\": [", f);
-        for (unsigned i = 0; i < g->unwalked.n; i++) {
-            fputs(i ? ", " : "", f);
-            bcw__json_str(f, g->unwalked.v[i]);
-        }
-        fprintf(f, "]},%s", nl);
-    } else {
-        gap_list(f, json, "functions_unwalked",
-                 "functions the tests call that the walk does not",
-                 &g->unwalked, nl);
-    }
+             &g->methods, sep);
+    gap_list(f, json, "functions_unwalked",
+             "functions the tests call that the walk does not", &g->unwalked,
+             end);
 }
 
 static int print_json(bcw_reporter *r, const bcw_summary *s, char **texts,
