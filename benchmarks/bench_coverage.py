@@ -9,7 +9,7 @@ each way of measuring coverage costs the same native calls.
    bench.py) at depth 9, built by clang -O2 with only examples/bstack.c
    instrumented, four ways: plain; SanitizerCoverage's inline-bool-flag
    with a PC table (a store of 1 per block: what bcwalk's own pass,
-   explorer/cover_pass.c, compiles too, plus a select per conditional);
+   explorer/build/cover_pass.c, compiles too, plus a select per conditional);
    trace-pc-guard (a call per edge into a callback that sets a bitmap
    byte: benchmarks/cov_callbacks.c); and clang's source-based coverage
    (-fprofile-instr-generate -fcoverage-mapping, a 64-bit counter per

@@ -7,7 +7,7 @@
  * for byte, then writes all records `reps` times to /dev/null with each,
  * best of `rounds` (CPU time), and prints a markdown table: lines/s, MB/s,
  * and jansson's allocations per line.  The streaming writer is print_jsonl's
- * sequence of stdio calls and bcw__json_str (explorer/report.c); the
+ * sequence of stdio calls and bcw__json_str (explorer/report/report.c); the
  * jansson one builds each line as a json_t tree (json_object,
  * json_string, ...) and dumps it with json_dumpf, or with json_dumps
  * and one fputs.

@@ -9,21 +9,13 @@
 
 #include "alloc.h"
 #include "build.h"
-#include "coverage.h"
-#include "export.h"
+#include "engine.h"
 #include "file.h"
-#include "generator.h"
 #include "hash.h"
-#include "journal.h"
 #include "judge.h"
-#include "learn_use.h"
+#include "learn.h"
 #include "plan.h"
-#include "pool.h"
-#include "replay.h"
 #include "report.h"
-#include "results.h"
-#include "states.h"
-#include "walk.h"
 
 #define MAX_DEPTH 255
 /* enough for a capacity-10 stack to reach Full */
@@ -709,7 +701,8 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         err = BCW_ENOMEM;
         goto done;
     }
-    if ((err = bcw__generator_plan(gen, a.plan, u, a.steps, a.nsteps)) < 0 ||
+    if ((err = bcw__generator_plan(gen, &a.plan->gen, a.plan->funcs, u, a.steps,
+                                    a.nsteps)) < 0 ||
         (err = fits(o, a.nctors, a.nmethods)) < 0)
         goto done;
     if (o->walk == BCW_WALK_STATE &&

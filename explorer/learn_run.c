@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "bcwalk/learn.h"
-#include "export.h"
 #include "file.h"
 #include "learn.h"
+#include "report.h"
 
 /* The graph's DOT, and its SVG, into their files. */
 static int write_graph(const bcw_learned *l, const bcw_learn_opts *o)

@@ -13,7 +13,7 @@ cd "$root" || exit 2
 
 # every library folder there is: a new core/ included when it appears
 dirs=""
-for d in analyzer solver explorer include core; do
+for d in analyzer solver explorer cli include core; do
     if [ -d "$d" ]; then
         dirs="$dirs $d"
     fi
@@ -27,7 +27,7 @@ sources() {
 n=$(sources | wc -l)
 if [ "$n" -eq 0 ]; then
     echo "checksrc: no C or C++ sources under $(pwd)" \
-         "(looked in analyzer/ solver/ explorer/ include/ core/)" >&2
+         "(looked in analyzer/ solver/ explorer/ cli/ include/ core/)" >&2
     exit 2
 fi
 

@@ -14,7 +14,7 @@ fail() {
 }
 
 mkdir "$tmp/tree" "$tmp/empty"
-for d in analyzer solver explorer include core; do
+for d in analyzer solver explorer cli include core; do
     if [ -d "$here/../$d" ]; then
         cp -R "$here/../$d" "$tmp/tree/"
     fi

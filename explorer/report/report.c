@@ -3,12 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
-#include "states.h"
+#include "engine.h"
 
-#include "coverage.h"
-#include "generator.h"
-#include "learn_use.h"
-#include "replay.h"
+#include "build.h"
+#include "learn.h"
+#include "plan.h"
 #include "text.h"
 
 #include <signal.h>

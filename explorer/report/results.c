@@ -3,9 +3,9 @@
  * first failure, packing or writing, sticks: nothing more is written and
  * the file is never renamed into place. */
 #define _POSIX_C_SOURCE 200809L
-#include "results.h"
+#include "report.h"
 
-#include "states.h"
+#include "engine.h"
 
 #include <errno.h>
 #include <msgpack.h>
@@ -17,10 +17,7 @@
 #include "alloc.h"
 #include "file.h"
 #include "pack.h"
-#include "replay.h"
-#include "report.h"
-#include "step.h"
-#include "walk.h"
+#include "plan.h"
 
 #define FLUSH_AT (64 * 1024)
 /* far above what one flush interval packs: a sequence, or the states */

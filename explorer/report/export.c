@@ -15,7 +15,7 @@
  * suspect sequence (a meaningless call, an argument bcwalk made up) is
  * neither. */
 #define _GNU_SOURCE
-#include "export.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,11 +26,10 @@
 #include "alloc.h"
 #include "bcwalk/version.h"
 #include "build.h"
-#include "coverage.h"
 #include "emit_c.h"
+#include "engine.h"
 #include "file.h"
 #include "hash.h"
-#include "stateset.h"
 #include "text.h"
 
 #define GROUP_SHOWN 10 /* halts a JUnit test case shows in full */

@@ -26,7 +26,6 @@
 #include "bitcode.h"
 #include "build.h"
 #include "file.h"
-#include "native.h"
 #include "params.h"
 
 #define TEST_CODE "bcwalk-test-code" /* attribute of the tests' functions */

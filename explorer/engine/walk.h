@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "bcwalk/explore.h"
+#include "plan.h"
 #include "pool.h"
 
 /* One executed sequence as the sink sees it: the constructor then `len`
@@ -70,18 +71,6 @@ static inline bcw_seq_text bcw_seq_text_of(const uint64_t *outs)
  * the arrays' growth, a call's out block): how a memory budget becomes
  * bcw_walk_cfg.budget. */
 BCW_INTERNAL size_t bcw__walk_bytes_per_sequence(void);
-
-/* What the walk needs to know of a step (by plan index). */
-typedef struct bcw_walk_step {
-    bool mutator;      /* the algebra walk extends sequences ending in it */
-    bool returns_void; /* the algebra walk predicts its result */
-    bool observer;     /* the worker checks it leaves the state as found */
-    uint8_t nout;      /* values it reports besides its result */
-    bool text;         /* it returns a C string or fills a buffer: its out
-                          block carries the text (BCW_SEQ_TEXT_WORDS) */
-    bool fabricates;   /* an argument is zeroed storage: another unit's
-                          instance no constructor a walk can call makes */
-} bcw_walk_step;
 
 typedef struct bcw_walk_cfg {
     enum bcw_walk_kind kind;

@@ -29,7 +29,7 @@
 
 #include "alloc.h"
 #include "file.h"
-#include "generator.h"
+#include "plan.h"
 #include "text.h"
 #include "values.h"
 

@@ -5,7 +5,7 @@
 #define BCW_EXPLORER_GENERATOR_H
 
 #include "model.h"
-#include "pool.h"
+#include "proto.h"
 #include "step.h"
 #include "values.h"
 
@@ -27,13 +27,13 @@ BCW_INTERNAL int bcw__generator_open(bcw_usergen **out, const char *file,
 BCW_INTERNAL bool bcw__generator_takes(const bcw_usergen *g, unsigned func,
                                        unsigned k);
 
-/* Writes the generator's part of the plan: its path, and for each step's
- * parameter it takes BCW_FIXED_CUSTOM and its names.  Nothing for a NULL
- * generator.  Fails with BCW_EINPUT if the names do not fit. */
-BCW_INTERNAL int bcw__generator_plan(const bcw_usergen *g, bcw_plan *plan,
-                                     const bcw_unit *u,
-                                     const bcw_step *steps,
-                                     unsigned nsteps);
+/* Writes the generator's part of the plan (bcw_plan's gen and funcs):
+ * its path, and for each step's parameter it takes BCW_FIXED_CUSTOM and
+ * its names.  Nothing for a NULL generator.  Fails with BCW_EINPUT if
+ * the names do not fit. */
+BCW_INTERNAL int bcw__generator_plan(const bcw_usergen *g, bcw_wire_gen *w,
+                                     bcw_wire_func *funcs, const bcw_unit *u,
+                                     const bcw_step *steps, unsigned nsteps);
 
 /* Starts replaying a sequence: the generator's reset().  NULL accepted. */
 BCW_INTERNAL void bcw__generator_reset(const bcw_usergen *g);

@@ -1,12 +1,13 @@
-/* learn_use.c - a learned model in a walk (learn_use.h). */
+/* learn_use.c - a learned model in a walk (learn.h): the tests' values as
+ * categories, their sequences, the gaps and the learned walk. */
 #define _POSIX_C_SOURCE 200809L
-#include "learn_use.h"
+#include "learn.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "text.h"
-#include "walk.h"
 
 /* ---- categories ---- */
 

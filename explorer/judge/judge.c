@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "engine.h"
 #include "hash.h"
-#include "stateset.h"
 
 struct bcw_judge {
     bcw_oracle *oracle;

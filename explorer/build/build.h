@@ -5,6 +5,8 @@
 
 #include "coverage.h"
 #include "model.h"
+#include "native.h"
+#include "symbolize.h"
 
 /* Finds or builds the worker executable for `bitcode` (analysed as
  * `model`), whose workers call function `setup` (or nothing, if NULL)

@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "build.h"
 #include "file.h"
 #include "hash.h"
 #include "journal.h"
 #include "model.h"
-#include "symbolize.h"
 #include "unpack.h"
 
 /* The most a results file may hold: beyond it the reader says so. */

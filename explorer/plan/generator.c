@@ -225,10 +225,10 @@ static int put_name(bcw_wire_gen *w, uint32_t *at, const char *s)
     return 0;
 }
 
-int bcw__generator_plan(const bcw_usergen *g, bcw_plan *plan, const bcw_unit *u,
+int bcw__generator_plan(const bcw_usergen *g, bcw_wire_gen *w,
+                        bcw_wire_func *funcs, const bcw_unit *u,
                         const bcw_step *steps, unsigned nsteps)
 {
-    bcw_wire_gen *w = &plan->gen;
     memset(w->path, 0, sizeof w->path);
     w->nnames = 0;
     if (g == NULL)
@@ -242,7 +242,7 @@ int bcw__generator_plan(const bcw_usergen *g, bcw_plan *plan, const bcw_unit *u,
     for (unsigned i = 0; i < nsteps && err == 0; i++) {
         const bcw_step *st = &steps[i];
         const bcw_func *f = &u->funcs[st->func];
-        bcw_wire_func *wf = &plan->funcs[i];
+        bcw_wire_func *wf = &funcs[i];
         int from = first[st->func] - 1;
         bool named = false;
         for (unsigned k = 0; k < f->nparams && err == 0; k++) {

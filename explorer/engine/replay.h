@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "bcwalk/explore.h"
-#include "coverage.h"
+#include "build.h"
 #include "hash.h"
 #include "pool.h"
 

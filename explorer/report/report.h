@@ -1,14 +1,17 @@
-/* report.h - walk reports: the JWalk-style text report in C syntax,
- * JSON and JSON lines (docs/results.md has the fields). */
+/* report.h - the report stage's interface: walk reports (the JWalk-style
+ * text report in C syntax, JSON and JSON lines; docs/results.md has the
+ * fields), the results file, and the exports other tools read. */
 #ifndef BCW_REPORT_H
 #define BCW_REPORT_H
 
 #include "alloc.h"
+#include "bcwalk/explore.h"
 #include "bcwalk/oracle.h"
+#include "engine.h"
+#include "learn.h"
 #include "model.h"
-#include "step.h"
+#include "plan.h"
 #include "values.h"
-#include "walk.h"
 
 /* What the oracle says of one sequence. */
 enum bcw_judgement {
@@ -141,5 +144,73 @@ BCW_INTERNAL const bcw_func *bcw__report_call(const bcw_reporter *r,
 BCW_INTERNAL int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s,
                                      bool whole, bcw_oracle_entry *e);
 BCW_INTERNAL void bcw__report_observed_free(bcw_oracle_entry *e);
+
+/* The results file (*.results.msgpack) a walk saves with
+ * -o: a msgpack stream of a header, one record per executed sequence and
+ * a trailer with the summary (docs/results.md). */
+
+typedef struct bcw_results bcw_results;
+
+/* Starts writing `path` (into a temporary beside it) and writes the
+ * header.  *out is the caller's, ended with bcw__results_close(). */
+BCW_INTERNAL int bcw__results_open(bcw_results **out, const char *path,
+                                   const bcw_unit *unit, const bcw_step *steps,
+                                   unsigned nsteps, enum bcw_walk_kind walk,
+                                   unsigned depth);
+
+/* Appends one sequence; `state` is the state walk's state it belongs
+ * to (an index into the states bcw__results_states writes), or -1;
+ * `cause` why it halted and `leak` what its destructor left, in words
+ * ("": none).  Errors are sticky: after the first, writes do nothing
+ * and close reports it. */
+BCW_INTERNAL int bcw__results_seq(bcw_results *r, const bcw_seq *seq, int state,
+                                  const char *cause, const char *leak);
+
+/* Appends the state walk's states and transitions (states.h). */
+BCW_INTERNAL int bcw__results_states(bcw_results *r,
+                                     const struct bcw_states *st);
+
+/* With `summary`, writes the trailer, syncs and renames the file into
+ * place; with NULL (a failed walk) removes the temporary.  Frees `r`
+ * either way and returns the first error. */
+/* The bytes of the file so far, those packed and not yet written
+ * included. */
+BCW_INTERNAL uint64_t bcw__results_size(const bcw_results *r);
+/* The replay section (replay.h), before the trailer: what bcwalk
+ * report and merge walk again from.  0 or the writer's error. */
+struct bcw_replay_rec;
+BCW_INTERNAL int bcw__results_replay(bcw_results *r,
+                                     const struct bcw_replay_rec *x);
+BCW_INTERNAL int bcw__results_close(bcw_results *r, const bcw_summary *summary);
+
+
+/* A walk's report in the formats other tools read (bcwalk
+ * report --html, --junit, --sarif, --svg; docs/reports.md): made from
+ * the sequences as the walk emits them and its summary at the end. */
+
+typedef struct bcw_exports bcw_exports;
+
+/* The exports o asks for (html_path, junit_path, sarif_path, svg_path),
+ * into *out; *out NULL when it asks for none.  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__exports_new(bcw_exports **out, const bcw_explore_opts *o);
+
+/* Takes an executed sequence in (a walk's emit, as the reporter r sees
+ * it: r->state is the state walk's state). */
+BCW_INTERNAL int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r,
+                                  const bcw_seq *s);
+
+/* Writes every file asked for, each atomically: `st` the state walk's
+ * states (NULL for another walk), `sum` the walk's summary, r's cov
+ * and hits its coverage.  0 or the first error. */
+BCW_INTERNAL int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
+                                    const bcw_summary *sum,
+                                    const bcw_states *st);
+
+BCW_INTERNAL void bcw__exports_free(bcw_exports *x);
+
+/* The SVG Graphviz's dot draws of the DOT text `dot` into *svg (the
+ * caller's, NUL-terminated), from its <svg> element on.  A missing dot
+ * is BCW_EINPUT naming Debian's package. */
+BCW_INTERNAL int bcw__svg_of_dot(const char *dot, size_t len, char **svg);
 
 #endif

@@ -6,45 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "coverage.h"
+#include "build.h"
 #include "errors.h"
+#include "plan.h"
 #include "proto.h"
 
 typedef struct bcw_pool bcw_pool;
-
-/* The plan every worker gets: the shm header's plan part. */
-typedef struct bcw_plan {
-    uint32_t nfuncs;
-    uint32_t unit_size;
-    uint32_t ndestructors;
-    uint16_t destructors[BCW_MAX_DESTRUCTORS];
-    uint32_t use_ffi;
-    uint32_t memory_mb;
-    uint32_t cpu_s;
-    bcw_wire_func funcs[BCW_MAX_FUNCS];
-    uint32_t npool, nstrings;
-    bcw_cnode pool[BCW_MAX_PLAN_NODES];
-    char strings[BCW_MAX_PLAN_STRINGS];
-    uint32_t npreds, state_flags;
-    bcw_wire_pred preds[BCW_MAX_PREDS];
-    uint32_t invariant; /* plan index + 1 of the invariant function */
-    uint32_t nfills;
-    bcw_wire_fill fills[BCW_MAX_FILLS];
-    bcw_wire_gen gen; /* explorer/generator.c */
-    /* The parent's alone: entry i passes an argument bcwalk made up,
-     * zeroed storage the call reads (another unit's instance no
-     * constructor a walk can call makes, a struct no unit's), itself or
-     * through the constructors making its arguments. */
-    bool fabricates[BCW_MAX_FUNCS];
-    /* The parent's alone: the parameters whose expression nodes are in
-     * the pool already, and where, so that every step of a parameter's
-     * categories shares one copy. */
-    const void *pooled[BCW_MAX_FUNCS];
-    uint32_t pooled_at[BCW_MAX_FUNCS];
-    unsigned npooled;
-    /* The worker's coverage flags (bcw_shm.ncov), 0: none. */
-    uint32_t ncov;
-} bcw_plan;
 
 /* A batch of at most BCW_MAX_BATCH sequences, encoded as in bcw_shm:
  * sequence i is words[off[i]]: length L, constructor, L methods.  The

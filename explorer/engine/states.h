@@ -7,8 +7,8 @@
 #define BCW_STATES_H
 
 #include "alloc.h"
+#include "plan.h"
 #include "pool.h"
-#include "step.h"
 #include "walk.h"
 
 /* A test's calls on one instance of the unit, as the walk's steps
