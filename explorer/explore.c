@@ -1,5 +1,8 @@
-/* explore.c - bcw_explore_run: native build, workers, the walk, and its
- * reports, wired together. */
+/* explore.c - bcw_explore_run: a walk as the steps of its stages over one
+ * walk context: the options checked and shared out to the stages, the
+ * model the walk is planned from, the plan, the outputs opened, the
+ * reference's walk (judge), the walk on the build under test (build and
+ * engine), the judgement closed, and the report with its files. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -218,69 +221,6 @@ static bool prunes(const bcw_explore_opts *o)
     }
 }
 
-/* "bstack_peek was classified an observer but changed the concrete
- * state in 3 runs": one warning per observer the walk caught. */
-static int observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
-                             const bcw_step *steps, unsigned nsteps,
-                             const uint64_t *changed)
-{
-    for (unsigned i = 0, j; i < nsteps; i = j) {
-        /* a function walked in several categories (consecutive steps) is
-         * one warning */
-        uint64_t n = 0;
-        for (j = i; j < nsteps && steps[j].func == steps[i].func; j++)
-            n += changed[j];
-        if (n == 0)
-            continue;
-        int err = bcw__strlist_add(
-            warnings,
-            bcw__sprintf("%s was classified an observer but changed the "
-                         "concrete state in %llu run%s (a side effect the "
-                         "analysis missed)",
-                         u->funcs[steps[i].func].name, (unsigned long long)n,
-                         n == 1 ? "" : "s"));
-        if (err < 0)
-            return err;
-    }
-    return 0;
-}
-
-/* "tally_dump returns nothing and was classified an observer ...": a
- * void function that writes nothing of the unit does nothing a walk can
- * see (its effect, if any, is elsewhere: a global, a file, output). */
-static int void_observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
-                                  const bcw_step *steps, unsigned nsteps)
-{
-    for (unsigned i = 0; i < nsteps; i++) {
-        const bcw_func *f = &u->funcs[steps[i].func];
-        if (f->role != BCW_ROLE_OBSERVER || f->ret.kind != BCW_PK_NONE ||
-            (i > 0 && steps[i - 1].func == steps[i].func))
-            continue;
-        /* one given memory it may write (an iterator to set up, an out
-         * cell, a callback's) has its effect there */
-        bool out = false;
-        for (unsigned k = 0; k < f->nparams; k++) {
-            enum bcw_pkind kind = f->params[k].kind;
-            out = out || !(kind == BCW_PK_UNIT || kind == BCW_PK_INT ||
-                           kind == BCW_PK_BOOL || kind == BCW_PK_CHAR ||
-                           kind == BCW_PK_FLOAT || kind == BCW_PK_ENUM ||
-                           kind == BCW_PK_STRING || kind == BCW_PK_LENGTH ||
-                           kind == BCW_PK_ELEMENT);
-        }
-        if (out)
-            continue;
-        int err = bcw__strlist_add(
-            warnings,
-            bcw__sprintf("%s returns nothing and was classified an observer: "
-                         "it changes nothing of the unit a walk can see (its "
-                         "effect, if any, is elsewhere)",
-                         f->name));
-        if (err < 0)
-            return err;
-    }
-    return 0;
-}
-
 /* The bytes the walk's tree may hold in memory (walk_memory_mb, or half
  * the machine's memory). */
 static uint64_t walk_memory(const bcw_explore_opts *o)
@@ -298,18 +238,18 @@ static uint64_t walk_memory(const bcw_explore_opts *o)
  * free disk it spills to is refused before it starts, with the
  * estimate (a pruned walk's size, or a learned walk's, is not known
  * ahead). */
-static int fits(const bcw_explore_opts *o, unsigned nctors, unsigned nmethods)
+static int fits(const bcw_walk_cfg *c, unsigned nctors, unsigned nmethods)
 {
-    if (prunes(o) || o->walk == BCW_WALK_STATE || o->walk == BCW_WALK_LEARNED ||
-        o->recorded != NULL)
+    if (c->prune_state || c->kind == BCW_WALK_STATE ||
+        c->kind == BCW_WALK_LEARNED)
         return 0;
-    uint64_t n = bcw__walk_set_size(nctors, nmethods, o->depth);
+    uint64_t n = bcw__walk_set_size(nctors, nmethods, c->depth);
     double need = (double)n * (double)bcw__walk_bytes_per_sequence();
     const char *dir = bcw__tmp_dir();
     struct statvfs fs;
     double disk =
         statvfs(dir, &fs) == 0 ? (double)fs.f_bavail * (double)fs.f_frsize : 0;
-    double mem = (double)walk_memory(o);
+    double mem = (double)c->memory;
     if (need <= mem + disk)
         return 0;
     return bcw__error(BCW_EINPUT,
@@ -328,100 +268,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Is `name` a function of unit u? */
-static bool has_func(const bcw_unit *u, const char *name)
-{
-    for (unsigned i = 0; i < u->nfuncs; i++)
-        if (strcmp(u->funcs[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-/* bcwalk test: the plan comes from the model of the build the oracle
- * was made from, whatever this build's analysis says (a fault changes
- * roles and categories), when this build defines every function it
- * calls: *kept is that model, the caller's.  An oracle with no model,
- * or --replan, takes this build's (`model`).  What this build has that
- * the oracle's plan does not walk is a warning. */
-static int oracle_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
-                       const bcw_explore_opts *o, bcw_model **kept,
-                       bcw_strlist *warnings)
-{
-    *kept = NULL;
-    bcw_oracle *oracle = bcw__judge_oracle(jd);
-    size_t len = 0;
-    const void *bytes = bcw_oracle_model(oracle, &len);
-    if (bytes == NULL || o->replan) {
-        char *data = NULL;
-        size_t n = 0;
-        int err = bcw__model_to_bytes(model, &data, &n);
-        if (err == 0)
-            err = bcw_oracle_set_model(oracle, data, n);
-        free(data);
-        bcw__judge_changed(jd);
-        return err;
-    }
-    bcw_model *m = NULL;
-    int err = bcw__model_from_bytes(&m, bytes, len, o->oracle_path);
-    if (err < 0)
-        return err;
-    int k = bcw_model_find_unit(m, u->name);
-    const char *missing = k < 0 ? u->name : NULL;
-    for (unsigned i = 0; missing == NULL && i < m->nsyms; i++) {
-        unsigned j = 0;
-        while (j < model->nsyms && strcmp(model->syms[j], m->syms[i]) != 0)
-            j++;
-        if (j == model->nsyms)
-            missing = m->syms[i];
-    }
-    if (missing != NULL) {
-        err = bcw__strlist_add(
-            warnings,
-            bcw__sprintf("the oracle's plan (the build it was made from) "
-                         "walks %s, which this build does not: the walk is "
-                         "planned from this build, whose roles and "
-                         "categories may differ (--replan makes its plan "
-                         "the oracle's)",
-                         missing));
-        bcw_model_free(m);
-        return err;
-    }
-    for (unsigned i = 0; i < u->nfuncs && err == 0; i++)
-        if (!has_func(&m->units[k], u->funcs[i].name))
-            err = bcw__strlist_add(
-                warnings, bcw__sprintf("%s is not in the oracle's plan (the "
-                                       "build it was made from): not walked "
-                                       "(--replan walks it, and makes this "
-                                       "build's plan the oracle's)",
-                                       u->funcs[i].name));
-    if (err < 0) {
-        bcw_model_free(m);
-        return err;
-    }
-    *kept = m;
-    return 0;
-}
-
-/* What one walk of the plan on a native build needs: the plan's run
- * (bcw_explore_run's), and what the walks share. */
-typedef struct walk_ctx {
-    const bcw_model *model;
-    const bcw_explore_opts *o;
-    bcw_alphabet *a;
-    bcw_walk_cfg *cfg;
-    sinks *sk;
-    bcw_states *states;
-    char **worker;        /* the last build's executable, the caller's */
-    bcw_journal *journal; /* the checkpoint, or NULL */
-    bcw_buf *record;      /* the results kept for the results file, or
-                             NULL */
-    bool probed;          /* the state walk's states are found: walk them */
-    unsigned nnotes;      /* the states' notes after probing */
-    bcw_cov_map *cov;     /* coverage of the build under test, or NULL */
-    uint8_t **hits;       /* its hits (coverage.h), made with the pool */
-    bcw_tseqs *tests;     /* --from-tests: the tests' sequences, or NULL */
-} walk_ctx;
-
 /* The unit's code, for coverage: the functions the plan calls and
  * what they refer to (the map of a build serves every unit of its
  * model). */
@@ -439,101 +285,6 @@ static int cover_scope(bcw_cov_map *cov, const bcw_model *model,
     bcw__cov_scope(cov, roots, n);
     free(roots);
     return 0;
-}
-
-/* The walk on the native build of `bitcode`, its summary in *out; the
- * build's warning, if any, after `say`. */
-static int walk_build(walk_ctx *w, bcw_summary *out, const char *bitcode,
-                      const char *say)
-{
-    const bcw_explore_opts *o = w->o;
-    const bcw_unit *u = &w->model->units[o->unit];
-    char *note = NULL;
-    bcw_pool *pool = NULL;
-    free(*w->worker);
-    *w->worker = NULL;
-    /* coverage is of the build under test, not of the reference */
-    bool cover = w->cov != NULL && bitcode == o->bitcode && o->recorded == NULL;
-    /* a replay builds and runs nothing */
-    int err = o->recorded != NULL
-                  ? 0
-                  : bcw__build_worker(w->worker, &note, cover ? w->cov : NULL,
-                                      w->model, bitcode, o->setup, o->sanitize,
-                                      o->cache_dir);
-    w->a->plan->ncov = cover && err == 0 ? w->cov->nflags : 0;
-    if (cover && err == 0)
-        err = cover_scope(w->cov, w->model, w->a->plan);
-    if (err == 0 && cover && *w->hits == NULL &&
-        (*w->hits = bcw__calloc(w->cov->nflags ? w->cov->nflags : 1, 1)) ==
-            NULL)
-        err = BCW_ENOMEM;
-    if (err == 0 && note != NULL) {
-        char *said = bcw__sprintf("%s%s", say, note);
-        free(note);
-        err = bcw__strlist_add(&w->sk->report.warnings, said);
-    }
-    if (err == 0 && o->recorded == NULL)
-        err = bcw__pool_new(&pool, *w->worker, w->a->plan, o->jobs,
-                            o->timeout_ms, o->sanitize);
-    if (err == 0 && o->recorded == NULL)
-        err = bcw__symbols_exe(w->sk->report.symbols, *w->worker);
-    if (err == 0 && cover) {
-        bcw__pool_cover(pool, *w->hits);
-        if (w->journal != NULL)
-            bcw__journal_cover(w->journal, *w->hits, w->cov->nflags);
-    }
-    if (err < 0) {
-        bcw__pool_free(pool);
-        return err;
-    }
-    executor x = {pool, w->journal, o->recorded, w->record};
-    w->cfg->exec_payload = &x;
-    /* the walk's clock starts when workers are up: build time is not
-     * throughput */
-    double t0 = now_s();
-    if (o->walk == BCW_WALK_STATE) {
-        /* probe with the constructors and mutators, then walk from
-         * every state's cover */
-        if (!w->probed) {
-            /* probing's budget goes to the analysis' categories: the
-             * tests' values reach their states through the tests' own
-             * sequences */
-            uint16_t *probe = bcw__calloc(w->a->nmutators + 1, sizeof *probe);
-            unsigned nprobe = 0;
-            for (unsigned i = 0; probe != NULL && i < w->a->nmutators; i++)
-                if (w->tests == NULL ||
-                    !bcw__learned_step(u, &w->a->steps[w->a->mutators[i]]))
-                    probe[nprobe++] = w->a->mutators[i];
-            err =
-                probe == NULL
-                    ? BCW_ENOMEM
-                    : bcw__states_probe(
-                          w->states, w->cfg, probe, nprobe,
-                          o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH,
-                          o->prune != BCW_PRUNE_NONE && o->generator == NULL, u,
-                          w->tests);
-            free(probe);
-            w->nnotes = w->states->notes.n;
-        }
-        w->sk->report.states = w->states;
-        if (err == 0 && w->states->nstates == 0) {
-            /* no design state: the protocol walk from the constructors */
-            bcw_walk_cfg cfg = *w->cfg;
-            cfg.kind = BCW_WALK_PROTOCOL;
-            err = bcw__walk_run(out, &cfg);
-        } else if (err == 0) {
-            err =
-                bcw__states_walk(w->states, w->cfg, u, bcw__report_begin_state,
-                                 &w->sk->report, out);
-        }
-    } else {
-        err = bcw__walk_run(out, w->cfg);
-    }
-    out->elapsed_s = now_s() - t0;
-    out->worker_restarts = pool != NULL ? bcw__pool_restarts(pool) : 0;
-    bcw__pool_free(pool);
-    w->cfg->exec_payload = NULL;
-    return err;
 }
 
 /* The summary's coverage counts, and the map and hits the report
@@ -590,11 +341,65 @@ static int from_tests(bcw_learned *l, bcw_model **taught, unsigned *added,
     return err;
 }
 
-int bcw_explore_run(bcw_summary *out, const bcw_model *model,
-                    const bcw_explore_opts *o)
+/* A walk of one unit as bcw_explore_run runs it: each stage's settings,
+ * drawn from the options once, and what each step makes for the next.
+ * Everything here is the walk's, freed by walk_end. */
+typedef struct walk {
+    const bcw_explore_opts *o; /* for the walk's identity alone (its key,
+                                  its command line) */
+    bcw_summary *out;
+    /* the stages' settings */
+    bcw_plan_opts plan_o;
+    bcw_build_opts build_o;
+    bcw_judge_opts judge_o;
+    bcw_journal_cfg journal_o;
+    bcw_walk_cfg cfg; /* the engine's: the walk to run */
+    unsigned probe_depth;
+    bool probe_prune;
+    unsigned jobs, timeout_ms; /* the workers' */
+    const char *bitcode, *from_tests, *generator, *predicates;
+    const char *graph_path, *coverage_path, *results_path;
+    bcw_recorded *recorded; /* a replay's results, or NULL */
+    unsigned max_results_mb, time_limit_s;
+    /* the model the walk is planned from, and its unit */
+    const bcw_model *given; /* the caller's: the results file's in a replay */
+    const bcw_model *model;
+    const bcw_unit *u;
+    bcw_model *kept;   /* the oracle's model, planning the walk */
+    bcw_model *taught; /* with the tests' values (--from-tests) */
+    /* the plan */
+    bcw_usergen *gen;
+    bcw_alphabet a;
+    bcw_states states;
+    uint64_t *changed; /* by step: runs in which the observer changed the
+                          concrete state */
+    bcw_learned learned;
+    bcw_tseqs tseqs;
+    bcw_gaps gaps;
+    bcw_lwalk lw;
+    unsigned stopped; /* the length the walk stopped before (cfg.stopped) */
+    /* the build */
+    char *worker;            /* the last build's executable */
+    bcw_cov_map cov;         /* coverage of the build under test */
+    const bcw_cov_map *covp; /* the map the hits are of: the recorded one
+                                in a replay */
+    uint8_t *hits;           /* or NULL: no coverage */
+    bcw_symbols *own_symbols;
+    /* the run */
+    bcw_journal *journal; /* the checkpoint, or NULL */
+    walk_id id;
+    bcw_buf record; /* the results kept for the results file */
+    bool keep_record;
+    struct bcw_judged scratch; /* the reference walk's counts */
+    bool probed;     /* the state walk's states are found: walk them */
+    unsigned nnotes; /* the states' notes after probing */
+    /* the judgement and the report */
+    sinks sk;
+} walk;
+
+/* Options that cannot make a walk, refused before anything runs. */
+static int check_options(const bcw_model *model, const bcw_explore_opts *o)
 {
-    memset(out, 0, sizeof *out);
-    bcw__error_clear();
     if (o->unit < 0 || (unsigned)o->unit >= model->nunits)
         return bcw__error(BCW_EINPUT, "no unit number %d", o->unit);
     if (o->depth > MAX_DEPTH)
@@ -624,330 +429,551 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
     if (o->recorded != NULL && (o->checkpoint != NULL || o->time_limit_s))
         return bcw__error(BCW_EINPUT, "a replay runs nothing: no checkpoint, "
                                       "no time limit");
-    const bcw_unit *u = &model->units[o->unit];
-    const bcw_model *given = model; /* the results file's, for replay */
-    sinks sk = {0};
-    bcw_usergen *gen = NULL;
-    bcw_alphabet a = {0};
-    bcw_states states = {0};
-    uint64_t *changed = NULL;
-    char *worker = NULL;
-    bcw_model *kept = NULL;   /* the oracle's model, planning the walk */
-    bcw_model *taught = NULL; /* with the tests' values (--from-tests) */
-    bcw_learned learned = {0};
-    bcw_tseqs tseqs = {0};
-    bcw_gaps gaps = {0};
-    bcw_lwalk lw = {0};
-    bcw_journal *journal = NULL;
-    bcw_symbols *own_symbols = NULL;
-    bcw_cov_map cov = {0};
-    const bcw_cov_map *covp = &cov; /* the recorded one in a replay */
-    uint8_t *hits = NULL;
-    walk_id id = {0};
-    bcw_buf record;
-    bcw__buf_init(&record, (size_t)16 << 30);
+    return 0;
+}
+
+/* The options shared out to the stages that take them. */
+static void share_options(walk *w, const bcw_explore_opts *o)
+{
+    w->plan_o = (bcw_plan_opts){.depth = o->depth,
+                                .combine = o->combine,
+                                .max_combos = o->max_combos,
+                                .boundaries = o->boundaries,
+                                .permute = o->permute,
+                                .use_ffi = o->use_ffi,
+                                .memory_mb = o->memory_mb,
+                                .cpu_s = o->cpu_s,
+                                .timeout_ms = o->timeout_ms};
+    w->build_o = (bcw_build_opts){
+        .setup = o->setup, .sanitize = o->sanitize, .cache_dir = o->cache_dir};
+    w->judge_o = (bcw_judge_opts){.oracle_path = o->oracle_path,
+                                  .reference = o->reference,
+                                  .accept = o->accept != 0,
+                                  .replan = o->replan != 0,
+                                  .ask = o->ask,
+                                  .ask_payload = o->ask_payload};
+    w->journal_o = (bcw_journal_cfg){
+        .path = o->checkpoint,
+        .resume = o->resume != 0,
+        .time_limit_s = o->time_limit_s,
+        .every_s = o->checkpoint_every_s ? o->checkpoint_every_s : 10};
+    w->cfg = (bcw_walk_cfg){.kind = o->walk,
+                            .depth = o->depth,
+                            .prune_state = prunes(o),
+                            .shard_i = o->shard_i,
+                            .shard_n = o->shard_n,
+                            .memory = walk_memory(o),
+                            .stopped = &w->stopped,
+                            .exec = exec,
+                            .emit = emit,
+                            .emit_payload = &w->sk,
+                            .progress = o->progress,
+                            .progress_payload = o->payload};
+    w->jobs = o->jobs;
+    w->timeout_ms = o->timeout_ms;
+    w->probe_depth = o->probe_depth ? o->probe_depth : DEFAULT_PROBE_DEPTH;
+    w->probe_prune = o->prune != BCW_PRUNE_NONE && o->generator == NULL;
+    w->bitcode = o->bitcode;
+    w->from_tests = o->from_tests;
+    w->generator = o->generator;
+    w->predicates = o->predicates;
+    w->graph_path = o->graph_path;
+    w->coverage_path = o->coverage_path;
+    w->results_path = o->results_path;
+    w->recorded = o->recorded;
+    w->max_results_mb = o->max_results_mb;
+    w->time_limit_s = o->time_limit_s;
+    w->keep_record =
+        o->results_path != NULL && o->argv != NULL && o->reference == NULL;
+    w->sk.max_results = (uint64_t)o->max_results_mb << 20;
+    w->sk.report = (bcw_reporter){.walk = o->walk,
+                                  .depth = o->depth,
+                                  .timeout_ms = o->timeout_ms,
+                                  .format = o->format,
+                                  .f = o->report};
+}
+
+/* The walk's context: its options shared out, the symbols its causes
+ * are named with (the recorded ones in a replay). */
+static int walk_begin(walk *w, bcw_summary *out, const bcw_model *model,
+                      const bcw_explore_opts *o)
+{
+    memset(w, 0, sizeof *w);
+    w->o = o;
+    w->out = out;
+    w->given = w->model = model;
+    w->u = &model->units[o->unit];
+    w->covp = &w->cov;
+    bcw__buf_init(&w->record, (size_t)16 << 30);
+    share_options(w, o);
+    w->sk.report.symbols = o->recorded != NULL
+                               ? o->recorded->symbols
+                               : (w->own_symbols = bcw__symbols_new());
+    return w->sk.report.symbols == NULL ? BCW_ENOMEM : 0;
+}
+
+/* The model unit u is planned from: the oracle's (bcwalk test, the
+ * judge's choice), with the tests' values as categories
+ * (--from-tests). */
+static int choose_model(walk *w)
+{
     int err = 0;
-    sk.report.symbols = o->recorded != NULL
-                            ? o->recorded->symbols
-                            : (own_symbols = bcw__symbols_new());
-    if (sk.report.symbols == NULL)
-        return BCW_ENOMEM;
-    if (o->oracle_path != NULL && o->reference == NULL) {
-        err =
-            bcw__judge_open(&sk.judge, o->oracle_path, u->name, o->accept != 0);
+    const char *unit = w->u->name;
+    if (w->judge_o.oracle_path != NULL && w->judge_o.reference == NULL) {
+        err = bcw__judge_open(&w->sk.judge, w->judge_o.oracle_path, unit,
+                              w->judge_o.accept);
         if (err == 0)
-            err =
-                oracle_plan(sk.judge, model, u, o, &kept, &sk.report.warnings);
+            err = bcw__judge_plan(w->sk.judge, w->model, w->u, &w->judge_o,
+                                  &w->kept, &w->sk.report.warnings);
         if (err < 0)
-            goto done;
-        if (kept != NULL) {
-            model = kept;
-            u = &kept->units[bcw_model_find_unit(kept, u->name)];
+            return err;
+        if (w->kept != NULL) {
+            w->model = w->kept;
+            w->u = &w->kept->units[bcw_model_find_unit(w->kept, unit)];
         }
     }
-    if (o->from_tests != NULL) {
-        if ((err = from_tests(&learned, &taught, &gaps.categories, model, u,
-                              o->from_tests)) < 0)
-            goto done;
-        model = taught;
-        u = &taught->units[bcw_model_find_unit(taught, u->name)];
+    if (w->from_tests != NULL) {
+        if ((err = from_tests(&w->learned, &w->taught, &w->gaps.categories,
+                              w->model, w->u, w->from_tests)) < 0)
+            return err;
+        w->model = w->taught;
+        w->u = &w->taught->units[bcw_model_find_unit(w->taught, unit)];
     }
-    if (o->recorded != NULL && o->recorded->hits != NULL) {
-        covp = &o->recorded->cov;
-        if ((hits = bcw__malloc(covp->nflags ? covp->nflags : 1)) == NULL) {
-            err = BCW_ENOMEM;
-            goto done;
-        }
-        memcpy(hits, o->recorded->hits, covp->nflags);
-    } else if (o->recorded != NULL && o->coverage_path != NULL) {
-        err = bcw__error(BCW_EINPUT,
-                         "the walk was run without --coverage: its results "
-                         "have no coverage to write");
-        goto done;
-    }
-    if (o->generator)
-        err = bcw__generator_open(&gen, o->generator, u, o->cache_dir);
+    return 0;
+}
+
+/* A replay's coverage: the hits recorded, of the recorded map. */
+static int recorded_coverage(walk *w)
+{
+    if (w->recorded == NULL)
+        return 0;
+    if (w->recorded->hits == NULL)
+        return w->coverage_path == NULL
+                   ? 0
+                   : bcw__error(BCW_EINPUT,
+                                "the walk was run without --coverage: its "
+                                "results have no coverage to write");
+    w->covp = &w->recorded->cov;
+    uint32_t n = w->covp->nflags;
+    if ((w->hits = bcw__malloc(n ? n : 1)) == NULL)
+        return BCW_ENOMEM;
+    memcpy(w->hits, w->recorded->hits, n);
+    return 0;
+}
+
+/* The plan: the alphabet and what the workers get, the tests'
+ * sequences, the design states' predicates, and the walk's
+ * configuration from them. */
+static int make_plan(walk *w)
+{
+    const bcw_unit *u = w->u;
+    bcw_alphabet *a = &w->a;
+    bcw_strlist *warnings = &w->sk.report.warnings;
+    int err = 0;
+    if (w->generator != NULL)
+        err =
+            bcw__generator_open(&w->gen, w->generator, u, w->build_o.cache_dir);
     if (err == 0)
-        err = bcw__alphabet_make(&a, model, u, o, gen, &sk.report.warnings);
+        err = bcw__alphabet_make(a, w->model, u, &w->plan_o, w->gen, warnings);
     if (err == 0)
-        err = void_observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps);
-    if (err < 0)
-        goto done;
-    if (o->from_tests != NULL &&
-        (err = bcw__learned_seqs(&tseqs, &learned, u, a.steps, a.nsteps,
-                                 a.ctors, a.nctors, a.methods, a.nmethods)) < 0)
-        goto done;
-    if ((changed = bcw__calloc(a.nsteps, sizeof *changed)) == NULL) {
+        err = bcw__void_observer_warnings(warnings, u, a->steps, a->nsteps);
+    if (err == 0 && w->from_tests != NULL)
+        err = bcw__learned_seqs(&w->tseqs, &w->learned, u, a->steps, a->nsteps,
+                                a->ctors, a->nctors, a->methods, a->nmethods);
+    if (err == 0 &&
+        (w->changed = bcw__calloc(a->nsteps, sizeof *w->changed)) == NULL)
         err = BCW_ENOMEM;
-        goto done;
-    }
-    if ((err = bcw__generator_plan(gen, &a.plan->gen, a.plan->funcs, u, a.steps,
-                                    a.nsteps)) < 0 ||
-        (err = fits(o, a.nctors, a.nmethods)) < 0)
-        goto done;
-    if (o->walk == BCW_WALK_STATE &&
-        (err = bcw__states_plan(&states, a.plan, u, a.steps, a.nsteps,
-                                o->predicates)) < 0)
-        goto done;
-    a.plan->use_ffi = o->use_ffi != 0;
-    a.plan->memory_mb = o->memory_mb ? o->memory_mb : 1024;
-    if ((a.plan->cpu_s = o->cpu_s) == 0) {
-        uint64_t twice = 2 * ((uint64_t)o->depth + 2) *
-                         (o->timeout_ms ? o->timeout_ms : 1000);
-        a.plan->cpu_s = (uint32_t)(twice / 1000 > 60 ? twice / 1000 : 60);
-    }
-    unsigned stopped = 0;
-    /* states are hashed in every walk: they are counted, and observers
-     * are checked, with or without pruning */
-    a.plan->state_flags |= BCW_STATE_HASH;
-    bcw_walk_cfg cfg = {.kind = o->walk,
-                        .depth = o->depth,
-                        .nctors = a.nctors,
-                        .ctors = a.ctors,
-                        .nmethods = a.nmethods,
-                        .methods = a.methods,
-                        .step = a.walk,
-                        .prune_state = prunes(o),
-                        .shard_i = o->shard_i,
-                        .shard_n = o->shard_n,
-                        .memory = walk_memory(o),
-                        .stopped = &stopped,
-                        .observer_changed = changed,
-                        .exec = exec,
-                        .emit = emit,
-                        .emit_payload = &sk,
-                        .progress = o->progress,
-                        .progress_payload = o->payload};
-    if (o->walk == BCW_WALK_LEARNED) {
-        if ((err = bcw__lwalk_new(&lw, &learned, u, a.steps, a.nsteps)) < 0)
-            goto done;
-        cfg.extends = on_model;
-        cfg.extends_payload = &lw;
-    }
-    sk.report.model = model;
-    sk.report.unit = u;
-    sk.report.steps = a.steps;
-    sk.report.nsteps = a.nsteps;
-    sk.report.dtors = a.plan->destructors;
-    sk.report.ndtors = a.plan->ndestructors;
-    sk.report.walk = o->walk;
-    sk.report.depth = o->depth;
-    sk.report.timeout_ms = o->timeout_ms;
-    sk.report.format = o->format;
-    sk.report.f = o->report;
-    sk.report.gen = gen;
-    sk.max_results = (uint64_t)o->max_results_mb << 20;
-    if ((err = bcw__exports_new(&sk.exports, o)) < 0)
-        goto done;
-    if (o->results_path != NULL &&
-        (err = bcw__results_open(&sk.results, o->results_path, u, a.steps,
-                                 a.nsteps, o->walk, o->depth)) < 0)
-        goto done;
-    walk_ctx w = {.model = model,
-                  .o = o,
-                  .a = &a,
-                  .cfg = &cfg,
-                  .sk = &sk,
-                  .states = &states,
-                  .worker = &worker,
-                  .cov = o->coverage_path != NULL ? &cov : NULL,
-                  .hits = &hits,
-                  .record = o->results_path != NULL && o->argv != NULL &&
-                                    o->reference == NULL
-                                ? &record
-                                : NULL,
-                  .tests = o->from_tests != NULL ? &tseqs : NULL};
-    if ((o->checkpoint != NULL || w.record != NULL) &&
-        (err = identify(&id, given, o)) < 0)
-        goto done;
-    if (o->checkpoint != NULL || o->time_limit_s > 0) {
-        bcw_journal_cfg jc = {
-            .path = o->checkpoint,
-            .resume = o->resume != 0,
-            .time_limit_s = o->time_limit_s,
-            .every_s = o->checkpoint_every_s ? o->checkpoint_every_s : 10};
-        jc.key = id.key;
-        if ((err = bcw__journal_open(&journal, &jc)) < 0)
-            goto done;
-        w.journal = journal;
-    }
-    if (o->reference != NULL) {
-        /* the reference's walk first, observed into an oracle in memory;
-         * then the same plan's on the build under test, judged by it */
-        struct bcw_judged scratch = {0};
-        if ((err = bcw__judge_open(&sk.judge, NULL, u->name, true)) < 0)
-            goto done;
-        sk.judged = &scratch;
-        sk.training = true;
-        if ((err = walk_build(&w, out, o->reference, "reference build: ")) ==
-            BCW_STOPPED) {
-            /* stopped in the reference's walk: nothing judged yet */
-            memset(out, 0, sizeof *out);
-            goto stopped;
-        }
-        if (err < 0)
-            goto done;
-        bcw__judge_against(sk.judge);
-        sk.training = false;
-        memset(changed, 0, a.nsteps * sizeof *changed);
-        bcw__states_rewind(&states, w.nnotes);
-        w.probed = true;
-        sk.report.reference = true;
-    }
-    if (sk.judge != NULL) {
-        sk.judged = &out->judged;
-        sk.report.verdict = &sk.verdict;
-        sk.ask = o->reference == NULL ? o->ask : NULL;
-        sk.ask_payload = o->ask_payload;
-    }
-    /* a JSON summary with no results file or oracle reads no sequence:
-     * the walk only counts them */
-    if (o->format == BCW_REPORT_JSON && sk.results == NULL &&
-        sk.judge == NULL && sk.exports == NULL && o->walk != BCW_WALK_STATE)
-        cfg.emit = NULL;
-    if ((err = walk_build(&w, out, o->bitcode, "")) == BCW_STOPPED)
-        goto stopped;
+    /* a replay runs nothing */
+    if (err == 0 && w->recorded == NULL)
+        err = fits(&w->cfg, a->nctors, a->nmethods);
+    if (err == 0 && w->cfg.kind == BCW_WALK_STATE)
+        err = bcw__states_plan(&w->states, a->plan, u, a->steps, a->nsteps,
+                               w->predicates);
     if (err < 0)
-        goto done;
-    if (o->walk == BCW_WALK_STATE &&
-        (err = bcw__results_states(sk.results, &states)) < 0)
-        goto done;
-    if (err == 0)
-        err = observer_warnings(&sk.report.warnings, u, a.steps, a.nsteps,
-                                changed);
-    if (err == 0 && o->from_tests != NULL) {
-        err = bcw__learned_gaps(
-            &gaps, &learned, &tseqs, o->walk == BCW_WALK_STATE ? &states : NULL,
-            u, a.steps, a.ctors, a.nctors, a.methods, a.nmethods, o->depth);
-        sk.report.gaps = &gaps;
+        return err;
+    w->cfg.nctors = a->nctors;
+    w->cfg.ctors = a->ctors;
+    w->cfg.nmethods = a->nmethods;
+    w->cfg.methods = a->methods;
+    w->cfg.step = a->walk;
+    w->cfg.observer_changed = w->changed;
+    if (w->cfg.kind == BCW_WALK_LEARNED) {
+        if ((err = bcw__lwalk_new(&w->lw, &w->learned, u, a->steps,
+                                  a->nsteps)) < 0)
+            return err;
+        w->cfg.extends = on_model;
+        w->cfg.extends_payload = &w->lw;
     }
-    out->stopped_at = stopped;
-    if (err == 0 && out->spilled_at > 0)
+    return 0;
+}
+
+/* What the walk writes as it goes: the report's view of the plan, the
+ * exports, the results file, and the checkpoint (with the walk's
+ * identity). */
+static int open_outputs(walk *w)
+{
+    bcw_reporter *r = &w->sk.report;
+    r->model = w->model;
+    r->unit = w->u;
+    r->steps = w->a.steps;
+    r->nsteps = w->a.nsteps;
+    r->dtors = w->a.plan->destructors;
+    r->ndtors = w->a.plan->ndestructors;
+    r->gen = w->gen;
+    int err = bcw__exports_new(&w->sk.exports, w->o);
+    if (err == 0 && w->results_path != NULL)
+        err =
+            bcw__results_open(&w->sk.results, w->results_path, w->u, w->a.steps,
+                              w->a.nsteps, w->cfg.kind, w->cfg.depth);
+    if (err == 0 && (w->journal_o.path != NULL || w->keep_record))
+        err = identify(&w->id, w->given, w->o);
+    if (err < 0 || (w->journal_o.path == NULL && w->time_limit_s == 0))
+        return err;
+    w->journal_o.key = w->id.key;
+    return bcw__journal_open(&w->journal, &w->journal_o);
+}
+
+/* The native build of `bitcode` (none in a replay): its worker, its
+ * coverage map when it is the build under test (*cover), and its note
+ * a warning after `say`. */
+static int build(walk *w, const char *bitcode, const char *say, bool *cover)
+{
+    free(w->worker);
+    w->worker = NULL;
+    /* coverage is of the build under test, not of the reference */
+    *cover = w->coverage_path != NULL && bitcode == w->bitcode &&
+             w->recorded == NULL;
+    w->a.plan->ncov = 0;
+    if (w->recorded != NULL)
+        return 0;
+    char *note = NULL;
+    int err = bcw__build_worker(&w->worker, &note, *cover ? &w->cov : NULL,
+                                w->model, bitcode, &w->build_o);
+    if (err == 0 && *cover) {
+        w->a.plan->ncov = w->cov.nflags;
+        err = cover_scope(&w->cov, w->model, w->a.plan);
+    }
+    if (err == 0 && *cover && w->hits == NULL &&
+        (w->hits = bcw__calloc(w->cov.nflags ? w->cov.nflags : 1, 1)) == NULL)
+        err = BCW_ENOMEM;
+    if (err == 0 && note != NULL)
+        err = bcw__strlist_add(&w->sk.report.warnings,
+                               bcw__sprintf("%s%s", say, note));
+    free(note);
+    return err;
+}
+
+/* The workers of the last build, the symbols of its executable, and
+ * the coverage flags' hits kept by the pool (and the checkpoint). */
+static int start(walk *w, bool cover, bcw_pool **pool)
+{
+    int err = bcw__pool_new(pool, w->worker, w->a.plan, w->jobs, w->timeout_ms,
+                            w->build_o.sanitize);
+    if (err == 0)
+        err = bcw__symbols_exe(w->sk.report.symbols, w->worker);
+    if (err == 0 && cover) {
+        bcw__pool_cover(*pool, w->hits);
+        if (w->journal != NULL)
+            bcw__journal_cover(w->journal, w->hits, w->cov.nflags);
+    }
+    return err;
+}
+
+/* Probing for the design states with the constructors and mutators
+ * (and the tests' sequences). */
+static int probe(walk *w)
+{
+    /* probing's budget goes to the analysis' categories: the tests'
+     * values reach their states through the tests' own sequences */
+    const bcw_alphabet *a = &w->a;
+    uint16_t *mutators = bcw__calloc(a->nmutators + 1, sizeof *mutators);
+    if (mutators == NULL)
+        return BCW_ENOMEM;
+    unsigned n = 0;
+    for (unsigned i = 0; i < a->nmutators; i++)
+        if (w->from_tests == NULL ||
+            !bcw__learned_step(w->u, &a->steps[a->mutators[i]]))
+            mutators[n++] = a->mutators[i];
+    int err = bcw__states_probe(&w->states, &w->cfg, mutators, n,
+                                w->probe_depth, w->probe_prune, w->u,
+                                w->from_tests != NULL ? &w->tseqs : NULL);
+    free(mutators);
+    return err;
+}
+
+/* The state walk: probing (once: a reference's walk found the states
+ * already), then the protocol walk from every state's cover, or from
+ * the constructors when probing found no state. */
+static int walk_states(walk *w)
+{
+    int err = 0;
+    if (!w->probed) {
+        err = probe(w);
+        w->nnotes = w->states.notes.n;
+    }
+    w->sk.report.states = &w->states;
+    if (err < 0)
+        return err;
+    if (w->states.nstates > 0)
+        return bcw__states_walk(&w->states, &w->cfg, w->u,
+                                bcw__report_begin_state, &w->sk.report, w->out);
+    bcw_walk_cfg cfg = w->cfg;
+    cfg.kind = BCW_WALK_PROTOCOL;
+    return bcw__walk_run(w->out, &cfg);
+}
+
+/* The walk on the workers of `pool` (NULL: a replay's results), timed
+ * from when they are up: build time is not throughput. */
+static int run(walk *w, bcw_pool *pool)
+{
+    executor x = {pool, w->journal, w->recorded,
+                  w->keep_record ? &w->record : NULL};
+    w->cfg.exec_payload = &x;
+    double t0 = now_s();
+    int err = w->cfg.kind == BCW_WALK_STATE ? walk_states(w)
+                                            : bcw__walk_run(w->out, &w->cfg);
+    w->out->elapsed_s = now_s() - t0;
+    w->out->worker_restarts = pool != NULL ? bcw__pool_restarts(pool) : 0;
+    w->cfg.exec_payload = NULL;
+    return err;
+}
+
+/* The walk on the native build of `bitcode`, its summary in w->out; the
+ * build's warning, if any, after `say`. */
+static int run_build(walk *w, const char *bitcode, const char *say)
+{
+    bool cover;
+    bcw_pool *pool = NULL;
+    int err = build(w, bitcode, say, &cover);
+    if (err == 0 && w->recorded == NULL)
+        err = start(w, cover, &pool);
+    if (err == 0)
+        err = run(w, pool);
+    bcw__pool_free(pool);
+    return err;
+}
+
+/* --reference: the reference build's walk first, observed into an
+ * oracle in memory, by which the same plan's walk on the build under
+ * test is judged.  Stopped there, nothing is judged yet. */
+static int walk_reference(walk *w)
+{
+    if (w->judge_o.reference == NULL)
+        return 0;
+    sinks *sk = &w->sk;
+    int err = bcw__judge_open(&sk->judge, NULL, w->u->name, true);
+    if (err < 0)
+        return err;
+    sk->judged = &w->scratch;
+    sk->training = true;
+    err = run_build(w, w->judge_o.reference, "reference build: ");
+    if (err == BCW_STOPPED)
+        memset(w->out, 0, sizeof *w->out);
+    if (err < 0)
+        return err;
+    bcw__judge_against(sk->judge);
+    sk->training = false;
+    memset(w->changed, 0, w->a.nsteps * sizeof *w->changed);
+    bcw__states_rewind(&w->states, w->nnotes);
+    w->probed = true;
+    sk->report.reference = true;
+    return 0;
+}
+
+/* What the walk leaves for the report: the state walk's states in the
+ * results file, the observers caught changing the state, the gaps
+ * between the tests and the walk, and where the walk's tree went past
+ * its memory. */
+static int after_walk(walk *w)
+{
+    bcw_strlist *warnings = &w->sk.report.warnings;
+    uint64_t mib = w->cfg.memory >> 20;
+    int err = w->cfg.kind == BCW_WALK_STATE
+                  ? bcw__results_states(w->sk.results, &w->states)
+                  : 0;
+    if (err == 0)
+        err = bcw__observer_warnings(warnings, w->u, w->a.steps, w->a.nsteps,
+                                     w->changed);
+    if (err == 0 && w->from_tests != NULL) {
+        err = bcw__learned_gaps(
+            &w->gaps, &w->learned, &w->tseqs,
+            w->cfg.kind == BCW_WALK_STATE ? &w->states : NULL, w->u, w->a.steps,
+            w->a.ctors, w->a.nctors, w->a.methods, w->a.nmethods, w->cfg.depth);
+        w->sk.report.gaps = &w->gaps;
+    }
+    w->out->stopped_at = w->stopped;
+    if (err == 0 && w->out->spilled_at > 0)
         err = bcw__strlist_add(
-            &sk.report.warnings,
+            warnings,
             bcw__sprintf("the walk's tree passed its memory budget of %llu "
                          "MiB (--memory) at length %u: from there on it was "
                          "kept in a file, paged by the system",
-                         (unsigned long long)(walk_memory(o) >> 20),
-                         out->spilled_at));
-    if (err == 0 && stopped > 0)
+                         (unsigned long long)mib, w->out->spilled_at));
+    if (err == 0 && w->stopped > 0)
         err = bcw__strlist_add(
-            &sk.report.warnings,
+            warnings,
             bcw__sprintf("the walk stopped before length %u: the disk had no "
                          "room for its tree past the memory budget of %llu "
                          "MiB (--memory); the lengths before it ran whole",
-                         stopped, (unsigned long long)(walk_memory(o) >> 20)));
-stopped:
-    if (err == BCW_STOPPED) {
-        out->partial = 1;
-        out->results_full = sk.results_full;
+                         w->stopped, (unsigned long long)mib));
+    return err;
+}
+
+/* The walk on the build under test, judged if there is a judge, and
+ * what it leaves for the report. */
+static int walk_test(walk *w)
+{
+    sinks *sk = &w->sk;
+    if (sk->judge != NULL) {
+        sk->judged = &w->out->judged;
+        sk->report.verdict = &sk->verdict;
+        sk->ask = w->judge_o.reference == NULL ? w->judge_o.ask : NULL;
+        sk->ask_payload = w->judge_o.ask_payload;
+    }
+    /* a JSON summary with no results file or oracle reads no sequence:
+     * the walk only counts them */
+    if (sk->report.format == BCW_REPORT_JSON && sk->results == NULL &&
+        sk->judge == NULL && sk->exports == NULL &&
+        w->cfg.kind != BCW_WALK_STATE)
+        w->cfg.emit = NULL;
+    int err = run_build(w, w->bitcode, "");
+    return err == 0 ? after_walk(w) : err;
+}
+
+/* A walk cut short by its time limit or its results file's limit: a
+ * partial one, said in a warning. */
+static int stopped(walk *w, int err)
+{
+    if (err != BCW_STOPPED)
+        return err;
+    w->out->partial = 1;
+    w->out->results_full = w->sk.results_full;
+    return bcw__strlist_add(
+        &w->sk.report.warnings,
+        w->sk.results_full
+            ? bcw__sprintf("the walk stopped when its results file "
+                           "passed its limit of %u MiB (--max-results): "
+                           "the file holds the sequences before",
+                           w->max_results_mb)
+        : w->journal_o.path != NULL
+            ? bcw__sprintf("the walk stopped at its time limit, %u s "
+                           "(--time-limit): its results so far are in "
+                           "%s, and --resume goes on from there",
+                           w->time_limit_s, w->journal_o.path)
+            : bcw__sprintf("the walk stopped at its time limit, %u s "
+                           "(--time-limit); without --checkpoint a new "
+                           "run starts over",
+                           w->time_limit_s));
+}
+
+/* The oracle with what this walk saw, saved before the summary counts
+ * what it no longer reaches (not from a walk cut short, nor a failed
+ * one). */
+static int close_judge(walk *w, int err)
+{
+    sinks *sk = &w->sk;
+    if (sk->judge != NULL && w->out->partial) {
+        bcw__judge_close(sk->judge, NULL, false);
+        sk->judge = NULL;
+    }
+    if (sk->judge == NULL)
+        return err;
+    w->out->judged.on = 1;
+    w->out->judged.reference = w->judge_o.reference != NULL;
+    int jerr = bcw__judge_close(sk->judge, &w->out->judged, err == 0);
+    sk->judge = NULL;
+    return err == 0 ? jerr : err;
+}
+
+/* The summary, then the files, so that a run that failed leaves none:
+ * the state graph, the exports, the lcov file (what a walk cut short
+ * covered is covered too) and the results file's replay section. */
+static int write_report(walk *w)
+{
+    sinks *sk = &w->sk;
+    bcw_summary *out = w->out;
+    int err = bcw__symbols_err(sk->report.symbols);
+    if (err == 0 && w->hits != NULL)
+        err = cover_summary(&sk->report, w->covp, w->hits, out);
+    if (err == 0 && w->hits != NULL && w->covp->nlines == 0)
         err = bcw__strlist_add(
-            &sk.report.warnings,
-            sk.results_full
-                ? bcw__sprintf("the walk stopped when its results file "
-                               "passed its limit of %u MiB (--max-results): "
-                               "the file holds the sequences before",
-                               o->max_results_mb)
-            : o->checkpoint != NULL
-                ? bcw__sprintf("the walk stopped at its time limit, %u s "
-                               "(--time-limit): its results so far are in "
-                               "%s, and --resume goes on from there",
-                               o->time_limit_s, o->checkpoint)
-                : bcw__sprintf("the walk stopped at its time limit, %u s "
-                               "(--time-limit); without --checkpoint a new "
-                               "run starts over",
-                               o->time_limit_s));
-    }
-    /* the oracle with what this walk saw, before the summary counts
-     * what it no longer reaches (not from a walk cut short) */
-    if (sk.judge != NULL && out->partial) {
-        bcw__judge_close(sk.judge, NULL, false);
-        sk.judge = NULL;
-    }
-    if (sk.judge != NULL) {
-        out->judged.on = 1;
-        out->judged.reference = o->reference != NULL;
-        int jerr = bcw__judge_close(sk.judge, &out->judged, err == 0);
-        sk.judge = NULL;
-        if (err == 0)
-            err = jerr;
-    }
-    if (err == 0)
-        err = bcw__symbols_err(sk.report.symbols);
-    if (err == 0 && hits != NULL)
-        err = cover_summary(&sk.report, covp, hits, out);
-    if (err == 0 && hits != NULL && covp->nlines == 0)
-        err = bcw__strlist_add(
-            &sk.report.warnings,
+            &sk->report.warnings,
             bcw__sprintf("coverage: the bitcode has no debug information "
                          "(clang -g): it counts functions only, no source "
                          "lines nor branch arms, and the lcov file has "
                          "none"));
     if (err == 0)
-        err = bcw__report_summary(&sk.report, out);
-    /* the files last, so that a run that failed leaves none */
-    if (err == 0 && o->graph_path != NULL && !out->partial)
-        err = bcw__states_dot(&states, u, a.steps, o->graph_path);
+        err = bcw__report_summary(&sk->report, out);
+    if (err == 0 && w->graph_path != NULL && !out->partial)
+        err = bcw__states_dot(&w->states, w->u, w->a.steps, w->graph_path);
     if (err == 0)
-        err = bcw__exports_write(sk.exports, &sk.report, out,
-                                 o->walk == BCW_WALK_STATE ? &states : NULL);
-    /* what a walk cut short covered is covered too */
-    if (err == 0 && hits != NULL && o->coverage_path != NULL)
-        err = bcw__cov_lcov(covp, hits, u->name, o->coverage_path);
-    if (err == 0 && w.record != NULL && !out->partial)
-        err = write_replay(sk.results, &id, o, &record, sk.report.symbols,
-                           sk.report.cov, hits);
-done:
-    if (journal != NULL) {
+        err = bcw__exports_write(sk->exports, &sk->report, out,
+                                 w->cfg.kind == BCW_WALK_STATE ? &w->states
+                                                               : NULL);
+    if (err == 0 && w->hits != NULL && w->coverage_path != NULL)
+        err = bcw__cov_lcov(w->covp, w->hits, w->u->name, w->coverage_path);
+    if (err == 0 && w->keep_record && !out->partial)
+        err = write_replay(sk->results, &w->id, w->o, &w->record,
+                           sk->report.symbols, sk->report.cov, w->hits);
+    return err;
+}
+
+/* Closes the checkpoint and the results file (renamed into place only
+ * when err is 0) and frees the walk; err or the first error closing. */
+static int walk_end(walk *w, int err)
+{
+    if (w->journal != NULL) {
         uint64_t recorded;
-        bcw__journal_counts(journal, &out->replayed, &recorded);
-        int jerr = bcw__journal_close(journal);
+        bcw__journal_counts(w->journal, &w->out->replayed, &recorded);
+        int jerr = bcw__journal_close(w->journal);
         if (err == 0)
             err = jerr;
     }
-    if (sk.results != NULL) {
-        int cerr = bcw__results_close(sk.results, err == 0 ? out : NULL);
+    if (w->sk.results != NULL) {
+        int cerr = bcw__results_close(w->sk.results, err == 0 ? w->out : NULL);
         if (err == 0)
             err = cerr;
     }
-    bcw__judge_close(sk.judge, NULL, false);
-    bcw__exports_free(sk.exports);
-    bcw__buf_free(&record);
-    bcw__cov_map_free(&cov);
-    free(hits);
-    free(id.own);
-    bcw__symbols_free(own_symbols);
-    bcw__strlist_free(&sk.report.warnings);
-    bcw__generator_free(gen);
-    free(worker);
-    bcw__alphabet_free(&a);
-    bcw__states_free(&states);
-    free(changed);
-    bcw_model_free(kept);
-    bcw_model_free(taught);
-    bcw__learned_free(&learned);
-    bcw__tseqs_free(&tseqs);
-    bcw__gaps_free(&gaps);
-    bcw__lwalk_free(&lw);
+    bcw__judge_close(w->sk.judge, NULL, false);
+    bcw__exports_free(w->sk.exports);
+    bcw__buf_free(&w->record);
+    bcw__cov_map_free(&w->cov);
+    free(w->hits);
+    free(w->id.own);
+    bcw__symbols_free(w->own_symbols);
+    bcw__strlist_free(&w->sk.report.warnings);
+    bcw__generator_free(w->gen);
+    free(w->worker);
+    bcw__alphabet_free(&w->a);
+    bcw__states_free(&w->states);
+    free(w->changed);
+    bcw_model_free(w->kept);
+    bcw_model_free(w->taught);
+    bcw__learned_free(&w->learned);
+    bcw__tseqs_free(&w->tseqs);
+    bcw__gaps_free(&w->gaps);
+    bcw__lwalk_free(&w->lw);
     return err;
+}
+
+int bcw_explore_run(bcw_summary *out, const bcw_model *model,
+                    const bcw_explore_opts *o)
+{
+    memset(out, 0, sizeof *out);
+    bcw__error_clear();
+    int err = check_options(model, o);
+    if (err < 0)
+        return err;
+    walk w;
+    if ((err = walk_begin(&w, out, model, o)) == 0 &&
+        (err = choose_model(&w)) == 0 && (err = recorded_coverage(&w)) == 0 &&
+        (err = make_plan(&w)) == 0 && (err = open_outputs(&w)) == 0 &&
+        (err = walk_reference(&w)) == 0)
+        err = walk_test(&w);
+    if (err == 0 || err == BCW_STOPPED) {
+        err = close_judge(&w, stopped(&w, err));
+        if (err == 0)
+            err = write_report(&w);
+    }
+    return walk_end(&w, err);
 }

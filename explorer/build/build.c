@@ -243,97 +243,130 @@ static int replace_entry(const char *tmpdir, const char *dir)
                       strerror(errno));
 }
 
-int bcw__build_worker(char **out, char **note, bcw_cov_map *cov,
-                      const bcw_model *model, const char *bitcode,
-                      const char *setup, unsigned sanitize,
-                      const char *cache_dir)
+/* One worker build: what it is built from, its cache entry, and the
+ * paths of the build in a temporary folder beside the entry.  Every
+ * string is its own. */
+typedef struct wbuild {
+    const bcw_model *model;
+    const char *bitcode;
+    const bcw_build_opts *o;
+    bcw_cov_map *cov; /* or NULL: no coverage flags */
+    char **note;      /* the caller's */
+    char *runtime;
+    uint64_t key;
+    char *root, *dir, *worker;                              /* the entry */
+    char *tmpdir, *unit, *log, *built, *notes, *map, *sums; /* the build */
+} wbuild;
+
+/* The runtime the worker links, and the entry's key: everything the
+ * worker is made of. */
+static int build_key(wbuild *b)
 {
-    *out = NULL;
-    *note = NULL;
-    char *runtime = NULL;
-    int err = bcw__install_path(&runtime, BCW_RUNTIME_REL);
+    int err = bcw__install_path(&b->runtime, BCW_RUNTIME_REL);
     if (err < 0)
         return err;
+    const char *setup = b->o->setup;
     uint64_t key = bcw__hash(BCW_CLANG, sizeof BCW_CLANG, 0);
     key = bcw__hash(bcw_version(), strlen(bcw_version()), key);
     /* the name with its NUL: no setup ("") and one differ */
     key = bcw__hash(setup ? setup : "", setup ? strlen(setup) + 1 : 0, key);
-    key = bcw__hash(&sanitize, sizeof sanitize, key);
-    bool cover = cov != NULL;
+    key = bcw__hash(&b->o->sanitize, sizeof b->o->sanitize, key);
+    bool cover = b->cov != NULL;
     key = bcw__hash(&cover, sizeof cover, key);
     /* the symbol table the plan indexes: another model's (--reference)
      * is another build of the same bitcode */
-    for (unsigned i = 0; i < model->nsyms; i++)
-        key = bcw__hash(model->syms[i], strlen(model->syms[i]) + 1, key);
-    err = bcw__hash_file(&key, bitcode);
+    for (unsigned i = 0; i < b->model->nsyms; i++)
+        key = bcw__hash(b->model->syms[i], strlen(b->model->syms[i]) + 1, key);
+    err = bcw__hash_file(&key, b->bitcode);
     if (err == 0)
-        err = bcw__hash_file(&key, runtime);
+        err = bcw__hash_file(&key, b->runtime);
     /* the instrumentation is part of the build: a new bcwalk rebuilds */
     if (err == 0)
         err = bcw__hash_file(&key, "/proc/self/exe");
-    if (err < 0) {
-        free(runtime);
+    b->key = key;
+    return err;
+}
+
+/* The entry's folder and worker. */
+static int entry_paths(wbuild *b)
+{
+    b->root = bcw__cache_root(b->o->cache_dir);
+    if (b->root == NULL ||
+        (b->dir = bcw__sprintf("%s/%016llx", b->root,
+                               (unsigned long long)b->key)) == NULL ||
+        (b->worker = bcw__sprintf("%s/worker", b->dir)) == NULL)
+        return BCW_ENOMEM;
+    return 0;
+}
+
+/* 1 when the entry is whole: its note and coverage map read; 0 when it
+ * is to be built; or an error. */
+static int cached(wbuild *b)
+{
+    int whole = entry_whole(b->dir, b->cov != NULL);
+    if (whole <= 0)
+        return whole;
+    int err = read_note(b->dir, b->note);
+    if (err == 0 && b->cov != NULL) {
+        if ((b->map = bcw__sprintf("%s/coverage", b->dir)) == NULL)
+            err = BCW_ENOMEM;
+        else
+            err = bcw__cov_map_load(b->cov, b->map);
+    }
+    return err < 0 ? err : 1;
+}
+
+/* The temporary folder the build happens in, and its files' paths. */
+static int build_paths(wbuild *b)
+{
+    int err = bcw__mkdir_p(b->root);
+    if (err < 0)
         return err;
-    }
-    char *root = bcw__cache_root(cache_dir);
-    char *dir = NULL, *tmpdir = NULL, *worker = NULL, *unit = NULL, *log = NULL,
-         *built = NULL, *notes = NULL, *sums = NULL, *map = NULL;
-    if (root == NULL ||
-        (dir = bcw__sprintf("%s/%016llx", root, (unsigned long long)key)) ==
-            NULL ||
-        (worker = bcw__sprintf("%s/worker", dir)) == NULL) {
-        err = BCW_ENOMEM;
-        goto done;
-    }
-    int whole = entry_whole(dir, cover);
-    if (whole != 0) {
-        /* cached */
-        err = whole < 0 ? whole : read_note(dir, note);
-        if (err == 0 && cover) {
-            if ((map = bcw__sprintf("%s/coverage", dir)) == NULL)
-                err = BCW_ENOMEM;
-            else
-                err = bcw__cov_map_load(cov, map);
-        }
-        goto done;
-    }
-    if ((err = bcw__mkdir_p(root)) < 0)
-        goto done;
-    tmpdir = bcw__sprintf("%s/tmp.%016llx.%ld", root, (unsigned long long)key,
-                          (long)getpid());
-    if (tmpdir == NULL || (unit = bcw__sprintf("%s/unit.bc", tmpdir)) == NULL ||
-        (log = bcw__sprintf("%s/clang.log", tmpdir)) == NULL ||
-        (built = bcw__sprintf("%s/worker", tmpdir)) == NULL ||
-        (notes = bcw__sprintf("%s/note", tmpdir)) == NULL ||
-        (map = bcw__sprintf("%s/coverage", tmpdir)) == NULL ||
-        (sums = bcw__sprintf("%s/checksum", tmpdir)) == NULL) {
-        err = BCW_ENOMEM;
-        goto done;
-    }
-    if ((err = bcw__mkdir_p(tmpdir)) < 0)
-        goto done;
+    b->tmpdir = bcw__sprintf("%s/tmp.%016llx.%ld", b->root,
+                             (unsigned long long)b->key, (long)getpid());
+    if (b->tmpdir == NULL ||
+        (b->unit = bcw__sprintf("%s/unit.bc", b->tmpdir)) == NULL ||
+        (b->log = bcw__sprintf("%s/clang.log", b->tmpdir)) == NULL ||
+        (b->built = bcw__sprintf("%s/worker", b->tmpdir)) == NULL ||
+        (b->notes = bcw__sprintf("%s/note", b->tmpdir)) == NULL ||
+        (b->map = bcw__sprintf("%s/coverage", b->tmpdir)) == NULL ||
+        (b->sums = bcw__sprintf("%s/checksum", b->tmpdir)) == NULL)
+        return BCW_ENOMEM;
+    return bcw__mkdir_p(b->tmpdir);
+}
+
+/* The unit's bitcode instrumented for the worker, with its coverage
+ * map; what --sanitize undefined could not check is noted. */
+static int instrument(wbuild *b)
+{
     unsigned optimised = 0;
-    if ((err = bcw__native_instrument(model, bitcode, setup, sanitize,
-                                      &optimised, cov, unit)) < 0 ||
-        (cover && (err = bcw__cov_map_save(cov, map)) < 0))
-        goto done;
-    if (optimised > 0) {
-        char text[200];
-        snprintf(text, sizeof text,
-                 "--sanitize undefined: %u optimised functions (not -O0) "
-                 "are checked for division and misalignment only",
-                 optimised);
-        if ((err = add_note(note, notes, text)) < 0)
-            goto done;
-    }
+    int err =
+        bcw__native_instrument(b->model, b->bitcode, b->o->setup,
+                               b->o->sanitize, &optimised, b->cov, b->unit);
+    if (err == 0 && b->cov != NULL)
+        err = bcw__cov_map_save(b->cov, b->map);
+    if (err < 0 || optimised == 0)
+        return err;
+    char text[200];
+    snprintf(text, sizeof text,
+             "--sanitize undefined: %u optimised functions (not -O0) "
+             "are checked for division and misalignment only",
+             optimised);
+    return add_note(b->note, b->notes, text);
+}
+
+/* clang's command line linking the instrumented unit with the runtime
+ * into the worker, into argv (24 entries at most). */
+static void link_argv(const wbuild *b, const char *argv[])
+{
     /* -no-pie: users' bitcode is rarely -fPIC, and its dso_local globals
      * link into a position-dependent executable as they are.  -z now:
      * the fork server resolves every symbol once, not each worker it
      * forks on its first calls */
-    const char *argv[24];
     size_t k = 0;
+    unsigned sanitize = b->o->sanitize;
     argv[k++] = BCW_CLANG;
-    argv[k++] = "-O1"; /* argv[1]: the retry below changes it */
+    argv[k++] = "-O1"; /* argv[1]: link_worker's retry changes it */
     argv[k++] = "-no-pie";
     argv[k++] = "-Wl,-z,now";
     argv[k++] = "-w";
@@ -362,90 +395,125 @@ int bcw__build_worker(char **out, char **note, bcw_cov_map *cov,
         argv[k++] = "-mllvm";
         argv[k++] = "-asan-globals=0";
     }
-    argv[k++] = unit;
-    argv[k++] = runtime;
+    argv[k++] = b->unit;
+    argv[k++] = b->runtime;
     argv[k++] = "-lffi";
     argv[k++] = "-lm";
     argv[k++] = "-ldl"; /* custom generators are loaded with dlopen */
     argv[k++] = "-o";
-    argv[k++] = built;
+    argv[k++] = b->built;
     argv[k] = NULL;
-    int rc = bcw__build_clang(argv, log);
+}
+
+/* The worker linked by clang; optimised at -O1, or at -O0 (noted) when
+ * clang's optimiser crashes on the unit.  A failure names clang's
+ * error and keeps its log in the cache root. */
+static int link_worker(wbuild *b)
+{
+    const char *argv[24];
+    link_argv(b, argv);
+    int rc = bcw__build_clang(argv, b->log);
     char why[256];
-    if (rc > 0 && crashed(log, why, sizeof why)) {
+    if (rc > 0 && crashed(b->log, why, sizeof why)) {
         /* clang's optimiser crashed on the unit (LLVM 14's
          * LoopLoadElimination on -disable-O0-optnone bitcode): without
          * optimisation no such pass runs */
         argv[1] = "-O0";
-        rc = bcw__build_clang(argv, log);
+        rc = bcw__build_clang(argv, b->log);
         char text[400];
         snprintf(text, sizeof text,
                  "native build: %s at -O1; the worker is built at -O0 "
                  "(slower calls)",
                  why);
         if (rc == 0)
-            rc = add_note(note, notes, text);
+            rc = add_note(b->note, b->notes, text);
     }
-    if (rc < 0) {
-        err = rc;
-        goto done;
+    if (rc <= 0)
+        return rc;
+    /* keep the log where the message says it is */
+    char *kept = bcw__sprintf("%s/last-failed-build.log", b->root);
+    const char *at = kept != NULL && rename(b->log, kept) == 0 ? kept : b->log;
+    int err;
+    if ((b->o->sanitize & BCW_SANITIZE_ADDRESS) &&
+        log_mentions(at, "libclang_rt.asan"))
+        err = bcw__error(BCW_ERROR,
+                         "--sanitize address: clang's AddressSanitizer "
+                         "runtime is not installed (Debian: "
+                         "libclang-rt-%d-dev; full log: %s)",
+                         BCW_LLVM_MAJOR, at);
+    else
+        err = bcw__build_failed(b->bitcode, BUILDING, at);
+    free(kept);
+    return err;
+}
+
+/* The build becomes the entry: its checksum written last, over what the
+ * entry's user reads, then its folder renamed into place, or exchanged
+ * with a damaged entry there; a whole one a concurrent build put there
+ * first is kept. */
+static int install_entry(wbuild *b)
+{
+    bool cover = b->cov != NULL;
+    int err = bcw__sum_write(
+        b->sums, (const char *[]){b->built, b->notes, b->map}, cover ? 3 : 2);
+    if (err < 0 || rename(b->tmpdir, b->dir) == 0)
+        return err;
+    if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR)
+        return bcw__error(BCW_ERROR, "rename %s to %s: %s", b->tmpdir, b->dir,
+                          strerror(errno));
+    int whole = entry_whole(b->dir, cover);
+    return whole < 0    ? whole
+           : whole == 0 ? replace_entry(b->tmpdir, b->dir)
+                        : 0;
+}
+
+/* Frees what b holds, removing the temporary folder of a build that
+ * lost a race, or failed, or the damaged entry it replaced. */
+static void wbuild_free(wbuild *b)
+{
+    if (b->tmpdir != NULL)
+        remove_entry(b->tmpdir);
+    free(b->runtime);
+    free(b->root);
+    free(b->dir);
+    free(b->worker);
+    free(b->tmpdir);
+    free(b->unit);
+    free(b->log);
+    free(b->built);
+    free(b->notes);
+    free(b->sums);
+    free(b->map);
+}
+
+int bcw__build_worker(char **out, char **note, bcw_cov_map *cov,
+                      const bcw_model *model, const char *bitcode,
+                      const bcw_build_opts *o)
+{
+    *out = NULL;
+    *note = NULL;
+    wbuild b = {
+        .model = model, .bitcode = bitcode, .o = o, .cov = cov, .note = note};
+    int err = build_key(&b);
+    if (err == 0)
+        err = entry_paths(&b);
+    int hit = err == 0 ? cached(&b) : 0;
+    if (hit < 0)
+        err = hit;
+    if (err == 0 && hit == 0) {
+        if ((err = build_paths(&b)) == 0 && (err = instrument(&b)) == 0 &&
+            (err = link_worker(&b)) == 0)
+            err = install_entry(&b);
     }
-    if (rc > 0) {
-        /* keep the log where the message says it is */
-        char *kept = bcw__sprintf("%s/last-failed-build.log", root);
-        const char *at = kept != NULL && rename(log, kept) == 0 ? kept : log;
-        if ((sanitize & BCW_SANITIZE_ADDRESS) &&
-            log_mentions(at, "libclang_rt.asan"))
-            err = bcw__error(BCW_ERROR,
-                             "--sanitize address: clang's AddressSanitizer "
-                             "runtime is not installed (Debian: "
-                             "libclang-rt-%d-dev; full log: %s)",
-                             BCW_LLVM_MAJOR, at);
-        else
-            err = bcw__build_failed(bitcode, BUILDING, at);
-        free(kept);
-        goto done;
-    }
-    /* written last, over what the entry's user reads */
-    if ((err = bcw__sum_write(sums, (const char *[]){built, notes, map},
-                              cover ? 3 : 2)) < 0)
-        goto done;
-    if (rename(tmpdir, dir) != 0) {
-        if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR) {
-            err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmpdir, dir,
-                             strerror(errno));
-            goto done;
-        }
-        /* an entry is there: a concurrent build's that won the race, or
-         * the damaged one this build replaces */
-        if ((whole = entry_whole(dir, cover)) < 0)
-            err = whole;
-        else if (whole == 0)
-            err = replace_entry(tmpdir, dir);
-    }
-done:
-    /* a build that lost a race, or failed, or the damaged entry it
-     * replaced */
-    if (tmpdir != NULL)
-        remove_entry(tmpdir);
-    free(runtime);
-    free(root);
-    free(dir);
-    free(tmpdir);
-    free(unit);
-    free(log);
-    free(built);
-    free(notes);
-    free(sums);
-    free(map);
-    if (err < 0) {
+    if (err == 0) {
+        *out = b.worker;
+        b.worker = NULL;
+    } else {
         if (cov != NULL)
             bcw__cov_map_free(cov);
-        free(worker);
         free(*note);
         *note = NULL;
-        return err;
     }
-    *out = worker;
-    return 0;
+    wbuild_free(&b);
+    return err;
 }

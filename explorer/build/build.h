@@ -8,11 +8,19 @@
 #include "native.h"
 #include "symbolize.h"
 
+/* What a worker build takes of the walk's settings. */
+typedef struct bcw_build_opts {
+    const char *setup;     /* a function of the library taking no
+                              arguments the workers call first, or NULL */
+    unsigned sanitize;     /* BCW_SANITIZE_* bits (sanitize.h) */
+    const char *cache_dir; /* the cache root, NULL: the default */
+} bcw_build_opts;
+
 /* Finds or builds the worker executable for `bitcode` (analysed as
- * `model`), whose workers call function `setup` (or nothing, if NULL)
- * before any sequence, with the checks `sanitize` asks for
+ * `model`), whose workers call function o->setup (or nothing, if NULL)
+ * before any sequence, with the checks o->sanitize asks for
  * (BCW_SANITIZE_*: sanitize.h, and AddressSanitizer's runtime linked).
- * The cache lives in `cache_dir`, or
+ * The cache lives in o->cache_dir, or
  * $XDG_CACHE_HOME/bcwalk, or ~/.cache/bcwalk, keyed by a hash of the
  * bitcode, the setup function's name, the checks, the runtime, bcwalk
  * itself and the compiler, so an unchanged unit is never rebuilt.  An
@@ -31,8 +39,7 @@
  * and *cov is that map. */
 BCW_INTERNAL int bcw__build_worker(char **out, char **note, bcw_cov_map *cov,
                                    const bcw_model *model, const char *bitcode,
-                                   const char *setup, unsigned sanitize,
-                                   const char *cache_dir);
+                                   const bcw_build_opts *o);
 
 /* Runs clang with `argv` (argv[0] its path), its stderr into the file
  * `log`.  Returns 0 if it exited 0, 1 if it failed, or a negative error

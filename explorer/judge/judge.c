@@ -269,139 +269,177 @@ static bool broken(const bcw_seq *s)
             s->cause->kind == BCW_CAUSE_ASSERT);
 }
 
-int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
-                   struct bcw_judged *counts, bcw_verdict_of *v)
+/* The oracle's entry for sequence s into *at (-1: the oracle has none),
+ * its observation made into jd->seen, *state the oracle's state s's
+ * last call started from (0: none known): keyed by that state and the
+ * last call, or else by the whole sequence.  0 or an error. */
+static int find_entry(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
+                      long *at, uint64_t *state)
 {
-    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT};
-    jd->last = -1;
-    bcw__report_observed_free(&jd->seen);
-    if (s->outcome == BCW_RUN_REJECTED)
-        return 0;
     /* the last call in words first: a state's entry needs no more */
     bcw_oracle_entry *e = &jd->seen;
     uint64_t path = path_before(jd, s);
-    uint64_t state = path != 0 ? path : translate(jd, s->before);
-    int err = state != 0 ? bcw__report_observe(r, s, false, e) : 0;
+    *state = path != 0 ? path : translate(jd, s->before);
+    *at = -1;
+    int err = *state != 0 ? bcw__report_observe(r, s, false, e) : 0;
     if (err < 0)
         return err;
-    e->state = state;
-    long i = state != 0
-                 ? bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls)
-                 : -1;
-    if (s->predicted && state == 0)
+    e->state = *state;
+    if (*state != 0)
+        *at = bcw_oracle_find(jd->oracle, *state, e->calls, e->ncalls);
+    if (*at >= 0 || (s->predicted && *state == 0))
         return 0;
-    if (i < 0) {
-        /* a whole-sequence key, a new entry, or states the oracle does
-         * not know (a build that changed the unit's layout), where the
-         * same sequence still meets its observation */
-        bcw__report_observed_free(e);
-        if ((err = bcw__report_observe(r, s, true, e)) < 0)
-            return err;
-        e->state = state;
-        i = bcw_oracle_find(jd->oracle, state, e->calls, e->ncalls);
-        if (i < 0)
-            i = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
-    }
-    if (s->predicted) {
-        /* not judged (its void result is predicted: the weak rule), but
-         * kept: where it left the object is the oracle's state its
-         * extensions start from, so that a faulty call that leaves the
-         * object as it found it does not pass for the call the oracle
-         * knows (a reference's walk that did not make it has none) */
-        if (i < 0 && jd->reference)
-            return 0;
-        if (i < 0) {
-            e->verdict = BCW_VERDICT_PASS;
-            e->first_seen = (int64_t)time(NULL);
-            if ((i = bcw_oracle_add(jd->oracle, e)) < 0)
-                return (int)i;
-            jd->dirty = true;
-        }
-        uint64_t after = bcw_oracle_entry_at(jd->oracle, (size_t)i)->after;
-        if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
-            remember(jd, s->state, after) < 0 ||
-            path_after(jd, r, s, after, &v->extend) < 0)
-            return BCW_ENOMEM;
-        return 0;
-    }
-    const bcw_oracle_entry *had =
-        i >= 0 ? bcw_oracle_entry_at(jd->oracle, (size_t)i) : NULL;
-    bool wrong = broken(s);
-    /* JWalk's weak rule: a void call that returns normally is right
-     * (only a change from it is put to a person) */
-    bool rule = !wrong && !jd->reference && void_normal(&e->obs);
-    bool accepted = false;
-    if (had == NULL) {
-        e->verdict = wrong                ? BCW_VERDICT_FAIL
-                     : jd->accept || rule ? BCW_VERDICT_PASS
-                                          : BCW_VERDICT_PENDING;
-        e->first_seen = (int64_t)time(NULL);
-        if ((i = bcw_oracle_add(jd->oracle, e)) < 0)
-            return (int)i;
-        jd->dirty = true;
-        v->judgement = wrong        ? BCW_JUDGED_BROKEN
-                       : rule       ? BCW_JUDGED_RULE
-                       : jd->accept ? BCW_JUDGED_PASS
-                                    : BCW_JUDGED_NEW;
-        accepted = jd->accept && !wrong && !rule;
-        counts->weak += rule;
-    } else if (!same_obs(&had->obs, &e->obs) && jd->reference) {
-        v->judgement = BCW_JUDGED_DIFFERS;
-        v->was = &had->obs;
-    } else if (!same_obs(&had->obs, &e->obs) && jd->accept && !wrong &&
-               !((size_t)i < jd->capreached && jd->reached[i])) {
-        /* accepted in its place, unless this walk met the entry with
-         * its old observation already: then the state does not decide
-         * what the call does (unit globals), and it stays pending */
-        if ((err = bcw_oracle_propose(jd->oracle, (size_t)i, &e->obs)) < 0 ||
-            (err = bcw_oracle_settle(jd->oracle, (size_t)i, BCW_VERDICT_PASS)) <
-                0)
-            return err;
-        jd->dirty = true;
-        v->judgement = BCW_JUDGED_PASS;
-        accepted = true;
-    } else if (!same_obs(&had->obs, &e->obs)) {
-        v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_CHANGED;
-        v->was = &had->obs;
-        /* kept for bcwalk review, once */
-        if (!wrong && (had->proposed.outcome == NULL ||
-                       !same_obs(&had->proposed, &e->obs))) {
-            if ((err = bcw_oracle_propose(jd->oracle, (size_t)i, &e->obs)) < 0)
-                return err;
-            jd->dirty = true;
-        }
-    } else if (wrong || had->verdict == BCW_VERDICT_FAIL) {
-        v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_FAIL;
-    } else if (had->verdict == BCW_VERDICT_PASS) {
-        v->judgement = BCW_JUDGED_PASS;
-    } else if (jd->accept) {
-        bcw_oracle_judge(jd->oracle, (size_t)i, BCW_VERDICT_PASS);
-        jd->dirty = true;
-        v->judgement = BCW_JUDGED_PASS;
-        accepted = true;
-    } else {
-        /* an entry this walk added is as new to a person as its first */
-        v->judgement =
-            (size_t)i >= jd->known ? BCW_JUDGED_NEW : BCW_JUDGED_PENDING;
-    }
-    /* the call does what the oracle has again: no change to review */
-    if (had != NULL && had->proposed.outcome != NULL &&
-        same_obs(&had->obs, &e->obs)) {
-        if ((err = bcw_oracle_propose(jd->oracle, (size_t)i, NULL)) < 0)
-            return err;
-        jd->dirty = true;
-    }
-    jd->last = i;
-    jd->judged = v->judgement;
+    /* a whole-sequence key, a new entry, or states the oracle does not
+     * know (a build that changed the unit's layout), where the same
+     * sequence still meets its observation */
+    bcw__report_observed_free(e);
+    if ((err = bcw__report_observe(r, s, true, e)) < 0)
+        return err;
+    e->state = *state;
+    *at = bcw_oracle_find(jd->oracle, *state, e->calls, e->ncalls);
+    if (*at < 0)
+        *at = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
+    return 0;
+}
+
+/* Entry i reached by s: this walk's state after s is the oracle's
+ * after the entry, which s's extensions start from.  0 or
+ * BCW_ENOMEM. */
+static int reached(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
+                   long i, bcw_verdict_of *v)
+{
     uint64_t after = bcw_oracle_entry_at(jd->oracle, (size_t)i)->after;
     if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
         remember(jd, s->state, after) < 0 ||
         path_after(jd, r, s, after, &v->extend) < 0)
         return BCW_ENOMEM;
+    return 0;
+}
+
+/* A sequence not judged (its void result is predicted: the weak rule),
+ * but kept: where it left the object is the oracle's state its
+ * extensions start from, so that a faulty call that leaves the object as
+ * it found it does not pass for the call the oracle knows (a reference's
+ * walk that did not make it has none). */
+static int keep_predicted(bcw_judge *jd, const bcw_reporter *r,
+                          const bcw_seq *s, long i, bcw_verdict_of *v)
+{
+    if (i < 0 && jd->reference)
+        return 0;
+    if (i < 0) {
+        jd->seen.verdict = BCW_VERDICT_PASS;
+        jd->seen.first_seen = (int64_t)time(NULL);
+        if ((i = bcw_oracle_add(jd->oracle, &jd->seen)) < 0)
+            return (int)i;
+        jd->dirty = true;
+    }
+    return reached(jd, r, s, i, v);
+}
+
+/* A sequence the oracle has no entry for becomes one: failed when it
+ * broke a contract, passed by the weak rule or --accept, else pending.
+ * Its index, or an error. */
+static long judge_new(bcw_judge *jd, const bcw_seq *s, bcw_verdict_of *v,
+                      struct bcw_judged *counts, bool *accepted)
+{
+    bcw_oracle_entry *e = &jd->seen;
+    bool wrong = broken(s);
+    /* JWalk's weak rule: a void call that returns normally is right
+     * (only a change from it is put to a person) */
+    bool rule = !wrong && !jd->reference && void_normal(&e->obs);
+    e->verdict = wrong                ? BCW_VERDICT_FAIL
+                 : jd->accept || rule ? BCW_VERDICT_PASS
+                                      : BCW_VERDICT_PENDING;
+    e->first_seen = (int64_t)time(NULL);
+    long i = bcw_oracle_add(jd->oracle, e);
+    if (i < 0)
+        return i;
+    jd->dirty = true;
+    v->judgement = wrong        ? BCW_JUDGED_BROKEN
+                   : rule       ? BCW_JUDGED_RULE
+                   : jd->accept ? BCW_JUDGED_PASS
+                                : BCW_JUDGED_NEW;
+    *accepted = jd->accept && !wrong && !rule;
+    counts->weak += rule;
+    return i;
+}
+
+/* A sequence whose observation is not entry i's: a failure against a
+ * reference, accepted in its place, or a change kept for review. */
+static int judge_changed(bcw_judge *jd, const bcw_seq *s, size_t i,
+                         bcw_verdict_of *v, bool *accepted)
+{
+    const bcw_oracle_entry *had = bcw_oracle_entry_at(jd->oracle, i);
+    bool wrong = broken(s);
+    int err;
+    if (jd->reference) {
+        v->judgement = BCW_JUDGED_DIFFERS;
+        v->was = &had->obs;
+    } else if (jd->accept && !wrong &&
+               !(i < jd->capreached && jd->reached[i])) {
+        /* accepted in its place, unless this walk met the entry with
+         * its old observation already: then the state does not decide
+         * what the call does (unit globals), and it stays pending */
+        if ((err = bcw_oracle_propose(jd->oracle, i, &jd->seen.obs)) < 0 ||
+            (err = bcw_oracle_settle(jd->oracle, i, BCW_VERDICT_PASS)) < 0)
+            return err;
+        jd->dirty = true;
+        v->judgement = BCW_JUDGED_PASS;
+        *accepted = true;
+    } else {
+        v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_CHANGED;
+        v->was = &had->obs;
+        /* kept for bcwalk review, once */
+        if (!wrong && (had->proposed.outcome == NULL ||
+                       !same_obs(&had->proposed, &jd->seen.obs))) {
+            if ((err = bcw_oracle_propose(jd->oracle, i, &jd->seen.obs)) < 0)
+                return err;
+            jd->dirty = true;
+        }
+    }
+    return 0;
+}
+
+/* A sequence that observed what entry i has: its verdict stands (a
+ * broken contract fails whatever it says), --accept passes a pending
+ * one; a change proposed for it earlier is withdrawn. */
+static int judge_same(bcw_judge *jd, const bcw_seq *s, size_t i,
+                      bcw_verdict_of *v, bool *accepted)
+{
+    const bcw_oracle_entry *had = bcw_oracle_entry_at(jd->oracle, i);
+    bool wrong = broken(s);
+    if (wrong || had->verdict == BCW_VERDICT_FAIL) {
+        v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_FAIL;
+    } else if (had->verdict == BCW_VERDICT_PASS) {
+        v->judgement = BCW_JUDGED_PASS;
+    } else if (jd->accept) {
+        bcw_oracle_judge(jd->oracle, i, BCW_VERDICT_PASS);
+        jd->dirty = true;
+        v->judgement = BCW_JUDGED_PASS;
+        *accepted = true;
+    } else {
+        /* an entry this walk added is as new to a person as its first */
+        v->judgement = i >= jd->known ? BCW_JUDGED_NEW : BCW_JUDGED_PENDING;
+    }
+    /* the call does what the oracle has again: no change to review */
+    if (had->proposed.outcome == NULL)
+        return 0;
+    int err = bcw_oracle_propose(jd->oracle, i, NULL);
+    if (err < 0)
+        return err;
+    jd->dirty = true;
+    return 0;
+}
+
+/* The judged sequence in the walk's counts: a person confirms entry i
+ * once, however many sequences share it. */
+static int count(bcw_judge *jd, const bcw_verdict_of *v, long i, bool accepted,
+                 struct bcw_judged *counts)
+{
     counts->accepted += accepted;
-    /* a person confirms an entry once, however many sequences share it */
-    if (accepted || jd->judged == BCW_JUDGED_NEW ||
-        jd->judged == BCW_JUDGED_CHANGED || jd->judged == BCW_JUDGED_PENDING) {
+    if (accepted || v->judgement == BCW_JUDGED_NEW ||
+        v->judgement == BCW_JUDGED_CHANGED ||
+        v->judgement == BCW_JUDGED_PENDING) {
         int was = set_flag(&jd->asked, &jd->capasked, (size_t)i);
         if (was < 0)
             return was;
@@ -430,6 +468,105 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         counts->unjudged++;
         break;
     }
+    return 0;
+}
+
+int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
+                   struct bcw_judged *counts, bcw_verdict_of *v)
+{
+    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT};
+    jd->last = -1;
+    bcw__report_observed_free(&jd->seen);
+    if (s->outcome == BCW_RUN_REJECTED)
+        return 0;
+    uint64_t state;
+    long i;
+    int err = find_entry(jd, r, s, &i, &state);
+    if (err < 0 || s->predicted)
+        return err < 0 || state == 0 ? err : keep_predicted(jd, r, s, i, v);
+    bool accepted = false;
+    if (i < 0)
+        err = (i = judge_new(jd, s, v, counts, &accepted)) < 0 ? (int)i : 0;
+    else if (!same_obs(&bcw_oracle_entry_at(jd->oracle, (size_t)i)->obs,
+                       &jd->seen.obs))
+        err = judge_changed(jd, s, (size_t)i, v, &accepted);
+    else
+        err = judge_same(jd, s, (size_t)i, v, &accepted);
+    if (err < 0)
+        return err;
+    jd->last = i;
+    jd->judged = v->judgement;
+    if ((err = reached(jd, r, s, i, v)) < 0)
+        return err;
+    return count(jd, v, i, accepted, counts);
+}
+
+/* Is `name` a function of unit u? */
+static bool has_func(const bcw_unit *u, const char *name)
+{
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        if (strcmp(u->funcs[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* bcwalk test's plan (judge.h). */
+int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
+                    const bcw_judge_opts *o, bcw_model **kept,
+                    bcw_strlist *warnings)
+{
+    *kept = NULL;
+    bcw_oracle *oracle = bcw__judge_oracle(jd);
+    size_t len = 0;
+    const void *bytes = bcw_oracle_model(oracle, &len);
+    if (bytes == NULL || o->replan) {
+        char *data = NULL;
+        size_t n = 0;
+        int err = bcw__model_to_bytes(model, &data, &n);
+        if (err == 0)
+            err = bcw_oracle_set_model(oracle, data, n);
+        free(data);
+        bcw__judge_changed(jd);
+        return err;
+    }
+    bcw_model *m = NULL;
+    int err = bcw__model_from_bytes(&m, bytes, len, o->oracle_path);
+    if (err < 0)
+        return err;
+    int k = bcw_model_find_unit(m, u->name);
+    const char *missing = k < 0 ? u->name : NULL;
+    for (unsigned i = 0; missing == NULL && i < m->nsyms; i++) {
+        unsigned j = 0;
+        while (j < model->nsyms && strcmp(model->syms[j], m->syms[i]) != 0)
+            j++;
+        if (j == model->nsyms)
+            missing = m->syms[i];
+    }
+    if (missing != NULL) {
+        err = bcw__strlist_add(
+            warnings,
+            bcw__sprintf("the oracle's plan (the build it was made from) "
+                         "walks %s, which this build does not: the walk is "
+                         "planned from this build, whose roles and "
+                         "categories may differ (--replan makes its plan "
+                         "the oracle's)",
+                         missing));
+        bcw_model_free(m);
+        return err;
+    }
+    for (unsigned i = 0; i < u->nfuncs && err == 0; i++)
+        if (!has_func(&m->units[k], u->funcs[i].name))
+            err = bcw__strlist_add(
+                warnings, bcw__sprintf("%s is not in the oracle's plan (the "
+                                       "build it was made from): not walked "
+                                       "(--replan walks it, and makes this "
+                                       "build's plan the oracle's)",
+                                       u->funcs[i].name));
+    if (err < 0) {
+        bcw_model_free(m);
+        return err;
+    }
+    *kept = m;
     return 0;
 }
 

@@ -14,6 +14,17 @@
 
 typedef struct bcw_judge bcw_judge;
 
+/* What judging takes of the walk's settings (bcw_explore_opts'). */
+typedef struct bcw_judge_opts {
+    const char *oracle_path; /* the oracle file (bcwalk test), or NULL */
+    const char *reference;   /* a reference build's bitcode, or NULL */
+    bool accept;             /* pending sequences recorded as passing */
+    bool replan;             /* the plan is this build's, not the oracle's */
+    /* a person's answer for a sequence the report printed, or NULL */
+    enum bcw_answer (*ask)(void *payload);
+    void *ask_payload;
+} bcw_judge_opts;
+
 /* Opens the oracle at `path` for unit `unit` (a new one if there is no
  * file; with `path` NULL a new one in memory only, never saved);
  * `accept` records pending observations as passing.  A file of another
@@ -32,6 +43,16 @@ BCW_INTERNAL void bcw__judge_against(bcw_judge *jd);
 BCW_INTERNAL int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r,
                                 const bcw_seq *s, struct bcw_judged *counts,
                                 bcw_verdict_of *v);
+
+/* bcwalk test: the plan comes from the model of the build the oracle
+ * was made from, whatever this build's analysis says (a fault changes
+ * roles and categories), when this build (`model`, its unit u) defines
+ * every function it calls: *kept is that model, the caller's.  An
+ * oracle with no model, or o->replan, takes this build's.  What this
+ * build has that the oracle's plan does not walk is a warning. */
+BCW_INTERNAL int bcw__judge_plan(bcw_judge *jd, const bcw_model *model,
+                                 const bcw_unit *u, const bcw_judge_opts *o,
+                                 bcw_model **kept, bcw_strlist *warnings);
 
 /* The oracle being judged against (its model, say), and that the caller
  * changed it: it is saved. */

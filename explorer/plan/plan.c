@@ -123,7 +123,7 @@ static void choice(const bcw_param *p, bool boundaries, unsigned c,
 
 /* The buffer contents of the permutation setting, labelled by their
  * content: a->perms. */
-static int buffer_perms_make(bcw_alphabet *a, const bcw_explore_opts *o,
+static int buffer_perms_make(bcw_alphabet *a, const bcw_plan_opts *o,
                              bcw_strlist *warnings)
 {
     if (o->permute == NULL)
@@ -179,7 +179,7 @@ static const char *const age_labels[BCW_HANDLE_AGES] = {
  * step.  A parameter the custom generator `gen` takes has no categories.
  * a->steps is the caller's even on failure. */
 static int make_steps(bcw_alphabet *a, const bcw_unit *u,
-                      const bcw_explore_opts *o, const bcw_usergen *gen,
+                      const bcw_plan_opts *o, const bcw_usergen *gen,
                       bcw_strlist *warnings)
 {
     size_t cap = 0;
@@ -275,11 +275,10 @@ static int make_steps(bcw_alphabet *a, const bcw_unit *u,
  * make more than BCW_MAX_FUNCS steps, all pairs instead of all
  * combinations, then fewer combinations per function, saying so in the
  * warnings. */
-static int fit_steps(bcw_alphabet *a, const bcw_unit *u,
-                     const bcw_explore_opts *o, const bcw_usergen *gen,
-                     bcw_strlist *warnings)
+static int fit_steps(bcw_alphabet *a, const bcw_unit *u, const bcw_plan_opts *o,
+                     const bcw_usergen *gen, bcw_strlist *warnings)
 {
-    bcw_explore_opts fit = *o;
+    bcw_plan_opts fit = *o;
     unsigned first = 0;
     for (;;) {
         unsigned keep = warnings->n;
@@ -673,8 +672,22 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
     return 0;
 }
 
+/* The workers' limits, and the state hashed after every call: states
+ * are counted, and observers checked, with or without pruning. */
+static void limits(bcw_plan *plan, const bcw_plan_opts *o)
+{
+    plan->use_ffi = o->use_ffi != 0;
+    plan->memory_mb = o->memory_mb ? o->memory_mb : 1024;
+    if ((plan->cpu_s = o->cpu_s) == 0) {
+        uint64_t twice = 2 * ((uint64_t)o->depth + 2) *
+                         (o->timeout_ms ? o->timeout_ms : 1000);
+        plan->cpu_s = (uint32_t)(twice / 1000 > 60 ? twice / 1000 : 60);
+    }
+    plan->state_flags |= BCW_STATE_HASH;
+}
+
 int bcw__alphabet_make(bcw_alphabet *a, const bcw_model *m, const bcw_unit *u,
-                       const bcw_explore_opts *o, const bcw_usergen *gen,
+                       const bcw_plan_opts *o, const bcw_usergen *gen,
                        bcw_strlist *warnings)
 {
     memset(a, 0, sizeof *a);
@@ -691,8 +704,13 @@ int bcw__alphabet_make(bcw_alphabet *a, const bcw_model *m, const bcw_unit *u,
     a->mutators = bcw__calloc(n, sizeof *a->mutators);
     if (!a->plan || !a->walk || !a->ctors || !a->methods || !a->mutators)
         return BCW_ENOMEM;
-    err = make_plan(a->plan, m, u, a->steps, a->nsteps);
-    return err < 0 ? err : classify(a, u);
+    if ((err = make_plan(a->plan, m, u, a->steps, a->nsteps)) < 0 ||
+        (err = classify(a, u)) < 0 ||
+        (err = bcw__generator_plan(gen, &a->plan->gen, a->plan->funcs, u,
+                                   a->steps, a->nsteps)) < 0)
+        return err;
+    limits(a->plan, o);
+    return 0;
 }
 
 void bcw__alphabet_free(bcw_alphabet *a)

@@ -57,6 +57,18 @@ typedef struct bcw_walk_step {
                           instance no constructor a walk can call makes */
 } bcw_walk_step;
 
+/* What the plan takes of the walk's settings (bcw_explore_opts'). */
+typedef struct bcw_plan_opts {
+    unsigned depth; /* the walk's: how far back a handle parameter takes */
+    enum bcw_combine combine; /* categories of a call's parameters */
+    unsigned max_combos;      /* most steps per function, 0: 1 */
+    int boundaries;           /* 1: every category's minimum and maximum */
+    const char *permute;      /* buffer contents, or NULL */
+    /* the workers' limits (0: their defaults) */
+    int use_ffi;
+    unsigned memory_mb, cpu_s, timeout_ms;
+} bcw_plan_opts;
+
 typedef struct bcw_alphabet {
     bcw_step *steps; /* plan index i is step i */
     unsigned nsteps;
@@ -72,14 +84,14 @@ typedef struct bcw_alphabet {
     unsigned nperms;
 } bcw_alphabet;
 
-/* Builds unit u's alphabet and plan for settings o; the parameters the
- * custom generator `gen` (or NULL) takes have no categories.  Functions
- * whose combinations were capped, and an alphabet fitted to what a walk
- * takes, are said in `warnings`.  An error leaves *a to
+/* Builds unit u's alphabet and plan for settings o, with the workers'
+ * limits; the parameters the custom generator `gen` (or NULL) takes
+ * have no categories, and the generator's part of the plan is written.
+ * Functions whose combinations were capped, and an alphabet fitted to
+ * what a walk takes, are said in `warnings`.  An error leaves *a to
  * bcw__alphabet_free. */
 BCW_INTERNAL int bcw__alphabet_make(bcw_alphabet *a, const bcw_model *m,
-                                    const bcw_unit *u,
-                                    const bcw_explore_opts *o,
+                                    const bcw_unit *u, const bcw_plan_opts *o,
                                     const bcw_usergen *gen,
                                     bcw_strlist *warnings);
 BCW_INTERNAL void bcw__alphabet_free(bcw_alphabet *a);

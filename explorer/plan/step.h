@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "alloc.h"
 #include "model.h"
 
 /* A step of the walk's alphabet: a function of the unit, with the
@@ -37,5 +38,21 @@ BCW_INTERNAL bool bcw__func_has_text(const bcw_func *f);
  * categories' labels in brackets: "cfg_set [key == \"width\"; value > 0]".
  * The caller's, NULL when out of memory. */
 BCW_INTERNAL char *bcw__step_text(const bcw_unit *u, const bcw_step *st);
+
+/* "bstack_peek was classified an observer but changed the concrete
+ * state in 3 runs": one warning in `warnings` per observer that
+ * changed[i] runs of its steps caught. */
+BCW_INTERNAL int bcw__observer_warnings(bcw_strlist *warnings,
+                                        const bcw_unit *u,
+                                        const bcw_step *steps, unsigned nsteps,
+                                        const uint64_t *changed);
+
+/* "tally_dump returns nothing and was classified an observer ...": one
+ * warning per void observer of the steps that is given nothing it could
+ * write to. */
+BCW_INTERNAL int bcw__void_observer_warnings(bcw_strlist *warnings,
+                                             const bcw_unit *u,
+                                             const bcw_step *steps,
+                                             unsigned nsteps);
 
 #endif
