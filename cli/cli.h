@@ -27,6 +27,14 @@ int cmd_merge(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_learn(int argc, char **argv);
 
+/* A walk's command line as a results file recorded it ("explore" and
+ * its options), parsed as bcwalk explore parses it: its options into
+ * *o, its unit's name into *unit.  CLI_RUN, or EXIT_USAGE when it is
+ * not one. */
+struct bcw_explore_opts;
+int cli_explore_args(struct bcw_explore_opts *o, const char **unit,
+                     unsigned argc, const char *const *argv);
+
 /* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -27,6 +27,10 @@ typedef struct cli_word {
     const char *help; /* a line in --help, or NULL: only the word shows */
 } cli_word;
 
+/* The words of --format (text, json, jsonl): explore's, and report's
+ * and merge's (cmd_explore.c). */
+extern const cli_word cli_formats[];
+
 #define CLI_REQUIRED 1u /* the command does not run without it */
 
 /* One option.  Fill it with designated initializers, the stored field

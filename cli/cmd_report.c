@@ -1,0 +1,187 @@
+/* cmd_report.c - bcwalk report and bcwalk merge: a walk's report and
+ * exports again from its results files, or its shards' files merged into
+ * the whole walk's, without running anything. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcwalk/error.h"
+#include "bcwalk/explore.h"
+#include "cli.h"
+#include "opt.h"
+
+/* bcwalk merge and bcwalk report: a walk again from results files, its
+ * command the one they recorded, each sequence's result theirs. */
+typedef struct replay_args {
+    const char *out;   /* merge: -o FILE */
+    const char *graph; /* --graph FILE */
+    const char *lcov;  /* --lcov FILE */
+    const char *html, *junit, *sarif, *svg, *emit_c;
+    int format; /* --format, -1: none given */
+} replay_args;
+
+/* Where report's and merge's option `arg` naming an export's file goes,
+ * or NULL when it names none. */
+static const char **replay_file(const char *arg, replay_args *r)
+{
+    static const char *const names[] = {"--lcov",  "--html", "--junit",
+                                        "--sarif", "--svg",  "--emit-c"};
+    const char **at[] = {&r->lcov,  &r->html, &r->junit,
+                         &r->sarif, &r->svg,  &r->emit_c};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return at[i];
+    return NULL;
+}
+
+#define REPLAY_EXPORTS                                                         \
+    "[--format text|json|jsonl]\n       [--html FILE] [--junit FILE] "         \
+    "[--sarif FILE] [--lcov FILE]\n       [--dot FILE] [--svg FILE] "          \
+    "[--emit-c FILE]\n"
+
+static int replay_usage(bool merge)
+{
+    fprintf(stderr, "%s" REPLAY_EXPORTS,
+            merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
+                  : "usage: bcwalk report RESULTS.msgpack... ");
+    return EXIT_USAGE;
+}
+
+static void replay_help(bool merge)
+{
+    printf("%s" REPLAY_EXPORTS "\n%s",
+           merge ? "usage: bcwalk merge SHARD.results.msgpack... -o OUT "
+                 : "usage: bcwalk report RESULTS.msgpack... ",
+           merge ? "Makes the results file of a walk run in shards (explore "
+                   "--shard I/N -o FILE)\nout of its N shards' files: OUT "
+                   "is the file one run of the whole walk writes,\nbyte for "
+                   "byte. Nothing is run again: the walk follows the "
+                   "results the\nshards recorded. --format also prints the "
+                   "walk's report; the exports are\nreport's.\n"
+                 : "Prints the report of the walk a results file (-o) "
+                   "holds, as explore printed\nit (text by default), "
+                   "without running anything again; given a walk's\nshards, "
+                   "the whole walk's. Each export is written atomically "
+                   "(docs/reports.md):\n"
+                   "  --html FILE   one self-contained page: summary, state "
+                   "graph, halts in C, coverage\n"
+                   "  --junit FILE  JUnit XML: a test case per length (per "
+                   "state in a state walk)\n"
+                   "  --sarif FILE  SARIF 2.1.0: a result per distinct halt, "
+                   "at its source line\n"
+                   "  --lcov FILE   the coverage as an lcov tracefile (a walk "
+                   "with --coverage)\n"
+                   "  --dot FILE    the state graph as DOT (state walks; "
+                   "--graph is the same)\n"
+                   "  --svg FILE    the state graph as SVG, drawn by "
+                   "Graphviz's dot\n"
+                   "  --emit-c FILE a C file of cmocka tests, one per "
+                   "sequence, asserting what it gave\n");
+}
+
+static int replay_command(int argc, char **argv, bool merge)
+{
+    const char *cmd = merge ? "merge" : "report";
+    replay_args r = {.format = -1};
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    size_t npaths = 0;
+    if (paths == NULL)
+        return cli_fail("%s: out of memory", cmd);
+    int rc = CLI_RUN;
+    for (int i = 1; i < argc && rc == CLI_RUN; i++) {
+        const char *arg = argv[i];
+        bool value = i + 1 < argc;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            replay_help(merge);
+            rc = EXIT_OK;
+        } else if (merge &&
+                   (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
+            rc = value ? CLI_RUN : replay_usage(merge);
+            r.out = value ? argv[++i] : NULL;
+        } else if (strcmp(arg, "--graph") == 0 || strcmp(arg, "--dot") == 0) {
+            rc = value ? CLI_RUN : replay_usage(merge);
+            r.graph = value ? argv[++i] : NULL;
+        } else if (replay_file(arg, &r) != NULL) {
+            rc = value ? CLI_RUN : replay_usage(merge);
+            *replay_file(arg, &r) = value ? argv[++i] : NULL;
+        } else if (strcmp(arg, "--format") == 0 && value) {
+            const char *w = argv[++i];
+            for (size_t k = 0; cli_formats[k].word != NULL; k++)
+                if (strcmp(w, cli_formats[k].word) == 0)
+                    r.format = cli_formats[k].value;
+            if (r.format < 0)
+                rc = cli_fail("%s: --format takes text, json or jsonl, not "
+                              "'%s'",
+                              cmd, w);
+        } else if (arg[0] == '-') {
+            rc = cli_fail("%s: unknown option '%s'", cmd, arg);
+        } else {
+            paths[npaths++] = arg;
+        }
+    }
+    if (rc == CLI_RUN && (npaths == 0 || (merge && r.out == NULL)))
+        rc = replay_usage(merge);
+    if (rc != CLI_RUN) {
+        free(paths);
+        return rc;
+    }
+    bcw_recorded *recorded = NULL;
+    bcw_model *model = NULL;
+    int err = bcw_recorded_open(&recorded, paths, npaths);
+    free(paths);
+    if (err == 0)
+        err = bcw_recorded_model(recorded, &model);
+    if (err < 0) {
+        rc = cli_fail("%s: %s", cmd, bcw_error_last());
+        goto out;
+    }
+    /* the command they recorded, parsed as explore parses it */
+    unsigned rargc;
+    const char *const *rargv = bcw_recorded_argv(recorded, &rargc);
+    bcw_explore_opts opts;
+    const char *unit;
+    if (cli_explore_args(&opts, &unit, rargc, rargv) != CLI_RUN) {
+        rc = cli_fail("%s: the results file's command is not a walk this "
+                      "bcwalk replays",
+                      cmd);
+        goto out;
+    }
+    opts.unit = bcw_model_find_unit(model, unit);
+    opts.argv = rargv;
+    opts.argc = rargc;
+    opts.recorded = recorded;
+    opts.results_path = merge ? r.out : NULL;
+    opts.graph_path = r.graph;
+    opts.coverage_path = r.lcov;
+    opts.html_path = r.html;
+    opts.junit_path = r.junit;
+    opts.sarif_path = r.sarif;
+    opts.svg_path = r.svg;
+    opts.emit_c_path = r.emit_c;
+    /* one shard's file is its part; shards given together, the walk */
+    if (!merge && npaths == 1)
+        bcw_recorded_shard(recorded, &opts.shard_i, &opts.shard_n);
+    int format = r.format >= 0 ? r.format : merge ? -1 : BCW_REPORT_TEXT;
+    opts.format =
+        format >= 0 ? (enum bcw_report_format)format : BCW_REPORT_JSON;
+    opts.report = format >= 0 ? stdout : NULL;
+    bcw_summary sum;
+    err = opts.unit < 0 ? opts.unit : bcw_explore_run(&sum, model, &opts);
+    rc = err < 0 ? cli_fail("%s: %s", cmd, bcw_error_last()) : EXIT_OK;
+out:
+    bcw_model_free(model);
+    bcw_recorded_free(recorded);
+    return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    return replay_command(argc, argv, true);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    return replay_command(argc, argv, false);
+}
