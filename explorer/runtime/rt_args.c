@@ -102,15 +102,16 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
     return raw;
 }
 
-uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
-                            uint64_t *report, void *self)
+/* Each parameter's value as the plan chooses it into vals: a category's
+ * (bounds solved on the object and the values before it), the custom
+ * generator's (its strings in strs), a handle given out earlier, an
+ * instance a constructor makes, a fixed one, or the master generator's
+ * next.  A category the object allows no value of rejects the call: it
+ * is not made under a false label. */
+static void choose_values(bcw_rt_worker *w, unsigned fi, uint64_t *vals,
+                          const char **strs)
 {
-    const bcw_shm *shm = w->shm;
-    const bcw_wire_func *f = &shm->funcs[fi];
-    bcw_gen *g = &w->gen;
-    uint64_t vals[BCW_MAX_PARAMS];
-    /* values first: a buffer's size is its length parameter's value */
-    const char *strs[BCW_MAX_PARAMS] = {0};
+    const bcw_wire_func *f = &w->shm->funcs[fi];
     for (unsigned k = 0; k < f->nparams; k++) {
         const bcw_wire_param *p = &f->params[k];
         /* a category may be solved on the values chosen before it */
@@ -119,112 +120,140 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
         bool met = true;
         vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bcw_rt_bounds_value(w, p, &met)
                   : p->fixed == BCW_FIXED_CUSTOM
-                      ? bcw_rt_custom_next(fi, k, p, g, &strs[k])
+                      ? bcw_rt_custom_next(fi, k, p, &w->gen, &strs[k])
                   : p->fixed == BCW_FIXED_HANDLE ||
                           p->fixed == BCW_FIXED_HANDLE_OR_NULL
                       ? pass_handle(w, p)
                   : p->fixed == BCW_FIXED_UNIT_CTOR
                       ? make_instance(w, (unsigned)p->value, p)
                   : p->fixed ? (uint64_t)p->value
-                             : bcw_gen_next(g, p->kind, p->abi);
-        /* a category the object allows no value of: the call is not
-         * made under a false label */
+                             : bcw_gen_next(&w->gen, p->kind, p->abi);
         if (!met)
             bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_UNMET);
     }
-    for (unsigned k = 0; k < f->nparams; k++) {
-        const bcw_wire_param *p = &f->params[k];
-        uint64_t raw = vals[k];
-        switch (p->fixed) {
-        case BCW_FIXED_STRING:
-            if (p->kind != BCW_PK_BUFFER)
-                raw = (uint64_t)(uintptr_t)plan_string(w, p->value);
-            break;
-        case BCW_FIXED_SYMBOL:
-            raw = (uint64_t)(uintptr_t)bcw_unit_symtab[p->value];
-            break;
-        case BCW_FIXED_CLOSURE:
-            w->closures[fi][k]->calls = 0;
-            raw = (uint64_t)(uintptr_t)w->closures[fi][k]->code;
-            break;
-        case BCW_FIXED_CUSTOM:
-            if (p->kind == BCW_PK_STRING) {
-                /* the generator's string, or its NULL */
-                size_t len = strs[k] ? strlen(strs[k]) + 1 : 0;
-                raw = strs[k] ? (uint64_t)(uintptr_t)memcpy(
-                                    arena_alloc(w, len, 0), strs[k], len)
-                              : 0;
-            }
-            break;
-        default:
-            break;
-        }
-        bool made =
-            (p->fixed == BCW_FIXED_STRING && p->kind != BCW_PK_BUFFER) ||
+}
+
+/* Parameter k's value made from what the plan names (a string of the
+ * plan, a symbol, a closure, a custom generator's string); *made when it
+ * is then passed as it is. */
+static uint64_t named_value(bcw_rt_worker *w, unsigned fi, unsigned k,
+                            const bcw_wire_param *p, uint64_t raw,
+                            const char *str, bool *made)
+{
+    *made = (p->fixed == BCW_FIXED_STRING && p->kind != BCW_PK_BUFFER) ||
             p->fixed == BCW_FIXED_SYMBOL || p->fixed == BCW_FIXED_CLOSURE ||
             p->fixed == BCW_FIXED_UNIT_CTOR ||
             (p->fixed == BCW_FIXED_CUSTOM && p->kind == BCW_PK_STRING);
-        switch (made ? BCW_PK_NONE : p->kind) {
-        case BCW_PK_UNIT:
-            raw = (uint64_t)(uintptr_t)(self != NULL ? self : w->target);
-            break;
-        case BCW_PK_UNIT_DEREF:
-            raw = (uint64_t)(uintptr_t) * (void **)w->target;
-            if (raw == 0 && p->fixed == BCW_FIXED_NONNULL)
-                bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
-            break;
-        case BCW_PK_STRING: {
-            const char *s = bcw_gen_strings[raw];
-            size_t len = strlen(s) + 1;
-            raw = (uint64_t)(uintptr_t)memcpy(arena_alloc(w, len, 0), s, len);
-            break;
-        }
-        case BCW_PK_ELEMENT: {
-            if (raw == BCW_ELEMENT_NULL) {
-                raw = 0;
-                break;
-            }
-            char *cell = w->cells[raw % BCW_RT_CELLS];
-            memcpy(cell, &raw, sizeof raw);
-            raw = (uint64_t)(uintptr_t)cell;
-            break;
-        }
-        case BCW_PK_OUT:
-        case BCW_PK_SCRATCH:
-        case BCW_PK_UNIT_REF:
-        case BCW_PK_UNIT_OUT:
-            outs[k] = arena_alloc(w, p->size ? p->size : 8, 0);
-            raw = (uint64_t)(uintptr_t)outs[k];
-            break;
-        case BCW_PK_BUFFER: {
-            /* as long as its length says, up to BCW_RT_MAX_BUFFER;
-             * distinct printable bytes, so reads of them are observable */
-            uint64_t n = p->size;
-            if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
-                n = vals[p->pair] < BCW_RT_MAX_BUFFER ? vals[p->pair]
-                                                      : BCW_RT_MAX_BUFFER;
-            /* a permutation's content (--permute) first */
-            const char *content = "";
-            size_t clen = 0;
-            if (p->fixed == BCW_FIXED_STRING && p->value >= 0 &&
-                (uint64_t)p->value < shm->nstrings) {
-                content = shm->strings + p->value;
-                clen = strnlen(content, shm->nstrings - (size_t)p->value);
-            }
-            if (clen > n)
-                n = clen;
-            char *b = arena_alloc(w, n, 1);
-            for (uint64_t j = 0; j < n; j++)
-                b[j] = j < clen ? content[j] : (char)('a' + j % 26);
-            if (report != NULL)
-                report[k] = n;
-            outs[k] = b; /* its content after the call: the observation */
-            raw = (uint64_t)(uintptr_t)b;
-            break;
-        }
-        default:
-            break;
-        }
+    switch (p->fixed) {
+    case BCW_FIXED_STRING:
+        return p->kind != BCW_PK_BUFFER
+                   ? (uint64_t)(uintptr_t)plan_string(w, p->value)
+                   : raw;
+    case BCW_FIXED_SYMBOL:
+        return (uint64_t)(uintptr_t)bcw_unit_symtab[p->value];
+    case BCW_FIXED_CLOSURE:
+        w->closures[fi][k]->calls = 0;
+        return (uint64_t)(uintptr_t)w->closures[fi][k]->code;
+    case BCW_FIXED_CUSTOM:
+        if (p->kind != BCW_PK_STRING)
+            return raw;
+        /* the generator's string, or its NULL */
+        if (str == NULL)
+            return 0;
+        size_t len = strlen(str) + 1;
+        return (uint64_t)(uintptr_t)memcpy(arena_alloc(w, len, 0), str, len);
+    default:
+        return raw;
+    }
+}
+
+/* A buffer parameter's storage: as long as its length parameter says,
+ * up to BCW_RT_MAX_BUFFER, holding a permutation's content (--permute)
+ * then distinct printable bytes, so that reads of them are observable;
+ * its length reported. */
+static char *buffer_value(bcw_rt_worker *w, const bcw_wire_func *f,
+                          const bcw_wire_param *p, const uint64_t *vals,
+                          uint64_t *reported)
+{
+    const bcw_shm *shm = w->shm;
+    uint64_t n = p->size;
+    if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
+        n = vals[p->pair] < BCW_RT_MAX_BUFFER ? vals[p->pair]
+                                              : BCW_RT_MAX_BUFFER;
+    const char *content = "";
+    size_t clen = 0;
+    if (p->fixed == BCW_FIXED_STRING && p->value >= 0 &&
+        (uint64_t)p->value < shm->nstrings) {
+        content = shm->strings + p->value;
+        clen = strnlen(content, shm->nstrings - (size_t)p->value);
+    }
+    if (clen > n)
+        n = clen;
+    char *b = arena_alloc(w, n, 1);
+    for (uint64_t j = 0; j < n; j++)
+        b[j] = j < clen ? content[j] : (char)('a' + j % 26);
+    if (reported != NULL)
+        *reported = n;
+    return b;
+}
+
+/* Parameter k's value as passed, by its kind: the object (or `self`),
+ * the pointer it holds, a copy of a string, an element's cell, storage
+ * for what the call gives back (outs[k]), a buffer. */
+static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
+                             unsigned k, uint64_t raw, const uint64_t *vals,
+                             void **outs, uint64_t *report, void *self)
+{
+    const bcw_wire_param *p = &f->params[k];
+    switch (p->kind) {
+    case BCW_PK_UNIT:
+        return (uint64_t)(uintptr_t)(self != NULL ? self : w->target);
+    case BCW_PK_UNIT_DEREF:
+        raw = (uint64_t)(uintptr_t) * (void **)w->target;
+        if (raw == 0 && p->fixed == BCW_FIXED_NONNULL)
+            bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+        return raw;
+    case BCW_PK_STRING: {
+        const char *s = bcw_gen_strings[raw];
+        size_t len = strlen(s) + 1;
+        return (uint64_t)(uintptr_t)memcpy(arena_alloc(w, len, 0), s, len);
+    }
+    case BCW_PK_ELEMENT: {
+        if (raw == BCW_ELEMENT_NULL)
+            return 0;
+        char *cell = w->cells[raw % BCW_RT_CELLS];
+        memcpy(cell, &raw, sizeof raw);
+        return (uint64_t)(uintptr_t)cell;
+    }
+    case BCW_PK_OUT:
+    case BCW_PK_SCRATCH:
+    case BCW_PK_UNIT_REF:
+    case BCW_PK_UNIT_OUT:
+        outs[k] = arena_alloc(w, p->size ? p->size : 8, 0);
+        return (uint64_t)(uintptr_t)outs[k];
+    case BCW_PK_BUFFER:
+        /* its content after the call: the observation */
+        outs[k] = buffer_value(w, f, p, vals, report ? &report[k] : NULL);
+        return (uint64_t)(uintptr_t)outs[k];
+    default:
+        return raw;
+    }
+}
+
+uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
+                            uint64_t *report, void *self)
+{
+    const bcw_wire_func *f = &w->shm->funcs[fi];
+    uint64_t vals[BCW_MAX_PARAMS];
+    /* values first: a buffer's size is its length parameter's value */
+    const char *strs[BCW_MAX_PARAMS] = {0};
+    choose_values(w, fi, vals, strs);
+    for (unsigned k = 0; k < f->nparams; k++) {
+        const bcw_wire_param *p = &f->params[k];
+        bool made;
+        uint64_t raw = named_value(w, fi, k, p, vals[k], strs[k], &made);
+        if (!made)
+            raw = passed_value(w, f, k, raw, vals, outs, report, self);
         vals[k] = raw;
         /* a value computed from the object is reported as passed */
         if (report != NULL && p->fixed == BCW_FIXED_BOUNDS)
