@@ -317,30 +317,6 @@ static bool on_model(void *payload, const uint16_t *seq, unsigned len,
     return bcw__lwalk_extends(payload, seq, len, next);
 }
 
-/* --from-tests: the learned model, and a copy of `model` whose unit has
- * its tests' values as categories (*taught, the caller's). */
-static int from_tests(bcw_learned *l, bcw_model **taught, unsigned *added,
-                      const bcw_model *model, const bcw_unit *u,
-                      const char *path)
-{
-    int err = bcw__learned_load(l, path);
-    if (err < 0)
-        return err;
-    if (strcmp(l->unit, u->name) != 0)
-        return bcw__error(BCW_EINPUT,
-                          "%s: a model learned of unit %s, not of %s", path,
-                          l->unit, u->name);
-    char *data = NULL;
-    size_t n = 0;
-    if ((err = bcw__model_to_bytes(model, &data, &n)) == 0)
-        err = bcw__model_from_bytes(taught, data, n, "the model");
-    free(data);
-    if (err == 0)
-        err = bcw__learned_categories(
-            *taught, (unsigned)bcw_model_find_unit(*taught, u->name), l, added);
-    return err;
-}
-
 /* A walk of one unit as bcw_explore_run runs it: each stage's settings,
  * drawn from the options once, and what each step makes for the next.
  * Everything here is the walk's, freed by walk_end. */
@@ -533,8 +509,9 @@ static int choose_model(walk *w)
         }
     }
     if (w->from_tests != NULL) {
-        if ((err = from_tests(&w->learned, &w->taught, &w->gaps.categories,
-                              w->model, w->u, w->from_tests)) < 0)
+        if ((err = bcw__learned_teach(&w->learned, &w->taught,
+                                      &w->gaps.categories, w->model, w->u,
+                                      w->from_tests)) < 0)
             return err;
         w->model = w->taught;
         w->u = &w->taught->units[bcw_model_find_unit(w->taught, unit)];

@@ -1,6 +1,6 @@
 /* learn_run.c - bcwalk learn (bcwalk/learn.h): the test program traced
- * (trace.c), the unit's model learned from it (learn.c), and what the
- * options ask for written (learn_out.c). */
+ * (learn/trace_run.c), the unit's model learned from it (learn/learn.c),
+ * and what the options ask for written (learn/learn_out.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -314,7 +314,7 @@ enum bcw_cause_kind {
 };
 #define BCW_CAUSE_LAST BCW_CAUSE_CPU
 /* Undefined behaviour a check compiled into the unit stops
- * (explorer/sanitize.cpp) before it happens; it calls the runtime's
+ * (explorer/build/sanitize.cpp) before it happens; it calls the runtime's
  * bcw_rt_ub(kind, a, b, bits), which puts it in words (rt_sanitize.c). */
 enum bcw_ub_kind {
     BCW_UB_ADD_OVERFLOW, /* signed +, -, * out of range: a, b operands */
@@ -448,7 +448,7 @@ typedef struct bcw_shm {
     /* The walk's scratch folder, the workers' working folder and the
      * only one they may write in. */
     char scratch[512];
-    /* Coverage flags the unit's code sets (explorer/coverage.h), as
+    /* Coverage flags the unit's code sets (explorer/build/coverage.h), as
      * many as its bcw_cov_count; 0: a build without them. */
     uint32_t ncov;
 } bcw_shm;

@@ -1,4 +1,4 @@
-/* tracer.h - between `bcwalk learn` (explorer/trace.c) and the tracer
+/* tracer.h - between `bcwalk learn` (explorer/learn/) and the tracer
  * runtime it links into a test program (explorer/runtime/tr_trace.c):
  * the hooks the instrumented program calls, how an argument is recorded,
  * how the program ended.  The record format is in tr_trace.c's comment

@@ -157,6 +157,14 @@ BCW_INTERNAL int bcw__learned_load(bcw_learned *out, const char *path);
 BCW_INTERNAL int bcw__learned_categories(bcw_model *m, unsigned unit,
                                          const bcw_learned *l, unsigned *added);
 
+/* --from-tests: the model learned at `path` (of unit u, else
+ * BCW_EINPUT) into *l, and a copy of `model` whose unit has its tests'
+ * values as categories (bcw__learned_categories; *taught, the caller's,
+ * freed with bcw_model_free), *added counting them.  0 or an error. */
+BCW_INTERNAL int bcw__learned_teach(bcw_learned *l, bcw_model **taught,
+                                    unsigned *added, const bcw_model *model,
+                                    const bcw_unit *u, const char *path);
+
 /* Does step st of unit u pass a value of a category the tests' values
  * added? */
 BCW_INTERNAL bool bcw__learned_step(const bcw_unit *u, const bcw_step *st);

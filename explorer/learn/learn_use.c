@@ -85,6 +85,28 @@ static int part_of(const bcw_model *m, const bcw_param *p, const bcw_lval *v,
     return 0;
 }
 
+int bcw__learned_teach(bcw_learned *l, bcw_model **taught, unsigned *added,
+                       const bcw_model *model, const bcw_unit *u,
+                       const char *path)
+{
+    int err = bcw__learned_load(l, path);
+    if (err < 0)
+        return err;
+    if (strcmp(l->unit, u->name) != 0)
+        return bcw__error(BCW_EINPUT,
+                          "%s: a model learned of unit %s, not of %s", path,
+                          l->unit, u->name);
+    char *data = NULL;
+    size_t n = 0;
+    if ((err = bcw__model_to_bytes(model, &data, &n)) == 0)
+        err = bcw__model_from_bytes(taught, data, n, "the model");
+    free(data);
+    if (err == 0)
+        err = bcw__learned_categories(
+            *taught, (unsigned)bcw_model_find_unit(*taught, u->name), l, added);
+    return err;
+}
+
 bool bcw__learned_step(const bcw_unit *u, const bcw_step *st)
 {
     for (unsigned k = 0; k < u->funcs[st->func].nparams; k++)

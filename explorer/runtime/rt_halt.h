@@ -61,7 +61,7 @@ void bcw_rt_halt_setup(bcw_rt_flight *flight, bcw_batch *batch,
  * of what the code under test left running. */
 void bcw_rt_publish(int exit_status);
 
-/* The unit's coverage flags (explorer/coverage.h), 0 in a build without
+/* The unit's coverage flags (explorer/build/coverage.h), 0 in a build without
  * them; the flags set so far into the batch's coverage bytes
  * (bcw_batch_cov), where the parent takes them; and the flags cleared,
  * for the next run.  bcw_rt_publish with an exit status takes them

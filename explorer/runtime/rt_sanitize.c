@@ -3,7 +3,7 @@
  * AddressSanitizer's reports.
  *
  * bcw_rt_ub is called by the checks bcwalk compiled into the unit
- * (explorer/sanitize.cpp) before the operation: nothing has happened
+ * (explorer/build/sanitize.cpp) before the operation: nothing has happened
  * yet, so it halts only the sequence and the worker goes on.  An
  * AddressSanitizer report comes after the bad access, from inside its
  * runtime, which then ends the process: the report's words and address

@@ -1,5 +1,5 @@
 /* tr_trace.c - the tracer runtime `bcwalk learn` links into a library's
- * own test program (explorer/trace.c instruments it): every call the
+ * own test program (explorer/learn/trace_inst.c instruments it): every call the
  * test code makes into the library is recorded, with its arguments, its
  * result and what it wrote through its out-parameters, test by test, into
  * a file bcwalk reads when the program ends.
