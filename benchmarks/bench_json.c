@@ -6,8 +6,8 @@
  * and left out), checks that both writers give those lines back byte
  * for byte, then writes all records `reps` times to /dev/null with each,
  * best of `rounds` (CPU time), and prints a markdown table: lines/s, MB/s,
- * and jansson's allocations per line.  The streaming writer is print_jsonl's
- * sequence of stdio calls and bcw__json_str (explorer/report/report.c); the
+ * and jansson's allocations per line.  The streaming writer is bcw__jsonl_report_seq's
+ * sequence of stdio calls and bcw__json_str (explorer/report/jsonl_report.c); the
  * jansson one builds each line as a json_t tree (json_object,
  * json_string, ...) and dumps it with json_dumpf, or with json_dumps
  * and one fputs.
@@ -121,7 +121,7 @@ static void read_rec(json_t *line, rec *r)
     }
 }
 
-/* One line as print_jsonl writes it: stdio and bcw__json_str. */
+/* One line as bcw__jsonl_report_seq writes it: stdio and bcw__json_str. */
 static void write_ours(FILE *f, const rec *r)
 {
     fprintf(f, "{\"length\": %u, \"state\": ", r->length);

@@ -277,8 +277,9 @@ typedef struct bcw_wire_result {
 #define BCW_RESULT_TEXT 8u
 
 /* Why a sequence halted, as the worker saw it (results' flag
- * BCW_RESULT_CAUSE): the parent words it (report.c).  Calls are the
- * sequence's call indices (0 the constructor, len + 1 the destructor). */
+ * BCW_RESULT_CAUSE): the parent words it (explorer/report/cause.c).
+ * Calls are the sequence's call indices (0 the constructor, len + 1 the
+ * destructor). */
 enum bcw_cause_kind {
     BCW_CAUSE_NONE,
     BCW_CAUSE_SIGNAL,      /* a fatal signal: addr the faulting address, pc

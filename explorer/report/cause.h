@@ -1,0 +1,27 @@
+/* cause.h - why a sequence halted, and what it leaked, in words as the
+ * reports write them; the results file's words and where in the source
+ * are report.h's (bcw__report_words, bcw__report_site). */
+#ifndef BCW_CAUSE_H
+#define BCW_CAUSE_H
+
+#include "report.h"
+
+/* How the text report describes the call of s that halted, after "==> ":
+ * its outcome and cause ("*crash* SIGSEGV ..."), a NULL constructor
+ * "NULL  *rejected*"; into buf (n bytes). */
+BCW_INTERNAL void bcw__cause_halt(const bcw_reporter *r, const bcw_seq *s,
+                                  char *buf, size_t n);
+
+/* The cause of s's halt as the jsonl report and the oracle word it; a
+ * suspect halt's with its outcome and why it is suspect.  Into buf (n
+ * bytes). */
+BCW_INTERNAL void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s,
+                                      char *buf, size_t n);
+
+/* "2 blocks, 24 bytes, the first allocated in t_add (t.c:9), left by
+ * t_free": what s's destructor left that nothing reaches (s->leak, not
+ * NULL), into buf (n bytes). */
+BCW_INTERNAL void bcw__cause_leak(const bcw_reporter *r, const bcw_seq *s,
+                                  char *buf, size_t n);
+
+#endif

@@ -1,0 +1,75 @@
+/* summary.c - the parts of a walk's summary its text and JSON share
+ * (summary.h): the oracle's efficiency, the gaps of a walk --from-tests
+ * in either form. */
+#define _POSIX_C_SOURCE 200809L
+#include "summary.h"
+
+#include "learn.h"
+#include "text.h"
+
+bcw_efficiency bcw__report_efficiency(const bcw_summary *s)
+{
+    bcw_efficiency e = {0};
+    uint64_t executed = s->normal + s->terminated;
+    e.manual = s->judged.manual < executed ? s->judged.manual : executed;
+    e.predicted = executed - e.manual;
+    if (executed > 0) {
+        e.manual_pct = 100.0 * (double)e.manual / (double)executed;
+        e.predicted_pct = 100.0 - e.manual_pct;
+    }
+    if (executed + s->discarded > 0)
+        e.automated_pct = 100.0 * (double)(e.predicted + s->discarded) /
+                          (double)(executed + s->discarded);
+    return e;
+}
+
+/* The gaps of a walk --from-tests: one list, in text or JSON (there
+ * followed by `after`). */
+static void gap_list(FILE *f, bool json, const char *key, const char *title,
+                     const bcw_strlist *l, const char *after)
+{
+    if (json) {
+        fprintf(f, "\"%s\": [", key);
+        for (unsigned i = 0; i < l->n; i++) {
+            fputs(i ? ", " : "", f);
+            bcw__json_str(f, l->v[i]);
+        }
+        fprintf(f, "]%s", after);
+        return;
+    }
+    if (l->n == 0)
+        return;
+    fprintf(f, "  %s (%u):\n", title, l->n);
+    for (unsigned i = 0; i < l->n; i++)
+        fprintf(f, "    %s\n", l->v[i]);
+}
+
+void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
+{
+    char sep[8], end[16];
+    snprintf(sep, sizeof sep, ",%s", json ? nl : "");
+    snprintf(end, sizeof end, "},%s", json ? nl : "");
+    if (json)
+        fprintf(f,
+                "\"from_tests\": {\"categories\": %u, \"sequences\": %u, "
+                "\"longer_than_depth\": %u,%s",
+                g->categories, g->sequences, g->longer, nl);
+    else
+        fprintf(f,
+                "\nFrom the tests: %u categories of their values; %u "
+                "sequences of their calls, %u longer than the depth %u\n",
+                g->categories, g->sequences, g->longer, g->depth);
+    gap_list(f, json, "cut", "test sequences cut short", &g->cut, sep);
+    gap_list(f, json, "states_only_tests",
+             "states only the tests reach (their calls are the cover)",
+             &g->only_tests, sep);
+    gap_list(f, json, "states_untested", "states no test reaches", &g->states,
+             sep);
+    gap_list(f, json, "transitions_untested", "transitions no test makes",
+             &g->transitions, sep);
+    gap_list(f, json, "functions_untested", "functions no test calls",
+             &g->methods, sep);
+    gap_list(f, json, "functions_unwalked",
+             "functions the tests call that the walk does not", &g->unwalked,
+             end);
+}
