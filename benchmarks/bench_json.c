@@ -6,11 +6,11 @@
  * and left out), checks that both writers give those lines back byte
  * for byte, then writes all records `reps` times to /dev/null with each,
  * best of `rounds` (CPU time), and prints a markdown table: lines/s, MB/s,
- * and jansson's allocations per line.  The streaming writer is bcw__jsonl_report_seq's
- * sequence of stdio calls and bcw__json_str (explorer/report/jsonl_report.c); the
- * jansson one builds each line as a json_t tree (json_object,
- * json_string, ...) and dumps it with json_dumpf, or with json_dumps
- * and one fputs.
+ * and jansson's allocations per line.  The streaming writer is
+ * bcw__jsonl_report_seq's sequence of stdio calls and bcw__json_str
+ * (explorer/report/jsonl_report.c); the jansson one builds each line as
+ * a json_t tree (json_object, json_string, ...) and dumps it with
+ * json_dumpf, or with json_dumps and one fputs.
  *
  * Usage: bench_json FILE.jsonl [reps] [rounds] */
 #define _POSIX_C_SOURCE 200809L
