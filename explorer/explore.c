@@ -287,29 +287,6 @@ static int cover_scope(bcw_cov_map *cov, const bcw_model *model,
     return 0;
 }
 
-/* The summary's coverage counts, and the map and hits the report
- * prints. */
-static int cover_summary(bcw_reporter *r, const bcw_cov_map *map,
-                         const uint8_t *hits, bcw_summary *out)
-{
-    bcw_cov_summary s;
-    int err = bcw__cov_summarize(map, hits, 0, &s);
-    if (err < 0)
-        return err;
-    out->coverage =
-        (struct bcw_coverage){.on = 1,
-                              .lines = s.total.n[BCW_COV_LINES],
-                              .lines_hit = s.hit.n[BCW_COV_LINES],
-                              .branches = s.total.n[BCW_COV_BRANCHES],
-                              .branches_hit = s.hit.n[BCW_COV_BRANCHES],
-                              .functions = s.total.n[BCW_COV_FUNCTIONS],
-                              .functions_hit = s.hit.n[BCW_COV_FUNCTIONS]};
-    bcw__cov_summary_free(&s);
-    r->cov = map;
-    r->hits = hits;
-    return 0;
-}
-
 /* The learned walk's extends: a path of the learned model. */
 static bool on_model(void *payload, const uint16_t *seq, unsigned len,
                      uint16_t next)
@@ -328,6 +305,7 @@ typedef struct walk {
     bcw_plan_opts plan_o;
     bcw_build_opts build_o;
     bcw_judge_opts judge_o;
+    bcw_export_opts export_o;
     bcw_journal_cfg journal_o;
     bcw_walk_cfg cfg; /* the engine's: the walk to run */
     unsigned probe_depth;
@@ -428,6 +406,13 @@ static void share_options(walk *w, const bcw_explore_opts *o)
                                   .replan = o->replan != 0,
                                   .ask = o->ask,
                                   .ask_payload = o->ask_payload};
+    w->export_o = (bcw_export_opts){.html_path = o->html_path,
+                                    .junit_path = o->junit_path,
+                                    .sarif_path = o->sarif_path,
+                                    .svg_path = o->svg_path,
+                                    .emit_c_path = o->emit_c_path,
+                                    .argv = o->argv,
+                                    .argc = o->argc};
     w->journal_o = (bcw_journal_cfg){
         .path = o->checkpoint,
         .resume = o->resume != 0,
@@ -597,7 +582,7 @@ static int open_outputs(walk *w)
     r->dtors = w->a.plan->destructors;
     r->ndtors = w->a.plan->ndestructors;
     r->gen = w->gen;
-    int err = bcw__exports_new(&w->sk.exports, w->o);
+    int err = bcw__exports_new(&w->sk.exports, &w->export_o);
     if (err == 0 && w->results_path != NULL)
         err =
             bcw__results_open(&w->sk.results, w->results_path, w->u, w->a.steps,
@@ -871,14 +856,7 @@ static int write_report(walk *w)
     bcw_summary *out = w->out;
     int err = bcw__symbols_err(sk->report.symbols);
     if (err == 0 && w->hits != NULL)
-        err = cover_summary(&sk->report, w->covp, w->hits, out);
-    if (err == 0 && w->hits != NULL && w->covp->nlines == 0)
-        err = bcw__strlist_add(
-            &sk->report.warnings,
-            bcw__sprintf("coverage: the bitcode has no debug information "
-                         "(clang -g): it counts functions only, no source "
-                         "lines nor branch arms, and the lcov file has "
-                         "none"));
+        err = bcw__report_coverage(&sk->report, w->covp, w->hits, out);
     if (err == 0)
         err = bcw__report_summary(&sk->report, out);
     if (err == 0 && w->graph_path != NULL && !out->partial)

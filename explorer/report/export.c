@@ -54,7 +54,7 @@ typedef struct group {
 } group;
 
 struct bcw_exports {
-    const bcw_explore_opts *o;
+    bcw_export_opts o;
     halt *halts;
     unsigned nhalts;
     size_t caphalts;
@@ -66,7 +66,7 @@ struct bcw_exports {
     bcw_stateset entries; /* a judged walk: the oracle entries emitted */
 };
 
-int bcw__exports_new(bcw_exports **out, const bcw_explore_opts *o)
+int bcw__exports_new(bcw_exports **out, const bcw_export_opts *o)
 {
     *out = NULL;
     if (o->html_path == NULL && o->junit_path == NULL &&
@@ -75,7 +75,7 @@ int bcw__exports_new(bcw_exports **out, const bcw_explore_opts *o)
     bcw_exports *x = bcw__calloc(1, sizeof *x);
     if (x == NULL)
         return BCW_ENOMEM;
-    x->o = o;
+    x->o = *o;
     *out = x;
     return 0;
 }
@@ -225,7 +225,7 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
         return BCW_ENOMEM;
     g->run++;
     int err = 0;
-    if (x->o->emit_c_path != NULL && x->emit == NULL)
+    if (x->o.emit_c_path != NULL && x->emit == NULL)
         err = bcw__emit_c_new(&x->emit, r);
     bool emit = x->emit != NULL;
     if (err == 0 && emit && r->verdict != NULL)
@@ -721,7 +721,7 @@ int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
 {
     if (x == NULL)
         return 0;
-    const bcw_explore_opts *o = x->o;
+    const bcw_export_opts *o = &x->o;
     char *svg = NULL;
     int err = 0;
     if (o->html_path != NULL || o->svg_path != NULL)

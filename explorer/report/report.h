@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "bcwalk/explore.h"
 #include "bcwalk/oracle.h"
+#include "cov_report.h"
 #include "engine.h"
 #include "learn.h"
 #include "model.h"
@@ -118,6 +119,13 @@ typedef struct bcw_efficiency {
 
 BCW_INTERNAL bcw_efficiency bcw__report_efficiency(const bcw_summary *s);
 
+/* The walk's coverage (the flags' `map` and their `hits`) in the
+ * summary's counts of *out, and kept in r for the report to print; a
+ * map without source lines (no debug information) is a warning.  0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__report_coverage(bcw_reporter *r, const bcw_cov_map *map,
+                                      const uint8_t *hits, bcw_summary *out);
+
 /* Prints the summary: the text report's tail, the JSON document, or the
  * last JSON line. */
 BCW_INTERNAL int bcw__report_summary(bcw_reporter *r, const bcw_summary *s);
@@ -183,16 +191,25 @@ BCW_INTERNAL int bcw__results_replay(bcw_results *r,
                                      const struct bcw_replay_rec *x);
 BCW_INTERNAL int bcw__results_close(bcw_results *r, const bcw_summary *summary);
 
-
 /* A walk's report in the formats other tools read (bcwalk
  * report --html, --junit, --sarif, --svg; docs/reports.md): made from
  * the sequences as the walk emits them and its summary at the end. */
 
 typedef struct bcw_exports bcw_exports;
 
-/* The exports o asks for (html_path, junit_path, sarif_path, svg_path),
- * into *out; *out NULL when it asks for none.  0 or BCW_ENOMEM. */
-BCW_INTERNAL int bcw__exports_new(bcw_exports **out, const bcw_explore_opts *o);
+/* What the exports take of the walk's settings: the files asked for
+ * (NULL: not asked), and the command line the walk was run with, which
+ * the emitted tests name. */
+typedef struct bcw_export_opts {
+    const char *html_path, *junit_path, *sarif_path, *svg_path;
+    const char *emit_c_path;
+    const char *const *argv;
+    unsigned argc;
+} bcw_export_opts;
+
+/* The exports o asks for, into *out (o copied); *out NULL when it asks
+ * for none.  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__exports_new(bcw_exports **out, const bcw_export_opts *o);
 
 /* Takes an executed sequence in (a walk's emit, as the reporter r sees
  * it: r->state is the state walk's state). */

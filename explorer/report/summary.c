@@ -1,6 +1,6 @@
 /* summary.c - the parts of a walk's summary its text and JSON share
  * (summary.h): the oracle's efficiency, the gaps of a walk --from-tests
- * in either form. */
+ * in either form, the coverage's counts. */
 #define _POSIX_C_SOURCE 200809L
 #include "summary.h"
 
@@ -72,4 +72,31 @@ void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
     gap_list(f, json, "functions_unwalked",
              "functions the tests call that the walk does not", &g->unwalked,
              end);
+}
+
+int bcw__report_coverage(bcw_reporter *r, const bcw_cov_map *map,
+                         const uint8_t *hits, bcw_summary *out)
+{
+    bcw_cov_summary s;
+    int err = bcw__cov_summarize(map, hits, 0, &s);
+    if (err < 0)
+        return err;
+    out->coverage =
+        (struct bcw_coverage){.on = 1,
+                              .lines = s.total.n[BCW_COV_LINES],
+                              .lines_hit = s.hit.n[BCW_COV_LINES],
+                              .branches = s.total.n[BCW_COV_BRANCHES],
+                              .branches_hit = s.hit.n[BCW_COV_BRANCHES],
+                              .functions = s.total.n[BCW_COV_FUNCTIONS],
+                              .functions_hit = s.hit.n[BCW_COV_FUNCTIONS]};
+    bcw__cov_summary_free(&s);
+    r->cov = map;
+    r->hits = hits;
+    if (map->nlines > 0)
+        return 0;
+    return bcw__strlist_add(
+        &r->warnings,
+        bcw__sprintf("coverage: the bitcode has no debug information "
+                     "(clang -g): it counts functions only, no source "
+                     "lines nor branch arms, and the lcov file has none"));
 }
