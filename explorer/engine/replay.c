@@ -242,8 +242,6 @@ int bcw__replay_exec(bcw_recorded *rc, bcw_job *jobs, size_t njobs)
     return 0;
 }
 
-/* One results file's replay section, checked against the files before
- * it (rc, when it has some), and indexed. */
 /* The coverage a file recorded (o: its "coverage", nil for none): the
  * first file's map and hits, each later one's hits merged in.  Shards
  * of one walk have the same map, or measured none all alike. */
@@ -283,188 +281,286 @@ static int read_coverage(bcw_recorded *rc, bcw_rd *rd, const msgpack_object *o,
     return err;
 }
 
-static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
-                    unsigned *nseen)
-{
-    char *data = NULL;
-    size_t len = 0;
-    int err = bcw__read_file(&data, &len, path, RESULTS_LIMIT);
-    if (err < 0)
-        return err;
-    bcw_rd rd = {.path = path, .kind = "results"};
+/* A results file as read_one reads it: its bytes, the objects unpacked
+ * from them, and what its replay section records. */
+typedef struct results_file {
+    const char *path;
+    char *data;
+    size_t len;
+    bcw_rd rd;
+    /* the header, then the objects after it in turn; the replay
+     * section's; the trailer's */
     msgpack_unpacked up, ur, us;
-    msgpack_unpacked_init(&up);
-    msgpack_unpacked_init(&ur);
-    msgpack_unpacked_init(&us);
-    size_t off = 0, at = 0, roff = SIZE_MAX, soff = SIZE_MAX;
-    const msgpack_object *replay = NULL, *summary = NULL;
+    const msgpack_object *replay, *summary; /* in ur and us */
+    /* the replay section's fields; argv is the file's until rc takes it */
+    char **argv;
+    unsigned argc;
+    uint64_t key;
+    const msgpack_object *model, *records;
+    unsigned shard_i, shard_n; /* 0/0: not a shard */
+} results_file;
+
+/* The file's first object, a map whose "format" is "bcwalk-results";
+ * *off is where the object after it starts. */
+static int read_header(results_file *f, size_t *off)
+{
     bool header = false;
-    if (msgpack_unpack_next(&up, data, len, &off) == MSGPACK_UNPACK_SUCCESS) {
-        const msgpack_object *o = &up.data;
-        const msgpack_object *f =
+    if (msgpack_unpack_next(&f->up, f->data, f->len, off) ==
+        MSGPACK_UNPACK_SUCCESS) {
+        const msgpack_object *o = &f->up.data;
+        const msgpack_object *fmt =
             o->type == MSGPACK_OBJECT_MAP ? bcw__rd_field(o, "format") : NULL;
-        header = f != NULL && f->type == MSGPACK_OBJECT_STR &&
-                 f->via.str.size == 14 &&
-                 memcmp(f->via.str.ptr, "bcwalk-results", 14) == 0;
+        header = fmt != NULL && fmt->type == MSGPACK_OBJECT_STR &&
+                 fmt->via.str.size == 14 &&
+                 memcmp(fmt->via.str.ptr, "bcwalk-results", 14) == 0;
     }
     if (!header)
-        err = bcw__error(BCW_EINPUT, "%s: not a bcwalk results file", path);
-    /* the trailer ends with where the replay section is, in 9 bytes
-     * (0xcf, then big-endian); the trailer follows the section */
+        return bcw__error(BCW_EINPUT, "%s: not a bcwalk results file", f->path);
+    return 0;
+}
+
+/* Where the replay section and the trailer start, into *roff and *soff,
+ * as the trailer says: it ends with where the section is, in 9 bytes
+ * (0xcf, then big-endian), and follows the section.  false when it does
+ * not say, or says wrong. */
+static bool sections_by_trailer(const results_file *f, size_t *roff,
+                                size_t *soff)
+{
+    if (f->len < 9 || (unsigned char)f->data[f->len - 9] != 0xcf)
+        return false;
     uint64_t tail = 0;
-    if (err == 0 && len >= 9 && (unsigned char)data[len - 9] == 0xcf) {
-        for (int k = 1; k <= 8; k++)
-            tail = tail << 8 | (unsigned char)data[len - 9 + k];
-        size_t r = (size_t)tail;
-        msgpack_unpacked probe;
-        msgpack_unpacked_init(&probe);
-        if (tail > 0 && tail < len &&
-            msgpack_unpack_next(&probe, data, len, &r) ==
-                MSGPACK_UNPACK_SUCCESS &&
-            probe.data.type == MSGPACK_OBJECT_MAP &&
-            bcw__rd_field(&probe.data, "replay") != NULL) {
-            roff = (size_t)tail;
-            soff = r;
-        }
-        msgpack_unpacked_destroy(&probe);
+    for (int k = 1; k <= 8; k++)
+        tail = tail << 8 | (unsigned char)f->data[f->len - 9 + k];
+    size_t r = (size_t)tail;
+    msgpack_unpacked probe;
+    msgpack_unpacked_init(&probe);
+    bool found = tail > 0 && tail < f->len &&
+                 msgpack_unpack_next(&probe, f->data, f->len, &r) ==
+                     MSGPACK_UNPACK_SUCCESS &&
+                 probe.data.type == MSGPACK_OBJECT_MAP &&
+                 bcw__rd_field(&probe.data, "replay") != NULL;
+    if (found) {
+        *roff = (size_t)tail;
+        *soff = r;
     }
-    /* else every object is read to find them */
-    for (at = off;
-         err == 0 && roff == SIZE_MAX &&
-         msgpack_unpack_next(&up, data, len, &off) == MSGPACK_UNPACK_SUCCESS;
+    msgpack_unpacked_destroy(&probe);
+    return found;
+}
+
+/* The same, by reading the objects from `off` on until the replay
+ * section: a trailer is seen only before it. */
+static void sections_by_scan(results_file *f, size_t off, size_t *roff,
+                             size_t *soff)
+{
+    for (size_t at = off; *roff == SIZE_MAX &&
+                          msgpack_unpack_next(&f->up, f->data, f->len, &off) ==
+                              MSGPACK_UNPACK_SUCCESS;
          at = off) {
-        const msgpack_object *o = &up.data;
+        const msgpack_object *o = &f->up.data;
         if (o->type == MSGPACK_OBJECT_MAP && bcw__rd_field(o, "replay") != NULL)
-            roff = at;
+            *roff = at;
         else if (o->type == MSGPACK_OBJECT_MAP &&
                  bcw__rd_field(o, "summary") != NULL)
-            soff = at;
+            *soff = at;
     }
+}
+
+/* The replay section and the trailer's summary, found after the header
+ * (which ends at `off`) and unpacked: both must be there, and the
+ * summary not that of a walk stopped at its time limit. */
+static int open_sections(results_file *f, size_t off)
+{
+    size_t roff = SIZE_MAX, soff = SIZE_MAX;
+    if (!sections_by_trailer(f, &roff, &soff))
+        sections_by_scan(f, off, &roff, &soff);
     if (roff != SIZE_MAX &&
-        msgpack_unpack_next(&ur, data, len, &roff) == MSGPACK_UNPACK_SUCCESS)
-        replay = bcw__rd_field(&ur.data, "replay");
+        msgpack_unpack_next(&f->ur, f->data, f->len, &roff) ==
+            MSGPACK_UNPACK_SUCCESS)
+        f->replay = bcw__rd_field(&f->ur.data, "replay");
     if (soff != SIZE_MAX &&
-        msgpack_unpack_next(&us, data, len, &soff) == MSGPACK_UNPACK_SUCCESS)
-        summary = bcw__rd_field(&us.data, "summary");
-    if (err == 0 && summary == NULL)
-        err = bcw__error(BCW_EINPUT,
-                         "%s: a results file cut short (it has no trailer)",
-                         path);
-    if (err == 0 && replay == NULL)
-        err = bcw__error(BCW_EINPUT,
-                         "%s: a results file without a replay section (of an "
-                         "older bcwalk, or of a walk judged against a "
-                         "reference build): it cannot be replayed",
-                         path);
-    if (err == 0 && bcw__rd_field(summary, "partial") != NULL)
-        err = bcw__error(BCW_EINPUT,
-                         "%s: the results of a walk stopped at its time "
-                         "limit: resume it (--checkpoint, --resume) first",
-                         path);
-    if (err < 0)
-        goto out;
-    unsigned argc = 0;
-    char **argv =
-        bcw__rd_strv(&rd, bcw__rd_field(replay, "argv"), &argc, "argv");
-    uint64_t key =
-        bcw__rd_u64(&rd, bcw__rd_field(replay, "key"), UINT64_MAX, "key");
-    const msgpack_object *model = bcw__rd_field(replay, "model");
-    const msgpack_object *rec = bcw__rd_field(replay, "records");
+        msgpack_unpack_next(&f->us, f->data, f->len, &soff) ==
+            MSGPACK_UNPACK_SUCCESS)
+        f->summary = bcw__rd_field(&f->us.data, "summary");
+    if (f->summary == NULL)
+        return bcw__error(BCW_EINPUT,
+                          "%s: a results file cut short (it has no trailer)",
+                          f->path);
+    if (f->replay == NULL)
+        return bcw__error(BCW_EINPUT,
+                          "%s: a results file without a replay section (of "
+                          "an older bcwalk, or of a walk judged against a "
+                          "reference build): it cannot be replayed",
+                          f->path);
+    if (bcw__rd_field(f->summary, "partial") != NULL)
+        return bcw__error(BCW_EINPUT,
+                          "%s: the results of a walk stopped at its time "
+                          "limit: resume it (--checkpoint, --resume) first",
+                          f->path);
+    return 0;
+}
+
+/* The replay section's command, key, model, records and shard: 0 or
+ * the reader's error. */
+static int read_fields(results_file *f)
+{
+    bcw_rd *rd = &f->rd;
+    const msgpack_object *replay = f->replay;
+    f->argv = bcw__rd_strv(rd, bcw__rd_field(replay, "argv"), &f->argc, "argv");
+    f->key = bcw__rd_u64(rd, bcw__rd_field(replay, "key"), UINT64_MAX, "key");
+    f->model = bcw__rd_field(replay, "model");
+    f->records = bcw__rd_field(replay, "records");
     const msgpack_object *sh = bcw__rd_field(replay, "shard");
     sh = sh != NULL && sh->type != MSGPACK_OBJECT_NIL
-             ? bcw__rd_arr(&rd, sh, 2, "shard")
+             ? bcw__rd_arr(rd, sh, 2, "shard")
              : NULL;
-    unsigned si = sh ? (unsigned)bcw__rd_u64(&rd, &sh[0], 65535, "shard") : 0;
-    unsigned sn = sh ? (unsigned)bcw__rd_u64(&rd, &sh[1], 65535, "shard") : 0;
-    if (model == NULL || model->type != MSGPACK_OBJECT_BIN || rec == NULL ||
-        rec->type != MSGPACK_OBJECT_BIN)
-        bcw__rd_bad(&rd, "replay");
-    err = rd.err;
-    if (err == 0 && rc->nfiles > 0) {
-        bool same = argc == rc->argc && key == rc->key &&
-                    model->via.bin.size == rc->model_len &&
-                    memcmp(model->via.bin.ptr, rc->model, rc->model_len) == 0;
-        for (unsigned i = 0; same && i < argc; i++)
-            same = strcmp(argv[i], rc->argv[i]) == 0;
+    f->shard_i = sh ? (unsigned)bcw__rd_u64(rd, &sh[0], 65535, "shard") : 0;
+    f->shard_n = sh ? (unsigned)bcw__rd_u64(rd, &sh[1], 65535, "shard") : 0;
+    if (f->model == NULL || f->model->type != MSGPACK_OBJECT_BIN ||
+        f->records == NULL || f->records->type != MSGPACK_OBJECT_BIN)
+        bcw__rd_bad(rd, "replay");
+    return rd->err;
+}
+
+/* Is the file of the walk of the files before it (the same command,
+ * key and model), a shard of as many shards as they are, and one not
+ * read before? */
+static int check_walk(const bcw_recorded *rc, const results_file *f,
+                      const bool *shards_seen)
+{
+    unsigned si = f->shard_i, sn = f->shard_n;
+    if (rc->nfiles > 0) {
+        bool same =
+            f->argc == rc->argc && f->key == rc->key &&
+            f->model->via.bin.size == rc->model_len &&
+            memcmp(f->model->via.bin.ptr, rc->model, rc->model_len) == 0;
+        for (unsigned i = 0; same && i < f->argc; i++)
+            same = strcmp(f->argv[i], rc->argv[i]) == 0;
         if (!same)
-            err = bcw__error(BCW_EINPUT,
-                             "%s: not of the walk of %s (another command, "
-                             "model or bitcode)",
-                             path, "the files before it");
-        else if (sn != rc->shard_n)
-            err = bcw__error(BCW_EINPUT,
-                             "%s: shard %u/%u, where the files before it are "
-                             "shards of %u",
-                             path, si, sn, rc->shard_n);
+            return bcw__error(BCW_EINPUT,
+                              "%s: not of the walk of %s (another command, "
+                              "model or bitcode)",
+                              f->path, "the files before it");
+        if (sn != rc->shard_n)
+            return bcw__error(BCW_EINPUT,
+                              "%s: shard %u/%u, where the files before it "
+                              "are shards of %u",
+                              f->path, si, sn, rc->shard_n);
     }
-    if (err == 0 && sn > 0 && si < sn && shards_seen[si])
-        err = bcw__error(BCW_EINPUT, "%s: shard %u/%u a second time", path, si,
-                         sn);
-    if (err == 0 && rc->nfiles == 0) {
-        rc->argv = argv;
-        rc->argc = argc;
-        argv = NULL;
-        rc->key = key;
-        rc->shard_i = si;
-        rc->shard_n = sn;
-        rc->model_len = model->via.bin.size;
+    if (sn > 0 && si < sn && shards_seen[si])
+        return bcw__error(BCW_EINPUT, "%s: shard %u/%u a second time", f->path,
+                          si, sn);
+    return 0;
+}
+
+/* The first file's command, key, shard and model become rc's (its argv
+ * taken from f); the file's shard is marked seen. */
+static int take_walk(bcw_recorded *rc, results_file *f, bool *shards_seen,
+                     unsigned *nseen)
+{
+    if (rc->nfiles == 0) {
+        rc->argv = f->argv;
+        rc->argc = f->argc;
+        f->argv = NULL;
+        rc->key = f->key;
+        rc->shard_i = f->shard_i;
+        rc->shard_n = f->shard_n;
+        rc->model_len = f->model->via.bin.size;
         if ((rc->model = bcw__malloc(rc->model_len ? rc->model_len : 1)) ==
             NULL)
-            err = BCW_ENOMEM;
-        else
-            memcpy(rc->model, model->via.bin.ptr, rc->model_len);
+            return BCW_ENOMEM;
+        memcpy(rc->model, f->model->via.bin.ptr, rc->model_len);
     }
-    if (err == 0 && sn > 0 && si < sn) {
-        shards_seen[si] = true;
+    if (f->shard_n > 0 && f->shard_i < f->shard_n) {
+        shards_seen[f->shard_i] = true;
         (*nseen)++;
     }
-    /* the symbols the file's run used */
+    return 0;
+}
+
+/* The symbols the file's run used, kept in rc's where rc has no answer
+ * for their address yet. */
+static int read_symbols(bcw_recorded *rc, results_file *f)
+{
+    bcw_rd *rd = &f->rd;
+    int err = 0;
     const msgpack_object *syms =
-        err == 0
-            ? bcw__rd_arr(&rd, bcw__rd_field(replay, "symbols"), 0, "symbols")
-            : NULL;
+        bcw__rd_arr(rd, bcw__rd_field(f->replay, "symbols"), 0, "symbols");
     uint32_t nsyms =
-        syms ? bcw__rd_field(replay, "symbols")->via.array.size : 0;
+        syms ? bcw__rd_field(f->replay, "symbols")->via.array.size : 0;
     for (uint32_t i = 0; err == 0 && i < nsyms; i++) {
-        const msgpack_object *e = bcw__rd_arr(&rd, &syms[i], 4, "symbol");
+        const msgpack_object *e = bcw__rd_arr(rd, &syms[i], 4, "symbol");
         if (e == NULL)
             break;
-        uint64_t pc = bcw__rd_u64(&rd, &e[0], UINT64_MAX, "symbol");
-        char *func = bcw__rd_str(&rd, &e[1], false, "symbol");
-        char *file = bcw__rd_str(&rd, &e[2], false, "symbol");
-        unsigned line = (unsigned)bcw__rd_u64(&rd, &e[3], UINT32_MAX, "symbol");
-        if (rd.err == 0 && find(rc->symbols, pc) == rc->symbols->n &&
+        uint64_t pc = bcw__rd_u64(rd, &e[0], UINT64_MAX, "symbol");
+        char *func = bcw__rd_str(rd, &e[1], false, "symbol");
+        char *file = bcw__rd_str(rd, &e[2], false, "symbol");
+        unsigned line = (unsigned)bcw__rd_u64(rd, &e[3], UINT32_MAX, "symbol");
+        if (rd->err == 0 && find(rc->symbols, pc) == rc->symbols->n &&
             add(rc->symbols, pc, func, file, line) < 0)
             err = BCW_ENOMEM;
         free(func);
         free(file);
     }
-    if (err == 0)
-        err = rd.err;
-    if (err == 0)
-        err = read_coverage(rc, &rd, bcw__rd_field(replay, "coverage"), path);
-    /* the records, kept for the walk */
+    return err != 0 ? err : rd->err;
+}
+
+/* The file's records, kept for the walk and indexed. */
+static int keep_records(bcw_recorded *rc, const results_file *f)
+{
+    const msgpack_object *rec = f->records;
     unsigned char *bytes = NULL;
-    if (err == 0 && (bcw__grow(&rc->bytes, &rc->capbytes, rc->nfiles + 1,
-                               sizeof *rc->bytes) < 0 ||
-                     (bytes = bcw__malloc(rec->via.bin.size ? rec->via.bin.size
-                                                            : 1)) == NULL))
-        err = BCW_ENOMEM;
-    if (err == 0) {
-        memcpy(bytes, rec->via.bin.ptr, rec->via.bin.size);
-        rc->bytes[rc->nfiles++] = bytes;
-        err = index_records(rc, bytes, rec->via.bin.size, path);
-    } else {
-        free(bytes);
-    }
-    for (unsigned i = 0; argv != NULL && i < argc; i++)
-        free(argv[i]);
-    free(argv);
-out:
-    msgpack_unpacked_destroy(&up);
-    msgpack_unpacked_destroy(&ur);
-    msgpack_unpacked_destroy(&us);
-    free(data);
+    if (bcw__grow(&rc->bytes, &rc->capbytes, rc->nfiles + 1,
+                  sizeof *rc->bytes) < 0 ||
+        (bytes = bcw__malloc(rec->via.bin.size ? rec->via.bin.size : 1)) ==
+            NULL)
+        return BCW_ENOMEM;
+    memcpy(bytes, rec->via.bin.ptr, rec->via.bin.size);
+    rc->bytes[rc->nfiles++] = bytes;
+    return index_records(rc, bytes, rec->via.bin.size, f->path);
+}
+
+/* Frees what read_one read, but for what rc took. */
+static void close_file(results_file *f)
+{
+    for (unsigned i = 0; f->argv != NULL && i < f->argc; i++)
+        free(f->argv[i]);
+    free(f->argv);
+    msgpack_unpacked_destroy(&f->up);
+    msgpack_unpacked_destroy(&f->ur);
+    msgpack_unpacked_destroy(&f->us);
+    free(f->data);
+}
+
+/* One results file's replay section, checked against the files before
+ * it (rc, when it has some), and indexed. */
+static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
+                    unsigned *nseen)
+{
+    results_file f = {.path = path, .rd = {.path = path, .kind = "results"}};
+    int err = bcw__read_file(&f.data, &f.len, path, RESULTS_LIMIT);
+    if (err < 0)
+        return err;
+    msgpack_unpacked_init(&f.up);
+    msgpack_unpacked_init(&f.ur);
+    msgpack_unpacked_init(&f.us);
+    size_t off = 0;
+    err = read_header(&f, &off);
+    if (err == 0)
+        err = open_sections(&f, off);
+    if (err == 0)
+        err = read_fields(&f);
+    if (err == 0)
+        err = check_walk(rc, &f, shards_seen);
+    if (err == 0)
+        err = take_walk(rc, &f, shards_seen, nseen);
+    if (err == 0)
+        err = read_symbols(rc, &f);
+    if (err == 0)
+        err =
+            read_coverage(rc, &f.rd, bcw__rd_field(f.replay, "coverage"), path);
+    if (err == 0)
+        err = keep_records(rc, &f);
+    close_file(&f);
     return err;
 }
 

@@ -423,138 +423,133 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     return err;
 }
 
-int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
+/* Level 0 into the tree, from *start: with a prefix, each constructor
+ * and all but the last prefix step first (chains that are neither run
+ * nor emitted), then each chain's last prefix step; without one, each
+ * constructor. */
+static int plant_roots(walker *w, size_t *start)
 {
-    memset(out, 0, sizeof *out);
-    walker *w = bcw__calloc(1, sizeof *w);
-    if (w == NULL)
-        return BCW_ENOMEM;
-    w->cfg = cfg;
-    w->spill.budget = cfg->memory;
+    const bcw_walk_cfg *cfg = w->cfg;
     int err = 0;
-    double t0 = now_s();
-    bcw_progress prog = {.depth = cfg->depth};
-    size_t level_start = 0, level_end = 0;
-    bool shared = false; /* this shard's part is its own subtrees */
-    for (unsigned level = 0; level <= cfg->depth && err == 0; level++) {
-        size_t prev_start = level_start, prev_end = level_end;
-        level_start = w->nnodes;
-        if (level == 0) {
-            /* each constructor and all but the last prefix step: chains
-             * that are neither run nor emitted */
-            uint32_t *ends = NULL;
-            if (cfg->nprefix > 0 &&
-                (ends = bcw__calloc(cfg->nctors, sizeof *ends)) == NULL)
-                err = BCW_ENOMEM;
-            for (unsigned c = 0; c < cfg->nctors && ends && err == 0; c++) {
-                err = grow_nodes(w, w->nnodes + cfg->nprefix);
-                for (unsigned k = 0; k < cfg->nprefix && err == 0; k++) {
-                    uint32_t parent =
-                        k == 0 ? NO_PARENT : (uint32_t)(w->nnodes - 1);
-                    w->nodes[w->nnodes++] = (node){
-                        .parent = parent,
-                        .step = k == 0 ? cfg->ctors[c] : cfg->prefix[k - 1]};
-                }
-                ends[c] = (uint32_t)(w->nnodes - 1);
-            }
-            level_start = w->nnodes;
-            for (unsigned c = 0; c < cfg->nctors && err == 0; c++) {
-                err = grow_nodes(w, w->nnodes + 1);
-                if (err == 0)
-                    w->nodes[w->nnodes++] =
-                        ends ? (node){.parent = ends[c],
-                                      .step = cfg->prefix[cfg->nprefix - 1]}
-                             : (node){.parent = NO_PARENT,
-                                      .step = cfg->ctors[c]};
-            }
-            free(ends);
-        } else {
-            /* shared out at the first length with enough subtrees: the
-             * lengths before it are every shard's, so each decides alike */
-            uint64_t nth = 0, grow = 0;
-            for (size_t p = prev_start; p < prev_end && !shared; p++)
-                grow += extendable(cfg, &w->nodes[p], level - 1) &&
-                        !(w->nodes[p].flags & NODE_PRUNED);
-            bool share = cfg->shard_n > 1 && !shared &&
-                         grow >= (uint64_t)SHARD_SUBTREES * cfg->shard_n;
-            shared = shared || share;
-            for (size_t p = prev_start; p < prev_end && err == 0; p++) {
-                if (!extendable(cfg, &w->nodes[p], level - 1) ||
-                    (w->nodes[p].flags & NODE_PRUNED))
-                    continue;
-                if (share && nth++ % cfg->shard_n != cfg->shard_i)
-                    continue;
-                err = grow_nodes(w, w->nnodes + cfg->nmethods);
-                unsigned len = cfg->extends != NULL ? chain(w, p, w->steps) : 0;
-                for (unsigned m = 0; m < cfg->nmethods && err == 0; m++) {
-                    if (cfg->extends != NULL &&
-                        !cfg->extends(cfg->extends_payload, w->steps, len,
-                                      cfg->methods[m])) {
-                        uint64_t cut = sat_add(
-                            1, subtree(cfg->nmethods, cfg->depth, level));
-                        out->discarded = sat_add(out->discarded, cut);
-                        out->pruned_model = sat_add(out->pruned_model, cut);
-                        continue;
-                    }
-                    w->nodes[w->nnodes++] =
-                        (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
-                }
-            }
+    uint32_t *ends = NULL;
+    if (cfg->nprefix > 0 &&
+        (ends = bcw__calloc(cfg->nctors, sizeof *ends)) == NULL)
+        err = BCW_ENOMEM;
+    for (unsigned c = 0; c < cfg->nctors && ends && err == 0; c++) {
+        err = grow_nodes(w, w->nnodes + cfg->nprefix);
+        for (unsigned k = 0; k < cfg->nprefix && err == 0; k++) {
+            uint32_t parent = k == 0 ? NO_PARENT : (uint32_t)(w->nnodes - 1);
+            w->nodes[w->nnodes++] =
+                (node){.parent = parent,
+                       .step = k == 0 ? cfg->ctors[c] : cfg->prefix[k - 1]};
         }
-        level_end = w->nnodes;
-        if (err == BCW_SPILL_FULL) {
-            /* no room on disk for this length: the walk stops before it */
-            if (cfg->stopped != NULL)
-                *cfg->stopped = level;
-            out->spill_full = 1;
-            w->nnodes = level_start;
-            err = 0;
-            break;
-        }
-        if (err < 0 || level_end == level_start)
-            break;
-        if (w->spill.spilled && out->spilled_at == 0)
-            out->spilled_at = level;
-        if (cfg->budget > 0 &&
-            prog.done + (level_end - level_start) > cfg->budget) {
-            if (cfg->stopped != NULL)
-                *cfg->stopped = level;
-            w->nnodes = level_start;
-            break;
-        }
-        prog.length = level;
-        size_t group = (size_t)JOBS_PER_GROUP * BCW_MAX_BATCH;
-        for (size_t from = level_start; from < level_end && err == 0;
-             from += group) {
-            size_t to = from + group < level_end ? from + group : level_end;
-            err = execute(w, from, to, level);
-            prog.done += to - from;
-            prog.calls = w->calls;
-            prog.level_done = to - level_start;
-            prog.level_size = level_end - level_start;
-            prog.states = w->states.len;
-            prog.elapsed_s = now_s() - t0;
-            if (err == 0 && cfg->progress)
-                cfg->progress(&prog, cfg->progress_payload);
-        }
-        for (size_t i = level_start; i < level_end && err == 0; i++) {
-            const node *nd = &w->nodes[i];
-            err = emit(w, i, out);
-            uint64_t below = subtree(cfg->nmethods, cfg->depth, level);
-            if (!ran(nd)) {
-                out->discarded = sat_add(out->discarded, below);
-            } else if (!extendable(cfg, nd, level)) {
-                out->discarded = sat_add(out->discarded, below);
-                out->pruned_observer = sat_add(out->pruned_observer, below);
-            } else if (nd->flags & NODE_PRUNED) {
-                out->discarded = sat_add(out->discarded, below);
-                out->pruned_state = sat_add(out->pruned_state, below);
+        ends[c] = (uint32_t)(w->nnodes - 1);
+    }
+    *start = w->nnodes;
+    for (unsigned c = 0; c < cfg->nctors && err == 0; c++) {
+        err = grow_nodes(w, w->nnodes + 1);
+        if (err == 0)
+            w->nodes[w->nnodes++] =
+                ends ? (node){.parent = ends[c],
+                              .step = cfg->prefix[cfg->nprefix - 1]}
+                     : (node){.parent = NO_PARENT, .step = cfg->ctors[c]};
+    }
+    free(ends);
+    return err;
+}
+
+/* Level `level` into the tree: the extendable nodes of the level before
+ * it, [prev_start, prev_end), each followed by every method the model
+ * (if any) allows.  *shared: the walk is shared out already (this
+ * shard's part is its own subtrees). */
+static int grow_level(walker *w, size_t prev_start, size_t prev_end,
+                      unsigned level, bool *shared, bcw_summary *out)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    int err = 0;
+    /* shared out at the first length with enough subtrees: the lengths
+     * before it are every shard's, so each decides alike */
+    uint64_t nth = 0, grow = 0;
+    for (size_t p = prev_start; p < prev_end && !*shared; p++)
+        grow += extendable(cfg, &w->nodes[p], level - 1) &&
+                !(w->nodes[p].flags & NODE_PRUNED);
+    bool share = cfg->shard_n > 1 && !*shared &&
+                 grow >= (uint64_t)SHARD_SUBTREES * cfg->shard_n;
+    *shared = *shared || share;
+    for (size_t p = prev_start; p < prev_end && err == 0; p++) {
+        if (!extendable(cfg, &w->nodes[p], level - 1) ||
+            (w->nodes[p].flags & NODE_PRUNED))
+            continue;
+        if (share && nth++ % cfg->shard_n != cfg->shard_i)
+            continue;
+        err = grow_nodes(w, w->nnodes + cfg->nmethods);
+        unsigned len = cfg->extends != NULL ? chain(w, p, w->steps) : 0;
+        for (unsigned m = 0; m < cfg->nmethods && err == 0; m++) {
+            if (cfg->extends != NULL &&
+                !cfg->extends(cfg->extends_payload, w->steps, len,
+                              cfg->methods[m])) {
+                uint64_t cut =
+                    sat_add(1, subtree(cfg->nmethods, cfg->depth, level));
+                out->discarded = sat_add(out->discarded, cut);
+                out->pruned_model = sat_add(out->pruned_model, cut);
+                continue;
             }
+            w->nodes[w->nnodes++] =
+                (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
         }
     }
-    out->calls = w->calls;
-    out->concrete_states = w->states.len;
-    out->prune_state = cfg->prune_state;
+    return err;
+}
+
+/* Executes the level's nodes [start, end) in groups of jobs, reporting
+ * progress after each group. */
+static int run_level(walker *w, size_t start, size_t end, unsigned level,
+                     bcw_progress *prog, double t0)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    int err = 0;
+    size_t group = (size_t)JOBS_PER_GROUP * BCW_MAX_BATCH;
+    for (size_t from = start; from < end && err == 0; from += group) {
+        size_t to = from + group < end ? from + group : end;
+        err = execute(w, from, to, level);
+        prog->done += to - from;
+        prog->calls = w->calls;
+        prog->level_done = to - start;
+        prog->level_size = end - start;
+        prog->states = w->states.len;
+        prog->elapsed_s = now_s() - t0;
+        if (err == 0 && cfg->progress)
+            cfg->progress(prog, cfg->progress_payload);
+    }
+    return err;
+}
+
+/* Emits the level's nodes [start, end) in order, and tallies the
+ * sequences below each that will not run, by why. */
+static int emit_level(walker *w, size_t start, size_t end, unsigned level,
+                      bcw_summary *out)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    int err = 0;
+    for (size_t i = start; i < end && err == 0; i++) {
+        const node *nd = &w->nodes[i];
+        err = emit(w, i, out);
+        uint64_t below = subtree(cfg->nmethods, cfg->depth, level);
+        if (!ran(nd)) {
+            out->discarded = sat_add(out->discarded, below);
+        } else if (!extendable(cfg, nd, level)) {
+            out->discarded = sat_add(out->discarded, below);
+            out->pruned_observer = sat_add(out->pruned_observer, below);
+        } else if (nd->flags & NODE_PRUNED) {
+            out->discarded = sat_add(out->discarded, below);
+            out->pruned_state = sat_add(out->pruned_state, below);
+        }
+    }
+    return err;
+}
+
+static void walker_free(walker *w)
+{
     bcw__stateset_clear(&w->keys);
     bcw__stateset_clear(&w->states);
     bcw__sarr_free(&w->spill, &w->nodes_a, sizeof(node));
@@ -567,6 +562,56 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     free(w->jobs);
     free(w->fills);
     free(w);
+}
+
+int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
+{
+    memset(out, 0, sizeof *out);
+    walker *w = bcw__calloc(1, sizeof *w);
+    if (w == NULL)
+        return BCW_ENOMEM;
+    w->cfg = cfg;
+    w->spill.budget = cfg->memory;
+    int err = 0;
+    double t0 = now_s();
+    bcw_progress prog = {.depth = cfg->depth};
+    size_t start = 0, end = 0;
+    bool shared = false; /* this shard's part is its own subtrees */
+    for (unsigned level = 0; level <= cfg->depth && err == 0; level++) {
+        size_t prev_start = start, prev_end = end;
+        start = w->nnodes;
+        err = level == 0
+                  ? plant_roots(w, &start)
+                  : grow_level(w, prev_start, prev_end, level, &shared, out);
+        end = w->nnodes;
+        if (err == BCW_SPILL_FULL) {
+            /* no room on disk for this length: the walk stops before it */
+            if (cfg->stopped != NULL)
+                *cfg->stopped = level;
+            out->spill_full = 1;
+            w->nnodes = start;
+            err = 0;
+            break;
+        }
+        if (err < 0 || end == start)
+            break;
+        if (w->spill.spilled && out->spilled_at == 0)
+            out->spilled_at = level;
+        if (cfg->budget > 0 && prog.done + (end - start) > cfg->budget) {
+            if (cfg->stopped != NULL)
+                *cfg->stopped = level;
+            w->nnodes = start;
+            break;
+        }
+        prog.length = level;
+        err = run_level(w, start, end, level, &prog, t0);
+        if (err == 0)
+            err = emit_level(w, start, end, level, out);
+    }
+    out->calls = w->calls;
+    out->concrete_states = w->states.len;
+    out->prune_state = cfg->prune_state;
+    walker_free(w);
     return err;
 }
 
