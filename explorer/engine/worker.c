@@ -355,16 +355,9 @@ static int write_plan(bcw_pool *pool, const bcw_plan *plan)
     return 0;
 }
 
-/* Each slot with no process, and its batch memory and redo list. */
+/* Each slot's batch memory and redo list. */
 static int open_slots(bcw_pool *pool)
 {
-    for (unsigned i = 0; i < pool->n; i++) {
-        bcw_worker *w = &pool->w[i];
-        w->pid = w->server = -1;
-        w->batch_fd = w->cmd_fd = w->status_fd = w->srv_cmd_fd =
-            w->srv_status_fd = -1;
-        w->batch = MAP_FAILED;
-    }
     for (unsigned i = 0; i < pool->n; i++) {
         bcw_worker *w = &pool->w[i];
         w->redo = bcw__calloc(BCW_MAX_BATCH, sizeof *w->redo);
@@ -389,6 +382,15 @@ int bcw__workers_open(bcw_pool *pool, const char *path, const bcw_plan *plan,
     pool->ncov = plan->ncov;
     pool->path = bcw__strdup(path);
     pool->w = bcw__calloc(pool->n, sizeof *pool->w);
+    /* no slot holds a descriptor yet, before anything can fail: a pool
+     * that failed to open closes none of another's (fd 0 least of all) */
+    for (unsigned i = 0; pool->w != NULL && i < pool->n; i++) {
+        bcw_worker *w = &pool->w[i];
+        w->pid = w->server = -1;
+        w->batch_fd = w->cmd_fd = w->status_fd = w->srv_cmd_fd =
+            w->srv_status_fd = -1;
+        w->batch = MAP_FAILED;
+    }
     if (pool->path == NULL || pool->w == NULL || worker_env(pool, sanitize) < 0)
         return BCW_ENOMEM;
     int err = make_scratch(pool);

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,8 +97,10 @@ static int walk_once(const bcw_model *m, const char *path, const char *unit,
 
 /* Fails allocation 1, 2, ... of a walk until one runs without a
  * failure: each run before fails with BCW_ENOMEM and leaves no file
- * (no results file, no temporary one, no graph), with no crash and,
- * under ASan, no leak; the run after writes its files. */
+ * (no results file, no temporary one, no graph) and no descriptor of
+ * the process's closed (fd 0 is open throughout: a pool that failed to
+ * open closed it), with no crash and, under ASan, no leak; the run
+ * after writes its files. */
 static void walk_fails_cleanly(const char *name, const char *unit,
                                bcw_explore_opts o, unsigned files_on_success)
 {
@@ -105,8 +108,15 @@ static void walk_fails_cleanly(const char *name, const char *unit,
     bcw_model *m = open_model(name, path, sizeof path);
     bool failed;
     unsigned files;
+    if (fcntl(0, F_GETFD) < 0) {
+        int null = open("/dev/null", O_RDONLY);
+        assert_int_equal(null, 0);
+    }
     for (unsigned long nth = 1;; nth++) {
         int err = walk_once(m, path, unit, o, nth, &failed, &files);
+        if (fcntl(0, F_GETFD) < 0)
+            fail_msg("%s %s, allocation %lu failing: fd 0 closed", name, unit,
+                     nth);
         if (!failed) {
             if (err != 0)
                 fail_msg("%s %s: %s", name, unit, bcw_error_last());
