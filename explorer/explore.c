@@ -6,9 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "build.h"
@@ -19,6 +17,7 @@
 #include "learn.h"
 #include "plan.h"
 #include "report.h"
+#include "walk_id.h"
 
 #define MAX_DEPTH 255
 /* enough for a capacity-10 stack to reach Full */
@@ -85,180 +84,6 @@ static int emit(void *payload, const bcw_seq *seq)
         }
     }
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
-}
-
-/* What the walk's sequences run on: the workers, through the journal
- * (the checkpoint, and the time limit) when there is one, or in a
- * replay the results recorded; and the results kept for the results
- * file's replay section. */
-typedef struct executor {
-    bcw_pool *pool;
-    bcw_journal *journal;
-    bcw_recorded *recorded;
-    bcw_buf *record;
-} executor;
-
-/* A job finished: its results kept for the replay section, then
- * handed to the walk. */
-typedef struct finishing {
-    executor *x;
-    bcw_job_done done;
-    void *ctx;
-} finishing;
-
-static int finished(void *ctx, bcw_job *job)
-{
-    finishing *f = ctx;
-    int err = 0;
-    for (uint32_t i = 0; err == 0 && f->x->record != NULL && i < job->nseq; i++)
-        err = bcw__record_put(f->x->record, job, i);
-    return err == 0 ? f->done(f->ctx, job) : err;
-}
-
-static int exec(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,
-                void *ctx)
-{
-    executor *x = payload;
-    finishing f = {x, done, ctx};
-    if (x->recorded != NULL) {
-        int err = bcw__replay_exec(x->recorded, jobs, njobs);
-        for (size_t k = 0; err == 0 && k < njobs; k++)
-            err = finished(&f, &jobs[k]);
-        return err;
-    }
-    return x->journal != NULL
-               ? bcw__journal_exec(x->journal, x->pool, jobs, njobs, finished,
-                                   &f)
-               : bcw__pool_run_each(x->pool, jobs, njobs, finished, &f);
-}
-
-/* The walk a checkpoint or results file is of: the bytes of the model
- * (`bytes`, len), of the bitcode (and the reference's), and the options
- * that change which sequences run or what they give.  0 or an error. */
-static int walk_key(uint64_t *key, const char *bytes, size_t len,
-                    const bcw_explore_opts *o)
-{
-    int err = 0;
-    uint64_t h = bcw__hash(bytes, len, 0);
-    if ((err = bcw__hash_file(&h, o->bitcode)) < 0 ||
-        (o->reference != NULL && (err = bcw__hash_file(&h, o->reference)) < 0))
-        return err;
-    char *text = bcw__sprintf(
-        "%d %d %u %u %u %u %u %d %u %d %d %u %d %d %d %d|%s|%s|%s|%s|%s",
-        o->unit, o->walk, o->depth, o->timeout_ms, o->memory_mb, o->cpu_s,
-        o->max_combos, o->combine, o->probe_depth, o->prune, o->use_ffi,
-        o->sanitize, o->boundaries, o->replan, o->accept,
-        o->coverage_path != NULL, o->predicates ? o->predicates : "",
-        o->permute ? o->permute : "", o->generator ? o->generator : "",
-        o->setup ? o->setup : "", o->oracle_path ? o->oracle_path : "");
-    if (text == NULL)
-        return BCW_ENOMEM;
-    *key = bcw__hash(text, strlen(text), h);
-    free(text);
-    return 0;
-}
-
-/* The model's bytes and the walk's key (walk_key), the recorded ones
- * in a replay: for the checkpoint and the replay section. */
-typedef struct walk_id {
-    const char *model;
-    size_t len;
-    uint64_t key;
-    char *own; /* the bytes, when made here */
-} walk_id;
-
-static int identify(walk_id *id, const bcw_model *model,
-                    const bcw_explore_opts *o)
-{
-    if (o->recorded != NULL) {
-        *id = (walk_id){o->recorded->model, o->recorded->model_len,
-                        o->recorded->key, NULL};
-        return 0;
-    }
-    int err = bcw__model_to_bytes(model, &id->own, &id->len);
-    id->model = id->own;
-    return err < 0 ? err : walk_key(&id->key, id->model, id->len, o);
-}
-
-/* The results file's replay section: the command, the model, the key,
- * and the results `record` kept (replay.h). */
-static int write_replay(bcw_results *results, const walk_id *id,
-                        const bcw_explore_opts *o, const bcw_buf *record,
-                        const bcw_symbols *symbols, const bcw_cov_map *cov,
-                        const uint8_t *hits)
-{
-    if (record->data == NULL && record->err != 0)
-        return record->err;
-    bcw_replay_rec x = {.argv = o->argv,
-                        .argc = o->argc,
-                        .key = id->key,
-                        .model = id->model,
-                        .model_len = id->len,
-                        .shard_i = o->shard_i,
-                        .shard_n = o->shard_n,
-                        .symbols = symbols,
-                        .records = (const unsigned char *)record->data,
-                        .records_len = record->len,
-                        .cov = hits != NULL ? cov : NULL,
-                        .hits = hits};
-    return bcw__results_replay(results, &x);
-}
-
-/* Walks prune by concrete state from this depth on, unless told. */
-#define PRUNE_FROM_DEPTH 6
-
-static bool prunes(const bcw_explore_opts *o)
-{
-    switch (o->prune) {
-    case BCW_PRUNE_STATE:
-        return true;
-    case BCW_PRUNE_NONE:
-        return false;
-    default:
-        /* a custom generator's values may depend on how often it was
-         * asked, which the state's key cannot see */
-        return o->depth >= PRUNE_FROM_DEPTH && o->generator == NULL;
-    }
-}
-
-/* The bytes the walk's tree may hold in memory (walk_memory_mb, or half
- * the machine's memory). */
-static uint64_t walk_memory(const bcw_explore_opts *o)
-{
-    uint64_t bytes = (uint64_t)o->walk_memory_mb << 20;
-    if (bytes == 0) {
-        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-        bytes = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2
-                                      : (uint64_t)1 << 32;
-    }
-    return bytes;
-}
-
-/* An unpruned walk whose tree cannot fit in its memory budget and the
- * free disk it spills to is refused before it starts, with the
- * estimate (a pruned walk's size, or a learned walk's, is not known
- * ahead). */
-static int fits(const bcw_walk_cfg *c, unsigned nctors, unsigned nmethods)
-{
-    if (c->prune_state || c->kind == BCW_WALK_STATE ||
-        c->kind == BCW_WALK_LEARNED)
-        return 0;
-    uint64_t n = bcw__walk_set_size(nctors, nmethods, c->depth);
-    double need = (double)n * (double)bcw__walk_bytes_per_sequence();
-    const char *dir = bcw__tmp_dir();
-    struct statvfs fs;
-    double disk =
-        statvfs(dir, &fs) == 0 ? (double)fs.f_bavail * (double)fs.f_frsize : 0;
-    double mem = (double)c->memory;
-    if (need <= mem + disk)
-        return 0;
-    return bcw__error(BCW_EINPUT,
-                      "the walk cannot fit: its %.3g sequences would take "
-                      "about %.3g GiB, past its memory budget (%.3g GiB, "
-                      "--memory) and the free disk it spills to (%.3g GiB "
-                      "in %s); a smaller --depth, or --prune state",
-                      (double)n, need / (1 << 30), mem / (1 << 30),
-                      disk / (1 << 30), dir);
 }
 
 static double now_s(void)
@@ -420,12 +245,13 @@ static void share_options(walk *w, const bcw_explore_opts *o)
         .every_s = o->checkpoint_every_s ? o->checkpoint_every_s : 10};
     w->cfg = (bcw_walk_cfg){.kind = o->walk,
                             .depth = o->depth,
-                            .prune_state = prunes(o),
+                            .prune_state = bcw__walk_prunes(
+                                o->prune, o->depth, o->generator != NULL),
                             .shard_i = o->shard_i,
                             .shard_n = o->shard_n,
-                            .memory = walk_memory(o),
+                            .memory = bcw__walk_memory(o->walk_memory_mb),
                             .stopped = &w->stopped,
-                            .exec = exec,
+                            .exec = bcw__executor_run,
                             .emit = emit,
                             .emit_payload = &w->sk,
                             .progress = o->progress,
@@ -547,7 +373,7 @@ static int make_plan(walk *w)
         err = BCW_ENOMEM;
     /* a replay runs nothing */
     if (err == 0 && w->recorded == NULL)
-        err = fits(&w->cfg, a->nctors, a->nmethods);
+        err = bcw__walk_fits(&w->cfg, a->nctors, a->nmethods);
     if (err == 0 && w->cfg.kind == BCW_WALK_STATE)
         err = bcw__states_plan(&w->states, a->plan, u, a->steps, a->nsteps,
                                w->predicates);
@@ -588,7 +414,7 @@ static int open_outputs(walk *w)
             bcw__results_open(&w->sk.results, w->results_path, w->u, w->a.steps,
                               w->a.nsteps, w->cfg.kind, w->cfg.depth);
     if (err == 0 && (w->journal_o.path != NULL || w->keep_record))
-        err = identify(&w->id, w->given, w->o);
+        err = bcw__walk_identify(&w->id, w->given, w->o);
     if (err < 0 || (w->journal_o.path == NULL && w->time_limit_s == 0))
         return err;
     w->journal_o.key = w->id.key;
@@ -688,8 +514,8 @@ static int walk_states(walk *w)
  * from when they are up: build time is not throughput. */
 static int run(walk *w, bcw_pool *pool)
 {
-    executor x = {pool, w->journal, w->recorded,
-                  w->keep_record ? &w->record : NULL};
+    bcw_executor x = {pool, w->journal, w->recorded,
+                      w->keep_record ? &w->record : NULL};
     w->cfg.exec_payload = &x;
     double t0 = now_s();
     int err = w->cfg.kind == BCW_WALK_STATE ? walk_states(w)
@@ -868,8 +694,9 @@ static int write_report(walk *w)
     if (err == 0 && w->hits != NULL && w->coverage_path != NULL)
         err = bcw__cov_lcov(w->covp, w->hits, w->u->name, w->coverage_path);
     if (err == 0 && w->keep_record && !out->partial)
-        err = write_replay(sk->results, &w->id, w->o, &w->record,
-                           sk->report.symbols, sk->report.cov, w->hits);
+        err =
+            bcw__walk_write_replay(sk->results, &w->id, w->o, &w->record,
+                                   sk->report.symbols, sk->report.cov, w->hits);
     return err;
 }
 

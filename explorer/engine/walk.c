@@ -18,13 +18,16 @@
 #include "walk.h"
 
 #include "alloc.h"
+#include "file.h"
 #include "hash.h"
 #include "spill.h"
 #include "stateset.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NO_PARENT UINT32_MAX
 #define JOBS_PER_GROUP 64
@@ -628,4 +631,55 @@ const char *bcw__outcome_name(unsigned outcome)
     static const char *const names[] = {"normal", "crash",    "abort",
                                         "hang",   "rejected", "failure"};
     return outcome < sizeof names / sizeof names[0] ? names[outcome] : "?";
+}
+
+/* Walks prune by concrete state from this depth on, unless told. */
+#define PRUNE_FROM_DEPTH 6
+
+bool bcw__walk_prunes(enum bcw_prune prune, unsigned depth, bool generator)
+{
+    switch (prune) {
+    case BCW_PRUNE_STATE:
+        return true;
+    case BCW_PRUNE_NONE:
+        return false;
+    default:
+        /* a custom generator's values may depend on how often it was
+         * asked, which the state's key cannot see */
+        return depth >= PRUNE_FROM_DEPTH && !generator;
+    }
+}
+
+uint64_t bcw__walk_memory(unsigned mb)
+{
+    uint64_t bytes = (uint64_t)mb << 20;
+    if (bytes == 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        bytes = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2
+                                      : (uint64_t)1 << 32;
+    }
+    return bytes;
+}
+
+int bcw__walk_fits(const bcw_walk_cfg *c, unsigned nctors, unsigned nmethods)
+{
+    if (c->prune_state || c->kind == BCW_WALK_STATE ||
+        c->kind == BCW_WALK_LEARNED)
+        return 0;
+    uint64_t n = bcw__walk_set_size(nctors, nmethods, c->depth);
+    double need = (double)n * (double)bcw__walk_bytes_per_sequence();
+    const char *dir = bcw__tmp_dir();
+    struct statvfs fs;
+    double disk =
+        statvfs(dir, &fs) == 0 ? (double)fs.f_bavail * (double)fs.f_frsize : 0;
+    double mem = (double)c->memory;
+    if (need <= mem + disk)
+        return 0;
+    return bcw__error(BCW_EINPUT,
+                      "the walk cannot fit: its %.3g sequences would take "
+                      "about %.3g GiB, past its memory budget (%.3g GiB, "
+                      "--memory) and the free disk it spills to (%.3g GiB "
+                      "in %s); a smaller --depth, or --prune state",
+                      (double)n, need / (1 << 30), mem / (1 << 30),
+                      disk / (1 << 30), dir);
 }

@@ -141,4 +141,23 @@ BCW_INTERNAL uint64_t bcw__walk_set_size(unsigned nctors, unsigned m,
 BCW_INTERNAL const char *bcw__walk_name(enum bcw_walk_kind kind);
 BCW_INTERNAL const char *bcw__outcome_name(unsigned outcome);
 
+/* Does a walk of `depth` prune by concrete state, as `prune` asks
+ * (BCW_PRUNE_AUTO: from depth 6 on, and not with a custom generator,
+ * whose values may depend on how often it was asked, which the state's
+ * key cannot see)? */
+BCW_INTERNAL bool bcw__walk_prunes(enum bcw_prune prune, unsigned depth,
+                                   bool generator);
+
+/* The bytes a walk's tree may hold in memory: `mb` MiB, or with 0 half
+ * the machine's memory. */
+BCW_INTERNAL uint64_t bcw__walk_memory(unsigned mb);
+
+/* An unpruned protocol or algebra walk of cfg (nctors constructors,
+ * nmethods methods) whose tree cannot fit in its memory budget and the
+ * free disk it spills to is refused before it starts, with the
+ * estimate: BCW_EINPUT; else 0 (a pruned walk's size, or a state or
+ * learned walk's, is not known ahead). */
+BCW_INTERNAL int bcw__walk_fits(const bcw_walk_cfg *cfg, unsigned nctors,
+                                unsigned nmethods);
+
 #endif
