@@ -11,8 +11,6 @@
 #include "alloc.h"
 #include "build.h"
 #include "engine.h"
-#include "file.h"
-#include "hash.h"
 #include "judge.h"
 #include "learn.h"
 #include "plan.h"
@@ -23,6 +21,9 @@
 /* enough for a capacity-10 stack to reach Full */
 #define DEFAULT_PROBE_DEPTH 12
 
+/* Where each sequence the walk runs goes, in its order: judged (judge),
+ * reported, exported, put to a person, recorded in the results file
+ * (report). */
 typedef struct sinks {
     bcw_reporter report;
     bcw_results *results;
@@ -55,6 +56,10 @@ static int ask(sinks *s)
     }
 }
 
+/* The walk's emit: sequence seq through the sinks `payload`.  0,
+ * BCW_EMIT_EXTEND (the judge asks to extend a sequence pruned by this
+ * build's state), BCW_STOPPED (the results file's limit), or an
+ * error. */
 static int emit(void *payload, const bcw_seq *seq)
 {
     sinks *s = payload;
