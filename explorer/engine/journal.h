@@ -51,12 +51,12 @@ BCW_INTERNAL int bcw__journal_exec(bcw_journal *j, bcw_pool *pool,
                                    bcw_job *jobs, size_t njobs,
                                    bcw_job_done done, void *ctx);
 
-/* How many results were replayed, and how many run and recorded. */
 /* The walk's coverage hits (n flags, coverage.h): kept in the file with
  * the records, and merged back into `hits` as a resume replays them.
  * Called before the walk runs. */
 BCW_INTERNAL void bcw__journal_cover(bcw_journal *j, uint8_t *hits, uint32_t n);
 
+/* How many results were replayed, and how many run and recorded. */
 BCW_INTERNAL void bcw__journal_counts(const bcw_journal *j, uint64_t *replayed,
                                       uint64_t *recorded);
 
