@@ -106,6 +106,20 @@ static void externalize(LLVMModuleRef mod)
         LLVMSetValueName2(main_fn, "bcw_unit_main", 13);
 }
 
+/* The unit's own functions in a section of their own, so that the
+ * runtime tells their code from its own (rt_halt.c: a halt's site is
+ * always the unit's); what is added after (stubs, the setup's call) is
+ * bcwalk's.  A function the source put in a section keeps it. */
+static void mark_unit_code(LLVMModuleRef mod)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn)) {
+        const char *section = LLVMGetSection(fn);
+        if (!LLVMIsDeclaration(fn) && (section == NULL || section[0] == '\0'))
+            LLVMSetSection(fn, "bcw_unit_text");
+    }
+}
+
 static void gather_globals(LLVMModuleRef mod)
 {
     for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g != NULL;
@@ -323,6 +337,7 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     *optimised = bcw__sanitize_module(bc.mod, sanitize);
     /* order matters: the symbol table names functions before `main` or
      * libc declarations are renamed */
+    mark_unit_code(bc.mod);
     err = add_symtab(model, bc.mod, in);
     if (err == 0)
         err = add_setup(bc.mod, in, setup);

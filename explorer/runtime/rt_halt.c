@@ -27,13 +27,21 @@ static uint32_t cpu_limit;   /* its RLIMIT_CPU, seconds */
 static bcw_wire_cause spare;
 int bcw_rt_in_child;
 
-/* The worker executable's code (position dependent: addresses are the
- * same in the parent's symbolizer). */
+/* The unit's code: its functions are in a section of their own
+ * (explorer/build/native.c), apart from the runtime's, which is in the
+ * same position-dependent executable (addresses are the same in the
+ * parent's symbolizer).  Without that section (a unit whose functions
+ * all have sections of their own), the executable's code. */
+extern char __start_bcw_unit_text[] __attribute__((weak));
+extern char __stop_bcw_unit_text[] __attribute__((weak));
 extern char __executable_start[], etext[];
 
-static int in_executable(uintptr_t pc)
+static int in_unit(uintptr_t pc)
 {
-    return pc >= (uintptr_t)__executable_start && pc < (uintptr_t)etext;
+    if (__start_bcw_unit_text == NULL)
+        return pc >= (uintptr_t)__executable_start && pc < (uintptr_t)etext;
+    return pc >= (uintptr_t)__start_bcw_unit_text &&
+           pc < (uintptr_t)__stop_bcw_unit_text;
 }
 
 void bcw_rt_halt_worker(uint32_t cpu_s)
@@ -126,7 +134,7 @@ uint32_t bcw_rt_halt_call(void)
 static uint64_t call_site(void *ret)
 {
     uintptr_t pc = (uintptr_t)ret;
-    return in_executable(pc) ? (uint64_t)(pc - 1) : 0;
+    return in_unit(pc) ? (uint64_t)(pc - 1) : 0;
 }
 
 void bcw_rt_halt(enum bcw_outcome outcome, int signo)
@@ -201,20 +209,21 @@ void bcw_rt_halt_fatal(enum bcw_outcome outcome, int signo)
 }
 
 /* Where the code under test faulted: the faulting instruction if it is
- * the unit's, else (a libc function such as memcpy) the first return
+ * the unit's, else (a libc function such as memcpy, or bcwalk's own
+ * allocator given an address no allocation gave) the first return
  * address of the unit's code above it on the stack; 0 if none is found.
  * The unwinder runs in the handler: the worker exits right after, and a
  * fault inside it ends the worker all the same (SA_NODEFER, `faulting`). */
 static uint64_t fault_site(uintptr_t pc)
 {
-    if (in_executable(pc))
+    if (in_unit(pc))
         return pc;
     void *frames[32];
     int n = backtrace(frames, 32), k = 0;
     while (k < n && (uintptr_t)frames[k] != pc)
         k++;
     for (k++; k < n; k++)
-        if (in_executable((uintptr_t)frames[k]))
+        if (in_unit((uintptr_t)frames[k]))
             return (uint64_t)(uintptr_t)frames[k] - 1;
     return 0;
 }

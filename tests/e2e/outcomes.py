@@ -78,6 +78,16 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(causes("memfault.bc", "mf"), {
             "mf_load": "SIGSEGV: read of address 0x0 in mf_load "
                        "(memfault.c:27)"})
+        # a free of an address no allocation gave faults in bcwalk's
+        # allocator, which reads before it: the halt is the unit's call
+        # of free, never a place in bcwalk's runtime
+        bad = causes("badfree.bc", "bf")
+        self.assertEqual(sorted(bad), ["bf_forget", "bf_trim"])
+        self.assertEqual(bad["bf_forget"], "SIGSEGV: read of address 0x8 in "
+                         "bf_forget (badfree.c:35)")
+        # (how libc's free fails on the middle of a block is libc's)
+        self.assertTrue(bad["bf_trim"].endswith(" in bf_trim (badfree.c:28)"),
+                        bad["bf_trim"])
         text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
                       "--depth", "1", "--timeout", "200", check=0).stdout
         self.assertIn("faulty_check(target);\n==> *abort* assertion failed: "
