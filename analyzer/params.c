@@ -108,9 +108,9 @@ static bool callee_writes_only(LLVMValueRef call, LLVMValueRef p, bool *stored,
     return true;
 }
 
-/* Is the memory at `p` only stored into (through field addresses and
- * casts too, and with `calls` by calls filling it), never read or passed
- * on?  *stored says whether it is. */
+/* Is the memory at `p` only stored into (through field addresses, casts
+ * and the values that may stand for it, and with `calls` by calls
+ * filling it), never read or passed on?  *stored says whether it is. */
 static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
@@ -119,6 +119,13 @@ static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops)
             *stored = true;
         else if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) &&
                  LLVMGetOperand(user, 0) == p && hops < 8) {
+            if (!written_only(user, calls, stored, hops + 1))
+                return false;
+        } else if ((LLVMIsAPHINode(user) || (LLVMIsASelectInst(user) &&
+                                             LLVMGetOperand(user, 0) != p)) &&
+                   hops < 8) {
+            /* the pointer or another one in its place (`if (!err) err =
+             * &placeholder;`): what is done through either */
             if (!written_only(user, calls, stored, hops + 1))
                 return false;
         } else if (calls && LLVMIsACallInst(user)) {

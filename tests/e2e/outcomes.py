@@ -88,6 +88,19 @@ class Outcomes(unittest.TestCase):
         # (how libc's free fails on the middle of a block is libc's)
         self.assertTrue(bad["bf_trim"].endswith(" in bf_trim (badfree.c:28)"),
                         bad["bf_trim"])
+        # an error report the call fills (or a placeholder when given
+        # NULL) is its output, not an argument bcwalk made up: the abort
+        # after it is the unit's, not suspect
+        walk = jsonl("errout.bc", "eo", "protocol", 2)
+        self.assertEqual(walk[-1]["sequences"]["suspect"], 0)
+        after = [s["calls"] for s in walk[:-1]
+                 if [c["fn"] for c in s["calls"]] ==
+                 ["eo_new", "eo_parse", "eo_first"] and
+                 s["calls"][1]["args"][1] == "-1"]
+        self.assertEqual([(c[1]["args"][2], c[2]["outcome"], c[2]["cause"])
+                          for c in after],
+                         [("&err", "abort",
+                           "abort() called in eo_first (errout.c:58)")])
         text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
                       "--depth", "1", "--timeout", "200", check=0).stdout
         self.assertIn("faulty_check(target);\n==> *abort* assertion failed: "
