@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "finder.h"
 
+#include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,42 +97,148 @@ static bool is_own(const bcw_finder *f, LLVMValueRef fn)
                                             own_named, &p) != UINT32_MAX;
 }
 
+/* The static functions met so far, by where their debug info says they
+ * are defined: a header's static (inline) function is emitted by every
+ * file using it, and llvm-link renames the copies (lh_table_head.3). */
+typedef struct copies {
+    LLVMValueRef *fns;
+    size_t n, cap;
+    bcw_index ix; /* by definition() */
+} copies;
+
+/* The hash of fn's definition: its file and line; 0 without debug info
+ * or when it is not static. */
+static uint64_t definition(LLVMValueRef fn)
+{
+    LLVMLinkage l = LLVMGetLinkage(fn);
+    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+    if ((l != LLVMInternalLinkage && l != LLVMPrivateLinkage) || sp == NULL)
+        return 0;
+    unsigned len = 0;
+    const char *file = bcw__function_file(fn, &len);
+    unsigned line = LLVMDISubprogramGetLine(sp);
+    return file == NULL
+               ? 0
+               : bcw__hash(&line, sizeof line, bcw__hash(file, len, 1));
+}
+
+static unsigned instructions(LLVMValueRef fn)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i))
+            n++;
+    return n;
+}
+
+typedef struct same_probe {
+    const copies *c;
+    LLVMValueRef fn;
+} same_probe;
+
+/* Is copy i the same definition as p->fn: the same file and line, the
+ * same type, as many instructions? */
+static int same_definition(uint32_t i, const void *payload)
+{
+    const same_probe *p = payload;
+    LLVMValueRef a = p->c->fns[i], b = p->fn;
+    unsigned la = 0, lb = 0;
+    const char *fa = bcw__function_file(a, &la);
+    const char *fb = bcw__function_file(b, &lb);
+    return la == lb && memcmp(fa, fb, la) == 0 &&
+           LLVMDISubprogramGetLine(LLVMGetSubprogram(a)) ==
+               LLVMDISubprogramGetLine(LLVMGetSubprogram(b)) &&
+           LLVMGlobalGetValueType(a) == LLVMGlobalGetValueType(b) &&
+           instructions(a) == instructions(b);
+}
+
+/* The function fn is a copy of (the first static function of the same
+ * definition), or NULL, fn then kept among the copies.  *err on
+ * BCW_ENOMEM. */
+static LLVMValueRef copy_of(copies *c, LLVMValueRef fn, int *err)
+{
+    uint64_t h = definition(fn);
+    if (h == 0 || LLVMIsDeclaration(fn))
+        return NULL;
+    same_probe p = {c, fn};
+    uint32_t i = bcw__index_get(&c->ix, h, same_definition, &p);
+    if (i != UINT32_MAX)
+        return c->fns[i];
+    if (bcw__grow(&c->fns, &c->cap, c->n + 1, sizeof *c->fns) < 0 ||
+        bcw__index_put(&c->ix, h, (uint32_t)c->n) < 0)
+        *err = BCW_ENOMEM;
+    else
+        c->fns[c->n++] = fn;
+    return NULL;
+}
+
+/* "is a copy of lh_table_head (linkhash.h:362) ...": fn skipped. */
+static int skip_copy(bcw_finder *f, LLVMValueRef fn, LLVMValueRef of)
+{
+    unsigned len = 0;
+    const char *file = bcw__function_file(of, &len);
+    char *text = bcw__sprintf(
+        "is a copy of %s (%.*s:%u), the same static function emitted "
+        "again by another file: walked once",
+        bcw__value_name(of), (int)len, file,
+        LLVMDISubprogramGetLine(LLVMGetSubprogram(of)));
+    int err =
+        text ? bcw__finder_skip(f, bcw__value_name(fn), text) : BCW_ENOMEM;
+    free(text);
+    return err;
+}
+
+/* Fn's signature among f's, or fn skipped with why it cannot be
+ * walked: a function its header leaves out, or one whose signature a
+ * walk cannot call.  0 or BCW_ENOMEM. */
+static int load_sig(bcw_finder *f, LLVMValueRef fn)
+{
+    const char *why;
+    const char *header = bcw__api_left_out(f->api, fn);
+    if (header != NULL) {
+        char *text = bcw__sprintf("is not declared in %s, the header "
+                                  "beside its source: an internal "
+                                  "function",
+                                  header);
+        int err =
+            text ? bcw__finder_skip(f, bcw__value_name(fn), text) : BCW_ENOMEM;
+        free(text);
+        return err;
+    }
+    if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs], &why))
+        return why != NULL ? bcw__finder_skip(f, bcw__value_name(fn), why) : 0;
+    if (bcw__index_put(&f->sig_ix, bcw__hash_ptr(fn), f->nsigs) < 0)
+        return BCW_ENOMEM;
+    f->nsigs++;
+    return 0;
+}
+
 /* Reads every API function's signature once: discovery goes over them
  * several times, and reading debug info and pointees is the analysis's
  * dearest part. */
 static int load_sigs(bcw_finder *f)
 {
     size_t cap = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn;
+    copies c = {0};
+    int err = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn && err == 0;
          fn = LLVMGetNextFunction(fn)) {
         if (bcw__grow(&f->sigs, &cap, f->nsigs + 1, sizeof *f->sigs) < 0)
-            return BCW_ENOMEM;
-        const char *why;
-        if (!is_own(f, fn))
+            err = BCW_ENOMEM;
+        if (err < 0 || !is_own(f, fn))
             continue; /* a linked file's: there for its callers */
-        const char *header = bcw__api_left_out(f->api, fn);
-        if (header != NULL) {
-            char *text = bcw__sprintf("is not declared in %s, the header "
-                                      "beside its source: an internal "
-                                      "function",
-                                      header);
-            int err = text ? bcw__finder_skip(f, bcw__value_name(fn), text)
-                           : BCW_ENOMEM;
-            free(text);
-            if (err < 0)
-                return err;
+        LLVMValueRef of = copy_of(&c, fn, &err);
+        if (err == 0 && of != NULL)
+            err = skip_copy(f, fn, of);
+        if (err < 0 || of != NULL)
             continue;
-        }
-        if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs], &why)) {
-            if (why != NULL && bcw__finder_skip(f, bcw__value_name(fn), why))
-                return BCW_ENOMEM;
-            continue;
-        }
-        if (bcw__index_put(&f->sig_ix, bcw__hash_ptr(fn), f->nsigs) < 0)
-            return BCW_ENOMEM;
-        f->nsigs++;
+        err = load_sig(f, fn);
     }
-    return 0;
+    free(c.fns);
+    bcw__index_free(&c.ix);
+    return err;
 }
 
 int bcw__finder_init(bcw_finder *f, bcw_model *model, bcw_bitcode *bc,

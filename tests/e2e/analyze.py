@@ -31,6 +31,25 @@ class Analyze(unittest.TestCase):
         self.assertEqual(push["params"][1],
                          {"name": "x", "type": "int", "kind": "int"})
 
+    def test_a_header_static_function_copied_by_each_file_is_walked_once(self):
+        # shelf.h's static inline helpers are emitted by both files of
+        # the library and llvm-link renames the second copies: one
+        # function of the API, its copies skipped with what they copy
+        model = json.loads(bcwalk("analyze", example("shelf.bc"), "--format",
+                                  "json").stdout)
+        [u] = model["units"]
+        self.assertEqual(sorted(m["name"] for m in u["methods"]),
+                         ["shelf_count", "shelf_full", "shelf_put",
+                          "shelf_room", "shelf_take"])
+        skipped = dict(s.split(": ", 1) for s in model["skipped"])
+        self.assertEqual(sorted(skipped), ["shelf_count.1", "shelf_full.2"])
+        self.assertRegex(skipped["shelf_full.2"],
+                         r"^is a copy of shelf_full \(.*shelf\.h:29\), the "
+                         r"same static function emitted again by another "
+                         r"file: walked once$")
+        self.assertEqual([p["name"] for p in u["predicates"]],
+                         ["full", "room", "n == 8"])
+
     def test_predicates_in_json(self):
         m = json.loads(bcwalk("analyze", example("ringq.bc"), "--format",
                               "json", check=0).stdout)

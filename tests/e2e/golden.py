@@ -19,7 +19,7 @@ REPORTS = [("analyze-%s.txt" % bc, ("analyze", bc + ".bc"))
            for bc in ("bstack", "faulty", "counter", "ringq", "account",
                       "sbuf", "str", "slist", "dlist", "callee", "cfg",
                       "hset", "bank", "book", "tally", "iset", "outctor",
-                      "sdsish")]
+                      "sdsish", "shelf")]
 EXPLORED = (  # example, unit, walk, depth, more arguments
     ("bstack", "bstack", "protocol", 3, ()),
     ("bstack", "bstack", "algebra", 3, ()),
