@@ -132,6 +132,45 @@ static bool frees_self(const bcw_finder *f, const bcw_sig *s, int self)
            (named && bcw__effects_escapes(f->fx, s->name, (unsigned)self));
 }
 
+/* Is v (through casts, phis and selects) NULL or parameter *given (the
+ * first met becomes it)? */
+static bool null_or_param(LLVMValueRef v, LLVMValueRef *given, int hops)
+{
+    while (LLVMIsABitCastInst(v))
+        v = LLVMGetOperand(v, 0);
+    if (LLVMIsAConstantPointerNull(v))
+        return true;
+    if (hops < 8 && LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (!null_or_param(LLVMGetIncomingValue(v, k), given, hops + 1))
+                return false;
+        return true;
+    }
+    if (hops < 8 && LLVMIsASelectInst(v))
+        return null_or_param(LLVMGetOperand(v, 1), given, hops + 1) &&
+               null_or_param(LLVMGetOperand(v, 2), given, hops + 1);
+    if (!LLVMIsAArgument(v) || (*given != NULL && v != *given))
+        return false;
+    *given = v;
+    return true;
+}
+
+/* Does s give back one of its parameters: every return returns the same
+ * parameter, or NULL (list_rpush(list, node) returning node)?  Such a
+ * function hands back what it was given: it makes nothing. */
+static bool gives_back_param(const bcw_sig *s)
+{
+    LLVMValueRef given = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t != NULL && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1 &&
+            !null_or_param(LLVMGetOperand(t, 0), &given, 0))
+            return false;
+    }
+    return given != NULL;
+}
+
 int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
                   int *self, int *out)
 {
@@ -143,7 +182,8 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
     /* a unit in the caller's cell has the empty cell for its only
      * constructor: list_prepend(&head, v) returning an entry grows it */
     if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
-        (unit = bcw__finder_unit(f, ret)) >= 0 && !f->model->units[unit].cell) {
+        (unit = bcw__finder_unit(f, ret)) >= 0 &&
+        !f->model->units[unit].cell && !gives_back_param(s)) {
         *role = BCW_ROLE_CONSTRUCTOR;
         return unit;
     }

@@ -1,7 +1,8 @@
 """roles.py - end-to-end tests of roles decided by what functions do, not
 by their names: observers that hand the unit's memory to callbacks,
 destructors that free the unit through a function-pointer field or under
-a camelCase name, a `_delete` that only removes an element; external
+a camelCase name, a `_delete` that only removes an element, a push giving back the node it
+was handed a method and no constructor; external
 functions the header beside their source leaves out are internal, not
 API; one file of a library walked with the files it calls (--link).  ctest runs this file as test_e2e_roles."""
 import json
@@ -25,6 +26,27 @@ def roles_of(bc):
 
 
 class Roles(unittest.TestCase):
+    def test_a_push_giving_back_the_node_it_was_given_is_a_method(self):
+        # nl_push(list, node) returns node: it makes nothing, so it is
+        # no constructor of nodes (taking its own unit, it was skipped)
+        # but a mutator of the list, given a node made by nl_node_new;
+        # the list then holds two nodes, and nothing halts
+        m = json.loads(bcwalk("analyze", example("nlist.bc"), "--format",
+                              "json").stdout)
+        lst = next(u for u in m["units"] if u["name"] == "nlist")
+        push = next(f for f in lst["methods"] if f["name"] == "nl_push")
+        self.assertEqual(push["role"], "mutator")
+        self.assertEqual((push["params"][1]["kind"],
+                          push["params"][1]["made_by"]),
+                         ("unit_ref", "nl_node_new"))
+        self.assertEqual(m["skipped"], [])
+        walk = jsonl("nlist.bc", "nlist", "protocol", 3)
+        self.assertEqual(walk[-1]["sequences"]["terminated"], 0)
+        lens = [s["calls"][-1]["result"] for s in walk[:-1]
+                if [c["fn"] for c in s["calls"]] ==
+                ["nl_new", "nl_push", "nl_push", "nl_len"]]
+        self.assertEqual(lens, ["2"])
+
     def test_a_void_observer_is_a_warning(self):
         # examples/beep.c: beep_log only prints; beep_inc, void too, is a
         # mutator and no warning
