@@ -6,7 +6,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "alloc.h"
 #include "build.h"
@@ -89,13 +88,6 @@ static int emit(void *payload, const bcw_seq *seq)
         }
     }
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The unit's code, for coverage: the functions the plan calls and
@@ -522,10 +514,10 @@ static int run(walk *w, bcw_pool *pool)
     bcw_executor x = {pool, w->journal, w->recorded,
                       w->keep_record ? &w->record : NULL};
     w->cfg.exec_payload = &x;
-    double t0 = now_s();
+    double t0 = bcw__now_s();
     int err = w->cfg.kind == BCW_WALK_STATE ? walk_states(w)
                                             : bcw__walk_run(w->out, &w->cfg);
-    w->out->elapsed_s = now_s() - t0;
+    w->out->elapsed_s = bcw__now_s() - t0;
     w->out->worker_restarts = pool != NULL ? bcw__pool_restarts(pool) : 0;
     w->cfg.exec_payload = NULL;
     return err;

@@ -17,11 +17,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "hash.h"
+#include "walk.h"
 
 #define MAGIC "BCWJOURN"
 #define VERSION 2u
@@ -104,13 +104,6 @@ struct bcw_journal {
     uint32_t ncov;
     size_t cover_at; /* a coverage block read before hits were given */
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void put(unsigned char **p, const void *v, size_t n)
 {
@@ -450,7 +443,7 @@ static int write_pending(bcw_journal *j, bool sync)
     b->len = 0;
     j->npending = 0;
     if (sync)
-        j->synced = now_s();
+        j->synced = bcw__now_s();
     return j->err;
 }
 
@@ -539,7 +532,7 @@ int bcw__journal_open(bcw_journal **out, const bcw_journal_cfg *cfg)
         return BCW_ENOMEM;
     j->cfg = *cfg;
     j->fd = -1;
-    j->t0 = j->synced = now_s();
+    j->t0 = j->synced = bcw__now_s();
     bcw__buf_init(&j->pending, (size_t)1 << 30);
     if (cfg->path == NULL)
         return 0;
@@ -602,7 +595,7 @@ int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
     if (k == njobs)
         return 0;
     if (j->cfg.time_limit_s > 0 && j->ran &&
-        now_s() - j->t0 >= j->cfg.time_limit_s) {
+        bcw__now_s() - j->t0 >= j->cfg.time_limit_s) {
         err = sync_pending(j);
         return err < 0 ? err : BCW_STOPPED;
     }
@@ -619,7 +612,7 @@ int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
     err = bcw__pool_run_each(pool, live, njobs - k, live_done, &lr);
     j->ran = true;
     free(live);
-    if (err == 0 && j->fd >= 0 && now_s() - j->synced >= j->cfg.every_s)
+    if (err == 0 && j->fd >= 0 && bcw__now_s() - j->synced >= j->cfg.every_s)
         err = sync_pending(j);
     else if (err == 0 && j->fd >= 0 && j->pending.len >= FLUSH_BYTES)
         err = write_pending(j, false);

@@ -119,7 +119,7 @@ uint64_t bcw__walk_set_size(unsigned nctors, unsigned m, unsigned depth)
     return sat_mul(nctors, sat_add(1, subtree(m, depth, 0)));
 }
 
-static double now_s(void)
+double bcw__now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -520,7 +520,7 @@ static int run_level(walker *w, size_t start, size_t end, unsigned level,
         prog->level_done = to - start;
         prog->level_size = end - start;
         prog->states = w->states.len;
-        prog->elapsed_s = now_s() - t0;
+        prog->elapsed_s = bcw__now_s() - t0;
         if (err == 0 && cfg->progress)
             cfg->progress(prog, cfg->progress_payload);
     }
@@ -576,7 +576,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     w->cfg = cfg;
     w->spill.budget = cfg->memory;
     int err = 0;
-    double t0 = now_s();
+    double t0 = bcw__now_s();
     bcw_progress prog = {.depth = cfg->depth};
     size_t start = 0, end = 0;
     bool shared = false; /* this shard's part is its own subtrees */

@@ -160,4 +160,8 @@ BCW_INTERNAL uint64_t bcw__walk_memory(unsigned mb);
 BCW_INTERNAL int bcw__walk_fits(const bcw_walk_cfg *cfg, unsigned nctors,
                                 unsigned nmethods);
 
+/* The monotonic clock, in seconds: what walks and checkpoints time
+ * themselves by. */
+BCW_INTERNAL double bcw__now_s(void);
+
 #endif
