@@ -292,24 +292,33 @@ static unsigned needs(const bcw_func *f)
     return n;
 }
 
+/* The makeable constructor of unit u needing least, or -1. */
+static int best_ctor(const bcw_model *m, const bcw_unit *u, int depth)
+{
+    int best = -1;
+    for (unsigned j = 0; j < u->nfuncs; j++)
+        if (makeable(m, &u->funcs[j], depth) &&
+            (best < 0 || needs(&u->funcs[j]) < needs(&u->funcs[best])))
+            best = (int)j;
+    return best;
+}
+
 static int ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit,
                     int depth)
 {
     if (p->kind != BCW_PK_UNIT_REF || p->detail == NULL)
         return -1;
-    for (unsigned i = 0; i < m->nunits; i++) {
-        const bcw_unit *u = &m->units[i];
-        if (strcmp(u->name, p->detail) != 0)
-            continue;
-        int best = -1;
-        for (unsigned j = 0; j < u->nfuncs; j++)
-            if (makeable(m, &u->funcs[j], depth) &&
-                (best < 0 || needs(&u->funcs[j]) < needs(&u->funcs[best])))
-                best = (int)j;
-        *unit = i;
-        return best;
-    }
+    for (unsigned i = 0; i < m->nunits; i++)
+        if (strcmp(m->units[i].name, p->detail) == 0) {
+            *unit = i;
+            return best_ctor(m, &m->units[i], depth);
+        }
     return -1;
+}
+
+int bcw__unit_own_ctor(const bcw_model *m, const bcw_unit *u)
+{
+    return best_ctor(m, u, BCW_REF_DEPTH);
 }
 
 int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p, unsigned *unit)

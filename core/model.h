@@ -232,6 +232,12 @@ BCW_INTERNAL int bcw__unit_ref_ctor_within(const bcw_model *m,
 BCW_INTERNAL int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p,
                                     unsigned *unit);
 
+/* The constructor of unit u itself that makes a second instance for a
+ * parameter of u's type other than the target (an item added to a
+ * list of items): its index in u->funcs, chosen as bcw__unit_ref_ctor
+ * chooses; -1 when there is none. */
+BCW_INTERNAL int bcw__unit_own_ctor(const bcw_model *m, const bcw_unit *u);
+
 /* Index in u->handles of the handle of struct `type`, or -1. */
 BCW_INTERNAL int bcw__handle_index(const bcw_unit *u, const char *type);
 

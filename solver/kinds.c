@@ -3,8 +3,9 @@
  * one that matches none), callbacks (the module's functions of the
  * callback's type and kind, else the built-in closure of its kind,
  * analyzer/callbacks.c), elements (a new cell, or the same one again),
- * buffer lengths the code does not branch on (0, 1, small) and enums
- * (each enumerator, whether or not the code branches on it). */
+ * buffer lengths the code does not branch on (0, 1, small), enums
+ * (each enumerator, whether or not the code branches on it) and a
+ * second instance of the unit (one of its own, or the target again). */
 #define _POSIX_C_SOURCE 200809L
 #include "kinds.h"
 
@@ -139,6 +140,16 @@ static int enumerators(bcw_param *p)
         err = bcw__param_set_note(
             p, bcw__sprintf("categories for its first %u enumerators only", n));
     return err;
+}
+
+int bcw__partition_instance(const bcw_model *m, const bcw_unit *u, bcw_param *p)
+{
+    int err = 0;
+    if (bcw__unit_own_ctor(m, u) >= 0)
+        err = add(p, bcw__sprintf("a new %s", u->name), NULL, 0, false);
+    return err < 0 ? err
+                   : add(p, bcw__sprintf("%s is the target", p->name), NULL, 0,
+                         true);
 }
 
 int bcw__partition_kind(const bcw_model *m, bcw_param *p)

@@ -1,5 +1,5 @@
-/* kinds.h - categories of string, callback, element, length and enum
- * parameters (kinds.c). */
+/* kinds.h - categories of string, callback, element, length, enum and
+ * second-instance parameters (kinds.c). */
 #ifndef BCW_SOLVER_KINDS_H
 #define BCW_SOLVER_KINDS_H
 
@@ -10,5 +10,11 @@
  * there are more), its categories; other parameters are left alone.  0
  * or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, bcw_param *p);
+
+/* Gives p, a parameter of unit u's type other than the target, its
+ * categories: an instance of its own (when u has a constructor a walk
+ * can call), and the target itself (aliasing).  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__partition_instance(const bcw_model *m, const bcw_unit *u,
+                                         bcw_param *p);
 
 #endif

@@ -216,9 +216,12 @@ int bcw_model_partition(bcw_model *m)
             bcw_func *f = &u->funcs[i];
             for (unsigned j = 0; j < f->nparams && err == 0; j++) {
                 bcw_param *p = &f->params[j];
-                if (p->kind == BCW_PK_STRING || p->kind == BCW_PK_CALLBACK ||
-                    (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||
-                    (p->kind == BCW_PK_LENGTH && p->nconds == 0))
+                if (p->kind == BCW_PK_UNIT && f->self >= 0 && (int)j != f->self)
+                    err = p->nparts == 0 ? bcw__partition_instance(m, u, p) : 0;
+                else if (p->kind == BCW_PK_STRING ||
+                         p->kind == BCW_PK_CALLBACK ||
+                         (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||
+                         (p->kind == BCW_PK_LENGTH && p->nconds == 0))
                     err = p->nparts == 0 ? bcw__partition_kind(m, p) : 0;
                 else if (p->kind == BCW_PK_ENUM && p->nparts == 0)
                     err = partition_enum(&s, &shapes, m, u, f, p);

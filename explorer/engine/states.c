@@ -512,6 +512,7 @@ static void add_sum(bcw_summary *a, const bcw_summary *b)
     a->normal += b->normal;
     a->terminated += b->terminated;
     a->suspect += b->suspect;
+    a->aliasing += b->aliasing;
     a->unmet += b->unmet;
     a->leaking += b->leaking;
     a->discarded += b->discarded;

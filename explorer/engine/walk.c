@@ -343,15 +343,16 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
     return cfg->exec(cfg->exec_payload, w->jobs, njobs, absorb_job, &a);
 }
 
-/* Did node nd, whose sequence is steps[0..len] and which halted, halt
- * after a call given an argument bcwalk fabricated? */
-static bool suspect(const bcw_walk_cfg *cfg, const node *nd,
-                    const uint16_t *steps, unsigned len)
+/* Node nd, whose sequence is steps[0..len], halted: did it halt after a
+ * call given an argument bcwalk fabricated (s->suspect), or the target
+ * as another argument of its own type (s->aliasing)? */
+static void halted_after(const bcw_walk_cfg *cfg, const node *nd,
+                         const uint16_t *steps, bcw_seq *s)
 {
-    for (unsigned k = 0; k <= len && k <= nd->halted_at; k++)
-        if (cfg->step[steps[k]].fabricates)
-            return true;
-    return false;
+    for (unsigned k = 0; k <= s->len && k <= nd->halted_at; k++) {
+        s->suspect = s->suspect || cfg->step[steps[k]].fabricates;
+        s->aliasing = s->aliasing || cfg->step[steps[k]].aliases;
+    }
 }
 
 /* The cause the worker gave for node i's halt or leak, or NULL.  Nodes
@@ -379,7 +380,8 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         nd->outcome != BCW_RUN_NORMAL && nd->outcome != BCW_RUN_REJECTED;
     if (halted || cfg->emit != NULL) {
         s.len = chain(w, i, w->steps);
-        s.suspect = halted && suspect(cfg, nd, w->steps, s.len);
+        if (halted)
+            halted_after(cfg, nd, w->steps, &s);
     }
     const bcw_wire_cause *leak =
         nd->outcome == BCW_RUN_NORMAL ? find_cause(w, i) : NULL;
@@ -389,6 +391,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         sum->terminated++;
     sum->leaking += leak != NULL;
     sum->suspect += s.suspect;
+    sum->aliasing += s.aliasing;
     sum->unmet += nd->outcome == BCW_RUN_REJECTED && nd->signo == BCW_SIG_UNMET;
     sum->predicted_void += predicted;
     if (cfg->emit == NULL)

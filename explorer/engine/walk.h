@@ -31,6 +31,9 @@ typedef struct bcw_seq {
     bool pruned;           /* not extended: its state was reached before */
     bool suspect;          /* halted after a step that fabricates (its
                               outcome is reported as "suspect") */
+    bool aliasing;         /* halted after a step given the target as another
+                              argument of its own type (reported as
+                              "aliasing" unless suspect) */
     const bcw_wire_cause *cause; /* what the worker saw of the halt, or
                                     NULL */
     const bcw_wire_cause *leak;  /* a normal sequence's leak

@@ -389,7 +389,7 @@ static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
                       unsigned k, bcw_wire_param *w)
 {
     const bcw_part *part = st->part[k];
-    if (!st->fixed[k])
+    if (!st->fixed[k] || p->kind == BCW_PK_UNIT) /* the target itself */
         return 0;
     if (part == NULL) { /* a permuted buffer's length */
         w->fixed = BCW_FIXED_VALUE;
@@ -429,11 +429,6 @@ static int too_many_handles(const bcw_unit *u, const char *type)
                       u->name, type, BCW_MAX_HANDLES);
 }
 
-/* Plan index of the entry calling constructor `ctor` of unit `other`,
- * appended after the `nsteps` steps (the first time, for a step's
- * argument), with the callbacks and other units' instances it takes,
- * made by entries after it, those constructors `depth` levels down at
- * most. */
 /* The callback fields of unit `u`'s instances plan entry `fi` makes:
  * each gets a built-in where the constructor left it NULL. */
 static int plan_fills(bcw_plan *plan, const bcw_unit *u, unsigned fi)
@@ -478,6 +473,11 @@ static bool fabricates(const bcw_plan *plan, const bcw_func *f, unsigned fi)
     return false;
 }
 
+/* Plan index of the entry calling constructor `ctor` of unit `other`,
+ * appended after the `nsteps` steps (the first time, for a step's
+ * argument), with the callbacks and other units' instances it takes,
+ * made by entries after it, those constructors `depth` levels down at
+ * most. */
 static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
                      unsigned other, unsigned ctor, int depth, unsigned *index)
 {
@@ -522,13 +522,27 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
     return plan_fills(plan, &m->units[other], me);
 }
 
-/* How a handle or another unit's argument is made: the handle of age
- * `age` given out, or an instance from that unit's constructor (else
- * zeroed storage, fixed 0). */
+/* How a handle or another instance is made: the handle of age `age`
+ * given out, an instance from that unit's constructor (else zeroed
+ * storage, fixed 0), or for a parameter of u's own type whose category
+ * is "a new u", an instance of u's own (else the target, fixed 0). */
 static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
-                     unsigned nsteps, const bcw_param *p, unsigned age,
-                     bcw_wire_param *w)
+                     unsigned nsteps, const bcw_param *p, const bcw_step *st,
+                     unsigned k, bcw_wire_param *w)
 {
+    unsigned age = st->age[k];
+    if (p->kind == BCW_PK_UNIT && st->part[k] != NULL && !st->fixed[k]) {
+        int own = bcw__unit_own_ctor(m, u);
+        if (own < 0)
+            return 0;
+        unsigned index = 0;
+        int err = plan_ctor(plan, m, nsteps, (unsigned)(u - m->units),
+                            (unsigned)own, BCW_REF_DEPTH, &index);
+        w->fixed = BCW_FIXED_UNIT_CTOR;
+        w->value = index;
+        w->size = (uint32_t)u->size; /* for an init constructor */
+        return err;
+    }
     if (p->kind == BCW_PK_HANDLE) {
         int h = bcw__handle_index(u, p->detail);
         if (h < 0 || h >= BCW_MAX_HANDLES)
@@ -615,8 +629,8 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
             int err =
                 wire_fixed(plan, &f->params[k], &steps[i], k, &w->params[k]);
             if (err == 0)
-                err = wire_made(plan, m, u, nsteps, &f->params[k],
-                                steps[i].age[k], &w->params[k]);
+                err = wire_made(plan, m, u, nsteps, &f->params[k], &steps[i], k,
+                                &w->params[k]);
             if (err < 0)
                 return err;
         }
@@ -646,6 +660,10 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
         /* one giving out a handle changes the handles, not the object */
         w->observer = f->role == BCW_ROLE_OBSERVER && !gives_handle;
         w->fabricates = a->plan->fabricates[i];
+        for (unsigned k = 0; k < f->nparams; k++)
+            w->aliases = w->aliases ||
+                         (f->params[k].kind == BCW_PK_UNIT &&
+                          a->steps[i].part[k] != NULL && a->steps[i].fixed[k]);
         if (w->observer)
             a->plan->funcs[i].flags |= BCW_WIRE_OBSERVER;
         for (unsigned k = 0; k < f->nparams; k++)

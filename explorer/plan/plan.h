@@ -55,6 +55,8 @@ typedef struct bcw_walk_step {
                           block carries the text (BCW_SEQ_TEXT_WORDS) */
     bool fabricates;   /* an argument is zeroed storage: another unit's
                           instance no constructor a walk can call makes */
+    bool aliases;      /* the target is passed again as another argument of
+                          its own type (an array added to itself) */
 } bcw_walk_step;
 
 /* What the plan takes of the walk's settings (bcw_explore_opts'). */

@@ -126,6 +126,18 @@ static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
         ctor_call(r, other, ctor, BCW_REF_DEPTH, gen, buf, n);
 }
 
+/* A second instance of the unit, of its own: its constructor's call
+ * (ctor_call); false when the unit has none a walk can call, and the
+ * target is passed. */
+static bool own_arg(const bcw_reporter *r, bcw_gen *gen, char *buf, size_t n)
+{
+    int ctor = r->model ? bcw__unit_own_ctor(r->model, r->unit) : -1;
+    if (ctor >= 0)
+        ctor_call(r, (unsigned)(r->unit - r->model->units), ctor, BCW_REF_DEPTH,
+                  gen, buf, n);
+    return ctor >= 0;
+}
+
 /* A string argument: a C literal (so ASCII), a long one by its start
  * and length, or NULL. */
 static void string_arg(char *buf, size_t n, const char *str)
@@ -189,7 +201,10 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         snprintf(buf, n, "bytes[%llu]", (unsigned long long)seq->outs[k][p]);
         return;
     }
-    if (st->fixed[p]) {
+    if (pa->kind == BCW_PK_UNIT && st->part[p] != NULL && !st->fixed[p] &&
+        own_arg(r, gen, buf, n))
+        return;
+    if (st->fixed[p] && pa->kind != BCW_PK_UNIT) {
         bcw_value_format(
             buf, n, pa->kind == BCW_PK_ELEMENT ? BCW_PK_ELEMENT : BCW_PK_INT,
             pa->abi, (uint64_t)st->value[p], 0);

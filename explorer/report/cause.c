@@ -323,14 +323,34 @@ void bcw__cause_halt(const bcw_reporter *r, const bcw_seq *s, char *buf,
     snprintf(buf, n, "*%s* %s", bcw__outcome_name(s->outcome), cause);
 }
 
+const char *bcw__cause_apart(const bcw_seq *s)
+{
+    bool halted =
+        s->outcome != BCW_RUN_NORMAL && s->outcome != BCW_RUN_REJECTED;
+    return !halted       ? NULL
+           : s->suspect  ? "after an argument bcwalk made up"
+           : s->aliasing ? "after the target was passed as its own argument"
+                         : NULL;
+}
+
+const char *bcw__cause_outcome(const bcw_seq *s)
+{
+    bool halted =
+        s->outcome != BCW_RUN_NORMAL && s->outcome != BCW_RUN_REJECTED;
+    return halted && s->suspect    ? "suspect"
+           : halted && s->aliasing ? "aliasing"
+                                   : bcw__outcome_name(s->outcome);
+}
+
 void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s, char *buf,
                          size_t n)
 {
     char cause[320];
     cause_text(r, s, cause, sizeof cause);
-    if (s->suspect)
-        snprintf(buf, n, "%s: %s, after an argument bcwalk made up",
-                 bcw__outcome_name(s->outcome), cause);
+    const char *apart = bcw__cause_apart(s);
+    if (apart != NULL)
+        snprintf(buf, n, "%s: %s, %s", bcw__outcome_name(s->outcome), cause,
+                 apart);
     else
         snprintf(buf, n, "%s", cause);
 }

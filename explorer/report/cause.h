@@ -12,9 +12,19 @@
 BCW_INTERNAL void bcw__cause_halt(const bcw_reporter *r, const bcw_seq *s,
                                   char *buf, size_t n);
 
+/* The outcome of s's last call as the jsonl report and the oracle name
+ * it: "suspect" for a halt after an argument bcwalk made up, "aliasing"
+ * for one after the target was passed as its own argument, else the
+ * outcome's name ("crash"). */
+BCW_INTERNAL const char *bcw__cause_outcome(const bcw_seq *s);
+
+/* Why s's halt is listed apart ("after an argument bcwalk made up"), or
+ * NULL for the library's own halts. */
+BCW_INTERNAL const char *bcw__cause_apart(const bcw_seq *s);
+
 /* The cause of s's halt as the jsonl report and the oracle word it; a
- * suspect halt's with its outcome and why it is suspect.  Into buf (n
- * bytes). */
+ * halt listed apart with its outcome and why (bcw__cause_apart).  Into
+ * buf (n bytes). */
 BCW_INTERNAL void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s,
                                       char *buf, size_t n);
 

@@ -14,8 +14,9 @@
  * What plain C cannot say is left out, as a skipped test that says why:
  * an argument bcwalk made (an element Obj#k, a built-in callback, a
  * buffer, a handle, another unit's instance, a string too long to show),
- * a float result.  Rejected and suspect sequences (a meaningless call,
- * an argument bcwalk made up) are no tests. */
+ * a float result.  Rejected, suspect and aliasing sequences (a
+ * meaningless call, an argument bcwalk made up, the target passed as its
+ * own argument) are no tests. */
 #define _GNU_SOURCE
 #include "emit_c.h"
 
@@ -298,7 +299,7 @@ static bool statements(FILE *f, const bcw_reporter *r, const bcw_seq *s,
 int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r, const bcw_seq *s,
                     unsigned group, const char *gname)
 {
-    if (s->suspect || s->outcome == BCW_RUN_REJECTED)
+    if (s->suspect || s->aliasing || s->outcome == BCW_RUN_REJECTED)
         return 0;
     if (bcw__grow(&e->group, &e->capgroup, e->ntests + 1, sizeof *e->group) < 0)
         return BCW_ENOMEM;

@@ -11,9 +11,9 @@
  * contract or the invariant, or leaked; an abort (abort, a failed
  * assert, exit) is a halt the report shows but no failure: a library's
  * own precondition check (pop on an empty stack) ends that way by
- * design, and only an oracle tells one from a bug.  A rejected or
- * suspect sequence (a meaningless call, an argument bcwalk made up) is
- * neither. */
+ * design, and only an oracle tells one from a bug.  A rejected,
+ * suspect or aliasing sequence (a meaningless call, an argument bcwalk
+ * made up, the target passed as its own argument) is neither. */
 #define _GNU_SOURCE
 #include "report.h"
 
@@ -61,7 +61,7 @@ struct bcw_exports {
     group *groups;
     unsigned ngroups;
     size_t capgroups;
-    uint64_t rejected, suspect;
+    uint64_t rejected, suspect, aliasing;
     bcw_emit_c *emit;     /* --emit-c, or NULL */
     bcw_stateset entries; /* a judged walk: the oracle entries emitted */
 };
@@ -234,8 +234,9 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
         err = bcw__emit_c_seq(x->emit, r, s, (unsigned)(g - x->groups), name);
     if (err < 0)
         return err;
-    if (s->suspect) {
-        x->suspect++;
+    if (s->suspect || s->aliasing) { /* listed apart */
+        x->suspect += s->suspect;
+        x->aliasing += !s->suspect;
         return 0;
     }
     if (s->outcome == BCW_RUN_REJECTED) {
@@ -306,7 +307,8 @@ static int write_junit(bcw_exports *x, const bcw_reporter *r,
         uint64_t v;
     } props[] = {{"normal", sum->normal},       {"terminated", sum->terminated},
                  {"discarded", sum->discarded}, {"rejected", x->rejected},
-                 {"suspect", x->suspect},       {"calls", sum->calls}};
+                 {"suspect", x->suspect},       {"aliasing", x->aliasing},
+                 {"calls", sum->calls}};
     for (size_t i = 0; i < sizeof props / sizeof *props; i++)
         fprintf(f, "      <property name=\"%s\" value=\"%llu\"/>\n",
                 props[i].name, (unsigned long long)props[i].v);

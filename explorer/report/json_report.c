@@ -80,12 +80,14 @@ static void json_sequences(const bcw_reporter *r, const bcw_summary *s,
     FILE *f = r->f;
     fprintf(f,
             "\"sequences\": {\"normal\": %llu, \"terminated\": %llu, "
-            "\"suspect\": %llu, \"unmet\": %llu, \"leaking\": %llu, "
+            "\"suspect\": %llu, \"aliasing\": %llu, \"unmet\": %llu, "
+            "\"leaking\": %llu, "
             "\"discarded\": %llu, \"pruned_observer\": %llu, "
             "\"pruned_state\": %llu, \"predicted_void\": %llu",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
-            (unsigned long long)s->suspect, (unsigned long long)s->unmet,
-            (unsigned long long)s->leaking, (unsigned long long)s->discarded,
+            (unsigned long long)s->suspect, (unsigned long long)s->aliasing,
+            (unsigned long long)s->unmet, (unsigned long long)s->leaking,
+            (unsigned long long)s->discarded,
             (unsigned long long)s->pruned_observer,
             (unsigned long long)s->pruned_state,
             (unsigned long long)s->predicted_void);

@@ -164,9 +164,8 @@ void bcw__jsonl_report_seq(const bcw_reporter *r, const bcw_seq *s)
     unsigned ncalls = bcw__calls_shown(s);
     for (unsigned k = 0; k < ncalls; k++) {
         bool halted = s->outcome != BCW_RUN_NORMAL && k + 1 == ncalls;
-        const char *outcome = halted && s->suspect
-                                  ? "suspect"
-                                  : bcw__outcome_name(halted ? s->outcome : 0);
+        const char *outcome =
+            halted ? bcw__cause_outcome(s) : bcw__outcome_name(0);
         if (k == s->len + 1u)
             jsonl_destructor(r, s, halted, outcome, f);
         else

@@ -126,7 +126,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
         }
     }
     e->obs.outcome =
-        halted && s->suspect ? "suspect" : bcw__outcome_name(s->outcome);
+        halted ? bcw__cause_outcome(s) : bcw__outcome_name(s->outcome);
     if (halted) {
         char cause[400];
         bcw__cause_observed(r, s, cause, sizeof cause);

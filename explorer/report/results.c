@@ -24,7 +24,7 @@
 #define PACK_LIMIT ((size_t)1 << 30)
 /* The header's `version`: docs/results.md states it and
  * tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 8
+#define RESULTS_VERSION 9
 
 struct bcw_results {
     char *path, *tmp;
@@ -286,7 +286,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         msgpack_packer *pk = &r->p.pk;
         msgpack_pack_map(pk, r->replay_at ? 2 : 1);
         bcw__pack_str(pk, "summary");
-        msgpack_pack_map(pk, s->partial ? 8 : 7);
+        msgpack_pack_map(pk, s->partial ? 9 : 8);
         if (s->partial) {
             bcw__pack_str(pk, "partial");
             msgpack_pack_true(pk);
@@ -294,6 +294,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         pack_kv_u64(pk, "normal", s->normal);
         pack_kv_u64(pk, "terminated", s->terminated);
         pack_kv_u64(pk, "suspect", s->suspect);
+        pack_kv_u64(pk, "aliasing", s->aliasing);
         pack_kv_u64(pk, "discarded", s->discarded);
         pack_kv_u64(pk, "pruned_observer", s->pruned_observer);
         pack_kv_u64(pk, "predicted_void", s->predicted_void);

@@ -145,9 +145,9 @@ void bcw__report_c(const bcw_reporter *r, const bcw_seq *s, FILE *f)
     }
     if (s->outcome != BCW_RUN_NORMAL)
         bcw__cause_halt(r, s, last, sizeof last);
-    if (s->suspect)
-        fprintf(f, "==> *suspect* %s, after an argument bcwalk made up\n",
-                last);
+    if (bcw__cause_apart(s) != NULL)
+        fprintf(f, "==> *%s* %s, %s\n", bcw__cause_outcome(s), last,
+                bcw__cause_apart(s));
     else
         fprintf(f, "==> %s\n", last[0] ? last : "void");
     if (s->leak != NULL) {
@@ -280,6 +280,12 @@ static void text_counts(const bcw_reporter *r, const bcw_summary *s)
                 "argument bcwalk made up (zeroed storage: no function a "
                 "walk can call makes one), not the library's failure\n",
                 (unsigned long long)s->suspect);
+    if (s->aliasing > 0)
+        fprintf(f,
+                "Of the terminated, %llu aliasing: they halted after the "
+                "target was passed as another argument of its own type (an "
+                "array added to itself), not the library's failure\n",
+                (unsigned long long)s->aliasing);
     if (s->unmet > 0)
         fprintf(f,
                 "Of the terminated, %llu not made: an argument's "

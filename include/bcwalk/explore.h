@@ -214,6 +214,11 @@ typedef struct bcw_summary {
                                  given an argument bcwalk made of zeroed
                                  storage (no constructor of its unit a walk
                                  can call): not the library's failure */
+    uint64_t aliasing;        /* of the terminated, not suspect: halted
+                                 after a call given the target again as
+                                 another argument of its own type (an array
+                                 added to itself): listed apart, not the
+                                 library's failure */
     uint64_t unmet;           /* of the terminated: rejected before a
                                  call whose argument's category (bounded
                                  by the object's fields) has no value on

@@ -1,7 +1,9 @@
 """instances.py - end-to-end tests of arguments that are instances of
 units: made by constructors the walk can call, through a `T **out`
 constructor and a configuration struct its init function fills, never
-zeroed storage where such a constructor exists.  ctest runs this file as
+zeroed storage where such a constructor exists; a second instance of the
+unit itself (an item handed over to another), or the target again, whose
+halts are listed apart as aliasing.  ctest runs this file as
 test_e2e_instances."""
 import json
 import unittest
@@ -132,6 +134,52 @@ class Instances(unittest.TestCase):
                       "*crash* SIGSEGV: read of address 0x0 in doc_set_font "
                       "(doc.c:51), after an argument bcwalk made up", text)
         self.assertIn("Of the terminated, 1 suspect", text)
+
+    def test_an_item_of_its_own_is_handed_over(self):
+        m = json.loads(bcwalk("analyze", example("item.bc"), "--format",
+                              "json", check=0).stdout)
+        [item] = m["units"]
+        [add] = [f for f in item["methods"] if f["name"] == "item_add"]
+        self.assertEqual([c["label"] for c in add["params"][1]["partitions"]],
+                         ["a new item", "child is the target"])
+        lines = jsonl("item.bc", "item", "protocol", 3)
+        seqs = {}
+        for q in lines[:-1]:
+            seqs.setdefault(tuple(c["fn"] for c in q["calls"]), []).append(q)
+        # the child is the parent's: counted, freed with it, never by
+        # bcwalk (no double free), and no leak
+        [added] = [q for q in seqs[("item_new", "item_add", "item_count")]
+                   if q["calls"][1]["labels"][1] == "a new item"]
+        self.assertEqual(added["calls"][1]["args"], ["#0", "item_new(2)"])
+        self.assertEqual([c["result"] for c in added["calls"][1:3]],
+                         ["1", "2"])
+        self.assertEqual(added["calls"][2]["outcome"], "normal")
+        self.assertNotIn("leak", added)
+        # detached, the child is the caller's again: no leak either
+        detached = [q for q in seqs[("item_new", "item_add", "item_detach")]
+                    if q["calls"][1]["labels"][1] == "a new item"]
+        self.assertEqual(len(detached), 1)
+        self.assertEqual(detached[0]["calls"][2]["result"], "ptr#0")
+        self.assertNotIn("leak", detached[0])
+        # every halt comes after the item was made its own child
+        halted = [q for q in lines[:-1]
+                  if q["calls"][-1]["outcome"] != "normal"]
+        self.assertTrue(halted)
+        for q in halted:
+            self.assertEqual(q["calls"][-1]["outcome"], "aliasing")
+            self.assertIn("child is the target",
+                          [c["labels"][1] for c in q["calls"]
+                           if c["fn"] == "item_add"])
+        s = lines[-1]["sequences"]
+        self.assertEqual(s["aliasing"], len(halted))
+        self.assertEqual(s["terminated"], len(halted))
+        text = bcwalk("explore", example("item.bc"), "--unit", "item",
+                      "--walk", "protocol", "--depth", "1").stdout
+        self.assertIn("item_add(target, target /* child is the target */);\n"
+                      "item_free(target);\n==> *aliasing* *crash* SIGSEGV: "
+                      "stack overflow in item_free, after the target was "
+                      "passed as its own argument", text)
+        self.assertIn("Of the terminated, 1 aliasing", text)
 
 
 if __name__ == "__main__":

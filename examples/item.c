@@ -1,0 +1,65 @@
+/* item.c - items that own other items, as cJSON's and json-c's do:
+ * item_add hands the child over (item_free frees it with its parent),
+ * item_detach gives the first child back to the caller.  A parameter of
+ * the unit's own type other than the target gets an instance of its own
+ * (item_new), so a child is really added, and bcwalk never frees what
+ * the item now owns; the target passed as its own child is a category of
+ * its own: the cycle it makes (item_free and item_count recurse until the
+ * stack overflows) is listed apart as aliasing, not as the library's
+ * failure (tests/e2e/instances.py). */
+#include <stdlib.h>
+
+typedef struct item {
+    struct item *child, *next;
+    int value;
+} item;
+
+item *item_new(int value)
+{
+    item *it = calloc(1, sizeof *it);
+    if (it != NULL)
+        it->value = value;
+    return it;
+}
+
+void item_free(item *it)
+{
+    while (it != NULL) {
+        item *next = it->next;
+        item_free(it->child);
+        free(it);
+        it = next;
+    }
+}
+
+/* appends `child`, which the parent then owns; 0 when there is none */
+int item_add(item *parent, item *child)
+{
+    if (child == NULL)
+        return 0;
+    item **at = &parent->child;
+    while (*at != NULL)
+        at = &(*at)->next;
+    *at = child;
+    return 1;
+}
+
+/* the first child, the caller's again */
+item *item_detach(item *parent)
+{
+    item *first = parent->child;
+    if (first != NULL) {
+        parent->child = first->next;
+        first->next = NULL;
+    }
+    return first;
+}
+
+/* the items under `it`, itself included */
+int item_count(const item *it)
+{
+    int n = 1;
+    for (const item *c = it->child; c != NULL; c = c->next)
+        n += item_count(c);
+    return n;
+}
