@@ -52,6 +52,12 @@ static int classify_slots(const bcw_finder *f, const bcw_unit *u,
             p->kind = BCW_PK_UNIT_DEREF;
             p->nullable = bcw__params_null_checked(LLVMGetParam(s->fn, i - 1));
         }
+        /* json_pointer_set(json_object **obj, ...): the handle by its
+         * address, which the call may replace */
+        if (!u->cell && is_unit && p->kind == BCW_PK_UNIT &&
+            bcw__sig_struct(s, i) == NULL && bcw__sig_cell(s, i) != NULL &&
+            strcmp(bcw__sig_cell(s, i), u->name) == 0)
+            p->kind = BCW_PK_UNIT_CELL;
         if ((int)i - 1 == out) {
             p->kind = BCW_PK_UNIT_OUT;
             if (!s->di[i].known) {

@@ -213,7 +213,10 @@ const char *bcw__kind_name(enum bcw_pkind kind)
     static const char *const names[] = {
         "unit",    "int",    "bool",     "char",     "float",      "string",
         "element", "out",    "scratch",  "void",     "enum",       "callback",
-        "buffer",  "length", "unit_ref", "unit_out", "unit_value", "handle"};
+        "buffer",  "length", "unit_ref", "unit_out", "unit_value", "handle",
+        "struct",  "unit_cell"};
+    _Static_assert(sizeof names / sizeof *names == BCW_PK_LAST + 1,
+                   "a name for every parameter kind");
     return names[kind];
 }
 

@@ -18,7 +18,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 12
+#define MODEL_VERSION 13
 #define MODEL_LIMIT ((size_t)1 << 30)
 /* --- writing ------------------------------------------------------- */
 

@@ -1,6 +1,9 @@
 /* item.c - items that own other items, as cJSON's and json-c's do:
  * item_add hands the child over (item_free frees it with its parent),
- * item_detach gives the first child back to the caller.  A parameter of
+ * item_detach gives the first child back to the caller, item_replace
+ * (json_pointer_set(&root, "", value)) frees the item the caller's
+ * handle points to and makes it point to another: bcwalk passes the
+ * address of its handle (&target) and goes on with the replacement.  A parameter of
  * the unit's own type other than the target gets an instance of its own
  * (item_new), so a child is really added, and bcwalk never frees what
  * the item now owns; the target passed as its own child is a category of
@@ -53,6 +56,21 @@ item *item_detach(item *parent)
         first->next = NULL;
     }
     return first;
+}
+
+/* *root freed, `with` in its place; 0 when there is none */
+int item_replace(item **root, item *with)
+{
+    if (with == NULL)
+        return 0;
+    item_free(*root);
+    *root = with;
+    return 1;
+}
+
+int item_value(const item *it)
+{
+    return it->value;
 }
 
 /* the items under `it`, itself included */

@@ -98,10 +98,14 @@ enum bcw_pkind {
                         an E * argument, the cell's current value */
     BCW_PK_HANDLE,     /* a derived handle (detail: its struct): one given
                           out earlier in the sequence */
-    BCW_PK_STRUCT      /* a struct result returned by value in registers:
+    BCW_PK_STRUCT,     /* a struct result returned by value in registers:
                           its elements (ABI BCW_ABI_STRUCT, sig) */
+    BCW_PK_UNIT_CELL   /* the handle of a unit that does not live in a
+                          cell, passed by its address (T **obj): &target,
+                          which the call may replace (put the old, store
+                          another) */
 };
-#define BCW_PK_LAST BCW_PK_STRUCT
+#define BCW_PK_LAST BCW_PK_UNIT_CELL
 /* An element category's value that is NULL, not a cell (Obj#k is k). */
 #define BCW_ELEMENT_NULL UINT64_MAX
 #define BCW_BUFFER_BYTES 16

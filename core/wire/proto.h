@@ -49,7 +49,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 11u
+#define BCW_PROTO_VERSION 12u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195

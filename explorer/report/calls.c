@@ -234,10 +234,16 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         return;
     }
     uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
-    if ((pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_DEREF) &&
-        (json || u->cell))
-        /* a cell unit's cell is &target; its value, target */
-        snprintf(buf, n, "%s%s", u->cell && pa->kind == BCW_PK_UNIT ? "&" : "",
+    if ((pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_DEREF ||
+         pa->kind == BCW_PK_UNIT_CELL) &&
+        (json || u->cell || pa->kind == BCW_PK_UNIT_CELL))
+        /* a cell unit's cell is &target; its value, target; the address
+         * of a unit's handle, &target */
+        snprintf(buf, n, "%s%s",
+                 (u->cell && pa->kind == BCW_PK_UNIT) ||
+                         pa->kind == BCW_PK_UNIT_CELL
+                     ? "&"
+                     : "",
                  json ? "#0" : "target");
     else
         bcw_value_format(buf, n, pa->kind, pa->abi, raw, 0);

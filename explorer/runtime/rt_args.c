@@ -208,6 +208,8 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
     switch (p->kind) {
     case BCW_PK_UNIT:
         return (uint64_t)(uintptr_t)(self != NULL ? self : w->target);
+    case BCW_PK_UNIT_CELL:
+        return (uint64_t)(uintptr_t)&w->target;
     case BCW_PK_UNIT_DEREF:
         raw = (uint64_t)(uintptr_t) * (void **)w->target;
         if (raw == 0 && p->fixed == BCW_FIXED_NONNULL)

@@ -132,6 +132,7 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
         snprintf(buf, n, "bytes[%d]", BCW_BUFFER_BYTES);
         break;
     case BCW_PK_UNIT_OUT:
+    case BCW_PK_UNIT_CELL:
         snprintf(buf, n, "&target");
         break;
     case BCW_PK_UNIT_DEREF:

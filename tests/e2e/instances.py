@@ -161,15 +161,24 @@ class Instances(unittest.TestCase):
         self.assertEqual(len(detached), 1)
         self.assertEqual(detached[0]["calls"][2]["result"], "ptr#0")
         self.assertNotIn("leak", detached[0])
-        # every halt comes after the item was made its own child
+        # every halt comes after the item was made its own child, or
+        # replaced by itself
         halted = [q for q in lines[:-1]
                   if q["calls"][-1]["outcome"] != "normal"]
         self.assertTrue(halted)
         for q in halted:
             self.assertEqual(q["calls"][-1]["outcome"], "aliasing")
-            self.assertIn("child is the target",
-                          [c["labels"][1] for c in q["calls"]
-                           if c["fn"] == "item_add"])
+            self.assertTrue({"child is the target", "with is the target"} &
+                            {c["labels"][1] for c in q["calls"]
+                             if c["fn"] in ("item_add", "item_replace")})
+        # the handle by its address: the replacement is the target after
+        [replaced] = [q for q in seqs[("item_new", "item_replace",
+                                       "item_value")]
+                      if q["calls"][1]["labels"][1] == "a new item"]
+        self.assertEqual(replaced["calls"][1]["args"], ["&#0", "item_new(2)"])
+        self.assertEqual([c["result"] for c in replaced["calls"]],
+                         ["#0", "1", "2"])
+        self.assertNotIn("leak", replaced)
         s = lines[-1]["sequences"]
         self.assertEqual(s["aliasing"], len(halted))
         self.assertEqual(s["terminated"], len(halted))
@@ -179,7 +188,7 @@ class Instances(unittest.TestCase):
                       "item_free(target);\n==> *aliasing* *crash* SIGSEGV: "
                       "stack overflow in item_free, after the target was "
                       "passed as its own argument", text)
-        self.assertIn("Of the terminated, 1 aliasing", text)
+        self.assertIn("Of the terminated, 2 aliasing", text)
 
 
 if __name__ == "__main__":
