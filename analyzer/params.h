@@ -31,6 +31,10 @@ BCW_INTERNAL void bcw__params_pair_buffers(bcw_func *f);
  * parameters) points to: an element, a node, an iterator?  `base`
  * itself does not count. */
 BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
+/* Is the value `v` an address inside the block `base` points to, or
+ * one loaded from it (through its pointer fields): what the block holds,
+ * not something the function made? */
+BCW_INTERNAL bool bcw__params_derived_from(LLVMValueRef v, LLVMValueRef base);
 /* Is pointer parameter `p` only stored through, at its own address or
  * its fields', never read or passed on (`char *out`, `T **out`, an
  * iterator an init function fills)? */

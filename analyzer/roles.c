@@ -171,6 +171,51 @@ static bool gives_back_param(const bcw_sig *s)
     return given != NULL;
 }
 
+/* Is v (through casts, phis and selects) NULL or what a pointer
+ * parameter of fn holds: one of its fields, or a pointer loaded from
+ * it? */
+static bool null_or_held(LLVMValueRef fn, LLVMValueRef v, int hops)
+{
+    while (LLVMIsABitCastInst(v))
+        v = LLVMGetOperand(v, 0);
+    if (LLVMIsAConstantPointerNull(v))
+        return true;
+    if (hops < 8 && LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (!null_or_held(fn, LLVMGetIncomingValue(v, k), hops + 1))
+                return false;
+        return true;
+    }
+    if (hops < 8 && LLVMIsASelectInst(v))
+        return null_or_held(fn, LLVMGetOperand(v, 1), hops + 1) &&
+               null_or_held(fn, LLVMGetOperand(v, 2), hops + 1);
+    for (unsigned k = 0; k < LLVMCountParams(fn); k++) {
+        LLVMValueRef p = LLVMGetParam(fn, k);
+        if (v != p && LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind &&
+            bcw__params_derived_from(v, p))
+            return true;
+    }
+    return false;
+}
+
+/* Does s only give out what its parameters hold: every return NULL or
+ * a pointer read from a parameter's block (json_object_get_object(jso)
+ * returning jso's own table)?  Such an accessor makes nothing. */
+static bool gives_held(const bcw_sig *s)
+{
+    bool any = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+            continue;
+        if (!null_or_held(s->fn, LLVMGetOperand(t, 0), 0))
+            return false;
+        any = true;
+    }
+    return any && s->n > 0;
+}
+
 int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
                   int *self, int *out)
 {
@@ -182,8 +227,8 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
     /* a unit in the caller's cell has the empty cell for its only
      * constructor: list_prepend(&head, v) returning an entry grows it */
     if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
-        (unit = bcw__finder_unit(f, ret)) >= 0 &&
-        !f->model->units[unit].cell && !gives_back_param(s)) {
+        (unit = bcw__finder_unit(f, ret)) >= 0 && !f->model->units[unit].cell &&
+        !gives_back_param(s) && !gives_held(s)) {
         *role = BCW_ROLE_CONSTRUCTOR;
         return unit;
     }

@@ -47,6 +47,17 @@ class Roles(unittest.TestCase):
                 ["nl_new", "nl_push", "nl_push", "nl_len"]]
         self.assertEqual(lens, ["2"])
 
+    def test_an_accessor_of_a_held_unit_is_no_constructor(self):
+        # box_table(b) returns the table the box holds (through a cast
+        # helper): an observer of the box; tables come from tab_new only
+        m = json.loads(bcwalk("analyze", example("holder.bc"), "--format",
+                              "json").stdout)
+        units = {u["name"]: u for u in m["units"]}
+        self.assertEqual([f["name"] for f in units["tab"]["constructors"]],
+                         ["tab_new"])
+        roles = {f["name"]: f["role"] for f in units["box"]["methods"]}
+        self.assertEqual(roles, {"box_table": "observer"})
+
     def test_a_void_observer_is_a_warning(self):
         # examples/beep.c: beep_log only prints; beep_inc, void too, is a
         # mutator and no warning
