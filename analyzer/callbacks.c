@@ -174,10 +174,37 @@ static bool fits(LLVMValueRef fn, const bcw_param *p, enum bcw_callback kind)
     return k == 0 || (k == kind && k != BCW_CB_FREE);
 }
 
-/* The module's functions that fit callback parameter p, slot `slot` of
- * `fn` (of the same C type, typedefs resolved, and of its kind), in
- * definition order: conditions whose value is the function's name, each
- * added to the symbol table so workers can pass its address. */
+/* Can a caller of the library name fn: is it external?  A static
+ * function (json-c's object serializer, installed by the library itself
+ * on objects only) is no argument any caller can pass. */
+static bool nameable(LLVMValueRef fn)
+{
+    LLVMLinkage l = LLVMGetLinkage(fn);
+    return l != LLVMInternalLinkage && l != LLVMPrivateLinkage;
+}
+
+/* Does fn call through a pointer to a function of its own type?  Such a
+ * function dispatches to the callback it would be stored as (val_print
+ * calling v->fmt): given as that callback, it calls itself forever. */
+static bool dispatches(LLVMValueRef fn)
+{
+    LLVMTypeRef own = LLVMGlobalGetValueType(fn);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i))
+            if (LLVMIsACallInst(i) && !LLVMIsAFunction(LLVMGetCalledValue(i)) &&
+                !LLVMIsAInlineAsm(LLVMGetCalledValue(i)) &&
+                LLVMGetCalledFunctionType(i) == own)
+                return true;
+    return false;
+}
+
+/* The module's external functions that fit callback parameter p, slot
+ * `slot` of `fn` (of the same C type, typedefs resolved, and of its
+ * kind), dispatchers aside, in definition order: conditions whose value is the
+ * function's name, each added to the symbol table so workers can pass its
+ * address. */
 static int find_callbacks_of(bcw_finder *f, LLVMValueRef fn, unsigned slot,
                              bcw_param *p)
 {
@@ -188,9 +215,9 @@ static int find_callbacks_of(bcw_finder *f, LLVMValueRef fn, unsigned slot,
     enum bcw_callback kind = bcw__callbacks_kind(p);
     for (LLVMValueRef cb = LLVMGetFirstFunction(f->mod);
          cb && p->nconds < MAX_CALLBACKS; cb = LLVMGetNextFunction(cb)) {
-        if (LLVMIsDeclaration(cb) ||
+        if (LLVMIsDeclaration(cb) || !nameable(cb) ||
             !bcw__di_canonical(cb, 0, buf, sizeof buf) ||
-            strcmp(buf, want) != 0 || !fits(cb, p, kind))
+            strcmp(buf, want) != 0 || !fits(cb, p, kind) || dispatches(cb))
             continue;
         const char *name = bcw__value_name(cb);
         unsigned sym;

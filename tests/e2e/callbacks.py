@@ -47,6 +47,18 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
             # three arguments, user data last
             ("cbset_new", "cmp"): ("cbset_compare_fn", ["bcw_compare"])})
 
+    def test_only_functions_a_caller_can_name_and_no_dispatcher(self):
+        # fmt_text is static (the library installs it on text values
+        # only) and val_print calls the printer it would be stored as:
+        # val_set_format is given fmt_number alone, and nothing halts
+        m = json.loads(bcwalk("analyze", example("fmt.bc"), "--format",
+                              "json").stdout)
+        [val] = m["units"]
+        [setter] = [f for f in val["methods"] if f["name"] == "val_set_format"]
+        self.assertEqual([c["label"] for c in setter["params"][1]["partitions"]],
+                         ["fmt == fmt_number"])
+        self.assertEqual(halts(jsonl("fmt.bc", "val", "protocol", 2)), [])
+
     def test_a_built_in_compare_with_user_data_keeps_keys_apart(self):
         lines = jsonl("cbmap.bc", "cbset", "protocol", 3)
         self.assertEqual(halts(lines), [])
