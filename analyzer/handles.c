@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "derefs.h"
 #include "funcs.h"
 #include "params.h"
 
@@ -141,6 +142,38 @@ static bool fills(const bcw_unit *u, const char *name, const char *type)
     return false;
 }
 
+/* The pointer fields of handle h that the functions filling it (an
+ * iterator's init) leave NULL. */
+static uint64_t nulled(bcw_finder *f, const bcw_unit *u, unsigned h)
+{
+    uint64_t mask = 0;
+    for (unsigned i = 0; i < u->nfuncs; i++)
+        for (unsigned k = 0; k < u->funcs[i].nparams; k++)
+            if (bcw__handle_given_in(u, &u->funcs[i], k) == (int)h)
+                mask |= bcw__derefs_nulled(
+                    f->td, LLVMGetNamedFunction(f->mod, u->funcs[i].name), k);
+    return mask;
+}
+
+/* The pointer fields each handle parameter of u's functions follows
+ * unchecked (derefs.c) where the function filling the handle left them
+ * NULL: the handle is passed only once they are set (by next). */
+static void needs_set(bcw_finder *f, bcw_unit *u)
+{
+    for (unsigned h = 0; h < u->nhandles && h < 64; h++) {
+        uint64_t left = nulled(f, u, h);
+        for (unsigned i = 0; left != 0 && i < u->nfuncs; i++) {
+            bcw_func *fn = &u->funcs[i];
+            LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
+            for (unsigned p = 0; p < fn->nparams; p++)
+                if (fn->params[p].kind == BCW_PK_HANDLE &&
+                    bcw__handle_index(u, fn->params[p].detail) == (int)h)
+                    fn->params[p].needs_set =
+                        left & bcw__derefs_unchecked(f->td, v, p);
+        }
+    }
+}
+
 int bcw__handles_find(bcw_finder *f)
 {
     int err = 0;
@@ -189,6 +222,7 @@ int bcw__handles_find(bcw_finder *f)
         }
         for (unsigned j = 0; j < f->model->units[k].nhandles && err == 0; j++)
             err = add_handle_users(f, k, &f->model->units[k].handles[j]);
+        needs_set(f, &f->model->units[k]);
         /* the unit's own methods taking a handle in another position
          * (dlist_insert_after(l, n, v)) get the handle given out last */
         u = &f->model->units[k];

@@ -59,6 +59,11 @@ typedef struct bcw_param {
     bool filled;                     /* SCRATCH: only filled by the call (an
                                         out-struct); else the call reads the
                                         zeroed storage bcwalk made up */
+    uint64_t needs_set;              /* HANDLE: the pointer fields of the
+                                        handle the call follows unchecked
+                                        (an iterator's current entry), bit i
+                                        the pointer at byte 8 * i: a handle
+                                        with one of them NULL is not passed */
     unsigned nconds, nnodes, nparts;
     bcw_cond *conds;  /* analyzer: the branches it decides */
     bcw_cnode *nodes; /* their expression trees */

@@ -32,6 +32,13 @@ static void json_params(FILE *f, const bcw_model *m, const bcw_func *fn)
                   f);
             bcw__json_str(f, p->detail);
         }
+        if (p->needs_set != 0) {
+            /* the byte offsets of the pointers it follows unchecked */
+            const char *sep = ", \"needs_set\": [";
+            for (uint64_t b = p->needs_set; b != 0; b &= b - 1, sep = ", ")
+                fprintf(f, "%s%d", sep, 8 * __builtin_ctzll(b));
+            fputs("]", f);
+        }
         unsigned other;
         int ctor = bcw__unit_ref_ctor(m, p, &other);
         if (p->kind == BCW_PK_UNIT_REF) {
@@ -360,10 +367,15 @@ static void text_made(FILE *f, const bcw_model *m, const bcw_param *p)
 {
     unsigned unit;
     int ctor = bcw__unit_ref_ctor(m, p, &unit);
-    if (p->kind == BCW_PK_HANDLE)
-        fprintf(f, "  %-16s %s: the %s handle given out last\n", "", p->name,
+    if (p->kind == BCW_PK_HANDLE) {
+        fprintf(f, "  %-16s %s: the %s handle given out last", "", p->name,
                 p->detail);
-    else if (p->kind == BCW_PK_UNIT_REF && ctor >= 0)
+        /* the pointer fields it follows: set, or the call is not made */
+        const char *sep = ", its pointers at byte ";
+        for (uint64_t b = p->needs_set; b != 0; b &= b - 1, sep = ", ")
+            fprintf(f, "%s%d", sep, 8 * __builtin_ctzll(b));
+        fputs(p->needs_set ? " set\n" : "\n", f);
+    } else if (p->kind == BCW_PK_UNIT_REF && ctor >= 0)
         fprintf(f, "  %-16s %s: made by %s()\n", "", p->name,
                 m->units[unit].funcs[ctor].name);
     else if (p->kind == BCW_PK_UNIT_REF)

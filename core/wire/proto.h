@@ -130,6 +130,9 @@ typedef struct bcw_wire_param {
     uint8_t filled; /* BUFFER: not const, the call may fill it: its
                        content after the call is observed */
     uint8_t pad[2];
+    uint64_t needs; /* BCW_FIXED_HANDLE: bit i, the handle's pointer at byte
+                       8 * i must not be NULL (bcw_param.needs_set), else
+                       the call is not made (signo BCW_SIG_NO_ARG) */
 } bcw_wire_param;
 
 #define BCW_FIXED_VALUE 1u

@@ -549,6 +549,7 @@ static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
             return too_many_handles(u, p->detail);
         w->fixed = p->nullable ? BCW_FIXED_HANDLE_OR_NULL : BCW_FIXED_HANDLE;
         w->value = h + BCW_MAX_HANDLES * (int64_t)age;
+        w->needs = p->needs_set;
         return 0;
     }
     unsigned other = 0, index = 0;

@@ -26,6 +26,32 @@ class HandlesAndOtherUnits(unittest.TestCase):
                      ("dlist_insert_after", ("#0", "none", "2")))]
         self.assertEqual(none["calls"][-1]["outcome"], "rejected")
 
+    def test_an_iterator_is_followed_only_once_next_set_it(self):
+        # clist_iter_remove follows it->last, which init leaves NULL and
+        # only next sets: the call is made only after a next, and then
+        # it removes an element; nothing halts
+        m = json.loads(bcwalk("analyze", example("cursor.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        needs = {f["name"]: f["params"][0].get("needs_set")
+                 for f in u["methods"] if f["name"].startswith("clist_iter_")}
+        self.assertEqual(needs, {"clist_iter_init": None,
+                                 "clist_iter_next": None,
+                                 "clist_iter_remove": [16]})
+        lines = jsonl("cursor.bc", "clist", "protocol", 4)
+        self.assertEqual({q["calls"][-1]["outcome"] for q in lines[:-1]},
+                         {"normal", "rejected"})
+        seqs = by_calls(lines)
+        early = seqs[(("clist_new", ()), ("clist_iter_init", ("&it", "#0")),
+                      ("clist_iter_remove", ("&it",)))]
+        self.assertEqual(early["calls"][-1]["outcome"], "rejected")
+        after = seqs[(("clist_new", ()), ("clist_push", ("#0", "Obj#1")),
+                      ("clist_iter_init", ("&it", "#0")),
+                      ("clist_iter_next", ("&it", "&out")),
+                      ("clist_iter_remove", ("&it",)))]
+        self.assertEqual([c["outcome"] for c in after["calls"]],
+                         ["normal"] * 5)
+
     def test_a_handle_parameter_takes_every_live_handle(self):
         # node_next gives out a second node; node_value takes the one
         # given out last, and also the one before it, still live

@@ -1,0 +1,27 @@
+/* derefs.h - the pointer fields of a parameter a function follows
+ * without checking them for NULL (derefs.c). */
+#ifndef BCW_DEREFS_H
+#define BCW_DEREFS_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/* The pointer fields of what parameter k of fn points to that fn loads
+ * and then follows (a load or store through the value, or a module
+ * function given it that does) where no load of that field is compared
+ * with NULL: bit i for the pointer at byte 8 * i (i < 64).  0 for a
+ * declaration. */
+BCW_INTERNAL uint64_t bcw__derefs_unchecked(LLVMTargetDataRef td,
+                                            LLVMValueRef fn, unsigned k);
+
+/* The pointer fields of what parameter k of fn points to that fn leaves
+ * NULL: stores NULL into, or zeroes with memset and stores nothing else
+ * into (an iterator's init leaving its current entry unset); bits as
+ * bcw__derefs_unchecked's. */
+BCW_INTERNAL uint64_t bcw__derefs_nulled(LLVMTargetDataRef td, LLVMValueRef fn,
+                                         unsigned k);
+
+#endif

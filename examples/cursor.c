@@ -1,0 +1,83 @@
+/* cursor.c - a list with an iterator in the caller's storage whose
+ * remove acts on "the entry next returned last", as Collections-C's
+ * iterators do: init leaves `last` NULL, next sets it, remove follows it
+ * without a check.  A walk makes remove only once `last` is set (until
+ * then the call is not made, counted as rejected), so it removes an
+ * element and halts nowhere (tests/e2e/handles.py). */
+#include <stdlib.h>
+
+typedef struct node {
+    struct node *next;
+    void *value;
+} node;
+
+typedef struct clist {
+    node *head;
+    size_t len;
+} clist;
+
+typedef struct clist_iter {
+    clist *list;
+    node **at;   /* the link to the entry next returns */
+    node **last; /* the link to the entry next returned last, or NULL */
+} clist_iter;
+
+clist *clist_new(void)
+{
+    return calloc(1, sizeof(clist));
+}
+
+void clist_free(clist *l)
+{
+    while (l->head != NULL) {
+        node *n = l->head;
+        l->head = n->next;
+        free(n);
+    }
+    free(l);
+}
+
+int clist_push(clist *l, void *value)
+{
+    node *n = malloc(sizeof *n);
+    if (n == NULL)
+        return 0;
+    n->value = value;
+    n->next = l->head;
+    l->head = n;
+    l->len++;
+    return 1;
+}
+
+size_t clist_len(const clist *l)
+{
+    return l->len;
+}
+
+void clist_iter_init(clist_iter *it, clist *l)
+{
+    it->list = l;
+    it->at = &l->head;
+    it->last = NULL;
+}
+
+/* the next value into *out: 1, or 0 at the end */
+int clist_iter_next(clist_iter *it, void **out)
+{
+    if (*it->at == NULL)
+        return 0;
+    *out = (*it->at)->value;
+    it->last = it->at;
+    it->at = &(*it->at)->next;
+    return 1;
+}
+
+/* removes the entry next returned last; call it after next */
+void clist_iter_remove(clist_iter *it)
+{
+    node *n = *it->last;
+    *it->last = n->next;
+    it->at = it->last;
+    free(n);
+    it->list->len--;
+}
