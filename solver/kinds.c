@@ -1,6 +1,7 @@
 /* kinds.c - categories of the parameters that are not numbers: strings
  * (each literal the code compares against, the empty string and a long
- * one that matches none), callbacks (the module's functions of the
+ * one that matches none; a method's key no condition compares, a new
+ * one or the same one again), callbacks (the module's functions of the
  * callback's type and kind, else the built-in closure of its kind,
  * analyzer/callbacks.c), elements (a new cell, or the same one again),
  * buffer lengths the code does not branch on (0, 1, small), enums
@@ -90,6 +91,20 @@ static int callbacks(const bcw_model *m, bcw_param *p)
                bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
 }
 
+/* A method's string no condition compares (a key looked up by strcmp in
+ * a loop, or stored): a new string each call (the master generator's)
+ * or the same one every time, so what one call stores under a key a
+ * later call finds. */
+static int keys(bcw_param *p)
+{
+    /* no string of its own: the generator's */
+    bcw_part fresh = {.label = bcw__strdup("a new string"), .rel = -1};
+    int err = fresh.label != NULL ? bcw__param_add_part(p, fresh) : BCW_ENOMEM;
+    return err < 0 ? err
+                   : add(p, bcw__sprintf("%s == \"a\"", p->name),
+                         bcw__strdup("a"), 0, false);
+}
+
 /* An element's categories: a new cell each call (the master generator's
  * Obj#1, Obj#2 ...) or the same cell Obj#0 every time, so a container's
  * "already there" and "found" paths are reached too. */
@@ -150,6 +165,13 @@ int bcw__partition_instance(const bcw_model *m, const bcw_unit *u, bcw_param *p)
     return err < 0 ? err
                    : add(p, bcw__sprintf("%s is the target", p->name), NULL, 0,
                          true);
+}
+
+int bcw__partition_key(bcw_param *p)
+{
+    return p->kind == BCW_PK_STRING && p->nconds == 0 && p->nparts == 0
+               ? keys(p)
+               : 0;
 }
 
 int bcw__partition_kind(const bcw_model *m, bcw_param *p)

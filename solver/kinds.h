@@ -11,6 +11,11 @@
  * or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, bcw_param *p);
 
+/* Gives p, a string of a method that no condition compares, its
+ * categories: a new string each call, or "a" every time (a key stored,
+ * then found).  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__partition_key(bcw_param *p);
+
 /* Gives p, a parameter of unit u's type other than the target, its
  * categories: an instance of its own (when u has a constructor a walk
  * can call), and the target itself (aliasing).  0 or BCW_ENOMEM. */

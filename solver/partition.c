@@ -218,6 +218,9 @@ int bcw_model_partition(bcw_model *m)
                 bcw_param *p = &f->params[j];
                 if (p->kind == BCW_PK_UNIT && f->self >= 0 && (int)j != f->self)
                     err = p->nparts == 0 ? bcw__partition_instance(m, u, p) : 0;
+                else if (p->kind == BCW_PK_STRING && p->nconds == 0 &&
+                         f->self >= 0)
+                    err = bcw__partition_key(p);
                 else if (p->kind == BCW_PK_STRING ||
                          p->kind == BCW_PK_CALLBACK ||
                          (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||

@@ -21,6 +21,24 @@ class Categories(unittest.TestCase):
                 codes.setdefault(last["fn"], set()).add(last.get("result"))
         return codes
 
+    def test_a_key_stored_is_found_again(self):
+        # dict_set and dict_get compare keys with strcmp only: each key
+        # is a new string or "a" every time, so a stored key is found
+        m = json.loads(bcwalk("analyze", example("dict.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        for f in u["methods"]:
+            self.assertEqual([c["label"] for c in f["params"][1]["partitions"]],
+                             ["a new string", 'key == "a"'], f["name"])
+        found = {}
+        for q in jsonl("dict.bc", "dict", "protocol", 2)[:-1]:
+            calls = q["calls"]
+            if [c["fn"] for c in calls] == ["dict_new", "dict_set", "dict_get"]:
+                found[(calls[1]["args"][1], calls[2]["args"][1])] = \
+                    calls[2]["result"]
+        self.assertEqual(found[('"a"', '"a"')], "1")
+        self.assertIn("-1", found.values())
+
     def test_every_return_code_at_depth_3(self):
         want = {
             "bank.bc": ("bank", {"bank_deposit": {"0", "-1", "-3"},
