@@ -142,6 +142,34 @@ static bool fills(const bcw_unit *u, const char *name, const char *type)
     return false;
 }
 
+/* Is parameter k of fn (signature s), of another unit's type, an entry
+ * of the unit fn belongs to: a node the call unlinks or reads, not one
+ * it stores (hands over)?  list_remove(list, node), not list_rpush. */
+static bool entry_param(const bcw_func *fn, const bcw_sig *s, unsigned k)
+{
+    return fn->self >= 0 && (int)k != fn->self && k < fn->nparams &&
+           fn->params[k].kind == BCW_PK_UNIT_REF &&
+           !bcw__params_stored(LLVMGetParam(s->fn, k));
+}
+
+/* Do u's methods take structs `type`, another unit's, as entries of u
+ * (entry_param)?  Then what u's methods give out of that type are
+ * handles of u: its nodes. */
+static bool holds_entries(bcw_finder *f, const bcw_unit *u, const char *type)
+{
+    for (unsigned i = 0; i < u->nfuncs; i++) {
+        const bcw_func *fn = &u->funcs[i];
+        const bcw_sig *s =
+            bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, fn->name));
+        for (unsigned k = 0; s != NULL && k < fn->nparams && k < s->n; k++)
+            if (bcw__sig_struct(s, k + 1) != NULL &&
+                strcmp(bcw__sig_struct(s, k + 1), type) == 0 &&
+                entry_param(fn, s, k))
+                return true;
+    }
+    return false;
+}
+
 /* The pointer fields of handle h that the functions filling it (an
  * iterator's init) leave NULL. */
 static uint64_t nulled(bcw_finder *f, const bcw_unit *u, unsigned h)
@@ -191,14 +219,17 @@ int bcw__handles_find(bcw_finder *f)
             if (err < 0 || fn->self < 0 || s == NULL ||
                 (d = bcw__sig_struct(s, 0)) == NULL ||
                 ((of = bcw__finder_unit(f, d)) >= 0 &&
-                 !(u->cell && of == (int)k)) ||
+                 !(u->cell && of == (int)k) && !holds_entries(f, u, d)) ||
                 (h = handle_of(u, d, &err)) == NULL)
                 continue;
             err = strv_add(&h->from, &h->nfrom, fn->name);
         }
         for (unsigned j = 0; j < u->nhandles && err == 0; j++) {
             bcw_handle *h = &u->handles[j];
-            bool entries = u->cell && strcmp(h->type, u->name) == 0;
+            /* a cell unit's entries, or another unit's structs held as
+             * entries: only u's own methods take them */
+            bool entries = (u->cell && strcmp(h->type, u->name) == 0) ||
+                           bcw__finder_unit(f, h->type) >= 0;
             for (unsigned g = 0; g < f->nsigs && !err && !entries; g++) {
                 const bcw_sig *s = &f->sigs[g];
                 if (s->n == 0 || !bcw__sig_struct(s, 1) ||
@@ -237,7 +268,8 @@ int bcw__handles_find(bcw_finder *f)
                 if ((int)p == fn->self || d == NULL ||
                     fn->params[p].kind == BCW_PK_HANDLE ||
                     fn->params[p].kind == BCW_PK_UNIT_DEREF ||
-                    bcw__handle_given_in(u, fn, p) >= 0)
+                    bcw__handle_given_in(u, fn, p) >= 0 ||
+                    (bcw__finder_unit(f, d) >= 0 && !entry_param(fn, s, p)))
                     continue;
                 for (unsigned j = 0; j < u->nhandles && err == 0; j++)
                     if (strcmp(d, u->handles[j].type) == 0 &&

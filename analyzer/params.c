@@ -138,6 +138,17 @@ static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops)
     return true;
 }
 
+bool bcw__params_stored(LLVMValueRef p)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if ((LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p) ||
+            (LLVMIsABitCastInst(user) && bcw__params_stored(user)))
+            return true;
+    }
+    return false;
+}
+
 bool bcw__params_only_written(LLVMValueRef p)
 {
     bool stored = false;

@@ -35,6 +35,10 @@ BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
  * one loaded from it (through its pointer fields): what the block holds,
  * not something the function made? */
 BCW_INTERNAL bool bcw__params_derived_from(LLVMValueRef v, LLVMValueRef base);
+/* Is pointer parameter `p` itself stored into memory (through casts):
+ * handed over to what it is stored in (list_rpush(list, node) linking
+ * node), not an entry the call only unlinks or reads? */
+BCW_INTERNAL bool bcw__params_stored(LLVMValueRef p);
 /* Is pointer parameter `p` only stored through, at its own address or
  * its fields', never read or passed on (`char *out`, `T **out`, an
  * iterator an init function fills)? */

@@ -129,7 +129,10 @@ typedef struct bcw_wire_param {
     uint8_t sig[BCW_MAX_PARAMS + 1]; /* result, then parameters */
     uint8_t filled; /* BUFFER: not const, the call may fill it: its
                        content after the call is observed */
-    uint8_t pad[2];
+    uint8_t entry;  /* BCW_FIXED_HANDLE: an entry of the target (a list's
+                       node): passed only while the target reaches it,
+                       else the call is not made (signo BCW_SIG_NO_ARG) */
+    uint8_t pad;
     uint64_t needs; /* BCW_FIXED_HANDLE: bit i, the handle's pointer at byte
                        8 * i must not be NULL (bcw_param.needs_set), else
                        the call is not made (signo BCW_SIG_NO_ARG) */

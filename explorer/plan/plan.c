@@ -550,6 +550,9 @@ static int wire_made(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         w->fixed = p->nullable ? BCW_FIXED_HANDLE_OR_NULL : BCW_FIXED_HANDLE;
         w->value = h + BCW_MAX_HANDLES * (int64_t)age;
         w->needs = p->needs_set;
+        /* another unit's struct held as the unit's entry: a list's node */
+        for (unsigned i = 0; i < m->nunits; i++)
+            w->entry = w->entry || strcmp(m->units[i].name, p->detail) == 0;
         return 0;
     }
     unsigned other = 0, index = 0;

@@ -506,12 +506,11 @@ static int by_start(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Marks the live block holding address a (its start or any byte in it)
- * reached, to be scanned. */
-static void reach(uintptr_t a)
+/* The index in by_addr of the block holding address a, or -1. */
+static long holding(uintptr_t a)
 {
     size_t lo = 0, hi = nblocks;
-    while (lo < hi) { /* the first block starting past a */
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if ((uintptr_t)(by_addr[mid] + 1) <= a)
             lo = mid + 1;
@@ -519,11 +518,19 @@ static void reach(uintptr_t a)
             hi = mid;
     }
     if (lo == 0)
-        return;
+        return -1;
     uintptr_t start = (uintptr_t)(by_addr[lo - 1] + 1);
-    if ((a < start + by_addr[lo - 1]->size || a == start) && !reached[lo - 1]) {
-        reached[lo - 1] = 1;
-        to_scan[nto_scan++] = (uint32_t)(lo - 1);
+    return a < start + by_addr[lo - 1]->size || a == start ? (long)lo - 1 : -1;
+}
+
+/* Marks the live block holding address a (its start or any byte in it)
+ * reached, to be scanned. */
+static void reach(uintptr_t a)
+{
+    long i = holding(a);
+    if (i >= 0 && !reached[i]) {
+        reached[i] = 1;
+        to_scan[nto_scan++] = (uint32_t)i;
     }
 }
 
@@ -534,27 +541,57 @@ static void scan(uintptr_t lo, uintptr_t hi)
         reach(*(const uintptr_t *)p);
 }
 
-int bcw_rt_alloc_leaks(const bcw_rt_span *roots, size_t nroots)
+/* The live blocks into by_addr, by address, none reached: 0, or -1 when
+ * there are too many to tell. */
+static int graph(void)
 {
     nblocks = nto_scan = 0;
     for (const block *b = live; b != NULL; b = b->next) {
         if (nblocks == LEAK_MAX_BLOCKS)
-            return 0; /* too many to tell: none said */
+            return -1;
         by_addr[nblocks++] = b;
     }
-    if (nblocks == 0)
-        return 0;
     qsort(by_addr, nblocks, sizeof *by_addr, by_start);
     memset(reached, 0, nblocks);
+    return 0;
+}
+
+/* Scans the reached blocks until none is left to scan. */
+static void scan_reached(void)
+{
+    while (nto_scan > 0) {
+        const block *b = by_addr[to_scan[--nto_scan]];
+        scan((uintptr_t)(b + 1), (uintptr_t)(b + 1) + b->size);
+    }
+}
+
+int bcw_rt_alloc_reaches(const void *root, const void *p)
+{
+    if (graph() < 0)
+        return 1;
+    long at = holding((uintptr_t)p);
+    if (at < 0)
+        return 1;
+    if (holding((uintptr_t)root) >= 0)
+        reach((uintptr_t)root);
+    else
+        scan((uintptr_t)root, (uintptr_t)root + sizeof(void *));
+    scan_reached();
+    return reached[at];
+}
+
+int bcw_rt_alloc_leaks(const bcw_rt_span *roots, size_t nroots)
+{
+    if (graph() < 0)
+        return 0; /* too many to tell: none said */
+    if (nblocks == 0)
+        return 0;
     for (size_t i = 0; i < nblocks; i++)
         if (by_addr[i]->free_call == WALKS_OWN)
             reach((uintptr_t)(by_addr[i] + 1));
     for (size_t i = 0; i < nroots; i++)
         scan(roots[i].start, roots[i].start + roots[i].size);
-    while (nto_scan > 0) {
-        const block *b = by_addr[to_scan[--nto_scan]];
-        scan((uintptr_t)(b + 1), (uintptr_t)(b + 1) + b->size);
-    }
+    scan_reached();
     const block *first = NULL;
     uint64_t bytes = 0;
     uint32_t count = 0;

@@ -41,6 +41,12 @@ void bcw_rt_alloc_given(const void *p, size_t n);
  * blocks allocated are the walk's, never a leak of the sequence's. */
 extern int bcw_rt_alloc_walks;
 
+/* Does the heap block holding `root` (or, when no block holds it, the
+ * word at root: a cell) reach, through pointer words of live blocks,
+ * the block holding p?  1 when it cannot tell (too many blocks, p in no
+ * block of ours). */
+int bcw_rt_alloc_reaches(const void *root, const void *p);
+
 /* After the destructor: are there live blocks that nothing reaches,
  * neither the walk's own blocks nor any pointer-aligned word in the
  * `n` root spans (what bcwalk holds: results, arguments, the unit's

@@ -55,8 +55,9 @@ static char *plan_string(bcw_rt_worker *w, int64_t off)
 }
 
 /* The handle argument `p` takes (BCW_FIXED_HANDLE*): the one of its age
- * given out.  Halts the sequence when there is none, or a pointer field
- * the call follows is NULL (rejected: a meaningless call) or when it points
+ * given out.  Halts the sequence when there is none, a pointer field
+ * the call follows is NULL, or an entry the target no longer reaches
+ * (rejected: a meaningless call) or when it points
  * into a block freed since (a crash: the use after free the call would make).
  */
 static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
@@ -71,6 +72,9 @@ static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
     for (uint64_t m = h != NULL ? p->needs : 0; m != 0; m &= m - 1)
         if (((void *const *)h)[__builtin_ctzll(m)] == NULL)
             bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+    /* a node popped off the list, no longer its entry */
+    if (p->entry && h != NULL && !bcw_rt_alloc_reaches(w->target, h))
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     return (uint64_t)(uintptr_t)h;
 }
 

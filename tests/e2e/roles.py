@@ -41,11 +41,34 @@ class Roles(unittest.TestCase):
                          ("unit_ref", "nl_node_new"))
         self.assertEqual(m["skipped"], [])
         walk = jsonl("nlist.bc", "nlist", "protocol", 3)
-        self.assertEqual(walk[-1]["sequences"]["terminated"], 0)
+        self.assertEqual({s["calls"][-1]["outcome"] for s in walk[:-1]},
+                         {"normal", "rejected"})
         lens = [s["calls"][-1]["result"] for s in walk[:-1]
                 if [c["fn"] for c in s["calls"]] ==
                 ["nl_new", "nl_push", "nl_push", "nl_len"]]
         self.assertEqual(lens, ["2"])
+
+    def test_a_node_removed_is_one_the_list_holds(self):
+        # nl_remove unlinks its node (stores it nowhere): it takes a node
+        # the list gave out, never a new one, and none nl_pop took off
+        m = json.loads(bcwalk("analyze", example("nlist.bc"), "--format",
+                              "json").stdout)
+        lst = next(u for u in m["units"] if u["name"] == "nlist")
+        remove = next(f for f in lst["methods"] if f["name"] == "nl_remove")
+        self.assertEqual((remove["params"][1]["kind"],
+                          remove["params"][1]["handle"]),
+                         ("handle", "nl_node"))
+        outcome = {}
+        for s in jsonl("nlist.bc", "nlist", "protocol", 3)[:-1]:
+            fns = tuple(c["fn"] for c in s["calls"])
+            if fns[-1] == "nl_remove":
+                outcome.setdefault(fns, set()).add(s["calls"][-1]["outcome"])
+        # (the node given out before the last: none yet, not made)
+        self.assertEqual(outcome[("nl_new", "nl_push", "nl_remove")],
+                         {"normal", "rejected"})
+        self.assertEqual(outcome[("nl_new", "nl_push", "nl_pop",
+                                  "nl_remove")], {"rejected"})
+        self.assertEqual(outcome[("nl_new", "nl_remove")], {"rejected"})
 
     def test_an_accessor_of_a_held_unit_is_no_constructor(self):
         # box_table(b) returns the table the box holds (through a cast
