@@ -3,13 +3,15 @@
  * item_detach gives the first child back to the caller, item_replace
  * (json_pointer_set(&root, "", value)) frees the item the caller's
  * handle points to and makes it point to another: bcwalk passes the
- * address of its handle (&target) and goes on with the replacement.  A parameter of
- * the unit's own type other than the target gets an instance of its own
- * (item_new), so a child is really added, and bcwalk never frees what
+ * address of its handle (&target) and goes on with the replacement.  A
+ * parameter of the unit's own type other than the target gets an instance of
+ * its own (item_new), so a child is really added, and bcwalk never frees what
  * the item now owns; the target passed as its own child is a category of
  * its own: the cycle it makes (item_free and item_count recurse until the
  * stack overflows) is listed apart as aliasing, not as the library's
- * failure (tests/e2e/instances.py). */
+ * failure, unless the call given the target twice changes nothing
+ * (item_same) and the halt is another's (item_first_value on a leaf)
+ * (tests/e2e/instances.py). */
 #include <stdlib.h>
 
 typedef struct item {
@@ -71,6 +73,20 @@ int item_replace(item **root, item *with)
 int item_value(const item *it)
 {
     return it->value;
+}
+
+/* do a and b hold the same value?  An observer: the target passed as
+ * b changes nothing, so a later halt is no aliasing one */
+int item_same(const item *a, const item *b)
+{
+    return a->value == b->value;
+}
+
+/* the first child's value: an item with a child only (a leaf crashes,
+ * the library's own precondition) */
+int item_first_value(const item *it)
+{
+    return it->child->value;
 }
 
 /* the items under `it`, itself included */

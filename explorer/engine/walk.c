@@ -344,14 +344,17 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
 }
 
 /* Node nd, whose sequence is steps[0..len], halted: did it halt after a
- * call given an argument bcwalk fabricated (s->suspect), or the target
- * as another argument of its own type (s->aliasing)? */
+ * call given an argument bcwalk fabricated (s->suspect), or in a call
+ * given the target as another argument of its own type, or after one
+ * that may have changed the target so (s->aliasing)? */
 static void halted_after(const bcw_walk_cfg *cfg, const node *nd,
                          const uint16_t *steps, bcw_seq *s)
 {
     for (unsigned k = 0; k <= s->len && k <= nd->halted_at; k++) {
-        s->suspect = s->suspect || cfg->step[steps[k]].fabricates;
-        s->aliasing = s->aliasing || cfg->step[steps[k]].aliases;
+        const bcw_walk_step *st = &cfg->step[steps[k]];
+        s->suspect = s->suspect || st->fabricates;
+        s->aliasing = s->aliasing || st->aliases == 2 ||
+                      (st->aliases == 1 && k == nd->halted_at);
     }
 }
 

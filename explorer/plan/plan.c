@@ -665,9 +665,9 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
         w->observer = f->role == BCW_ROLE_OBSERVER && !gives_handle;
         w->fabricates = a->plan->fabricates[i];
         for (unsigned k = 0; k < f->nparams; k++)
-            w->aliases = w->aliases ||
-                         (f->params[k].kind == BCW_PK_UNIT &&
-                          a->steps[i].part[k] != NULL && a->steps[i].fixed[k]);
+            if (f->params[k].kind == BCW_PK_UNIT &&
+                a->steps[i].part[k] != NULL && a->steps[i].fixed[k])
+                w->aliases = f->role == BCW_ROLE_OBSERVER ? 1 : 2;
         if (w->observer)
             a->plan->funcs[i].flags |= BCW_WIRE_OBSERVER;
         for (unsigned k = 0; k < f->nparams; k++)

@@ -55,8 +55,11 @@ typedef struct bcw_walk_step {
                           block carries the text (BCW_SEQ_TEXT_WORDS) */
     bool fabricates;   /* an argument is zeroed storage: another unit's
                           instance no constructor a walk can call makes */
-    bool aliases;      /* the target is passed again as another argument of
-                          its own type (an array added to itself) */
+    uint8_t aliases;   /* the target is passed again as another argument of
+                          its own type (an array added to itself): 1 to an
+                          observer (it changes nothing, so only its own
+                          halt is aliasing), 2 to a call that may change
+                          the target */
 } bcw_walk_step;
 
 /* What the plan takes of the walk's settings (bcw_explore_opts'). */
