@@ -33,10 +33,11 @@ static bool null_checked(LLVMValueRef v)
 
 /* Does the code follow pointer v without comparing it with NULL: a load
  * or store through it or a field of it, or a module function given it
- * that does so with its parameter (`depth` calls down at most)? */
-static bool follows(LLVMValueRef v, int depth)
+ * that does so with its parameter (`depth` calls down at most), through
+ * the phis and selects it flows into (a loop starting from it)? */
+static bool follows(LLVMValueRef v, int depth, int hops)
 {
-    if (null_checked(v))
+    if (null_checked(v) || hops > 8)
         return false;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
@@ -44,7 +45,11 @@ static bool follows(LLVMValueRef v, int depth)
             (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v))
             return true;
         if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) &&
-            LLVMGetOperand(user, 0) == v && follows(user, depth))
+            LLVMGetOperand(user, 0) == v && follows(user, depth, hops + 1))
+            return true;
+        /* the value a loop starts from (raxRandomWalk's n = it->node) */
+        if ((LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) &&
+            follows(user, depth, hops + 1))
             return true;
         LLVMValueRef callee =
             LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
@@ -53,7 +58,7 @@ static bool follows(LLVMValueRef v, int depth)
         unsigned n = LLVMCountParams(callee);
         for (unsigned k = 0; k < n; k++)
             if (LLVMGetOperand(user, k) == v &&
-                follows(LLVMGetParam(callee, k), depth - 1))
+                follows(LLVMGetParam(callee, k), depth - 1, hops + 1))
                 return true;
     }
     return false;
@@ -77,82 +82,101 @@ static bool field_checked(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef p,
     return false;
 }
 
-/* Is call i a memset of what p points to (or a cast of it) to 0? */
-static bool zeroes(LLVMValueRef i, LLVMValueRef p)
+/* Is call i a memcpy or memmove into what p points to? */
+static bool copies_into(LLVMValueRef i, LLVMValueRef p)
 {
     LLVMValueRef callee = bcw__called_function(i);
     const char *name = callee ? bcw__value_name(callee) : "";
-    if (strncmp(name, "llvm.memset", 11) != 0 && strcmp(name, "memset") != 0)
+    if (strncmp(name, "llvm.memcpy", 11) != 0 &&
+        strncmp(name, "llvm.memmove", 12) != 0 && strcmp(name, "memcpy") != 0)
         return false;
-    LLVMValueRef dst = LLVMGetOperand(i, 0), v = LLVMGetOperand(i, 1);
+    LLVMValueRef dst = LLVMGetOperand(i, 0);
     while (LLVMIsABitCastInst(dst))
         dst = LLVMGetOperand(dst, 0);
-    return dst == p && LLVMIsAConstantInt(v) &&
-           LLVMConstIntGetZExtValue(v) == 0;
+    return dst == p;
 }
 
 typedef uint64_t fields_fn(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
                            int depth);
 
-/* `each` of the module functions fn passes what p points to, or a
+/* `each` of the module function call i passes what p points to, or a
  * struct embedded in it, shifted to p's fields: an iterator filled or
  * followed through the iterator embedded in it (a set's iterator over
  * its table's). */
-static uint64_t through_calls(LLVMTargetDataRef td, LLVMValueRef fn,
-                              LLVMValueRef p, int depth, fields_fn *each)
+static uint64_t call_fields(LLVMTargetDataRef td, LLVMValueRef i,
+                            LLVMValueRef p, int depth, fields_fn *each)
 {
+    LLVMValueRef callee = LLVMIsACallInst(i) ? bcw__called_function(i) : NULL;
+    if (callee == NULL || LLVMIsDeclaration(callee) || depth <= 0)
+        return 0;
     uint64_t mask = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && depth > 0;
-         bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-             i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef callee =
-                LLVMIsACallInst(i) ? bcw__called_function(i) : NULL;
-            if (callee == NULL || LLVMIsDeclaration(callee))
-                continue;
-            unsigned n = LLVMCountParams(callee);
-            for (unsigned k = 0; k < n; k++) {
-                uint32_t off;
-                LLVMValueRef a = LLVMGetOperand(i, k);
-                if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind &&
-                    bcw__addr_field_offset(td, a, p, &off) && off % 8 == 0 &&
-                    off / 8 < 64)
-                    mask |= each(td, callee, k, depth - 1) << (off / 8);
-            }
-        }
+    unsigned n = LLVMCountParams(callee);
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t off;
+        LLVMValueRef a = LLVMGetOperand(i, k);
+        if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind &&
+            bcw__addr_field_offset(td, a, p, &off) && off % 8 == 0 &&
+            off / 8 < 64)
+            mask |= each(td, callee, k, depth - 1) << (off / 8);
+    }
     return mask;
 }
 
-static uint64_t nulled(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
-                       int depth)
+/* The field bit of a pointer field of what p points to at address a,
+ * or 0. */
+static uint64_t field_bit(LLVMTargetDataRef td, LLVMValueRef a, LLVMValueRef p)
+{
+    uint32_t off;
+    return bcw__addr_field_offset(td, a, p, &off) && off % 8 == 0 &&
+                   off / 8 < 64
+               ? 1ull << (off / 8)
+               : 0;
+}
+
+/* The fields instruction i sets to something else than NULL: a store, a
+ * copy into what p points to, a module function setting them. */
+static uint64_t sets(LLVMTargetDataRef td, LLVMValueRef i, LLVMValueRef p,
+                     int depth);
+
+/* The pointer fields of what parameter k of fn points to that fn sets to
+ * something else than NULL. */
+static uint64_t set_fields(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
+                           int depth)
 {
     if (fn == NULL || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
         return 0;
     LLVMValueRef p = LLVMGetParam(fn, k);
-    uint64_t null = through_calls(td, fn, p, depth, nulled), set = 0;
+    uint64_t set = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
          bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-             i = LLVMGetNextInstruction(i)) {
-            uint32_t off;
-            if (LLVMIsACallInst(i) && zeroes(i, p))
-                null = ~0ull;
-            if (!LLVMIsAStoreInst(i) ||
-                !bcw__addr_field_offset(td, LLVMGetOperand(i, 1), p, &off) ||
-                off % 8 != 0 || off / 8 >= 64)
-                continue;
-            if (is_null(LLVMGetOperand(i, 0)))
-                null |= 1ull << (off / 8);
-            else
-                set |= 1ull << (off / 8);
-        }
-    return null & ~set;
+             i = LLVMGetNextInstruction(i))
+            set |= sets(td, i, p, depth);
+    return set;
+}
+
+static uint64_t sets(LLVMTargetDataRef td, LLVMValueRef i, LLVMValueRef p,
+                     int depth)
+{
+    if (LLVMIsAStoreInst(i))
+        return is_null(LLVMGetOperand(i, 0))
+                   ? 0
+                   : field_bit(td, LLVMGetOperand(i, 1), p);
+    if (LLVMIsACallInst(i) && copies_into(i, p))
+        return ~0ull;
+    return call_fields(td, i, p, depth, set_fields);
 }
 
 uint64_t bcw__derefs_nulled(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k)
 {
-    return nulled(td, fn, k, MAX_DEPTH);
+    return ~set_fields(td, fn, k, MAX_DEPTH);
 }
+
+/* The fields instruction i of fn follows unchecked: a pointer field of
+ * what p points to loaded and followed with no load of it compared with
+ * NULL, or those of a module function it passes p to. */
+static uint64_t follows_at(LLVMTargetDataRef td, LLVMValueRef fn,
+                           LLVMValueRef i, LLVMValueRef p, int depth);
 
 static uint64_t unchecked(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
                           int depth)
@@ -160,22 +184,45 @@ static uint64_t unchecked(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
     if (fn == NULL || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
         return 0;
     LLVMValueRef p = LLVMGetParam(fn, k);
-    uint64_t mask = through_calls(td, fn, p, depth, unchecked);
+    /* where each field is first set, in the order of the code: one set
+     * before it is followed (raxSeek setting it->node) is no need */
+    uint32_t first[64], at = 0;
+    for (unsigned b = 0; b < 64; b++)
+        first[b] = UINT32_MAX;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
          bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-             i = LLVMGetNextInstruction(i)) {
-            uint32_t off;
-            if (!LLVMIsALoadInst(i) ||
-                LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMPointerTypeKind ||
-                !bcw__addr_field_offset(td, LLVMGetOperand(i, 0), p, &off) ||
-                off % 8 != 0 || off / 8 >= 64 ||
-                (mask & (1ull << (off / 8))) != 0)
-                continue;
-            if (follows(i, MAX_DEPTH) && !field_checked(td, fn, p, off))
-                mask |= 1ull << (off / 8);
-        }
+             i = LLVMGetNextInstruction(i), at++)
+            for (uint64_t m = sets(td, i, p, depth); m != 0; m &= m - 1)
+                if (first[__builtin_ctzll(m)] == UINT32_MAX)
+                    first[__builtin_ctzll(m)] = at;
+    uint64_t mask = 0;
+    at = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i), at++)
+            for (uint64_t m = follows_at(td, fn, i, p, depth); m != 0;
+                 m &= m - 1)
+                if (first[__builtin_ctzll(m)] >= at)
+                    mask |= 1ull << __builtin_ctzll(m);
     return mask;
+}
+
+static uint64_t follows_at(LLVMTargetDataRef td, LLVMValueRef fn,
+                           LLVMValueRef i, LLVMValueRef p, int depth)
+{
+    if (LLVMIsACallInst(i))
+        return call_fields(td, i, p, depth, unchecked);
+    if (!LLVMIsALoadInst(i) ||
+        LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMPointerTypeKind)
+        return 0;
+    uint64_t bit = field_bit(td, LLVMGetOperand(i, 0), p);
+    return bit != 0 && follows(i, MAX_DEPTH, 0) &&
+                   !field_checked(td, fn, p,
+                                  (uint32_t)(8 * __builtin_ctzll(bit)))
+               ? bit
+               : 0;
 }
 
 uint64_t bcw__derefs_unchecked(LLVMTargetDataRef td, LLVMValueRef fn,

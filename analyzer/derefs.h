@@ -9,8 +9,8 @@
 
 #include "model.h"
 
-/* The pointer fields of what parameter k of fn points to that fn loads
- * and then follows (a load or store through the value, or a module
+/* The pointer fields of what parameter k of fn points to that fn loads,
+ * before it sets them itself, and then follows (a load or store through the value, or a module
  * function given it that does) where no load of that field is compared
  * with NULL: bit i for the pointer at byte 8 * i (i < 64).  0 for a
  * declaration. */
@@ -18,9 +18,9 @@ BCW_INTERNAL uint64_t bcw__derefs_unchecked(LLVMTargetDataRef td,
                                             LLVMValueRef fn, unsigned k);
 
 /* The pointer fields of what parameter k of fn points to that fn leaves
- * NULL: stores NULL into, or zeroes with memset and stores nothing else
- * into (an iterator's init leaving its current entry unset); bits as
- * bcw__derefs_unchecked's. */
+ * NULL or unset: all but those it stores something else than NULL into
+ * (an iterator's init leaving its current entry for next to set); bits
+ * as bcw__derefs_unchecked's. */
 BCW_INTERNAL uint64_t bcw__derefs_nulled(LLVMTargetDataRef td, LLVMValueRef fn,
                                          unsigned k);
 

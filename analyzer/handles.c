@@ -184,8 +184,9 @@ static uint64_t nulled(bcw_finder *f, const bcw_unit *u, unsigned h)
 }
 
 /* The pointer fields each handle parameter of u's functions follows
- * unchecked (derefs.c) where the function filling the handle left them
- * NULL: the handle is passed only once they are set (by next). */
+ * unchecked before it sets them itself (derefs.c) where the function
+ * filling the handle left them NULL or unset: the handle is passed only
+ * once they are set (by next, by seek). */
 static void needs_set(bcw_finder *f, bcw_unit *u)
 {
     for (unsigned h = 0; h < u->nhandles && h < 64; h++) {

@@ -108,14 +108,29 @@ static bool callee_writes_only(LLVMValueRef call, LLVMValueRef p, bool *stored,
     return true;
 }
 
+/* The pointer v is an address in: v without its field offsets and
+ * casts. */
+static LLVMValueRef base_of(LLVMValueRef v)
+{
+    for (int hops = 0;
+         hops < 8 && (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v));
+         hops++)
+        v = LLVMGetOperand(v, 0);
+    return v;
+}
+
 /* Is the memory at `p` only stored into (through field addresses, casts
  * and the values that may stand for it, and with `calls` by calls
- * filling it), never read or passed on?  *stored says whether it is. */
+ * filling it), never read or passed on?  An address inside it stored
+ * into it (raxStart's it->key = it->key_static_string) is a store too.
+ * *stored says whether it is. */
 static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p)
+        if (LLVMIsAStoreInst(user) &&
+            (LLVMGetOperand(user, 1) == p ||
+             base_of(LLVMGetOperand(user, 1)) == base_of(p)))
             *stored = true;
         else if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) &&
                  LLVMGetOperand(user, 0) == p && hops < 8) {

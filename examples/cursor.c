@@ -1,9 +1,11 @@
 /* cursor.c - a list with an iterator in the caller's storage whose
  * remove acts on "the entry next returned last", as Collections-C's
  * iterators do: init leaves `last` NULL, next sets it, remove follows it
- * without a check.  A walk makes remove only once `last` is set (until
- * then the call is not made, counted as rejected), so it removes an
- * element and halts nowhere (tests/e2e/handles.py). */
+ * without a check; init leaves `mark` unset, and clist_iter_marked follows
+ * what clist_iter_mark set (rax's raxRandomWalk after raxSeek).  A walk
+ * makes remove only once `last` is set, marked once `mark` is (until then
+ * the call is not made, counted as rejected), so they act on an element
+ * and halt nowhere (tests/e2e/handles.py). */
 #include <stdlib.h>
 
 typedef struct node {
@@ -20,6 +22,7 @@ typedef struct clist_iter {
     clist *list;
     node **at;   /* the link to the entry next returns */
     node **last; /* the link to the entry next returned last, or NULL */
+    node *mark;  /* the entry clist_iter_mark marked: init leaves it unset */
 } clist_iter;
 
 clist *clist_new(void)
@@ -70,6 +73,18 @@ int clist_iter_next(clist_iter *it, void **out)
     it->last = it->at;
     it->at = &(*it->at)->next;
     return 1;
+}
+
+/* marks the entry next returns (rax's raxSeek setting it->node) */
+void clist_iter_mark(clist_iter *it)
+{
+    it->mark = *it->at;
+}
+
+/* the marked entry's value: call it after a mark that found one */
+void *clist_iter_marked(const clist_iter *it)
+{
+    return it->mark->value;
 }
 
 /* removes the entry next returned last; call it after next */

@@ -37,6 +37,8 @@ class HandlesAndOtherUnits(unittest.TestCase):
                  for f in u["methods"] if f["name"].startswith("clist_iter_")}
         self.assertEqual(needs, {"clist_iter_init": None,
                                  "clist_iter_next": None,
+                                 "clist_iter_mark": None,
+                                 "clist_iter_marked": [24],
                                  "clist_iter_remove": [16]})
         lines = jsonl("cursor.bc", "clist", "protocol", 4)
         self.assertEqual({q["calls"][-1]["outcome"] for q in lines[:-1]},
@@ -51,6 +53,20 @@ class HandlesAndOtherUnits(unittest.TestCase):
                       ("clist_iter_remove", ("&it",)))]
         self.assertEqual([c["outcome"] for c in after["calls"]],
                          ["normal"] * 5)
+
+    def test_an_iterator_pointing_into_itself_is_filled(self):
+        # tq_start stores addresses inside the iterator into it (rax's
+        # raxStart): it still only fills it, and gives out a handle
+        m = json.loads(bcwalk("analyze", example("tally_iter.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        self.assertEqual([(h["type"], h["from"], h["used_by"])
+                          for h in u["handles"]],
+                         [("tq_iter", ["tq_start"], ["tq_next"])])
+        seqs = by_calls(jsonl("tally_iter.bc", "tq", "protocol", 3))
+        seq = seqs[(("tq_new", ()), ("tq_add", ("#0",)),
+                    ("tq_start", ("&it", "#0")), ("tq_next", ("&it",)))]
+        self.assertEqual(seq["calls"][-1]["result"], "1")
 
     def test_a_handle_parameter_takes_every_live_handle(self):
         # node_next gives out a second node; node_value takes the one
