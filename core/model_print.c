@@ -262,14 +262,25 @@ static bool want_method(enum bcw_role r)
     return r == BCW_ROLE_OBSERVER || r == BCW_ROLE_MUTATOR;
 }
 
-static void write_json(const bcw_model *m, int only, FILE *f)
+/* Is u no abstract data type but a struct made for other units'
+ * functions (a configuration its init fills for a constructor, a node
+ * handed to a list): no method, no destructor? */
+static bool is_part(const bcw_unit *u)
 {
-    fputs("{\"file\": ", f);
-    bcw__json_str(f, m->path);
-    fputs(",\n  \"units\": [", f);
+    for (unsigned j = 0; j < u->nfuncs; j++)
+        if (want_method(u->funcs[j].role) || want_dtor(u->funcs[j].role))
+            return false;
+    return true;
+}
+
+/* The units (`parts` false) or the parts (true) as a JSON array's
+ * items. */
+static void json_units(const bcw_model *m, int only, bool parts, FILE *f)
+{
     bool first = true;
     for (unsigned i = 0; i < m->nunits; i++) {
-        if (only >= 0 && (unsigned)only != i)
+        if ((only >= 0 && (unsigned)only != i) ||
+            is_part(&m->units[i]) != parts)
             continue;
         const bcw_unit *u = &m->units[i];
         fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
@@ -299,7 +310,18 @@ static void write_json(const bcw_model *m, int only, FILE *f)
         fputs("]", f);
         fputs("}", f);
     }
-    fputs(first ? "],\n  \"skipped\": [" : "\n  ],\n  \"skipped\": [", f);
+    fputs(first ? "]" : "\n  ]", f);
+}
+
+static void write_json(const bcw_model *m, int only, FILE *f)
+{
+    fputs("{\"file\": ", f);
+    bcw__json_str(f, m->path);
+    fputs(",\n  \"units\": [", f);
+    json_units(m, only, false, f);
+    fputs(",\n  \"parts\": [", f);
+    json_units(m, only, true, f);
+    fputs(",\n  \"skipped\": [", f);
     for (unsigned i = 0; i < m->nskipped; i++) {
         fputs(i ? ", " : "", f);
         bcw__json_str(f, m->skipped[i]);
@@ -391,8 +413,8 @@ static void write_text(const bcw_model *m, int only, FILE *f)
         if (only >= 0 && (unsigned)only != i)
             continue;
         const bcw_unit *u = &m->units[i];
-        fprintf(f, "unit %s (%s, %llu bytes)\n", u->name, u->ctype,
-                (unsigned long long)u->size);
+        fprintf(f, "%s %s (%s, %llu bytes)\n", is_part(u) ? "part" : "unit",
+                u->name, u->ctype, (unsigned long long)u->size);
         for (unsigned j = 0; j < u->nfuncs; j++) {
             const bcw_func *fn = &u->funcs[j];
             if (fn->role == BCW_ROLE_EMPTY) {
