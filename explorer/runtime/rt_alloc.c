@@ -551,8 +551,10 @@ static int graph(void)
             return -1;
         by_addr[nblocks++] = b;
     }
-    qsort(by_addr, nblocks, sizeof *by_addr, by_start);
-    memset(reached, 0, nblocks);
+    if (nblocks > 0) { /* most sequences leave none */
+        qsort(by_addr, nblocks, sizeof *by_addr, by_start);
+        memset(reached, 0, nblocks);
+    }
     return 0;
 }
 
