@@ -31,13 +31,14 @@ static bool null_checked(LLVMValueRef v)
     return false;
 }
 
-/* Does the code follow pointer v without comparing it with NULL: a load
- * or store through it or a field of it, or a module function given it
- * that does so with its parameter (`depth` calls down at most), through
- * the phis and selects it flows into (a loop starting from it)? */
-static bool follows(LLVMValueRef v, int depth, int hops)
+/* Does the code follow pointer v (`checks`: without comparing it with
+ * NULL): a load or store through it or a field of it, or a module
+ * function given it that does so with its parameter (`depth` calls down
+ * at most), through the phis and selects it flows into (a loop starting
+ * from it)? */
+static bool follows(LLVMValueRef v, int depth, int hops, bool checks)
 {
-    if (null_checked(v) || hops > 8)
+    if ((checks && null_checked(v)) || hops > 8)
         return false;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
@@ -45,11 +46,12 @@ static bool follows(LLVMValueRef v, int depth, int hops)
             (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == v))
             return true;
         if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user)) &&
-            LLVMGetOperand(user, 0) == v && follows(user, depth, hops + 1))
+            LLVMGetOperand(user, 0) == v &&
+            follows(user, depth, hops + 1, checks))
             return true;
         /* the value a loop starts from (raxRandomWalk's n = it->node) */
         if ((LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) &&
-            follows(user, depth, hops + 1))
+            follows(user, depth, hops + 1, checks))
             return true;
         LLVMValueRef callee =
             LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
@@ -58,7 +60,7 @@ static bool follows(LLVMValueRef v, int depth, int hops)
         unsigned n = LLVMCountParams(callee);
         for (unsigned k = 0; k < n; k++)
             if (LLVMGetOperand(user, k) == v &&
-                follows(LLVMGetParam(callee, k), depth - 1, hops + 1))
+                follows(LLVMGetParam(callee, k), depth - 1, hops + 1, checks))
                 return true;
     }
     return false;
@@ -172,14 +174,17 @@ uint64_t bcw__derefs_nulled(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k)
     return ~set_fields(td, fn, k, MAX_DEPTH);
 }
 
-/* The fields instruction i of fn follows unchecked: a pointer field of
- * what p points to loaded and followed with no load of it compared with
- * NULL, or those of a module function it passes p to. */
+/* The fields instruction i of fn follows (`checks`: unchecked): a
+ * pointer field of what p points to loaded and followed (with no load of
+ * it compared with NULL), or those of a module function it passes p to. */
 static uint64_t follows_at(LLVMTargetDataRef td, LLVMValueRef fn,
-                           LLVMValueRef i, LLVMValueRef p, int depth);
+                           LLVMValueRef i, LLVMValueRef p, int depth,
+                           bool checks);
 
-static uint64_t unchecked(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
-                          int depth)
+/* The fields fn follows, through parameter k, before it sets them
+ * itself (`checks`: those it follows unchecked). */
+static uint64_t following(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
+                          int depth, bool checks)
 {
     if (fn == NULL || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
         return 0;
@@ -202,25 +207,39 @@ static uint64_t unchecked(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
          bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
              i = LLVMGetNextInstruction(i), at++)
-            for (uint64_t m = follows_at(td, fn, i, p, depth); m != 0;
+            for (uint64_t m = follows_at(td, fn, i, p, depth, checks); m != 0;
                  m &= m - 1)
                 if (first[__builtin_ctzll(m)] >= at)
                     mask |= 1ull << __builtin_ctzll(m);
     return mask;
 }
 
+static uint64_t unchecked(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
+                          int depth)
+{
+    return following(td, fn, k, depth, true);
+}
+
+static uint64_t followed(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
+                         int depth)
+{
+    return following(td, fn, k, depth, false);
+}
+
 static uint64_t follows_at(LLVMTargetDataRef td, LLVMValueRef fn,
-                           LLVMValueRef i, LLVMValueRef p, int depth)
+                           LLVMValueRef i, LLVMValueRef p, int depth,
+                           bool checks)
 {
     if (LLVMIsACallInst(i))
-        return call_fields(td, i, p, depth, unchecked);
+        return call_fields(td, i, p, depth, checks ? unchecked : followed);
     if (!LLVMIsALoadInst(i) ||
         LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMPointerTypeKind)
         return 0;
     uint64_t bit = field_bit(td, LLVMGetOperand(i, 0), p);
-    return bit != 0 && follows(i, MAX_DEPTH, 0) &&
-                   !field_checked(td, fn, p,
-                                  (uint32_t)(8 * __builtin_ctzll(bit)))
+    return bit != 0 && follows(i, MAX_DEPTH, 0, checks) &&
+                   !(checks &&
+                     field_checked(td, fn, p,
+                                   (uint32_t)(8 * __builtin_ctzll(bit))))
                ? bit
                : 0;
 }
@@ -229,4 +248,100 @@ uint64_t bcw__derefs_unchecked(LLVMTargetDataRef td, LLVMValueRef fn,
                                unsigned k)
 {
     return unchecked(td, fn, k, MAX_DEPTH);
+}
+
+uint64_t bcw__derefs_followed(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k)
+{
+    return followed(td, fn, k, MAX_DEPTH);
+}
+
+/* Do GEPs a and b address the same field: the same source type and the
+ * same constant indices? */
+static bool same_field(LLVMValueRef a, LLVMValueRef b)
+{
+    unsigned n = (unsigned)LLVMGetNumOperands(a);
+    if (LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b) ||
+        n != (unsigned)LLVMGetNumOperands(b))
+        return false;
+    for (unsigned k = 1; k < n; k++) {
+        LLVMValueRef x = LLVMGetOperand(a, k), y = LLVMGetOperand(b, k);
+        if (!LLVMIsAConstantInt(x) || !LLVMIsAConstantInt(y) ||
+            LLVMConstIntGetSExtValue(x) != LLVMConstIntGetSExtValue(y))
+            return false;
+    }
+    return true;
+}
+
+/* The field address a load of v reads, or NULL. */
+static LLVMValueRef loaded_field(LLVMValueRef v)
+{
+    while (LLVMIsABitCastInst(v))
+        v = LLVMGetOperand(v, 0);
+    if (!LLVMIsALoadInst(v))
+        return NULL;
+    LLVMValueRef a = LLVMGetOperand(v, 0);
+    return LLVMIsAGetElementPtrInst(a) ? a : NULL;
+}
+
+/* Is the value v read from a field that is a "none" marker of the
+ * library's (a tree's sentinel): one the module compares pointers with
+ * (`n->left != t->sentinel`) and that one function at most sets (where
+ * the container is made), unlike a list's head, which every insert and
+ * remove sets? */
+static bool none_marker(LLVMValueRef v)
+{
+    LLVMValueRef field = loaded_field(v);
+    if (field == NULL)
+        return false;
+    LLVMModuleRef m = LLVMGetGlobalParent(
+        LLVMGetBasicBlockParent(LLVMGetInstructionParent(field)));
+    bool compared = false;
+    unsigned setters = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && setters < 2;
+         fn = LLVMGetNextFunction(fn)) {
+        bool sets_it = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+                 i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef a =
+                    LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
+                sets_it =
+                    sets_it || (a != NULL && LLVMIsAGetElementPtrInst(a) &&
+                                same_field(a, field));
+                for (unsigned o = 0; LLVMIsAICmpInst(i) && o < 2; o++) {
+                    LLVMValueRef f = loaded_field(LLVMGetOperand(i, o));
+                    compared = compared || (f != NULL && same_field(f, field));
+                }
+            }
+        setters += sets_it;
+    }
+    return compared && setters < 2;
+}
+
+static uint64_t sentinelled(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k,
+                            int depth)
+{
+    if (fn == NULL || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
+        return 0;
+    LLVMValueRef p = LLVMGetParam(fn, k);
+    uint64_t mask = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i)) {
+            if (LLVMIsACallInst(i))
+                mask |= call_fields(td, i, p, depth, sentinelled);
+            else if (LLVMIsAStoreInst(i) &&
+                     field_bit(td, LLVMGetOperand(i, 1), p) != 0 &&
+                     none_marker(LLVMGetOperand(i, 0)))
+                mask |= field_bit(td, LLVMGetOperand(i, 1), p);
+        }
+    return mask;
+}
+
+uint64_t bcw__derefs_sentinelled(LLVMTargetDataRef td, LLVMValueRef fn,
+                                 unsigned k)
+{
+    return sentinelled(td, fn, k, MAX_DEPTH);
 }

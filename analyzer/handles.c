@@ -171,34 +171,41 @@ static bool holds_entries(bcw_finder *f, const bcw_unit *u, const char *type)
 }
 
 /* The pointer fields of handle h that the functions filling it (an
- * iterator's init) leave NULL. */
-static uint64_t nulled(bcw_finder *f, const bcw_unit *u, unsigned h)
+ * iterator's init) leave NULL or unset (*left), or set to a "none"
+ * marker of the library's (*none: a tree's sentinel). */
+static void left_none(bcw_finder *f, const bcw_unit *u, unsigned h,
+                      uint64_t *left, uint64_t *none)
 {
-    uint64_t mask = 0;
+    *left = *none = 0;
     for (unsigned i = 0; i < u->nfuncs; i++)
         for (unsigned k = 0; k < u->funcs[i].nparams; k++)
-            if (bcw__handle_given_in(u, &u->funcs[i], k) == (int)h)
-                mask |= bcw__derefs_nulled(
-                    f->td, LLVMGetNamedFunction(f->mod, u->funcs[i].name), k);
-    return mask;
+            if (bcw__handle_given_in(u, &u->funcs[i], k) == (int)h) {
+                LLVMValueRef v = LLVMGetNamedFunction(f->mod, u->funcs[i].name);
+                *left |= bcw__derefs_nulled(f->td, v, k);
+                *none |= bcw__derefs_sentinelled(f->td, v, k);
+            }
 }
 
-/* The pointer fields each handle parameter of u's functions follows
- * unchecked before it sets them itself (derefs.c) where the function
- * filling the handle left them NULL or unset: the handle is passed only
- * once they are set (by next, by seek). */
+/* The pointer fields of the handle each handle parameter of u's
+ * functions needs set (derefs.c): those it follows unchecked, before it
+ * sets them itself, where the function filling the handle left them NULL
+ * or unset, and those it follows at all where that function set a
+ * "none" marker (a NULL check does not tell a sentinel).  The handle is
+ * passed only once they changed (by next, by seek). */
 static void needs_set(bcw_finder *f, bcw_unit *u)
 {
     for (unsigned h = 0; h < u->nhandles && h < 64; h++) {
-        uint64_t left = nulled(f, u, h);
-        for (unsigned i = 0; left != 0 && i < u->nfuncs; i++) {
+        uint64_t left, none;
+        left_none(f, u, h, &left, &none);
+        for (unsigned i = 0; (left | none) != 0 && i < u->nfuncs; i++) {
             bcw_func *fn = &u->funcs[i];
             LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
             for (unsigned p = 0; p < fn->nparams; p++)
                 if (fn->params[p].kind == BCW_PK_HANDLE &&
                     bcw__handle_index(u, fn->params[p].detail) == (int)h)
                     fn->params[p].needs_set =
-                        left & bcw__derefs_unchecked(f->td, v, p);
+                        (left & bcw__derefs_unchecked(f->td, v, p)) |
+                        (none & bcw__derefs_followed(f->td, v, p));
         }
     }
 }

@@ -134,7 +134,8 @@ typedef struct bcw_wire_param {
                        else the call is not made (signo BCW_SIG_NO_ARG) */
     uint8_t pad;
     uint64_t needs; /* BCW_FIXED_HANDLE: bit i, the handle's pointer at byte
-                       8 * i must not be NULL (bcw_param.needs_set), else
+                       8 * i must be neither NULL nor what it was when the
+                       handle was given out (bcw_param.needs_set), else
                        the call is not made (signo BCW_SIG_NO_ARG) */
 } bcw_wire_param;
 

@@ -56,7 +56,8 @@ static char *plan_string(bcw_rt_worker *w, int64_t off)
 
 /* The handle argument `p` takes (BCW_FIXED_HANDLE*): the one of its age
  * given out.  Halts the sequence when there is none, a pointer field
- * the call follows is NULL, or an entry the target no longer reaches
+ * the call follows is NULL or unchanged since the handle was given out,
+ * or an entry the target no longer reaches
  * (rejected: a meaningless call) or when it points
  * into a block freed since (a crash: the use after free the call would make).
  */
@@ -68,10 +69,16 @@ static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     if (bcw_rt_alloc_freed(h))
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_FREED);
-    /* an iterator with no current entry yet, for a call that follows it */
-    for (uint64_t m = h != NULL ? p->needs : 0; m != 0; m &= m - 1)
-        if (((void *const *)h)[__builtin_ctzll(m)] == NULL)
+    /* an iterator with no current entry yet, for a call that follows it:
+     * the pointer NULL, or as it was when the handle was given out (a
+     * tree's sentinel) */
+    void *const *given =
+        w->snaps[p->value % BCW_MAX_HANDLES][p->value / BCW_MAX_HANDLES];
+    for (uint64_t m = h != NULL ? p->needs : 0; m != 0; m &= m - 1) {
+        void *v = ((void *const *)h)[__builtin_ctzll(m)];
+        if (v == NULL || v == given[__builtin_ctzll(m)])
             bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+    }
     /* a node popped off the list, no longer its entry */
     if (p->entry && h != NULL && !bcw_rt_alloc_reaches(w->target, h))
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);

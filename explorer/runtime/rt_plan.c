@@ -49,6 +49,8 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     if (p->fixed == BCW_FIXED_HANDLE_OUT &&
         (unsigned)p->value + 1 > w->nhandle_types)
         w->nhandle_types = (unsigned)p->value + 1;
+    if (handle && p->fixed != BCW_FIXED_HANDLE_OUT)
+        w->snap_mask[p->value % BCW_MAX_HANDLES] |= p->needs;
     return 0;
 }
 

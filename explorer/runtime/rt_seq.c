@@ -123,12 +123,22 @@ static uint64_t struct_result(bcw_rt_worker *w, const bcw_wire_func *f,
     return first;
 }
 
-/* Handle h of slot `slot` is given out: the last, the others one older. */
+/* Handle h of slot `slot` is given out: the last, the others one older;
+ * the pointers of it calls need changed, as they are now. */
 static void give(bcw_rt_worker *w, unsigned slot, void *h)
 {
     void **ages = w->handles[slot];
     memmove(&ages[1], &ages[0], (BCW_HANDLE_AGES - 1) * sizeof *ages);
     ages[0] = h;
+    uint64_t mask = w->snap_mask[slot];
+    if (mask == 0)
+        return;
+    memmove(&w->snaps[slot][1], &w->snaps[slot][0],
+            (BCW_HANDLE_AGES - 1) * sizeof w->snaps[slot][0]);
+    for (; mask != 0; mask &= mask - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(mask);
+        w->snaps[slot][0][i] = h != NULL ? ((void *const *)h)[i] : NULL;
+    }
 }
 
 /* run_call for any other entry. */

@@ -78,6 +78,11 @@ typedef struct bcw_rt_worker {
     /* the handles of each slot given out in this sequence, the last
      * first (handles[slot][0]), NULL where fewer were */
     void *handles[BCW_MAX_HANDLES][BCW_HANDLE_AGES];
+    /* the pointers of each handle, as it was given out, that a call needs
+     * changed since (wire `needs`, an iterator's current entry): the
+     * words of snap_mask[slot], at their index */
+    uint64_t snap_mask[BCW_MAX_HANDLES];
+    void *snaps[BCW_MAX_HANDLES][BCW_HANDLE_AGES][64];
     uint32_t len;    /* methods in the sequence */
     int check;       /* hash the state before an observer last call too */
     uint64_t before; /* that state */

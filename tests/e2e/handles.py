@@ -54,6 +54,31 @@ class HandlesAndOtherUnits(unittest.TestCase):
         self.assertEqual([c["outcome"] for c in after["calls"]],
                          ["normal"] * 5)
 
+    def test_an_iterator_left_at_a_sentinel_is_followed_once_moved(self):
+        # sset_iter_init sets cur to the set's sentinel nil (set only by
+        # sset_new, compared with links): remove, which checks cur for
+        # NULL only, is made once next moved cur, and nothing halts
+        m = json.loads(bcwalk("analyze", example("sentinel.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        needs = {f["name"]: f["params"][0].get("needs_set")
+                 for f in u["methods"] if f["name"].startswith("sset_iter_")}
+        self.assertEqual(needs, {"sset_iter_init": None,
+                                 "sset_iter_next": None,
+                                 "sset_iter_remove": [8]})
+        lines = jsonl("sentinel.bc", "sset", "protocol", 4)
+        self.assertEqual({q["calls"][-1]["outcome"] for q in lines[:-1]},
+                         {"normal", "rejected"})
+        seqs = by_calls(lines)
+        early = seqs[(("sset_new", ()), ("sset_iter_init", ("&it", "#0")),
+                      ("sset_iter_remove", ("&it",)))]
+        self.assertEqual(early["calls"][-1]["outcome"], "rejected")
+        after = seqs[(("sset_new", ()), ("sset_add", ("#0", "1")),
+                      ("sset_iter_init", ("&it", "#0")),
+                      ("sset_iter_next", ("&it", "&out")),
+                      ("sset_iter_remove", ("&it",)))]
+        self.assertEqual(after["calls"][-1]["result"], "1")
+
     def test_an_iterator_pointing_into_itself_is_filled(self):
         # tq_start stores addresses inside the iterator into it (rax's
         # raxStart): it still only fills it, and gives out a handle
