@@ -198,6 +198,7 @@ static void classify(const DIType *t, bcw_di_type *out)
     out->known = 1;
     copy(out->spelling, sizeof out->spelling, spell(t));
     copy(out->handle, sizeof out->handle, handle_name(t));
+    const DIType *as_named = t;
     t = strip(t, nullptr);
     if (auto *b = dyn_cast_or_null<DIBasicType>(t)) {
         unsigned e = b->getEncoding();
@@ -212,6 +213,11 @@ static void classify(const DIType *t, bcw_di_type *out)
     }
     if (auto *c = dyn_cast_or_null<DICompositeType>(t)) {
         out->is_enum = c->getTag() == dwarf::DW_TAG_enumeration_type;
+        if (c->getTag() == dwarf::DW_TAG_structure_type) {
+            copy(out->value_struct, sizeof out->value_struct,
+                 struct_name(c, as_named));
+            out->value_bits = (unsigned)c->getSizeInBits();
+        }
         /* whole entries only, "..." for those that do not fit: the
          * solver makes a category of each entry */
         std::string list;

@@ -32,6 +32,9 @@ typedef struct bcw_di_type {
     char handle[64];       /* a typedef of a char pointer (typedef char
                               *sds: "sds"), the type of a string handle;
                               "" for other types */
+    char value_struct[64]; /* a struct passed or returned by value: its
+                              name, or its typedef's; "" for others */
+    unsigned value_bits;   /* and its size */
 } bcw_di_type;
 
 /* Describes the return type (out[0]) and parameters (out[1..]) of `fn`

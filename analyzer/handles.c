@@ -70,10 +70,25 @@ static int mark_handle_param(bcw_func *fn, unsigned k, const char *type)
     return 0;
 }
 
+/* The struct s returns by value in one pointer-sized word, as json-c's
+ * json_object_iter_begin returns its json_object_iterator, or NULL. */
+static const char *by_value_struct(const bcw_sig *s)
+{
+    const bcw_di_type *di = &s->di[0];
+    return di->known && di->value_struct[0] && di->value_bits == 64 &&
+                   LLVMGetTypeKind(s->types[0]) == LLVMPointerTypeKind
+               ? di->value_struct
+               : NULL;
+}
+
 /* Makes the users of handle `h` functions of unit `unit`, so walks can
  * call them: with no unit parameter (`self` -1) and the handle first
  * (BCW_PK_HANDLE), an observer or a mutator as their writes through it
- * say.  Users that are already the unit's methods get the kind only. */
+ * say, their other parameters of the handle's type handles too (two
+ * iterators compared).  Users that are already the unit's functions get
+ * the kinds only, and a constructor among them (json-c's
+ * json_object_iter_peek_value, returning what the iterator is at) is an
+ * observer: it makes nothing. */
 static int add_handle_users(bcw_finder *f, unsigned unit, const bcw_handle *h)
 {
     for (unsigned i = 0; i < h->nusers; i++) {
@@ -97,9 +112,16 @@ static int add_handle_users(bcw_finder *f, unsigned unit, const bcw_handle *h)
                 continue; /* skipped: its reason is listed */
             u->funcs[j].self = -1;
         }
-        int err = mark_handle_param(&u->funcs[j], 0, h->type);
+        bcw_func *fn = &u->funcs[j];
+        int err = mark_handle_param(fn, 0, h->type);
+        for (unsigned k = 1; err == 0 && s != NULL && k < fn->nparams; k++)
+            if (bcw__sig_struct(s, k + 1) != NULL &&
+                strcmp(bcw__sig_struct(s, k + 1), h->type) == 0)
+                err = mark_handle_param(fn, k, h->type);
         if (err < 0)
             return err;
+        if (fn->role == BCW_ROLE_CONSTRUCTOR)
+            fn->role = BCW_ROLE_OBSERVER;
     }
     return 0;
 }
@@ -225,11 +247,13 @@ int bcw__handles_find(bcw_finder *f)
             if (fn->self >= 0 && s != NULL)
                 err = find_given_in(f, u, fn, s);
             if (err < 0 || fn->self < 0 || s == NULL ||
-                (d = bcw__sig_struct(s, 0)) == NULL ||
+                ((d = bcw__sig_struct(s, 0)) == NULL &&
+                 (d = by_value_struct(s)) == NULL) ||
                 ((of = bcw__finder_unit(f, d)) >= 0 &&
                  !(u->cell && of == (int)k) && !holds_entries(f, u, d)) ||
                 (h = handle_of(u, d, &err)) == NULL)
                 continue;
+            fn->ret.by_value = bcw__sig_struct(s, 0) == NULL;
             err = strv_add(&h->from, &h->nfrom, fn->name);
         }
         for (unsigned j = 0; j < u->nhandles && err == 0; j++) {

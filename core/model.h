@@ -59,6 +59,10 @@ typedef struct bcw_param {
     bool filled;                     /* SCRATCH: only filled by the call (an
                                         out-struct); else the call reads the
                                         zeroed storage bcwalk made up */
+    bool by_value;                   /* a result: a one-word struct returned
+                                        by value (json-c's iterator) that
+                                        is a handle: the handle is a copy
+                                        of it, given out by its address */
     uint64_t needs_set;              /* HANDLE: the pointer fields of the
                                         handle the call follows unchecked
                                         (an iterator's current entry), bit i

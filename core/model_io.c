@@ -39,7 +39,7 @@ static void psig(msgpack_packer *pk, const uint8_t *sig, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 16);
+    msgpack_pack_array(pk, 17);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -81,6 +81,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     psig(pk, p->sig, p->nsig);
     p->filled ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_uint64(pk, p->needs_set);
+    p->by_value ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -231,7 +232,7 @@ static void rsig(bcw_rd *r, const msgpack_object *o, uint8_t *sig, uint8_t *n)
 
 static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 16, "parameter");
+    const msgpack_object *a = bcw__rd_arr(r, o, 17, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -297,6 +298,7 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     rsig(r, &a[13], p->sig, &p->nsig);
     p->filled = bcw__rd_bool(r, &a[14], "filled");
     p->needs_set = bcw__rd_u64(r, &a[15], UINT64_MAX, "fields needed");
+    p->by_value = bcw__rd_bool(r, &a[16], "by value");
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

@@ -167,6 +167,9 @@ typedef struct bcw_wire_param {
  * not the library's.  On a result: the
  * result is given out as the handle of slot `value`. */
 #define BCW_FIXED_HANDLE 7u
+/* (On a result whose `size` is not 0: a struct of that many bytes
+ * returned by value, given out as the handle by a copy's address, or as
+ * none when all its bytes are 0: an end iterator.) */
 /* The same, but NULL is passed when no handle was given out: the
  * function compares the parameter with NULL. */
 #define BCW_FIXED_HANDLE_OR_NULL 8u

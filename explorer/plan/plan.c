@@ -616,6 +616,8 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         if (h >= 0 && h < BCW_MAX_HANDLES) {
             w->ret.fixed = BCW_FIXED_HANDLE;
             w->ret.value = h;
+            /* a one-word struct by value: a copy's address */
+            w->ret.size = f->ret.by_value ? sizeof(uint64_t) : 0;
         }
         for (unsigned k = 0; k < f->nparams; k++) {
             wire_param(&w->params[k], &f->params[k]);

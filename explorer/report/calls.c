@@ -70,7 +70,13 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         }
         if (seq->rets[j] == BCW_PTR_NULL)
             break;
-        bcw_value_format(buf, n, BCW_PK_HANDLE, BCW_ABI_PTR, seq->rets[j], 1);
+        if (g->ret.by_value && age > 0) /* a copy of the struct it returned */
+            snprintf(buf, n, "&it_%u", age);
+        else if (g->ret.by_value)
+            snprintf(buf, n, "&it");
+        else
+            bcw_value_format(buf, n, BCW_PK_HANDLE, BCW_ABI_PTR, seq->rets[j],
+                             1);
         return;
     }
     if (pa->nullable)

@@ -41,6 +41,11 @@ static void *arena_alloc(bcw_rt_worker *w, size_t n, int guarded)
     return p;
 }
 
+void *bcw_rt_args_keep(bcw_rt_worker *w, const void *p, size_t n)
+{
+    return memcpy(arena_alloc(w, n, 0), p, n);
+}
+
 /* A string category's value, copied so the code may write it. */
 static char *plan_string(bcw_rt_worker *w, int64_t off)
 {
@@ -79,6 +84,10 @@ static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
         if (v == NULL || v == given[__builtin_ctzll(m)])
             bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     }
+    /* an iterator by value moved to its end */
+    if (h != NULL && w->by_value[p->value % BCW_MAX_HANDLES] &&
+        *(const uint64_t *)h == 0)
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
     /* a node popped off the list, no longer its entry */
     if (p->entry && h != NULL && !bcw_rt_alloc_reaches(w->target, h))
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);

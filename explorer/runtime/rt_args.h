@@ -22,4 +22,8 @@
 uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
                             uint64_t *report, void *self);
 
+/* A copy of the n bytes at p in the sequence's arena (a struct returned
+ * by value, given out as a handle by its address). */
+void *bcw_rt_args_keep(bcw_rt_worker *w, const void *p, size_t n);
+
 #endif

@@ -71,6 +71,10 @@ static int setup_func(bcw_rt_worker *w, unsigned i)
     if (f->ret.fixed == BCW_FIXED_HANDLE &&
         (unsigned)f->ret.value + 1 > w->nhandle_types)
         w->nhandle_types = (unsigned)f->ret.value + 1;
+    if (f->ret.fixed == BCW_FIXED_HANDLE && f->ret.size == sizeof(uint64_t))
+        w->by_value[f->ret.value] = 1;
+    else if (f->ret.fixed == BCW_FIXED_HANDLE && f->ret.size != 0)
+        return -1; /* one word only */
     w->simple[i] = (uint8_t)bcw_rt_seq_is_simple(f);
     if (f->ret.abi == BCW_ABI_STRUCT && bcw_rt_call_struct_type(w, i) < 0)
         return -1;

@@ -148,8 +148,12 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
+    /* a struct returned by value (ret.size bytes) by its copy's address;
+     * all zero, it stands for no handle (json-c's end iterator) */
     if (f->ret.fixed == BCW_FIXED_HANDLE)
-        give(w, (unsigned)f->ret.value, (void *)(uintptr_t)raw);
+        give(w, (unsigned)f->ret.value,
+             f->ret.size && raw != 0 ? bcw_rt_args_keep(w, &raw, f->ret.size)
+                                     : (void *)(uintptr_t)raw);
     for (unsigned k = 0; k < f->nparams; k++)
         if (f->params[k].fixed == BCW_FIXED_HANDLE_OUT)
             give(w, (unsigned)f->params[k].value, outs[k]);

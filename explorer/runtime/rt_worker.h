@@ -82,6 +82,9 @@ typedef struct bcw_rt_worker {
      * changed since (wire `needs`, an iterator's current entry): the
      * words of snap_mask[slot], at their index */
     uint64_t snap_mask[BCW_MAX_HANDLES];
+    /* the slots given out as copies of structs returned by value (an
+     * iterator): their words all zero, the handle is at its end */
+    uint8_t by_value[BCW_MAX_HANDLES];
     void *snaps[BCW_MAX_HANDLES][BCW_HANDLE_AGES][64];
     uint32_t len;    /* methods in the sequence */
     int check;       /* hash the state before an observer last call too */

@@ -79,6 +79,31 @@ class HandlesAndOtherUnits(unittest.TestCase):
                       ("sset_iter_remove", ("&it",)))]
         self.assertEqual(after["calls"][-1]["result"], "1")
 
+    def test_an_iterator_returned_by_value_is_a_handle(self):
+        # obj_iter_begin returns a one-word struct (json-c's iterator):
+        # its copy's address is the handle next, key and value take; at
+        # the end (all zero) it is none, and nothing halts at depth 4
+        m = json.loads(bcwalk("analyze", example("objiter.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        self.assertEqual([(h["type"], h["from"], h["used_by"])
+                          for h in u["handles"]],
+                         [("obj_iter", ["obj_iter_begin", "obj_iter_end"],
+                           ["obj_iter_equal", "obj_iter_next", "obj_iter_key",
+                            "obj_iter_value"])])
+        self.assertEqual(m["skipped"], [])
+        lines = jsonl("objiter.bc", "obj", "protocol", 4)
+        self.assertEqual({q["calls"][-1]["outcome"] for q in lines[:-1]},
+                         {"normal", "rejected"})
+        seqs = by_calls(lines)
+        key = seqs[(("obj_new", ()), ("obj_put", ("#0", '"a"', "1")),
+                    ("obj_iter_begin", ("#0",)), ("obj_iter_key", ("&it",)))]
+        self.assertEqual(key["calls"][-1]["result"], '"a"')
+        end = seqs[(("obj_new", ()), ("obj_put", ("#0", '"a"', "1")),
+                    ("obj_iter_begin", ("#0",)), ("obj_iter_next", ("&it",)),
+                    ("obj_iter_key", ("&it",)))]
+        self.assertEqual(end["calls"][-1]["outcome"], "rejected")
+
     def test_an_iterator_pointing_into_itself_is_filled(self):
         # tq_start stores addresses inside the iterator into it (rax's
         # raxStart): it still only fills it, and gives out a handle
