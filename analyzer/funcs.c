@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "params.h"
+#include "status.h"
 #include "text.h"
 
 /* Is slot i of `s` (1 on) the unit: its `self`, or any parameter of the
@@ -120,6 +121,11 @@ int bcw__funcs_add(bcw_finder *f, int unit, const bcw_sig *s,
     fun.rebinds = self >= 0 && fun.ret.kind == BCW_PK_UNIT &&
                   (bcw__effects_moves(f->fx, s->name, (unsigned)self) ||
                    bcw__effects_frees(f->fx, s->name, (unsigned)self));
+    /* int t_init(t *s, ...): what its status says */
+    if (role == BCW_ROLE_INIT_CONSTRUCTOR && self >= 0 &&
+        (fun.ret.kind == BCW_PK_INT || fun.ret.kind == BCW_PK_BOOL ||
+         fun.ret.kind == BCW_PK_ENUM))
+        fun.ok = bcw__status_of(s->fn, (unsigned)self);
     if (err == 0 && why == NULL && role == BCW_ROLE_CONSTRUCTOR)
         for (unsigned i = 0; why == NULL && i < s->n; i++)
             if (fun.params[i].kind == BCW_PK_UNIT)

@@ -216,6 +216,52 @@ static bool gives_held(const bcw_sig *s)
     return any && s->n > 0;
 }
 
+/* Does fn, or a module function it calls (`depth` levels down),
+ * allocate memory? */
+static bool allocates(LLVMValueRef fn, int depth)
+{
+    static const char *const allocators[] = {
+        "malloc",  "calloc",       "realloc",       "strdup",
+        "strndup", "reallocarray", "aligned_alloc", "posix_memalign"};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef callee =
+                LLVMIsACallInst(i) ? bcw__called_function(i) : NULL;
+            if (callee == NULL)
+                continue;
+            const char *name = bcw__value_name(callee);
+            for (size_t k = 0; k < sizeof allocators / sizeof *allocators; k++)
+                if (strcmp(name, allocators[k]) == 0)
+                    return true;
+            if (depth > 0 && !LLVMIsDeclaration(callee) &&
+                allocates(callee, depth - 1))
+                return true;
+        }
+    return false;
+}
+
+void bcw__roles_release_inits(bcw_finder *f)
+{
+    for (unsigned k = 0; k < f->model->nunits; k++) {
+        bcw_unit *u = &f->model->units[k];
+        bool init = false, dtor = false;
+        for (unsigned i = 0; i < u->nfuncs; i++) {
+            init = init || u->funcs[i].role == BCW_ROLE_INIT_CONSTRUCTOR;
+            dtor = dtor || u->funcs[i].role == BCW_ROLE_DESTRUCTOR;
+        }
+        for (unsigned i = 0; init && !dtor && i < u->nfuncs; i++) {
+            bcw_func *fn = &u->funcs[i];
+            LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
+            if (fn->role == BCW_ROLE_MUTATOR && fn->self == 0 && v != NULL &&
+                !LLVMIsDeclaration(v) &&
+                bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2))
+                fn->role = BCW_ROLE_DESTRUCTOR;
+        }
+    }
+}
+
 int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
                   int *self, int *out)
 {

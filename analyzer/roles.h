@@ -32,4 +32,10 @@ BCW_INTERNAL bool bcw__roles_takes_struct(const bcw_sig *s);
 BCW_INTERNAL int bcw__roles_of(const bcw_finder *f, const bcw_sig *s,
                                enum bcw_role *role, int *self, int *out);
 
+/* For each unit in its caller's storage (made by an init function) that
+ * has no destructor: its mutators that release memory the unit reaches
+ * and allocate none (vring_destroy freeing what vring_init acquired) are
+ * its destructors; no later step takes the instance. */
+BCW_INTERNAL void bcw__roles_release_inits(bcw_finder *f);
+
 #endif

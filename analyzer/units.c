@@ -218,8 +218,10 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
         if ((unit = bcw__roles_of(&f, s, &role, &self, &out)) >= 0)
             err = bcw__funcs_add(&f, unit, s, role, self, out);
     }
-    if (err >= 0)
+    if (err >= 0) {
+        bcw__roles_release_inits(&f);
         err = bcw__handles_find(&f);
+    }
     for (unsigned g = 0; g < f.nsigs && err >= 0; g++)
         err = skip_unitless(&f, &f.sigs[g]);
     if (err >= 0)

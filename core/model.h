@@ -76,20 +76,30 @@ typedef struct bcw_param {
                          conditions (relative to fields, too many) */
 } bcw_param;
 
+/* What an init function returning a status returns when it made the
+ * object: the other results are its failure, and no object is made. */
+enum bcw_status {
+    BCW_STATUS_NONE,   /* no status, or none bcwalk can tell */
+    BCW_STATUS_ZERO,   /* 0 (int t_init(t *s, ...) returning -1 on failure) */
+    BCW_STATUS_NONZERO /* not 0 (bool t_init(...) returning false) */
+};
+
 typedef struct bcw_func {
     char *name;
     enum bcw_role role;
     bcw_param ret; /* kind BCW_PK_NONE for void */
     unsigned nparams;
     bcw_param params[BCW_MAX_PARAMS];
-    unsigned sym;     /* index into the model's symbol table */
-    int self;         /* the parameter that is the unit; -1 for
-                         constructors (result or T **out) */
-    bool rebinds;     /* returns the unit's new handle and frees or
-                         reallocates the old: s = str_cat(s, t) */
-    bool is_static;   /* internal linkage in the bitcode */
-    char *why;        /* why it is a mutator, NULL for observers */
-    char *unwalkable; /* why walks leave it out, or NULL */
+    unsigned sym;       /* index into the model's symbol table */
+    int self;           /* the parameter that is the unit; -1 for
+                           constructors (result or T **out) */
+    enum bcw_status ok; /* an init function's status: which results say it
+                           made the object (the others: no object) */
+    bool rebinds;       /* returns the unit's new handle and frees or
+                           reallocates the old: s = str_cat(s, t) */
+    bool is_static;     /* internal linkage in the bitcode */
+    char *why;          /* why it is a mutator, NULL for observers */
+    char *unwalkable;   /* why walks leave it out, or NULL */
     unsigned nreads, nwrote;
     char **reads, **wrote; /* fields it reads and writes: "size", "*data"
                               (the block a pointer field points to) */

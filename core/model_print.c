@@ -224,6 +224,9 @@ static void json_funcs(FILE *f, const bcw_model *m, const bcw_unit *u,
             fputs(", \"returns_into_unit\": true", f);
         if (fn->rebinds)
             fputs(", \"rebinds\": true", f);
+        if (fn->ok != BCW_STATUS_NONE)
+            fprintf(f, ", \"succeeds_with\": \"%s\"",
+                    fn->ok == BCW_STATUS_ZERO ? "zero" : "nonzero");
         if (fn->self > 0)
             fprintf(f, ", \"self\": %d", fn->self);
         json_strv(f, "reads", fn->reads, fn->nreads);
@@ -429,6 +432,11 @@ static void write_text(const bcw_model *m, int only, FILE *f)
             fputc('\n', f);
             if (fn->unwalkable != NULL)
                 fprintf(f, "  %-16s not walked: %s\n", "", fn->unwalkable);
+            if (fn->ok != BCW_STATUS_NONE)
+                fprintf(f,
+                        "  %-16s succeeds with %s: any other result is no "
+                        "object\n",
+                        "", fn->ok == BCW_STATUS_ZERO ? "0" : "not 0");
             text_strv(f, "reads", fn->reads, fn->nreads);
             text_strv(f, "writes", fn->wrote, fn->nwrote);
             for (unsigned k = 0; k < fn->nparams; k++) {

@@ -215,6 +215,9 @@ typedef struct bcw_wire_param {
 /* signo of a call not made: a parameter's category relative to the
  * object's fields has no value on the object as it is (rejected) */
 #define BCW_SIG_UNMET 0xf7u
+/* signo of a sequence whose init function returned its failure status
+ * (BCW_WIRE_OK_*): no object (rejected) */
+#define BCW_SIG_FAILED 0xf8u
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -236,6 +239,11 @@ typedef struct bcw_wire_func {
  * the constructor alone also calls it with NULL after its teardown, a
  * halt there at call len + 2. */
 #define BCW_WIRE_NULLABLE_SELF 4u
+/* An init function whose status says whether it made the object: 0 is
+ * success (BCW_WIRE_OK_ZERO) or not 0 is (BCW_WIRE_OK_NONZERO); another
+ * result is no object (rejected, signo BCW_SIG_FAILED). */
+#define BCW_WIRE_OK_ZERO 8u
+#define BCW_WIRE_OK_NONZERO 16u
 
 /* Bytes of a returned C string or a filled buffer a result carries. */
 #define BCW_TEXT_MAX 64

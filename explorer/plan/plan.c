@@ -429,6 +429,14 @@ static int too_many_handles(const bcw_unit *u, const char *type)
                       u->name, type, BCW_MAX_HANDLES);
 }
 
+/* The wire flags of an init function's status (BCW_WIRE_OK_*). */
+static uint8_t status_flags(const bcw_func *f)
+{
+    return f->ok == BCW_STATUS_ZERO      ? BCW_WIRE_OK_ZERO
+           : f->ok == BCW_STATUS_NONZERO ? BCW_WIRE_OK_NONZERO
+                                         : 0;
+}
+
 /* The callback fields of unit `u`'s instances plan entry `fi` makes:
  * each gets a built-in where the constructor left it NULL. */
 static int plan_fills(bcw_plan *plan, const bcw_unit *u, unsigned fi)
@@ -496,6 +504,7 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
     bcw_wire_func *w = &plan->funcs[me];
     w->sym = f->sym;
     w->role = (uint8_t)f->role;
+    w->flags = status_flags(f);
     w->nparams = (uint8_t)f->nparams;
     wire_param(&w->ret, &f->ret);
     for (unsigned k = 0; k < f->nparams; k++) {
@@ -607,7 +616,8 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         w->sym = f->sym;
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;
-        w->flags = f->rebinds ? BCW_WIRE_REBINDS : 0;
+        w->flags =
+            (uint8_t)((f->rebinds ? BCW_WIRE_REBINDS : 0) | status_flags(f));
         if (f->role == BCW_ROLE_DESTRUCTOR && f->self == 0 &&
             f->params[0].kind == BCW_PK_UNIT && f->params[0].nullable)
             w->flags |= BCW_WIRE_NULLABLE_SELF;

@@ -296,6 +296,10 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
                      "is: the call was not made");
         else if (s->signo == 0)
             snprintf(buf, n, "the constructor returned NULL");
+        else if (s->signo == BCW_SIG_FAILED)
+            snprintf(buf, n,
+                     "the init function returned its failure status: no "
+                     "object");
         else
             snprintf(buf, n, "%s", contract_text(r, s));
         break;

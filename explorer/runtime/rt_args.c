@@ -41,6 +41,15 @@ static void *arena_alloc(bcw_rt_worker *w, size_t n, int guarded)
     return p;
 }
 
+void bcw_rt_args_status(const bcw_wire_func *f, uint64_t raw)
+{
+    if ((f->flags & (BCW_WIRE_OK_ZERO | BCW_WIRE_OK_NONZERO)) == 0)
+        return;
+    bool zero = bcw_value_int((enum bcw_abi)f->ret.abi, raw) == 0;
+    if (zero != ((f->flags & BCW_WIRE_OK_ZERO) != 0))
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_FAILED);
+}
+
 void *bcw_rt_args_keep(bcw_rt_worker *w, const void *p, size_t n)
 {
     return memcpy(arena_alloc(w, n, 0), p, n);
@@ -110,6 +119,7 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
     bcw_rt_alloc_walks = 1; /* what it allocates is the walk's */
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, NULL, self);
     bcw_rt_alloc_walks = walks;
+    bcw_rt_args_status(f, raw);
     if (self != NULL)
         raw = (uint64_t)(uintptr_t)self;
     for (unsigned k = 0; k < f->nparams; k++)

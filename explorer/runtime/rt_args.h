@@ -22,6 +22,11 @@
 uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
                             uint64_t *report, void *self);
 
+/* Halts the sequence as rejected (signo BCW_SIG_FAILED) when f is an
+ * init function whose result `raw` is its failure status
+ * (BCW_WIRE_OK_*): it made no object. */
+void bcw_rt_args_status(const bcw_wire_func *f, uint64_t raw);
+
 /* A copy of the n bytes at p in the sequence's arena (a struct returned
  * by value, given out as a handle by its address). */
 void *bcw_rt_args_keep(bcw_rt_worker *w, const void *p, size_t n);

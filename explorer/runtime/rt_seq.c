@@ -22,7 +22,9 @@
 
 int bcw_rt_seq_is_simple(const bcw_wire_func *f)
 {
-    if (f->role == BCW_ROLE_CONSTRUCTOR || (f->flags & BCW_WIRE_REBINDS) ||
+    if (f->role == BCW_ROLE_CONSTRUCTOR ||
+        (f->flags &
+         (BCW_WIRE_REBINDS | BCW_WIRE_OK_ZERO | BCW_WIRE_OK_NONZERO)) ||
         f->ret.fixed != 0 || f->ret.abi == BCW_ABI_STRUCT)
         return 0;
     for (unsigned k = 0; k < f->nparams; k++) {
@@ -148,6 +150,7 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
+    bcw_rt_args_status(f, raw);
     /* a struct returned by value (ret.size bytes) by its copy's address;
      * all zero, it stands for no handle (json-c's end iterator) */
     if (f->ret.fixed == BCW_FIXED_HANDLE)

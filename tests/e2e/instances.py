@@ -138,6 +138,33 @@ class Instances(unittest.TestCase):
                       "(doc.c:51), after an argument bcwalk made up", text)
         self.assertIn("Of the terminated, 1 suspect", text)
 
+    def test_an_init_failing_status_makes_no_object(self):
+        # vring_init returns -1 before writing anything and 0 once it
+        # filled the ring: a -1 is no object, never pushed into (whose
+        # len % cap would divide by zero)
+        m = json.loads(bcwalk("analyze", example("vecinit.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        [init] = u["constructors"]
+        self.assertEqual(init["succeeds_with"], "zero")
+        # what releases what the init acquired is the destructor
+        self.assertEqual([d["name"] for d in u["destructors"]],
+                         ["vring_destroy"])
+        lines = jsonl("vecinit.bc", "vring", "protocol", 2)
+        self.assertEqual(halts(lines), [])
+        failed = [q["calls"][0] for q in lines[:-1]
+                  if q["calls"][0]["outcome"] == "rejected"]
+        self.assertEqual(sorted(c["labels"][1] for c in failed),
+                         ["cap < 1", "cap > 16"])
+        for c in failed:
+            self.assertEqual(c["cause"], "the init function returned its "
+                             "failure status: no object")
+        text = bcwalk("explore", example("vecinit.bc"), "--unit", "vring",
+                      "--depth", "1").stdout
+        self.assertIn("vring_init(target, 17 /* cap > 16 */);\n==> "
+                      "*rejected* the init function returned its failure "
+                      "status: no object", text)
+
     def test_an_item_of_its_own_is_handed_over(self):
         m = json.loads(bcwalk("analyze", example("item.bc"), "--format",
                               "json", check=0).stdout)

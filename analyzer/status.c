@@ -1,0 +1,135 @@
+/* status.c - what an init function's status says: the constants it
+ * returns before it has written anything into the storage it fills are
+ * its failures; those it returns after are its success.  int
+ * vec_init(vec *v, size_t cap) returning -1 before touching v and 0 once
+ * it filled it succeeds with 0; bool returning false early succeeds with
+ * not 0.  A walk treats any other result as "no object" (rejected). */
+#include "status.h"
+
+#include <stdlib.h>
+
+#include "alloc.h"
+#include "bitcode.h"
+
+/* Does instruction i write what p points to: a store through it (or a
+ * field of it), or a call given it or a field of it? */
+static bool writes(LLVMValueRef i, LLVMValueRef p)
+{
+    LLVMValueRef a = NULL;
+    if (LLVMIsAStoreInst(i))
+        a = LLVMGetOperand(i, 1);
+    for (unsigned k = 0; a == NULL && LLVMIsACallInst(i) &&
+                         k < (unsigned)LLVMGetNumArgOperands(i);
+         k++) {
+        LLVMValueRef v = LLVMGetOperand(i, k);
+        LLVMValueRef b = v;
+        while (LLVMIsAGetElementPtrInst(b) || LLVMIsABitCastInst(b))
+            b = LLVMGetOperand(b, 0);
+        if (b == p && !LLVMIsADbgInfoIntrinsic(i))
+            a = v;
+    }
+    while (a != NULL && (LLVMIsAGetElementPtrInst(a) || LLVMIsABitCastInst(a)))
+        a = LLVMGetOperand(a, 0);
+    return a == p;
+}
+
+typedef struct cfg {
+    LLVMBasicBlockRef *bb;
+    unsigned n;
+    bool *writes; /* block i writes p */
+    bool *seen;
+} cfg;
+
+static int index_of(const cfg *g, LLVMBasicBlockRef b)
+{
+    for (unsigned i = 0; i < g->n; i++)
+        if (g->bb[i] == b)
+            return (int)i;
+    return -1;
+}
+
+/* Can a block writing p reach block b (b included)?  Walks b's
+ * predecessors: the blocks whose terminator branches to it. */
+static bool written_before(cfg *g, LLVMBasicBlockRef b)
+{
+    int at = index_of(g, b);
+    if (at < 0 || g->seen[at])
+        return false;
+    g->seen[at] = true;
+    if (g->writes[at])
+        return true;
+    for (unsigned i = 0; i < g->n; i++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[i]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(t, s) == b && written_before(g, g->bb[i]))
+                return true;
+    }
+    return false;
+}
+
+typedef struct results {
+    bool early_zero, early_other; /* constants returned before a write */
+    bool late_zero, late_other;   /* and after one */
+    bool unknown;                 /* a value that is no constant */
+} results;
+
+/* Sorts the value v returned from block `from` into r, through phis. */
+static void sort_value(cfg *g, LLVMValueRef v, LLVMBasicBlockRef from,
+                       results *r, int hops)
+{
+    if (LLVMIsAPHINode(v) && hops < 8) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            sort_value(g, LLVMGetIncomingValue(v, k),
+                       LLVMGetIncomingBlock(v, k), r, hops + 1);
+        return;
+    }
+    if (!LLVMIsAConstantInt(v)) {
+        r->unknown = true;
+        return;
+    }
+    for (unsigned i = 0; i < g->n; i++)
+        g->seen[i] = false;
+    bool zero = LLVMConstIntGetZExtValue(v) == 0;
+    bool late = written_before(g, from);
+    *(late ? (zero ? &r->late_zero : &r->late_other)
+           : (zero ? &r->early_zero : &r->early_other)) = true;
+}
+
+enum bcw_status bcw__status_of(LLVMValueRef fn, unsigned self)
+{
+    if (fn == NULL || LLVMIsDeclaration(fn) || self >= LLVMCountParams(fn))
+        return BCW_STATUS_NONE;
+    LLVMValueRef p = LLVMGetParam(fn, self);
+    cfg g = {0};
+    g.n = LLVMCountBasicBlocks(fn);
+    g.bb = bcw__calloc(g.n ? g.n : 1, sizeof *g.bb);
+    g.writes = bcw__calloc(g.n ? g.n : 1, sizeof *g.writes);
+    g.seen = bcw__calloc(g.n ? g.n : 1, sizeof *g.seen);
+    results r = {0};
+    if (g.bb == NULL || g.writes == NULL || g.seen == NULL)
+        r.unknown = true;
+    LLVMGetBasicBlocks(fn, g.bb);
+    for (unsigned i = 0; !r.unknown && i < g.n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(g.bb[i]); in;
+             in = LLVMGetNextInstruction(in))
+            g.writes[i] = g.writes[i] || writes(in, p);
+    for (unsigned i = 0; !r.unknown && i < g.n; i++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[i]);
+        if (t != NULL && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
+            sort_value(&g, LLVMGetOperand(t, 0), g.bb[i], &r, 0);
+    }
+    free(g.bb);
+    free(g.writes);
+    free(g.seen);
+    if (r.unknown)
+        return BCW_STATUS_NONE;
+    /* failures before anything was written, never 0, and 0 after: 0 is
+     * success (the others after are failures too: a malloc failing
+     * once a field was set); and the other way round */
+    if (r.early_other && !r.early_zero && r.late_zero)
+        return BCW_STATUS_ZERO;
+    if (r.early_zero && !r.early_other && r.late_other)
+        return BCW_STATUS_NONZERO;
+    return BCW_STATUS_NONE;
+}
