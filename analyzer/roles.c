@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "addr.h"
 #include "params.h"
 
 /* Last '_'-separated word of a function name names its role. */
@@ -258,6 +259,74 @@ void bcw__roles_release_inits(bcw_finder *f)
                 !LLVMIsDeclaration(v) &&
                 bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2))
                 fn->role = BCW_ROLE_DESTRUCTOR;
+        }
+    }
+}
+
+/* Does fn count the field at byte offset *off of what its parameter p
+ * points to by `delta` (load it, add delta, store it back), itself or
+ * through a module function it gives p (`depth` levels down); with *off
+ * UINT32_MAX, any field's, its offset then in *off? */
+static bool counts(const bcw_finder *f, LLVMValueRef fn, LLVMValueRef p,
+                   int delta, uint32_t *off, int depth)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i)) {
+            uint32_t at, from;
+            LLVMValueRef callee =
+                LLVMIsACallInst(i) ? bcw__called_function(i) : NULL;
+            for (unsigned k = 0;
+                 callee != NULL && depth > 0 && !LLVMIsDeclaration(callee) &&
+                 k < LLVMCountParams(callee);
+                 k++)
+                if (LLVMGetOperand(i, k) == p &&
+                    counts(f, callee, LLVMGetParam(callee, k), delta, off,
+                           depth - 1))
+                    return true;
+            if (!LLVMIsAStoreInst(i) ||
+                !bcw__addr_field_offset(f->td, LLVMGetOperand(i, 1), p, &at) ||
+                (*off != UINT32_MAX && at != *off))
+                continue;
+            LLVMValueRef v = LLVMGetOperand(i, 0);
+            if (!LLVMIsABinaryOperator(v) ||
+                LLVMGetInstructionOpcode(v) != LLVMAdd)
+                continue;
+            LLVMValueRef l = LLVMGetOperand(v, 0), c = LLVMGetOperand(v, 1);
+            if (LLVMIsALoadInst(l) && LLVMIsAConstantInt(c) &&
+                LLVMConstIntGetSExtValue(c) == delta &&
+                bcw__addr_field_offset(f->td, LLVMGetOperand(l, 0), p, &from) &&
+                from == at) {
+                *off = at;
+                return true;
+            }
+        }
+    return false;
+}
+
+void bcw__roles_retains(bcw_finder *f)
+{
+    for (unsigned k = 0; k < f->model->nunits; k++) {
+        bcw_unit *u = &f->model->units[k];
+        /* the count the destructor takes down */
+        uint32_t off = UINT32_MAX;
+        for (unsigned i = 0; i < u->nfuncs && off == UINT32_MAX; i++) {
+            const bcw_func *d = &u->funcs[i];
+            LLVMValueRef v = LLVMGetNamedFunction(f->mod, d->name);
+            if (d->role == BCW_ROLE_DESTRUCTOR && d->self == 0 && v != NULL &&
+                !LLVMIsDeclaration(v) && LLVMCountParams(v) > 0 &&
+                !counts(f, v, LLVMGetParam(v, 0), -1, &off, 2))
+                off = UINT32_MAX;
+        }
+        for (unsigned i = 0; off != UINT32_MAX && i < u->nfuncs; i++) {
+            bcw_func *fn = &u->funcs[i];
+            const bcw_sig *s =
+                bcw__finder_sig(f, LLVMGetNamedFunction(f->mod, fn->name));
+            uint32_t at = off;
+            fn->retains = fn->self == 0 && fn->role != BCW_ROLE_DESTRUCTOR &&
+                          s != NULL && gives_back_param(s) &&
+                          counts(f, s->fn, LLVMGetParam(s->fn, 0), 1, &at, 2);
         }
     }
 }

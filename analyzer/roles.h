@@ -38,4 +38,9 @@ BCW_INTERNAL int bcw__roles_of(const bcw_finder *f, const bcw_sig *s,
  * its destructors; no later step takes the instance. */
 BCW_INTERNAL void bcw__roles_release_inits(bcw_finder *f);
 
+/* Marks the functions taking a reference to their unit (bcw_func's
+ * retains): returning the unit they are given, they count up the field
+ * the unit's destructor counts down (json_object_get, json_object_put). */
+BCW_INTERNAL void bcw__roles_retains(bcw_finder *f);
+
 #endif

@@ -220,6 +220,7 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
     }
     if (err >= 0) {
         bcw__roles_release_inits(&f);
+        bcw__roles_retains(&f);
         err = bcw__handles_find(&f);
     }
     for (unsigned g = 0; g < f.nsigs && err >= 0; g++)

@@ -95,6 +95,10 @@ typedef struct bcw_func {
                            constructors (result or T **out) */
     enum bcw_status ok; /* an init function's status: which results say it
                            made the object (the others: no object) */
+    bool retains;       /* takes a reference: returns its unit, counted
+                           up in the field the destructor counts down
+                           and frees at zero (json_object_get): the walk
+                           releases once more for each call */
     bool rebinds;       /* returns the unit's new handle and frees or
                            reallocates the old: s = str_cat(s, t) */
     bool is_static;     /* internal linkage in the bitcode */

@@ -96,7 +96,7 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 
 static void pfunc(msgpack_packer *pk, const bcw_func *f)
 {
-    msgpack_pack_array(pk, 16);
+    msgpack_pack_array(pk, 17);
     bcw__pack_str(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
@@ -120,6 +120,7 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
     bcw__pack_str(pk, f->file);
     msgpack_pack_uint32(pk, f->line);
     msgpack_pack_uint8(pk, (uint8_t)f->ok);
+    f->retains ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
 static void punit(msgpack_packer *pk, const bcw_unit *u)
@@ -322,7 +323,7 @@ static void rterm(bcw_rd *r, const msgpack_object *o, bcw_term *t)
 static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
                   unsigned nsyms)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 16, "function");
+    const msgpack_object *a = bcw__rd_arr(r, o, 17, "function");
     if (a == NULL)
         return;
     f->name = bcw__rd_str(r, &a[0], false, "function name");
@@ -354,6 +355,7 @@ static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
     f->line = (unsigned)bcw__rd_u64(r, &a[14], UINT32_MAX, "function line");
     f->ok =
         (enum bcw_status)bcw__rd_u64(r, &a[15], BCW_STATUS_NONZERO, "status");
+    f->retains = bcw__rd_bool(r, &a[16], "retains");
     f->reads = bcw__rd_strv(r, &a[10], &f->nreads, "reads");
     f->wrote = bcw__rd_strv(r, &a[11], &f->nwrote, "writes");
     uint32_t nc;

@@ -224,6 +224,8 @@ static void json_funcs(FILE *f, const bcw_model *m, const bcw_unit *u,
             fputs(", \"returns_into_unit\": true", f);
         if (fn->rebinds)
             fputs(", \"rebinds\": true", f);
+        if (fn->retains)
+            fputs(", \"retains\": true", f);
         if (fn->ok != BCW_STATUS_NONE)
             fprintf(f, ", \"succeeds_with\": \"%s\"",
                     fn->ok == BCW_STATUS_ZERO ? "zero" : "nonzero");
@@ -432,6 +434,11 @@ static void write_text(const bcw_model *m, int only, FILE *f)
             fputc('\n', f);
             if (fn->unwalkable != NULL)
                 fprintf(f, "  %-16s not walked: %s\n", "", fn->unwalkable);
+            if (fn->retains)
+                fprintf(f,
+                        "  %-16s takes a reference: the destructor is "
+                        "called once more for each\n",
+                        "");
             if (fn->ok != BCW_STATUS_NONE)
                 fprintf(f,
                         "  %-16s succeeds with %s: any other result is no "

@@ -244,6 +244,10 @@ typedef struct bcw_wire_func {
  * result is no object (rejected, signo BCW_SIG_FAILED). */
 #define BCW_WIRE_OK_ZERO 8u
 #define BCW_WIRE_OK_NONZERO 16u
+/* A call taking a reference to the target (json_object_get): returning
+ * it, it counts up what the destructor counts down, so the sequence ends
+ * with one more call of the destructor for each. */
+#define BCW_WIRE_RETAINS 32u
 
 /* Bytes of a returned C string or a filled buffer a result carries. */
 #define BCW_TEXT_MAX 64

@@ -617,7 +617,8 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;
         w->flags =
-            (uint8_t)((f->rebinds ? BCW_WIRE_REBINDS : 0) | status_flags(f));
+            (uint8_t)((f->rebinds ? BCW_WIRE_REBINDS : 0) |
+                      (f->retains ? BCW_WIRE_RETAINS : 0) | status_flags(f));
         if (f->role == BCW_ROLE_DESTRUCTOR && f->self == 0 &&
             f->params[0].kind == BCW_PK_UNIT && f->params[0].nullable)
             w->flags |= BCW_WIRE_NULLABLE_SELF;

@@ -23,8 +23,8 @@
 int bcw_rt_seq_is_simple(const bcw_wire_func *f)
 {
     if (f->role == BCW_ROLE_CONSTRUCTOR ||
-        (f->flags &
-         (BCW_WIRE_REBINDS | BCW_WIRE_OK_ZERO | BCW_WIRE_OK_NONZERO)) ||
+        (f->flags & (BCW_WIRE_REBINDS | BCW_WIRE_OK_ZERO | BCW_WIRE_OK_NONZERO |
+                     BCW_WIRE_RETAINS)) ||
         f->ret.fixed != 0 || f->ret.abi == BCW_ABI_STRUCT)
         return 0;
     for (unsigned k = 0; k < f->nparams; k++) {
@@ -151,6 +151,9 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     void *outs[BCW_MAX_PARAMS] = {0};
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
     bcw_rt_args_status(f, raw);
+    /* a reference taken: released at the end */
+    w->retains += (f->flags & BCW_WIRE_RETAINS) && raw != 0 &&
+                  (void *)(uintptr_t)raw == w->target;
     /* a struct returned by value (ret.size bytes) by its copy's address;
      * all zero, it stands for no handle (json-c's end iterator) */
     if (f->ret.fixed == BCW_FIXED_HANDLE)
@@ -316,6 +319,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     if (w->globals_size > 0)
         memcpy(w->globals, w->globals_copy, w->globals_size);
     memset(&w->gen, 0, sizeof w->gen);
+    w->retains = 0;
     bcw_rt_custom_reset();
     /* a halt comes back here (rt_halt.c): only w's memory, not this
      * function's locals, may have changed since */
@@ -369,6 +373,9 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
         unsigned d = shm->destructors[bcw_wire_destructor_of(
             &q[1], w->len, shm->ndestructors)];
         run_call(w, d, r, 0);
+        /* once more for each reference the sequence took */
+        for (; w->retains > 0; w->retains--)
+            run_call(w, d, r, 0);
         check_leaks(w, r);
         /* one that checks its object for NULL is given NULL too, once a
          * constructor's sequence */

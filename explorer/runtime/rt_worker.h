@@ -85,6 +85,9 @@ typedef struct bcw_rt_worker {
     /* the slots given out as copies of structs returned by value (an
      * iterator): their words all zero, the handle is at its end */
     uint8_t by_value[BCW_MAX_HANDLES];
+    /* references to the target the sequence took (BCW_WIRE_RETAINS):
+     * the destructor is called once more for each */
+    uint32_t retains;
     void *snaps[BCW_MAX_HANDLES][BCW_HANDLE_AGES][64];
     uint32_t len;    /* methods in the sequence */
     int check;       /* hash the state before an observer last call too */

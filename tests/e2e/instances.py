@@ -165,6 +165,22 @@ class Instances(unittest.TestCase):
                       "*rejected* the init function returned its failure "
                       "status: no object", text)
 
+    def test_a_reference_taken_is_released(self):
+        # ref_get counts up what ref_put counts down (through a helper)
+        # and frees at zero: the walk releases once more per reference
+        # taken, and no sequence leaks
+        m = json.loads(bcwalk("analyze", example("refobj.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        retains = {f["name"]: f.get("retains", False) for f in u["methods"]}
+        self.assertEqual(retains, {"ref_get": True, "ref_count": False})
+        lines = jsonl("refobj.bc", "ref", "protocol", 3)
+        self.assertEqual(lines[-1]["sequences"]["leaking"], 0)
+        counts = [q["calls"][-1]["result"] for q in lines[:-1]
+                  if [c["fn"] for c in q["calls"]] ==
+                  ["ref_new", "ref_get", "ref_get", "ref_count"]]
+        self.assertEqual(counts, ["3"])
+
     def test_an_item_of_its_own_is_handed_over(self):
         m = json.loads(bcwalk("analyze", example("item.bc"), "--format",
                               "json", check=0).stdout)
