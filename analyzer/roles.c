@@ -243,6 +243,27 @@ static bool allocates(LLVMValueRef fn, int depth)
     return false;
 }
 
+/* Does fn store into what its first parameter points to only constants
+ * (NULLs, zeros: a destroy leaving nothing behind), not values it read
+ * or made (a pop linking the next node in)? */
+static bool stores_only_constants(LLVMValueRef fn)
+{
+    LLVMValueRef p = LLVMGetParam(fn, 0);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsAStoreInst(i))
+                continue;
+            LLVMValueRef a = LLVMGetOperand(i, 1);
+            while (LLVMIsAGetElementPtrInst(a) || LLVMIsABitCastInst(a))
+                a = LLVMGetOperand(a, 0);
+            if (a == p && !LLVMIsAConstant(LLVMGetOperand(i, 0)))
+                return false;
+        }
+    return true;
+}
+
 void bcw__roles_release_inits(bcw_finder *f)
 {
     for (unsigned k = 0; k < f->model->nunits; k++) {
@@ -256,8 +277,9 @@ void bcw__roles_release_inits(bcw_finder *f)
             bcw_func *fn = &u->funcs[i];
             LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
             if (fn->role == BCW_ROLE_MUTATOR && fn->self == 0 && v != NULL &&
-                !LLVMIsDeclaration(v) &&
-                bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2))
+                !LLVMIsDeclaration(v) && LLVMCountParams(v) > 0 &&
+                bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2) &&
+                stores_only_constants(v))
                 fn->role = BCW_ROLE_DESTRUCTOR;
         }
     }

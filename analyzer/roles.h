@@ -33,9 +33,10 @@ BCW_INTERNAL int bcw__roles_of(const bcw_finder *f, const bcw_sig *s,
                                enum bcw_role *role, int *self, int *out);
 
 /* For each unit in its caller's storage (made by an init function) that
- * has no destructor: its mutators that release memory the unit reaches
- * and allocate none (vring_destroy freeing what vring_init acquired) are
- * its destructors; no later step takes the instance. */
+ * has no destructor: its mutators that release memory the unit reaches,
+ * allocate none and store nothing but constants into it (vring_destroy
+ * freeing what vring_init acquired; not a pop linking the next node in)
+ * are its destructors; no later step takes the instance. */
 BCW_INTERNAL void bcw__roles_release_inits(bcw_finder *f);
 
 /* Marks the functions taking a reference to their unit (bcw_func's
