@@ -133,9 +133,11 @@ static bool frees_self(const bcw_finder *f, const bcw_sig *s, int self)
            (named && bcw__effects_escapes(f->fx, s->name, (unsigned)self));
 }
 
-/* Is v (through casts, phis and selects) NULL or parameter *given (the
- * first met becomes it)? */
-static bool null_or_param(LLVMValueRef v, LLVMValueRef *given, int hops)
+/* What a returned value may be, besides NULL: `leaf` of each value v
+ * stands for through casts, phis and selects (ctx its own). */
+typedef bool leaf_fn(LLVMValueRef v, void *ctx);
+
+static bool null_or(LLVMValueRef v, leaf_fn *leaf, void *ctx, int hops)
 {
     while (LLVMIsABitCastInst(v))
         v = LLVMGetOperand(v, 0);
@@ -143,13 +145,36 @@ static bool null_or_param(LLVMValueRef v, LLVMValueRef *given, int hops)
         return true;
     if (hops < 8 && LLVMIsAPHINode(v)) {
         for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
-            if (!null_or_param(LLVMGetIncomingValue(v, k), given, hops + 1))
+            if (!null_or(LLVMGetIncomingValue(v, k), leaf, ctx, hops + 1))
                 return false;
         return true;
     }
     if (hops < 8 && LLVMIsASelectInst(v))
-        return null_or_param(LLVMGetOperand(v, 1), given, hops + 1) &&
-               null_or_param(LLVMGetOperand(v, 2), given, hops + 1);
+        return null_or(LLVMGetOperand(v, 1), leaf, ctx, hops + 1) &&
+               null_or(LLVMGetOperand(v, 2), leaf, ctx, hops + 1);
+    return leaf(v, ctx);
+}
+
+/* Is every value fn returns NULL or `leaf`'s, and does it return one? */
+static bool returns_only(LLVMValueRef fn, leaf_fn *leaf, void *ctx)
+{
+    bool any = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+            continue;
+        if (!null_or(LLVMGetOperand(t, 0), leaf, ctx, 0))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Is v parameter *given (ctx; the first met becomes it)? */
+static bool is_given(LLVMValueRef v, void *ctx)
+{
+    LLVMValueRef *given = ctx;
     if (!LLVMIsAArgument(v) || (*given != NULL && v != *given))
         return false;
     *given = v;
@@ -162,34 +187,14 @@ static bool null_or_param(LLVMValueRef v, LLVMValueRef *given, int hops)
 static bool gives_back_param(const bcw_sig *s)
 {
     LLVMValueRef given = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (t != NULL && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1 &&
-            !null_or_param(LLVMGetOperand(t, 0), &given, 0))
-            return false;
-    }
-    return given != NULL;
+    return returns_only(s->fn, is_given, &given) && given != NULL;
 }
 
-/* Is v (through casts, phis and selects) NULL or what a pointer
- * parameter of fn holds: one of its fields, or a pointer loaded from
- * it? */
-static bool null_or_held(LLVMValueRef fn, LLVMValueRef v, int hops)
+/* Is v what a pointer parameter of function ctx holds: one of its
+ * fields, or a pointer loaded from it? */
+static bool is_held(LLVMValueRef v, void *ctx)
 {
-    while (LLVMIsABitCastInst(v))
-        v = LLVMGetOperand(v, 0);
-    if (LLVMIsAConstantPointerNull(v))
-        return true;
-    if (hops < 8 && LLVMIsAPHINode(v)) {
-        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
-            if (!null_or_held(fn, LLVMGetIncomingValue(v, k), hops + 1))
-                return false;
-        return true;
-    }
-    if (hops < 8 && LLVMIsASelectInst(v))
-        return null_or_held(fn, LLVMGetOperand(v, 1), hops + 1) &&
-               null_or_held(fn, LLVMGetOperand(v, 2), hops + 1);
+    LLVMValueRef fn = ctx;
     for (unsigned k = 0; k < LLVMCountParams(fn); k++) {
         LLVMValueRef p = LLVMGetParam(fn, k);
         if (v != p && LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind &&
@@ -204,17 +209,7 @@ static bool null_or_held(LLVMValueRef fn, LLVMValueRef v, int hops)
  * returning jso's own table)?  Such an accessor makes nothing. */
 static bool gives_held(const bcw_sig *s)
 {
-    bool any = false;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
-            continue;
-        if (!null_or_held(s->fn, LLVMGetOperand(t, 0), 0))
-            return false;
-        any = true;
-    }
-    return any && s->n > 0;
+    return s->n > 0 && returns_only(s->fn, is_held, s->fn);
 }
 
 /* Does fn, or a module function it calls (`depth` levels down),
