@@ -202,6 +202,12 @@ static const cli_word prunes[] = {
          CLI_FILE_OUT(explore_args, o.emit_c_path),                            \
          .help = "write cmocka tests replaying the sequences (test: one per "  \
                  "oracle entry it confirmed)"},                                \
+        {.name = "reproduce",                                                  \
+         .arg = "DIR",                                                         \
+         CLI_DIR_OUT(explore_args, o.reproduce_dir),                           \
+         .help = "write each distinct halt as a standalone C program in DIR, " \
+                 "build it with the bitcode (AddressSanitizer, no bcwalk "     \
+                 "runtime) and say which halts it reproduces"},                \
         {.name = "coverage",                                                   \
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.coverage_path),                          \

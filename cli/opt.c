@@ -139,6 +139,16 @@ static int store(const cli_spec *s, const cli_opt *o, void *target,
                                strerror(errno));
         break;
     }
+    case CLI_DIR_OUT: {
+        struct stat st;
+        if (value[0] == '\0')
+            return usage_error(s, false, "--%s needs a folder, not ''",
+                               o->name);
+        if (stat(value, &st) == 0 && !S_ISDIR(st.st_mode))
+            return usage_error(s, false, "--%s %s: not a folder", o->name,
+                               value);
+        break;
+    }
     case CLI_TEXT:
         break;
     case CLI_END:
@@ -335,7 +345,8 @@ static const char *default_of(const cli_spec *s, const cli_opt *o, char *buf,
     }
     case CLI_TEXT:
     case CLI_FILE_IN:
-    case CLI_FILE_OUT: {
+    case CLI_FILE_OUT:
+    case CLI_DIR_OUT: {
         const char *v;
         memcpy(&v, at, sizeof v);
         if (v != NULL)

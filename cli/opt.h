@@ -18,6 +18,8 @@ enum cli_opt_kind {
     CLI_TEXT,     /* any text: stores argv's string */
     CLI_FILE_IN,  /* a file bcwalk reads: must be readable; stores the path */
     CLI_FILE_OUT, /* a file bcwalk writes: a non-empty path; stores it */
+    CLI_DIR_OUT,  /* a folder bcwalk writes files in: a non-empty path, a
+                     folder if it exists; stores it */
 };
 
 /* One word a CLI_WORD option takes.  A list ends with {.word = NULL}. */
@@ -72,6 +74,8 @@ typedef struct cli_opt {
     .kind = CLI_FILE_IN, .at = CLI_AT(type, field, const char *)
 #define CLI_FILE_OUT(type, field)                                              \
     .kind = CLI_FILE_OUT, .at = CLI_AT(type, field, const char *)
+#define CLI_DIR_OUT(type, field)                                               \
+    .kind = CLI_DIR_OUT, .at = CLI_AT(type, field, const char *)
 
 /* A subcommand's command line: its one operand and its options, the
  * target struct's defaults, and the hand-written parts of --help. */

@@ -233,6 +233,7 @@ static void share_options(walk *w, const bcw_explore_opts *o)
                                     .sarif_path = o->sarif_path,
                                     .svg_path = o->svg_path,
                                     .emit_c_path = o->emit_c_path,
+                                    .reproduce_dir = o->reproduce_dir,
                                     .argv = o->argv,
                                     .argc = o->argc};
     w->journal_o = (bcw_journal_cfg){
@@ -680,6 +681,9 @@ static int write_report(walk *w)
     int err = bcw__symbols_err(sk->report.symbols);
     if (err == 0 && w->hits != NULL)
         err = bcw__report_coverage(&sk->report, w->covp, w->hits, out);
+    if (err == 0)
+        err = bcw__exports_reproduce(sk->exports, &sk->report, w->bitcode,
+                                     w->build_o.setup, out);
     if (err == 0)
         err = bcw__report_summary(&sk->report, out);
     if (err == 0 && w->graph_path != NULL && !out->partial)

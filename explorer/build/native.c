@@ -352,3 +352,16 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     bcw__bitcode_dispose(&bc);
     return err;
 }
+
+int bcw__native_standalone(const char *in, const char *out)
+{
+    bcw_bitcode bc = {0};
+    int err = bcw__bitcode_load(&bc, in);
+    if (err < 0)
+        return err;
+    bcw__sanitize_module(bc.mod, BCW_SANITIZE_ADDRESS);
+    externalize(bc.mod);
+    err = bcw__bitcode_write(bc.mod, out);
+    bcw__bitcode_dispose(&bc);
+    return err;
+}

@@ -27,6 +27,13 @@ BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
                                         unsigned *optimised, bcw_cov_map *cov,
                                         const char *out);
 
+/* The library's bitcode `in` as a standalone program links it, into
+ * `out`: unchanged but for its functions' linkage (a static one is
+ * callable by name), its `main` renamed bcw_unit_main, and
+ * AddressSanitizer's attribute on each function it defines (clang
+ * -fsanitize=address then checks them).  No bcwalk runtime. */
+BCW_INTERNAL int bcw__native_standalone(const char *in, const char *out);
+
 /* Renames the module's declarations pairs[i][0] to pairs[i][1]: its calls
  * of a libc function go to the runtime's. */
 BCW_INTERNAL void bcw__native_rename(LLVMModuleRef mod,

@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "text.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define SHOWN_CHARS 24 /* of a string argument, then its length */
@@ -51,7 +52,7 @@ static void struct_text(const bcw_func *f, uint64_t first, const uint64_t *outs,
  * ("none", in C a comment). */
 static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
                        const bcw_param *pa, unsigned age, char *buf, size_t n,
-                       bool json)
+                       bool json, bcw_c_names *c)
 {
     int h = bcw__handle_index(r->unit, pa->detail);
     for (unsigned j = k, older = 0; j-- > 0;) {
@@ -61,6 +62,12 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
             continue;
         if (older++ < age)
             continue;
+        if (q >= 0 && c != NULL) {
+            if (age > 0)
+                c->why = "a handle filled in storage before the last";
+            snprintf(buf, n, "bcw_store(\"%s\")", g->params[q].name);
+            return;
+        }
         if (q >= 0) {
             if (age > 0)
                 snprintf(buf, n, "&%s_%u", g->params[q].name, age);
@@ -70,6 +77,12 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         }
         if (seq->rets[j] == BCW_PTR_NULL)
             break;
+        if (c != NULL) {
+            if (g->ret.by_value)
+                c->why = "a handle returned as a struct by value";
+            snprintf(buf, n, "r%u", j);
+            return;
+        }
         if (g->ret.by_value && age > 0) /* a copy of the struct it returned */
             snprintf(buf, n, "&it_%u", age);
         else if (g->ret.by_value)
@@ -81,10 +94,149 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
     }
     if (pa->nullable)
         snprintf(buf, n, "NULL");
+    else if (c != NULL)
+        c->why = "a handle the sequence never obtained";
     else if (json)
         snprintf(buf, n, "none");
     else
         snprintf(buf, n, "/* no %s */", pa->detail);
+}
+
+/* An integer of ABI class `abi` as a C literal. */
+static void int_c(enum bcw_abi abi, uint64_t raw, char *buf, size_t n)
+{
+    if (bcw_abi_signed(abi)) {
+        int64_t v = bcw_value_int(abi, raw);
+        if (v == INT64_MIN)
+            snprintf(buf, n, "(-9223372036854775807LL - 1)");
+        else
+            snprintf(buf, n, "%lldLL", (long long)v);
+    } else {
+        snprintf(buf, n, "%lluULL",
+                 (unsigned long long)(abi == BCW_ABI_PTR
+                                          ? raw
+                                          : (uint64_t)bcw_value_int(abi, raw)));
+    }
+}
+
+int bcw__c_name(char *buf, size_t n, const char *name, const char *after)
+{
+    size_t len = 0;
+    if (len + 2 < n) {
+        buf[len++] = 'L';
+        buf[len++] = '_';
+    }
+    for (const char *p = name; *p && len + 1 < n; p++)
+        buf[len++] = isalnum((unsigned char)*p) ? *p : '_';
+    buf[len < n ? len : n - 1] = '\0';
+    return (int)len + snprintf(buf + len, len < n ? n - len : 0, "%s", after);
+}
+
+/* A generated value `raw` of parameter pa in C: a number, a string
+ * literal, an element's cell, zeroed storage. */
+static void value_c(bcw_c_names *c, const bcw_param *pa, uint64_t raw,
+                    char *buf, size_t n)
+{
+    switch (pa->kind) {
+    case BCW_PK_STRING:
+        bcw__c_quote_to(buf, n, bcw_gen_strings[raw % BCW_STRINGS], '"');
+        return;
+    case BCW_PK_ELEMENT:
+        if (raw == BCW_ELEMENT_NULL)
+            snprintf(buf, n, "NULL");
+        else
+            snprintf(buf, n, "bcw_obj(%llu)", (unsigned long long)raw);
+        return;
+    case BCW_PK_FLOAT:
+        bcw_value_format(buf, n, pa->kind, pa->abi, raw, 0);
+        return;
+    case BCW_PK_OUT:
+    case BCW_PK_SCRATCH:
+    case BCW_PK_UNIT_REF:
+    case BCW_PK_UNIT_OUT:
+        snprintf(buf, n, "bcw_cell(%u)",
+                 pa->pointee_size ? pa->pointee_size : 8);
+        return;
+    case BCW_PK_CALLBACK:
+    case BCW_PK_HANDLE:
+        snprintf(buf, n, "NULL");
+        return;
+    case BCW_PK_STRUCT:
+        c->why = "a struct passed by value";
+        snprintf(buf, n, "0");
+        return;
+    default:
+        int_c(pa->abi, raw, buf, n);
+        return;
+    }
+}
+
+/* The callback of category `part` of parameter pa in C: a library
+ * function by its name, or a built-in one of pa's signature. */
+static void callback_c(bcw_c_names *c, const bcw_param *pa,
+                       const bcw_part *part, char *buf, size_t n)
+{
+    if (part->nvalues > 0 && part->values[0] < 0) {
+        if (pa->nsig == 0)
+            c->why = "a built-in callback of unknown signature";
+        for (unsigned i = 0; i < c->nbuiltins; i++)
+            if (c->builtins[i].kind == -part->values[0] &&
+                c->builtins[i].nsig == pa->nsig &&
+                memcmp(c->builtins[i].sig, pa->sig, pa->nsig) == 0) {
+                snprintf(buf, n, "bcw_cb_%u", i);
+                return;
+            }
+        if (bcw__grow(&c->builtins, &c->capbuiltins, c->nbuiltins + 1,
+                      sizeof *c->builtins) < 0) {
+            c->why = "out of memory";
+            return;
+        }
+        c->builtins[c->nbuiltins].kind = (int)-part->values[0];
+        c->builtins[c->nbuiltins].nsig = pa->nsig;
+        memcpy(c->builtins[c->nbuiltins].sig, pa->sig, sizeof pa->sig);
+        snprintf(buf, n, "bcw_cb_%u", c->nbuiltins++);
+        return;
+    }
+    bool known = false;
+    for (unsigned i = 0; i < c->callbacks.n && !known; i++)
+        known = strcmp(c->callbacks.v[i], part->str) == 0;
+    if (!known && bcw__strlist_add(&c->callbacks, bcw__strdup(part->str)) < 0)
+        c->why = "out of memory";
+    size_t len = (size_t)snprintf(buf, n, "(void *)");
+    if (len < n)
+        bcw__c_name(buf + len, n - len, part->str, "");
+}
+
+/* A buffer argument in C: writable bytes as the worker filled them (a
+ * category's content, then 'a' + i % 26), as many as the call's length
+ * parameter says. */
+static void buffer_c(const bcw_step *st, const bcw_func *f, unsigned p,
+                     const uint64_t *outs, bcw_c_names *c, char *buf, size_t n)
+{
+    const bcw_param *pa = &f->params[p];
+    uint64_t size = BCW_BUFFER_BYTES;
+    int q = pa->pair;
+    if (outs != NULL) {
+        size = outs[p];
+    } else if (q >= 0 && (unsigned)q < f->nparams) {
+        uint64_t v = st->fixed[q] ? (uint64_t)st->value[q] : BCW_BUFFER_BYTES;
+        if (st->relative[q] != NULL || st->custom[q])
+            c->why = "a buffer whose length was not reported";
+        if (v > size)
+            size = v < (64u << 10) ? v : (64u << 10);
+    }
+    const char *content =
+        st->fixed[p] && st->part[p] != NULL && st->part[p]->str != NULL
+            ? st->part[p]->str
+            : "";
+    if (strlen(content) > size)
+        size = strlen(content);
+    size_t len =
+        (size_t)snprintf(buf, n, "bcw_bytes(%llu, ", (unsigned long long)size);
+    if (len < n)
+        len += bcw__c_quote_to(buf + len, n - len, content, '"');
+    if (len < n)
+        snprintf(buf + len, n - len, ")");
 }
 
 /* Another unit's argument made by constructor `ctor` of unit `other`:
@@ -92,55 +244,87 @@ static void handle_arg(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
  * "conf_init(&storage)", with the generated arguments drawn from `gen`
  * as the worker drew them, other units' instances in turn. */
 static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
-                      int depth, bcw_gen *gen, char *buf, size_t n)
+                      int depth, bcw_gen *gen, char *buf, size_t n,
+                      bcw_c_names *c)
 {
     const bcw_func *f = &r->model->units[other].funcs[ctor];
-    int len = snprintf(buf, n, "%s(", f->name);
+    /* in C an expression giving the instance: the call's result, or
+     * the cell or storage it filled */
+    const char *wrap = c == NULL ? ""
+                       : f->role == BCW_ROLE_INIT_CONSTRUCTOR
+                           ? "({ void *bcw_o = bcw_cell(%u); "
+                           : "({ void *bcw_o = NULL; ";
+    int len = snprintf(buf, n, wrap,
+                       (unsigned)(r->model->units[other].size
+                                      ? r->model->units[other].size
+                                      : 8));
+    bool out = false;
+    if (c != NULL && f->role != BCW_ROLE_INIT_CONSTRUCTOR) {
+        for (unsigned k = 0; k < f->nparams; k++)
+            out |= f->params[k].kind == BCW_PK_UNIT_OUT;
+        if (!out)
+            len += snprintf(buf + len, n - (size_t)len, "bcw_o = ");
+    }
+    if (len > 0 && (size_t)len < n)
+        len += c != NULL ? bcw__c_name(buf + len, n - (size_t)len, f->name, "(")
+                         : snprintf(buf + len, n - (size_t)len, "%s(", f->name);
     for (unsigned k = 0; k < f->nparams && len > 0 && (size_t)len < n; k++) {
-        char v[256];
+        char v[512];
         const bcw_param *p = &f->params[k];
         unsigned sub = 0;
-        int c = bcw__unit_ref_ctor_within(r->model, p, &sub, depth - 1);
+        int ci = bcw__unit_ref_ctor_within(r->model, p, &sub, depth - 1);
         if (p->kind == BCW_PK_CALLBACK) {
-            snprintf(v, sizeof v, "%s", p->parts[0].str);
-        } else if (c >= 0) {
-            ctor_call(r, sub, c, depth - 1, gen, v, sizeof v);
+            if (c != NULL)
+                callback_c(c, p, &p->parts[0], v, sizeof v);
+            else
+                snprintf(v, sizeof v, "%s", p->parts[0].str);
+        } else if (ci >= 0) {
+            ctor_call(r, sub, ci, depth - 1, gen, v, sizeof v, c);
         } else if (p->kind == BCW_PK_UNIT_OUT) {
-            snprintf(v, sizeof v, "&out");
+            snprintf(v, sizeof v, c != NULL ? "&bcw_o" : "&out");
         } else if (p->kind == BCW_PK_UNIT) {
-            snprintf(v, sizeof v, "&storage");
+            snprintf(v, sizeof v, c != NULL ? "bcw_o" : "&storage");
         } else {
-            bcw_value_format(v, sizeof v, p->kind, p->abi,
-                             bcw_gen_next(gen, p->kind, p->abi), 0);
+            uint64_t raw = bcw_gen_next(gen, p->kind, p->abi);
+            if (c != NULL)
+                value_c(c, p, raw, v, sizeof v);
+            else
+                bcw_value_format(v, sizeof v, p->kind, p->abi, raw, 0);
         }
         len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? ", " : "", v);
     }
     if (len > 0 && (size_t)len + 1 < n)
-        snprintf(buf + len, n - (size_t)len, ")");
+        len += snprintf(buf + len, n - (size_t)len, ")");
+    if (c != NULL && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, "; bcw_o; })");
 }
 
 /* Another unit's argument: its constructor's call (ctor_call), or
  * "&scratch" when it has no constructor bcwalk can call. */
 static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
-                         bcw_gen *gen, char *buf, size_t n)
+                         bcw_gen *gen, char *buf, size_t n, bcw_c_names *c)
 {
     unsigned other = 0;
     int ctor = r->model ? bcw__unit_ref_ctor(r->model, pa, &other) : -1;
-    if (ctor < 0)
+    if (ctor < 0 && c != NULL)
+        snprintf(buf, n, "bcw_cell(%u)",
+                 pa->pointee_size ? pa->pointee_size : 8);
+    else if (ctor < 0)
         snprintf(buf, n, "&scratch");
     else
-        ctor_call(r, other, ctor, BCW_REF_DEPTH, gen, buf, n);
+        ctor_call(r, other, ctor, BCW_REF_DEPTH, gen, buf, n, c);
 }
 
 /* A second instance of the unit, of its own: its constructor's call
  * (ctor_call); false when the unit has none a walk can call, and the
  * target is passed. */
-static bool own_arg(const bcw_reporter *r, bcw_gen *gen, char *buf, size_t n)
+static bool own_arg(const bcw_reporter *r, bcw_gen *gen, char *buf, size_t n,
+                    bcw_c_names *c)
 {
     int ctor = r->model ? bcw__unit_own_ctor(r->model, r->unit) : -1;
     if (ctor >= 0)
         ctor_call(r, (unsigned)(r->unit - r->model->units), ctor, BCW_REF_DEPTH,
-                  gen, buf, n);
+                  gen, buf, n, c);
     return ctor >= 0;
 }
 
@@ -175,71 +359,113 @@ static void text_literal(const bcw_seq_text *t, char *buf, size_t n)
         snprintf(buf + len, n - len, "...");
 }
 
-/* Argument p of call k of seq into buf (n bytes), drawing from `gen`
- * what the worker drew. */
+/* Argument p of call k of seq (a call of step st) into buf (n bytes),
+ * drawing from `gen` what the worker drew: as the text report writes it,
+ * with `json` as the jsonl report does, with `c` as C a standalone
+ * program compiles (c->why set when it has none). */
 static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
-                     unsigned p, bcw_gen *gen, char *buf, size_t n, bool json)
+                     const bcw_step *st, unsigned p, bcw_gen *gen, char *buf,
+                     size_t n, bool json, bcw_c_names *c)
 {
     const bcw_unit *u = r->unit;
-    const bcw_step *st = &r->steps[seq->steps[k]];
     const bcw_func *f = &u->funcs[st->func];
     const bcw_param *pa = &f->params[p];
+    const uint64_t *outs = k <= seq->len ? seq->outs[k] : NULL;
     if (st->relative[p]) {
         /* computed from the object at call time: the value the
          * worker passed, or the bound if the call did not report or
          * was not made (the object allowed no value) */
         bool unmade = seq->outcome == BCW_RUN_REJECTED &&
                       seq->signo == BCW_SIG_UNMET && seq->halted_at == k;
-        if (seq->outs[k] != NULL && !unmade)
-            bcw_value_format(buf, n, BCW_PK_INT, pa->abi, seq->outs[k][p], 0);
+        if (outs != NULL && !unmade && c != NULL)
+            int_c(pa->abi, outs[p], buf, n);
+        else if (outs != NULL && !unmade)
+            bcw_value_format(buf, n, BCW_PK_INT, pa->abi, outs[p], 0);
+        else if (c != NULL)
+            c->why = "a value computed from the object that was not reported";
         else
             snprintf(buf, n, "%s", st->relative[p]->rel_text);
         return;
     }
+    if (c != NULL && pa->kind == BCW_PK_BUFFER) {
+        buffer_c(st, f, p, outs, c, buf, n);
+        return;
+    }
     if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
-        if (pa->kind == BCW_PK_CALLBACK)
+        if (pa->kind == BCW_PK_CALLBACK && c != NULL)
+            callback_c(c, pa, st->part[p], buf, n);
+        else if (pa->kind == BCW_PK_CALLBACK)
             snprintf(buf, n, "%s", st->part[p]->str);
+        else if (c != NULL)
+            bcw__c_quote_to(buf, n, st->part[p]->str, '"');
         else
             string_arg(buf, n, st->part[p]->str);
         return;
     }
-    if (pa->kind == BCW_PK_BUFFER && seq->outs[k] != NULL) {
-        snprintf(buf, n, "bytes[%llu]", (unsigned long long)seq->outs[k][p]);
+    if (pa->kind == BCW_PK_BUFFER && outs != NULL) {
+        snprintf(buf, n, "bytes[%llu]", (unsigned long long)outs[p]);
         return;
     }
     if (pa->kind == BCW_PK_UNIT && st->part[p] != NULL && !st->fixed[p] &&
-        own_arg(r, gen, buf, n))
+        own_arg(r, gen, buf, n, c))
         return;
     if (st->fixed[p] && pa->kind != BCW_PK_UNIT) {
-        bcw_value_format(
-            buf, n, pa->kind == BCW_PK_ELEMENT ? BCW_PK_ELEMENT : BCW_PK_INT,
-            pa->abi, (uint64_t)st->value[p], 0);
+        if (c != NULL)
+            value_c(c, pa, (uint64_t)st->value[p], buf, n);
+        else
+            bcw_value_format(buf, n,
+                             pa->kind == BCW_PK_ELEMENT ? BCW_PK_ELEMENT
+                                                        : BCW_PK_INT,
+                             pa->abi, (uint64_t)st->value[p], 0);
         return;
     }
     if (pa->kind == BCW_PK_HANDLE) {
-        handle_arg(r, seq, k, pa, st->age[p], buf, n, json);
+        handle_arg(r, seq, k, pa, st->age[p], buf, n, json, c);
         return;
     }
     if (pa->kind == BCW_PK_UNIT_REF) {
-        unit_ref_arg(r, pa, gen, buf, n);
+        unit_ref_arg(r, pa, gen, buf, n, c);
         return;
     }
     if (st->custom[p]) {
         /* the custom generator's draw, replayed as the worker made it */
         const char *str = NULL;
         uint64_t raw = bcw__generator_next(r->gen, f, p, gen, &str);
-        if (pa->kind == BCW_PK_STRING)
+        if (pa->kind == BCW_PK_STRING && c != NULL && str != NULL)
+            bcw__c_quote_to(buf, n, str, '"');
+        else if (pa->kind == BCW_PK_STRING)
             string_arg(buf, n, str);
+        else if (c != NULL)
+            int_c(pa->abi, raw, buf, n);
         else
             bcw_value_format(buf, n, pa->kind, pa->abi, raw, 0);
         return;
     }
     if (bcw__handle_given_in(u, f, p) >= 0) {
         /* storage the call fills and gives out as a handle */
-        snprintf(buf, n, "&%s", pa->name);
+        snprintf(buf, n, c != NULL ? "bcw_store(\"%s\")" : "&%s", pa->name);
         return;
     }
     uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
+    if (c != NULL && (pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_CELL ||
+                      pa->kind == BCW_PK_UNIT_DEREF)) {
+        /* a cell unit's target is its cell's value */
+        snprintf(
+            buf, n, "%s",
+            (u->cell && pa->kind == BCW_PK_UNIT) || pa->kind == BCW_PK_UNIT_CELL
+                ? "&target"
+            : pa->kind == BCW_PK_UNIT_DEREF && !u->cell ? "*(void **)target"
+                                                        : "target");
+        return;
+    }
+    if (c != NULL && pa->kind == BCW_PK_UNIT_OUT && k == 0) {
+        snprintf(buf, n, "&target");
+        return;
+    }
+    if (c != NULL) {
+        value_c(c, pa, raw, buf, n);
+        return;
+    }
     if ((pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_DEREF ||
          pa->kind == BCW_PK_UNIT_CELL) &&
         (json || u->cell || pa->kind == BCW_PK_UNIT_CELL))
@@ -286,7 +512,7 @@ const bcw_func *bcw__report_call(const bcw_reporter *r, const bcw_seq *seq,
     const bcw_func *f = &r->unit->funcs[st->func];
     for (unsigned p = 0; p < f->nparams; p++) {
         labels[p] = st->label[p];
-        arg_text(r, seq, k, p, gen, args[p], sizeof args[p], json);
+        arg_text(r, seq, k, st, p, gen, args[p], sizeof args[p], json, NULL);
     }
     result_text(f, seq, k, result, n);
     return f;
@@ -355,4 +581,20 @@ const char *bcw__calls_name(const bcw_reporter *r, const bcw_seq *s, uint32_t c)
 const char *bcw__report_halted_fn(const bcw_reporter *r, const bcw_seq *s)
 {
     return bcw__calls_name(r, s, s->halted_at);
+}
+
+void bcw__calls_args_c(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
+                       unsigned step, bcw_gen *gen, bcw_c_names *c,
+                       char (*args)[BCW_C_ARG_CHARS])
+{
+    const bcw_step *st = &r->steps[step];
+    const bcw_func *f = &r->unit->funcs[st->func];
+    for (unsigned p = 0; p < f->nparams; p++)
+        arg_text(r, seq, k, st, p, gen, args[p], sizeof args[p], false, c);
+}
+
+void bcw__c_names_free(bcw_c_names *c)
+{
+    bcw__strlist_free(&c->callbacks);
+    free(c->builtins);
 }

@@ -39,4 +39,44 @@ BCW_INTERNAL const char *bcw__calls_dtor_arg(const bcw_seq *s, bool json);
 BCW_INTERNAL const char *bcw__calls_name(const bcw_reporter *r,
                                          const bcw_seq *s, uint32_t c);
 
+/* What a standalone program's calls name besides the library's
+ * functions: the functions passed as callbacks by name, the built-in
+ * callbacks (each of one signature), and why an argument has no C
+ * spelling (NULL while every one has). */
+typedef struct bcw_c_names {
+    bcw_strlist callbacks;
+    struct bcw_c_builtin {
+        int kind; /* enum bcw_callback */
+        uint8_t nsig;
+        uint8_t sig[BCW_MAX_PARAMS + 1];
+    } * builtins;
+    unsigned nbuiltins;
+    size_t capbuiltins;
+    const char *why;
+} bcw_c_names;
+
+#define BCW_C_ARG_CHARS                                                        \
+    1024 /* an argument in C, nested constructors'                             \
+            calls and all */
+
+/* The arguments of call k of seq, a call of plan step `step` (the
+ * destructor's for k past seq->len), in C into args: literals, element
+ * cells bcw_obj(k), buffers bcw_bytes(n, "..."), zeroed storage
+ * bcw_cell(n), handles filled in storage bcw_store("name"), results of
+ * earlier calls rK, other units' instances as GNU statement expressions,
+ * library functions L_name (bcw__c_name), built-in callbacks bcw_cb_i
+ * (c->builtins[i]).  `gen` carries the draws from call to call. */
+BCW_INTERNAL void bcw__calls_args_c(const bcw_reporter *r, const bcw_seq *seq,
+                                    unsigned k, unsigned step, bcw_gen *gen,
+                                    bcw_c_names *c,
+                                    char (*args)[BCW_C_ARG_CHARS]);
+
+/* A library function's name as the standalone program declares it:
+ * "L_" and the name, characters C does not allow as '_', then `after`,
+ * into buf (n bytes).  The characters it would take. */
+BCW_INTERNAL int bcw__c_name(char *buf, size_t n, const char *name,
+                             const char *after);
+
+BCW_INTERNAL void bcw__c_names_free(bcw_c_names *c);
+
 #endif

@@ -120,61 +120,6 @@ static void comment(char *buf, size_t size, size_t *n, const char *label)
     *n += (size_t)snprintf(buf + *n, *n < size ? size - *n : 0, " */");
 }
 
-/* How the emitted test expects a halt (emit's halts()). */
-enum expect {
-    EXPECT_SIGNAL,
-    EXPECT_ABORT,
-    EXPECT_EXIT,
-    EXPECT_HANG,
-    EXPECT_CHECKED,
-    EXPECT_INVARIANT,
-    EXPECT_NONE
-};
-
-/* What sequence s's halt should look like natively; *code the signal or
- * exit status; *why (for EXPECT_NONE) why the test cannot expect it. */
-static enum expect expect_of(const bcw_seq *s, int *code, const char **why)
-{
-    const bcw_wire_cause *c = s->cause;
-    unsigned kind = c != NULL ? c->kind : BCW_CAUSE_NONE;
-    *code = 0;
-    *why = NULL;
-    switch (s->outcome) {
-    case BCW_RUN_CRASH:
-        if (kind == BCW_CAUSE_SIGNAL && c->where != BCW_WHERE_BLOCK &&
-            c->where != BCW_WHERE_FREED && c->where != BCW_WHERE_PAST) {
-            /* a bad address, the stack: the same signal natively */
-            *code = s->signo;
-            return EXPECT_SIGNAL;
-        }
-        if (kind == BCW_CAUSE_SIGNAL || kind == BCW_CAUSE_OVERFLOW ||
-            kind == BCW_CAUSE_DOUBLE_FREE || kind == BCW_CAUSE_SANITIZER)
-            /* in or past a heap block: only a checker stops it */
-            return EXPECT_CHECKED;
-        break;
-    case BCW_RUN_ABORT:
-        if (kind == BCW_CAUSE_ABORT || kind == BCW_CAUSE_ASSERT)
-            return EXPECT_ABORT;
-        if (kind == BCW_CAUSE_EXIT) {
-            *code = (int)(c->size & 0xff);
-            return EXPECT_EXIT;
-        }
-        break;
-    case BCW_RUN_HANG:
-        return EXPECT_HANG;
-    case BCW_RUN_FAILURE:
-        /* contract.h's failure aborts; the invariant is bcwalk's call */
-        return s->signo == BCW_SIG_INVARIANT ? EXPECT_INVARIANT : EXPECT_ABORT;
-    default:
-        break;
-    }
-    *why = kind == BCW_CAUSE_MEMORY
-               ? "a runaway allocation: it halts where memory is limited"
-               : "it halted where only bcwalk's worker sees it (undefined "
-                 "behaviour it checks, an exec, shared memory written over)";
-    return EXPECT_NONE;
-}
-
 /* The assertion on call k's result (the call's C text in `call`), or
  * the bare call when nothing is asserted. */
 static void assert_result(FILE *f, const bcw_func *fn, const bcw_seq *s,
@@ -296,6 +241,50 @@ static bool statements(FILE *f, const bcw_reporter *r, const bcw_seq *s,
     return true;
 }
 
+enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code, const char **why)
+{
+    const bcw_wire_cause *c = s->cause;
+    unsigned kind = c != NULL ? c->kind : BCW_CAUSE_NONE;
+    *code = 0;
+    *why = NULL;
+    switch (s->outcome) {
+    case BCW_RUN_CRASH:
+        if (kind == BCW_CAUSE_SIGNAL && c->where != BCW_WHERE_BLOCK &&
+            c->where != BCW_WHERE_FREED && c->where != BCW_WHERE_PAST) {
+            /* a bad address, the stack: the same signal natively */
+            *code = s->signo;
+            return EXPECT_SIGNAL;
+        }
+        if (kind == BCW_CAUSE_SIGNAL || kind == BCW_CAUSE_OVERFLOW ||
+            kind == BCW_CAUSE_DOUBLE_FREE || kind == BCW_CAUSE_SANITIZER)
+            /* in or past a heap block: only a checker stops it */
+            return EXPECT_CHECKED;
+        break;
+    case BCW_RUN_ABORT:
+        if (kind == BCW_CAUSE_ABORT || kind == BCW_CAUSE_ASSERT)
+            return EXPECT_ABORT;
+        if (kind == BCW_CAUSE_DOUBLE_FREE) /* the worker's allocator saw it */
+            return EXPECT_CHECKED;
+        if (kind == BCW_CAUSE_EXIT) {
+            *code = (int)(c->size & 0xff);
+            return EXPECT_EXIT;
+        }
+        break;
+    case BCW_RUN_HANG:
+        return EXPECT_HANG;
+    case BCW_RUN_FAILURE:
+        /* contract.h's failure aborts; the invariant is bcwalk's call */
+        return s->signo == BCW_SIG_INVARIANT ? EXPECT_INVARIANT : EXPECT_ABORT;
+    default:
+        break;
+    }
+    *why = kind == BCW_CAUSE_MEMORY
+               ? "a runaway allocation: it halts where memory is limited"
+               : "it halted where only bcwalk's worker sees it (undefined "
+                 "behaviour it checks, an exec, shared memory written over)";
+    return EXPECT_NONE;
+}
+
 int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r, const bcw_seq *s,
                     unsigned group, const char *gname)
 {
@@ -308,8 +297,9 @@ int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r, const bcw_seq *s,
     FILE *f = e->f;
     int code = 0;
     const char *why = NULL;
-    enum expect how =
-        s->outcome == BCW_RUN_NORMAL ? EXPECT_NONE : expect_of(s, &code, &why);
+    enum bcw_expect how = s->outcome == BCW_RUN_NORMAL
+                              ? EXPECT_NONE
+                              : bcw__halt_expect(s, &code, &why);
     /* the calls made: up to the one that halted (the destructor: all) */
     unsigned last = s->outcome == BCW_RUN_NORMAL || s->halted_at > s->len
                         ? s->len

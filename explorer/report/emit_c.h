@@ -9,6 +9,22 @@
 
 typedef struct bcw_emit_c bcw_emit_c;
 
+/* How a halt looks in a native run of its calls. */
+enum bcw_expect {
+    EXPECT_SIGNAL,    /* the same fatal signal (a bad address, the stack) */
+    EXPECT_ABORT,     /* SIGABRT: abort, a failed assert or contract */
+    EXPECT_EXIT,      /* exit with the same status */
+    EXPECT_HANG,      /* still running when its time is up */
+    EXPECT_CHECKED,   /* in or past a heap block: a checker's report */
+    EXPECT_INVARIANT, /* the invariant false after the call */
+    EXPECT_NONE       /* nothing a native run shows */
+};
+
+/* What sequence s's halt should look like natively; *code the signal or
+ * exit status; *why (for EXPECT_NONE) why a native run cannot show it. */
+BCW_INTERNAL enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code,
+                                              const char **why);
+
 /* An emitter for the walk r reports; 0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r);
 

@@ -30,6 +30,7 @@
 #include "engine.h"
 #include "file.h"
 #include "hash.h"
+#include "standalone.h"
 #include "text.h"
 
 #define GROUP_SHOWN 10 /* halts a JUnit test case shows in full */
@@ -43,6 +44,7 @@ typedef struct halt {
     uint64_t count;
     bool failure;
     char *group; /* the first group it was met in */
+    char *line1; /* --reproduce: its calls on one line */
 } halt;
 
 typedef struct group {
@@ -62,7 +64,10 @@ struct bcw_exports {
     unsigned ngroups;
     size_t capgroups;
     uint64_t rejected, suspect, aliasing;
-    bcw_emit_c *emit;     /* --emit-c, or NULL */
+    bcw_emit_c *emit;          /* --emit-c, or NULL */
+    bcw_standalone *repro;     /* --reproduce, or NULL */
+    bcw_standalone_halt *said; /* --reproduce: what each halt's program did */
+    bcw_standalone_verdict *verdicts;
     bcw_stateset entries; /* a judged walk: the oracle entries emitted */
 };
 
@@ -70,13 +75,16 @@ int bcw__exports_new(bcw_exports **out, const bcw_export_opts *o)
 {
     *out = NULL;
     if (o->html_path == NULL && o->junit_path == NULL &&
-        o->sarif_path == NULL && o->svg_path == NULL && o->emit_c_path == NULL)
+        o->sarif_path == NULL && o->svg_path == NULL &&
+        o->emit_c_path == NULL && o->reproduce_dir == NULL)
         return 0;
     bcw_exports *x = bcw__calloc(1, sizeof *x);
     if (x == NULL)
         return BCW_ENOMEM;
     x->o = *o;
     *out = x;
+    if (o->reproduce_dir != NULL)
+        return bcw__standalone_new(&x->repro, o->reproduce_dir);
     return 0;
 }
 
@@ -171,7 +179,7 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
         free(h->text);
         h->text = text;
         h->len = s->len;
-        return 0;
+        return x->repro != NULL ? bcw__standalone_halt(x->repro, r, s, i) : 0;
     }
     if (bcw__grow(&x->halts, &x->caphalts, x->nhalts + 1, sizeof *x->halts) < 0)
         return BCW_ENOMEM;
@@ -191,7 +199,7 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
     if (h->outcome == NULL || h->fn == NULL || h->cause == NULL ||
         h->text == NULL || h->group == NULL || (site && h->file == NULL))
         return BCW_ENOMEM;
-    return 0;
+    return x->repro != NULL ? bcw__standalone_halt(x->repro, r, s, *index) : 0;
 }
 
 /* A judged walk emits a test per oracle entry it confirmed: s when it
@@ -760,10 +768,73 @@ int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
     return err;
 }
 
+/* The calls of a sequence as the text report prints it (a line each,
+ * then "==> " lines) on one line; the caller's. */
+static char *one_line(const char *text)
+{
+    char *out = bcw__calloc(strlen(text) + 1, 1);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        if (len > 0 && strncmp(p, "==>", 3) != 0) {
+            if (n > 0)
+                out[n++] = ' ';
+            memcpy(out + n, p, len);
+            n += len;
+        }
+        p += len + (p[len] == '\n');
+    }
+    out[n] = '\0';
+    return out;
+}
+
+int bcw__exports_reproduce(bcw_exports *x, bcw_reporter *r, const char *bitcode,
+                           const char *setup, bcw_summary *sum)
+{
+    if (x == NULL || x->repro == NULL)
+        return 0;
+    static const char *const verdicts[] = {"reproduced", "not reproduced",
+                                           "not written", "not built"};
+    sum->standalone.on = 1;
+    if (x->nhalts == 0)
+        return 0;
+    x->verdicts = bcw__calloc(x->nhalts, sizeof *x->verdicts);
+    x->said = bcw__calloc(x->nhalts, sizeof *x->said);
+    if (x->verdicts == NULL || x->said == NULL)
+        return BCW_ENOMEM;
+    int err = bcw__standalone_run(x->repro, r, bitcode, setup, x->verdicts);
+    if (err < 0)
+        return err;
+    for (unsigned i = 0; i < x->nhalts; i++) {
+        const bcw_standalone_verdict *v = &x->verdicts[i];
+        if ((x->halts[i].line1 = one_line(x->halts[i].text)) == NULL)
+            return BCW_ENOMEM;
+        x->said[i] = (bcw_standalone_halt){.fn = x->halts[i].fn,
+                                           .outcome = x->halts[i].outcome,
+                                           .cause = x->halts[i].cause,
+                                           .sequence = x->halts[i].line1,
+                                           .verdict = verdicts[v->verdict],
+                                           .what = v->what};
+        sum->standalone.halts++;
+        sum->standalone.reproduced += v->verdict == BCW_STANDALONE_REPRODUCED;
+        sum->standalone.differed += v->verdict == BCW_STANDALONE_DIFFERED;
+        sum->standalone.unwritten += v->verdict == BCW_STANDALONE_UNWRITTEN;
+        sum->standalone.unbuilt += v->verdict == BCW_STANDALONE_UNBUILT;
+    }
+    r->standalone = x->said;
+    r->nstandalone = x->nhalts;
+    return 0;
+}
+
 void bcw__exports_free(bcw_exports *x)
 {
     if (x == NULL)
         return;
+    bcw__standalone_free(x->repro);
+    free(x->said);
+    free(x->verdicts);
     for (unsigned i = 0; i < x->nhalts; i++) {
         halt *h = &x->halts[i];
         free(h->outcome);
@@ -772,6 +843,7 @@ void bcw__exports_free(bcw_exports *x)
         free(h->file);
         free(h->text);
         free(h->group);
+        free(h->line1);
     }
     free(x->halts);
     for (unsigned i = 0; i < x->ngroups; i++) {

@@ -204,6 +204,7 @@ int bcw__json_report_summary(const bcw_reporter *r, const bcw_summary *s,
         err = bcw__cov_print(f, r->cov, r->hits, r->depth, true, nl);
     if (r->gaps != NULL)
         bcw__summary_gaps(f, r->gaps, true, nl);
+    bcw__summary_standalone(f, r, s, true, nl);
     json_warnings(r, nl);
     fprintf(f,
             "\"elapsed_s\": %.6f, \"calls\": %llu, \"calls_per_s\": %.1f, "

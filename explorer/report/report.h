@@ -69,7 +69,20 @@ typedef struct bcw_reporter {
     /* --from-tests: what the tests and the walk each reach that the
      * other does not (learn_use.h), or NULL */
     const struct bcw_gaps *gaps;
+    /* --reproduce: each distinct halt and what its standalone program
+     * did, and the program's path; NULL, 0 when not asked */
+    const struct bcw_standalone_halt *standalone;
+    unsigned nstandalone;
+    const char *standalone_program;
 } bcw_reporter;
+
+/* A distinct halt and what its standalone program did (standalone.h). */
+typedef struct bcw_standalone_halt {
+    const char *fn, *outcome, *cause, *sequence;
+    const char *verdict; /* "reproduced", "not reproduced", "not written",
+                            "not built" */
+    const char *what;    /* what the program did, or why there is none */
+} bcw_standalone_halt;
 
 /* Sequence s's halt (its cause, as the reports word it) into cause, or
  * its leak into leak (what the destructor left); "" where there is none.
@@ -203,6 +216,7 @@ typedef struct bcw_exports bcw_exports;
 typedef struct bcw_export_opts {
     const char *html_path, *junit_path, *sarif_path, *svg_path;
     const char *emit_c_path;
+    const char *reproduce_dir;
     const char *const *argv;
     unsigned argc;
 } bcw_export_opts;
@@ -222,6 +236,15 @@ BCW_INTERNAL int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r,
 BCW_INTERNAL int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
                                     const bcw_summary *sum,
                                     const bcw_states *st);
+
+/* With o->reproduce_dir: each distinct halt's standalone program
+ * written, built with `bitcode` (calling function `setup` first, or
+ * none) and run (standalone.h); the counts into sum->standalone and
+ * each halt's verdict kept in r for the summary to print.  0 or an
+ * error. */
+BCW_INTERNAL int bcw__exports_reproduce(bcw_exports *x, bcw_reporter *r,
+                                        const char *bitcode, const char *setup,
+                                        bcw_summary *sum);
 
 BCW_INTERNAL void bcw__exports_free(bcw_exports *x);
 

@@ -74,6 +74,55 @@ void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
              end);
 }
 
+void bcw__summary_standalone(FILE *f, const bcw_reporter *r,
+                             const bcw_summary *s, bool json, const char *nl)
+{
+    const struct bcw_standalone_counts *c = &s->standalone;
+    if (!c->on)
+        return;
+    if (json) {
+        fprintf(f,
+                "\"standalone\": {\"halts\": %llu, \"reproduced\": %llu, "
+                "\"not_reproduced\": %llu, \"not_written\": %llu, "
+                "\"not_built\": %llu, \"list\": [",
+                (unsigned long long)c->halts, (unsigned long long)c->reproduced,
+                (unsigned long long)c->differed,
+                (unsigned long long)c->unwritten,
+                (unsigned long long)c->unbuilt);
+        for (unsigned i = 0; i < r->nstandalone; i++) {
+            const bcw_standalone_halt *h = &r->standalone[i];
+            fprintf(f, "%s{\"fn\": ", i ? ", " : "");
+            bcw__json_str(f, h->fn);
+            fputs(", \"outcome\": ", f);
+            bcw__json_str(f, h->outcome);
+            fputs(", \"cause\": ", f);
+            bcw__json_str(f, h->cause);
+            fputs(", \"sequence\": ", f);
+            bcw__json_str(f, h->sequence);
+            fputs(", \"verdict\": ", f);
+            bcw__json_str(f, h->verdict);
+            fputs(", \"standalone\": ", f);
+            bcw__json_str(f, h->what);
+            fputc('}', f);
+        }
+        fprintf(f, "]},%s", nl);
+        return;
+    }
+    fprintf(f,
+            "Standalone programs: %llu distinct halts, %llu reproduced (the "
+            "library's), %llu not reproduced (bcwalk's own), %llu not "
+            "written, %llu not built\n",
+            (unsigned long long)c->halts, (unsigned long long)c->reproduced,
+            (unsigned long long)c->differed, (unsigned long long)c->unwritten,
+            (unsigned long long)c->unbuilt);
+    for (unsigned i = 0; i < r->nstandalone; i++) {
+        const bcw_standalone_halt *h = &r->standalone[i];
+        fprintf(f, "  halt %u, %s: %s %s: %s\n    walk: %s\n    program: %s\n",
+                i, h->verdict, h->fn, h->outcome, h->sequence, h->cause,
+                h->what);
+    }
+}
+
 int bcw__report_coverage(bcw_reporter *r, const bcw_cov_map *map,
                          const uint8_t *hits, bcw_summary *out)
 {

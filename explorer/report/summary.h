@@ -12,4 +12,11 @@
 BCW_INTERNAL void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json,
                                     const char *nl);
 
+/* Prints what each distinct halt's standalone program did (--reproduce):
+ * in text, a line of counts and one per halt; in JSON, its "standalone"
+ * member and a comma, `nl` after. */
+BCW_INTERNAL void bcw__summary_standalone(FILE *f, const bcw_reporter *r,
+                                          const bcw_summary *s, bool json,
+                                          const char *nl);
+
 #endif

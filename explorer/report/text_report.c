@@ -338,5 +338,6 @@ int bcw__text_report_summary(const bcw_reporter *r, const bcw_summary *s,
         text_states(r, r->states, texts);
     if (r->gaps != NULL)
         bcw__summary_gaps(f, r->gaps, false, NULL);
+    bcw__summary_standalone(f, r, s, false, NULL);
     return err;
 }

@@ -152,8 +152,9 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
     bcw_rt_args_status(f, raw);
     /* a reference taken: released at the end */
-    w->retains += (f->flags & BCW_WIRE_RETAINS) && raw != 0 &&
-                  (void *)(uintptr_t)raw == w->target;
+    if ((f->flags & BCW_WIRE_RETAINS) && raw != 0 &&
+        (void *)(uintptr_t)raw == w->target && w->retains < BCW_RT_MAX_RETAINS)
+        w->retained[w->retains++] = w->target;
     /* a struct returned by value (ret.size bytes) by its copy's address;
      * all zero, it stands for no handle (json-c's end iterator) */
     if (f->ret.fixed == BCW_FIXED_HANDLE)
@@ -374,8 +375,12 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
             &q[1], w->len, shm->ndestructors)];
         run_call(w, d, r, 0);
         /* once more for each reference the sequence took */
-        for (; w->retains > 0; w->retains--)
+        for (uint32_t k = 0; k < w->retains; k++) {
+            /* on the object it was taken of: a call may since have
+             * replaced the target (json_pointer_set(&obj, "", v)) */
+            w->target = w->retained[k];
             run_call(w, d, r, 0);
+        }
         check_leaks(w, r);
         /* one that checks its object for NULL is given NULL too, once a
          * constructor's sequence */

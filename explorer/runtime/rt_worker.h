@@ -32,6 +32,7 @@
 #define BCW_RT_UNIT_STORAGE (1u << 16)
 /* The longest buffer argument. */
 #define BCW_RT_MAX_BUFFER (64u << 10)
+#define BCW_RT_MAX_RETAINS 64 /* references a sequence takes, at most */
 /* Distinct pointer results a sequence can give: every call's result and
  * out-parameters (the constructor, up to BCW_SEQ_LEN_MASK methods, the
  * destructor), so the table numbering them never fills up. */
@@ -85,9 +86,10 @@ typedef struct bcw_rt_worker {
     /* the slots given out as copies of structs returned by value (an
      * iterator): their words all zero, the handle is at its end */
     uint8_t by_value[BCW_MAX_HANDLES];
-    /* references to the target the sequence took (BCW_WIRE_RETAINS):
-     * the destructor is called once more for each */
+    /* references the sequence took (BCW_WIRE_RETAINS), to the target
+     * as it was then: the destructor is called once more on each */
     uint32_t retains;
+    void *retained[BCW_RT_MAX_RETAINS];
     void *snaps[BCW_MAX_HANDLES][BCW_HANDLE_AGES][64];
     uint32_t len;    /* methods in the sequence */
     int check;       /* hash the state before an observer last call too */

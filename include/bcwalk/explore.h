@@ -134,6 +134,12 @@ typedef struct bcw_explore_opts {
      * of cmocka tests replaying the sequences. */
     const char *html_path, *junit_path, *sarif_path, *svg_path;
     const char *emit_c_path;
+    /* Each distinct halt as a standalone C program in this folder
+     * (halts.c), built with the bitcode by clang with no bcwalk runtime
+     * (AddressSanitizer on) and run: the summary says which halts it
+     * reproduced (the library's) and which it did not (bcwalk's own).
+     * NULL: none. */
+    const char *reproduce_dir;
     enum bcw_prune prune; /* pruning by concrete state */
     unsigned sanitize;    /* BCW_SANITIZE_* bits, 0: none */
     int boundaries;       /* 1: every category's minimum and maximum
@@ -208,22 +214,31 @@ typedef struct bcw_explore_opts {
 /* JWalk's summary counts and the run's totals.  normal + terminated +
  * discarded is the size of the walk's whole sequence set. */
 typedef struct bcw_summary {
-    uint64_t normal;          /* ran, every call returned */
-    uint64_t terminated;      /* ran, the last call halted */
-    uint64_t suspect;         /* of the terminated: halted after a call
-                                 given an argument bcwalk made of zeroed
-                                 storage (no constructor of its unit a walk
-                                 can call): not the library's failure */
-    uint64_t aliasing;        /* of the terminated, not suspect: halted
-                                 after a call given the target again as
-                                 another argument of its own type (an array
-                                 added to itself): listed apart, not the
-                                 library's failure */
-    uint64_t unmet;           /* of the terminated: rejected before a
-                                 call whose argument's category (bounded
-                                 by the object's fields) has no value on
-                                 the object as it was: not made, rather
-                                 than made under a false label */
+    uint64_t normal;     /* ran, every call returned */
+    uint64_t terminated; /* ran, the last call halted */
+    uint64_t suspect;    /* of the terminated: halted after a call
+                            given an argument bcwalk made of zeroed
+                            storage (no constructor of its unit a walk
+                            can call): not the library's failure */
+    uint64_t aliasing;   /* of the terminated, not suspect: halted
+                            after a call given the target again as
+                            another argument of its own type (an array
+                            added to itself): listed apart, not the
+                            library's failure */
+    uint64_t unmet;      /* of the terminated: rejected before a
+                            call whose argument's category (bounded
+                            by the object's fields) has no value on
+                            the object as it was: not made, rather
+                            than made under a false label */
+    struct bcw_standalone_counts {
+        unsigned on;         /* reproduce_dir was given */
+        uint64_t halts;      /* distinct halts, leaks included */
+        uint64_t reproduced; /* their program halted as the walk saw */
+        uint64_t differed;   /* it did not: bcwalk's own */
+        uint64_t unwritten;  /* no program: a leak, a halt only bcwalk's
+                                worker sees, an argument C cannot spell */
+        uint64_t unbuilt;    /* clang could not build the program */
+    } standalone;
     uint64_t leaking;         /* of the normal: the destructor left
                                  blocks the sequence allocated that
                                  nothing reaches (a leak) */

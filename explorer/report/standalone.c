@@ -1,0 +1,649 @@
+/* standalone.c - each distinct halt as a standalone C program, built
+ * with the library's bitcode by clang and run with no bcwalk runtime
+ * (standalone.h).
+ *
+ * One file holds every halt's calls, a function each, written as a user
+ * would write them: literals, element cells carrying their number in
+ * their first bytes (as the worker's do), writable strings and buffers
+ * filled as the worker fills them, zeroed storage, earlier results,
+ * other units' instances made by their constructors, library functions
+ * passed by name, and the built-in callbacks as C functions of the
+ * callback's signature that read elements as the worker's closures do.
+ * main() runs the halt its argument names.  The library is linked as its
+ * bitcode says, but that its static functions are callable and every
+ * function it defines is checked by AddressSanitizer; leaks are not. */
+#define _GNU_SOURCE
+#include "standalone.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "build.h"
+#include "calls.h"
+#include "emit_c.h"
+#include "file.h"
+#include "text.h"
+
+extern char **environ;
+
+typedef struct program {
+    char *body; /* its function, NULL: none written */
+    const char *why;
+    enum bcw_expect how;
+    int code;
+    unsigned seconds; /* its alarm */
+    int call;         /* the call that halted */
+    const char **fns; /* each call's function (the model's) */
+    unsigned nfns;
+} program;
+
+struct bcw_standalone {
+    char *dir;
+    program *progs;
+    size_t cap;
+    unsigned n;
+    bcw_c_names names;
+};
+
+int bcw__standalone_new(bcw_standalone **out, const char *dir)
+{
+    bcw_standalone *p = bcw__calloc(1, sizeof *p);
+    if (p == NULL || (p->dir = bcw__strdup(dir)) == NULL) {
+        free(p);
+        return BCW_ENOMEM;
+    }
+    *out = p;
+    return 0;
+}
+
+void bcw__standalone_free(bcw_standalone *p)
+{
+    if (p == NULL)
+        return;
+    for (unsigned i = 0; i < p->n; i++) {
+        free(p->progs[i].body);
+        free(p->progs[i].fns);
+    }
+    free(p->progs);
+    bcw__c_names_free(&p->names);
+    free(p->dir);
+    free(p);
+}
+
+/* The C type of ABI class `abi`. */
+static const char *c_type(enum bcw_abi abi)
+{
+    static const char *const names[] = {
+        "void",     "_Bool",   "int8_t",   "uint8_t", "int16_t",
+        "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+        "float",    "double",  "void *"};
+    return (unsigned)abi < sizeof names / sizeof *names ? names[abi] : NULL;
+}
+
+/* A result's C type: its ABI class's, or a struct of the classes of
+ * what a struct returned in registers holds. */
+static void ret_type(const bcw_param *ret, char *buf, size_t n)
+{
+    if (ret->kind == BCW_PK_NONE) {
+        snprintf(buf, n, "void");
+        return;
+    }
+    if (ret->abi != BCW_ABI_STRUCT) {
+        snprintf(buf, n, "%s", c_type(ret->abi));
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, n, "struct {");
+    for (unsigned e = 0; e < ret->nsig && len < n; e++) {
+        const char *t = c_type((enum bcw_abi)ret->sig[e]);
+        len +=
+            (size_t)snprintf(buf + len, n - len, " %s e%u;", t ? t : "char", e);
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, " }");
+}
+
+/* Halt s's function: its calls up to the one that halted (the
+ * destructor's: all, then the destructor), checking the invariant where
+ * the halt was its. */
+static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
+                    bcw_c_names *c)
+{
+    const bcw_unit *u = r->unit;
+    bcw_gen gen = {0};
+    bcw__generator_reset(r->gen);
+    static char args[BCW_MAX_PARAMS][BCW_C_ARG_CHARS];
+    bool dtor = s->halted_at > s->len;
+    unsigned last = dtor ? s->len : s->halted_at;
+    const bcw_func *first = &u->funcs[r->steps[s->steps[0]].func];
+    if (first->role == BCW_ROLE_INIT_CONSTRUCTOR)
+        fprintf(f, "    void *target = bcw_cell(%llu);\n",
+                (unsigned long long)(u->size ? u->size : 8));
+    else
+        fputs("    void *target = NULL;\n", f);
+    /* the references it took, each released at the end */
+    fputs("    void *retained[64];\n    unsigned retains = 0;\n"
+          "    (void)retained;\n    (void)retains;\n",
+          f);
+    for (unsigned k = 0; k <= last; k++) {
+        const bcw_func *fn = &u->funcs[r->steps[s->steps[k]].func];
+        if (k == 0 && fn->role == BCW_ROLE_EMPTY)
+            continue;
+        bcw__calls_args_c(r, s, k, s->steps[k], &gen, c, args);
+        char rt[256], name[300];
+        ret_type(&fn->ret, rt, sizeof rt);
+        bcw__c_name(name, sizeof name, fn->name, "");
+        bool unit_out = false;
+        for (unsigned p = 0; p < fn->nparams; p++)
+            unit_out |= fn->params[p].kind == BCW_PK_UNIT_OUT;
+        fprintf(f, "    bcw_call(%u);\n    ", k);
+        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR && !unit_out)
+            fputs("target = ", f);
+        else if (fn->ret.kind != BCW_PK_NONE)
+            fprintf(f, "%s r%u = ", rt, k);
+        fprintf(f, "%s(", name);
+        for (unsigned p = 0; p < fn->nparams; p++)
+            fprintf(f, "%s%s", p ? ", " : "", args[p]);
+        fputs(");\n", f);
+        if (fn->ret.kind != BCW_PK_NONE &&
+            !(k == 0 && !unit_out && fn->role == BCW_ROLE_CONSTRUCTOR))
+            fprintf(f, "    (void)r%u;\n", k);
+        if (fn->rebinds && fn->ret.abi == BCW_ABI_PTR)
+            fprintf(f, "    if (r%u != NULL)\n        target = r%u;\n", k, k);
+        if (fn->retains && fn->ret.abi == BCW_ABI_PTR)
+            fprintf(f,
+                    "    if (r%u != NULL && r%u == target && retains < 64)\n"
+                    "        retained[retains++] = target;\n",
+                    k, k);
+    }
+    if (s->outcome == BCW_RUN_FAILURE && s->signo == BCW_SIG_INVARIANT &&
+        u->invariant >= 0) {
+        char name[300];
+        bcw__c_name(name, sizeof name, u->funcs[u->invariant].name, "");
+        fprintf(f, "    if (!%s(target))\n        bcw_invariant_false();\n",
+                name);
+    }
+    if (dtor && r->ndtors > 0) {
+        unsigned d =
+            r->dtors[bcw_wire_destructor_of(s->steps, s->len, r->ndtors)];
+        const bcw_func *fn = &u->funcs[r->steps[d].func];
+        char name[300];
+        bcw__c_name(name, sizeof name, fn->name, "");
+        bcw__calls_args_c(r, s, s->len + 1, d, &gen, c, args);
+        fprintf(f, "    bcw_call(%u);\n", s->len + 1);
+        for (int round = 0; round < 2; round++) {
+            fputs(round ? "    for (unsigned i = 0; i < retains; i++) {\n"
+                          "        target = retained[i];\n        "
+                        : "    ",
+                  f);
+            fprintf(f, "%s(", name);
+            for (unsigned p = 0; p < fn->nparams; p++)
+                fprintf(f, "%s%s", p ? ", " : "", args[p]);
+            fputs(round ? ");\n    }\n" : ");\n", f);
+        }
+        if (s->halted_at == s->len + 2u) {
+            /* then given NULL, as the worker does once */
+            fprintf(f, "    bcw_call(%u);\n    %s(", s->len + 2, name);
+            for (unsigned p = 0; p < fn->nparams; p++)
+                fprintf(f, "%s%s", p ? ", " : "",
+                        (int)p == fn->self ? "NULL" : args[p]);
+            fputs(");\n", f);
+        }
+    }
+}
+
+int bcw__standalone_halt(bcw_standalone *p, const bcw_reporter *r,
+                         const bcw_seq *s, unsigned id)
+{
+    if (id >= p->n) {
+        if (bcw__grow(&p->progs, &p->cap, id + 1, sizeof *p->progs) < 0)
+            return BCW_ENOMEM;
+        memset(&p->progs[p->n], 0, (id + 1 - p->n) * sizeof *p->progs);
+        p->n = id + 1;
+    }
+    program *g = &p->progs[id];
+    free(g->body);
+    free(g->fns);
+    *g = (program){0};
+    if ((g->fns = bcw__calloc(s->len + 3u, sizeof *g->fns)) == NULL)
+        return BCW_ENOMEM;
+    g->nfns = s->len + 3u;
+    for (unsigned k = 0; k < g->nfns; k++)
+        g->fns[k] = bcw__calls_name(r, s, k);
+    if (s->outcome == BCW_RUN_NORMAL) {
+        g->why = "a leak: the program does not check for leaks";
+        return 0;
+    }
+    g->how = bcw__halt_expect(s, &g->code, &g->why);
+    if (g->how == EXPECT_NONE)
+        return 0;
+    g->call = s->halted_at;
+    g->seconds = g->how == EXPECT_HANG ? (r->timeout_ms + 999) / 1000 * 2 : 10;
+    if (g->seconds < 2)
+        g->seconds = 2;
+    size_t len = 0;
+    FILE *f = open_memstream(&g->body, &len);
+    if (f == NULL)
+        return BCW_ENOMEM;
+    p->names.why = NULL;
+    calls_c(f, r, s, &p->names);
+    if (fclose(f) != 0 || g->body == NULL)
+        return BCW_ENOMEM;
+    if (p->names.why != NULL) {
+        g->why = p->names.why;
+        free(g->body);
+        g->body = NULL;
+    }
+    return 0;
+}
+
+static const char PRELUDE[] =
+    "#define _GNU_SOURCE\n#include <stdint.h>\n#include <stdio.h>\n"
+    "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n"
+    "/* Elements: cells carrying their number in their first bytes. */\n"
+    "#define BCW_CELLS 4096\n#define BCW_CELL_SIZE 16\n"
+    "static _Alignas(16) char bcw_cells[BCW_CELLS][BCW_CELL_SIZE];\n\n"
+    "static void *bcw_obj(uint64_t k)\n{\n"
+    "    char *cell = bcw_cells[k % BCW_CELLS];\n"
+    "    memcpy(cell, &k, sizeof k);\n    return cell;\n}\n\n"
+    "/* What a callback's argument stands for: cell k for k, another\n"
+    " * pointer for itself, past the cells' numbers. */\n"
+    "static uint64_t bcw_key(const void *p)\n{\n"
+    "    uintptr_t a = (uintptr_t)p, base = (uintptr_t)bcw_cells;\n"
+    "    if (a >= base && a < base + sizeof bcw_cells)\n"
+    "        return (a - base) / BCW_CELL_SIZE;\n"
+    "    return (uint64_t)a + BCW_CELLS;\n}\n\n"
+    "/* The built-in callbacks: compare, equal, hash, visit, zero,\n"
+    " * predicate, free; a and b their first two pointer arguments. */\n"
+    "static int64_t bcw_builtin(int kind, const void *a, const void *b)\n{\n"
+    "    uint64_t x = bcw_key(a), y = bcw_key(b);\n    switch (kind) {\n"
+    "    case 1:\n        return x < y ? -1 : x > y;\n"
+    "    case 2:\n        return x == y;\n"
+    "    case 3:\n        return (int64_t)((x * 0x9e3779b97f4a7c15ull) >> "
+    "40);\n"
+    "    case 6:\n        return (int64_t)(x & 1);\n"
+    "    default:\n        return 0;\n    }\n}\n\n"
+    "/* Zeroed storage of n bytes. */\n"
+    "static void *bcw_cell(size_t n)\n{\n"
+    "    void *p = calloc(1, n ? n : 8);\n    if (p == NULL)\n"
+    "        abort();\n    return p;\n}\n\n"
+    "/* n writable bytes: `content`, then 'a' + i % 26. */\n"
+    "static void *bcw_bytes(size_t n, const char *content)\n{\n"
+    "    size_t c = strlen(content);\n    char *b = bcw_cell(n);\n"
+    "    for (size_t i = 0; i < n; i++)\n"
+    "        b[i] = i < c ? content[i] : (char)('a' + i % 26);\n"
+    "    return b;\n}\n\n"
+    "/* The storage a call fills with a handle, by its parameter's name. */\n"
+    "static void *bcw_store(const char *name)\n{\n"
+    "    static struct {\n        const char *name;\n        void *at;\n"
+    "    } kept[16];\n    unsigned i = 0;\n"
+    "    while (i < 16 && kept[i].name != NULL && strcmp(kept[i].name, name))\n"
+    "        i++;\n    if (i == 16)\n        abort();\n"
+    "    if (kept[i].name == NULL) {\n        kept[i].name = name;\n"
+    "        kept[i].at = bcw_cell(4096);\n    }\n    return kept[i].at;\n}\n\n"
+    "/* Which call runs: the last one named when the program halts. */\n"
+    "static void bcw_call(unsigned k)\n{\n"
+    "    fprintf(stderr, \"bcwalk standalone: call %u\\n\", k);\n}\n\n"
+    "static void bcw_invariant_false(void)\n{\n"
+    "    fputs(\"bcwalk standalone: the invariant is false\\n\", stderr);\n"
+    "    _exit(124);\n}\n\n";
+
+/* The file: the prelude, the library's functions declared by their
+ * ABI, the built-in callbacks, each halt's function, main(). */
+static int write_program(const bcw_standalone *p, const bcw_reporter *r,
+                         const char *setup, const char *path)
+{
+    char *data = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&data, &len);
+    if (f == NULL)
+        return BCW_ENOMEM;
+    fprintf(f,
+            "/* Generated by bcwalk: the distinct halts of the %s walk of "
+            "%s, one function\n * each, run by number: ./halts N.  Built "
+            "with the library's bitcode:\n *   clang -g -fsanitize=address "
+            "halts.c lib.bc -o halts -lm\n */\n",
+            bcw__walk_name(r->walk), r->unit->name);
+    fputs(PRELUDE, f);
+    const bcw_model *m = r->model;
+    fputs("/* The library's functions, by their ABI. */\n", f);
+    for (unsigned i = 0; i < m->nunits; i++)
+        for (unsigned j = 0; j < m->units[i].nfuncs; j++) {
+            const bcw_func *fn = &m->units[i].funcs[j];
+            bool again = false;
+            for (unsigned a = 0; a <= i && !again; a++)
+                for (unsigned b = 0;
+                     b < (a == i ? j : m->units[a].nfuncs) && !again; b++)
+                    again = strcmp(m->units[a].funcs[b].name, fn->name) == 0;
+            if (again)
+                continue;
+            char rt[256], name[300];
+            ret_type(&fn->ret, rt, sizeof rt);
+            bcw__c_name(name, sizeof name, fn->name, "");
+            fprintf(f, "extern %s %s(", rt, name);
+            for (unsigned k = 0; k < fn->nparams; k++) {
+                const char *t = c_type(fn->params[k].abi);
+                fprintf(f, "%s%s", k ? ", " : "", t ? t : "void *");
+            }
+            fprintf(f, "%s) __asm__(", fn->nparams ? "" : "void");
+            bcw__c_quote_file(f, fn->name, '"');
+            fputs(");\n", f);
+        }
+    for (unsigned i = 0; i < p->names.callbacks.n; i++) {
+        const char *cb = p->names.callbacks.v[i];
+        bool declared = false;
+        for (unsigned a = 0; a < m->nunits && !declared; a++)
+            for (unsigned b = 0; b < m->units[a].nfuncs && !declared; b++)
+                declared = strcmp(m->units[a].funcs[b].name, cb) == 0;
+        if (declared)
+            continue;
+        char name[300];
+        bcw__c_name(name, sizeof name, cb, "");
+        fprintf(f, "extern void %s(void) __asm__(", name);
+        bcw__c_quote_file(f, cb, '"');
+        fputs(");\n", f);
+    }
+    for (unsigned i = 0; i < p->names.nbuiltins; i++) {
+        const struct bcw_c_builtin *b = &p->names.builtins[i];
+        const char *t = c_type((enum bcw_abi)b->sig[0]);
+        fprintf(f, "\nstatic %s bcw_cb_%u(", t ? t : "void", i);
+        const char *ptrs[2] = {"NULL", "NULL"};
+        static const char *const anames[] = {
+            "a0", "a1",  "a2",  "a3",  "a4",  "a5",  "a6",  "a7", "a8",
+            "a9", "a10", "a11", "a12", "a13", "a14", "a15", "a16"};
+        unsigned np = 0;
+        for (unsigned k = 1; k < b->nsig && k < 17; k++) {
+            const char *at = c_type((enum bcw_abi)b->sig[k]);
+            fprintf(f, "%s%s %s", k > 1 ? ", " : "", at ? at : "int64_t",
+                    anames[k - 1]);
+            if (b->sig[k] == BCW_ABI_PTR && np < 2)
+                ptrs[np++] = anames[k - 1];
+        }
+        fprintf(f, "%s)\n{\n", b->nsig > 1 ? "" : "void");
+        for (unsigned k = 1; k < b->nsig && k < 17; k++)
+            fprintf(f, "    (void)%s;\n", anames[k - 1]);
+        if (b->sig[0] == BCW_ABI_VOID)
+            fprintf(f, "    (void)bcw_builtin(%d, %s, %s);\n}\n", b->kind,
+                    ptrs[0], ptrs[1]);
+        else if (b->sig[0] == BCW_ABI_PTR)
+            fprintf(f,
+                    "    (void)bcw_builtin(%d, %s, %s);\n    return NULL;\n}\n",
+                    b->kind, ptrs[0], ptrs[1]);
+        else
+            fprintf(f, "    return (%s)bcw_builtin(%d, %s, %s);\n}\n", t,
+                    b->kind, ptrs[0], ptrs[1]);
+    }
+    for (unsigned i = 0; i < p->n; i++)
+        if (p->progs[i].body != NULL)
+            fprintf(f, "\nstatic void halt_%u(void)\n{\n%s}\n", i,
+                    p->progs[i].body);
+    fputs("\nint main(int argc, char **argv)\n{\n"
+          "    if (argc != 2) {\n"
+          "        fprintf(stderr, \"usage: %s HALT\\n\", argv[0]);\n"
+          "        return 2;\n    }\n",
+          f);
+    if (setup != NULL) {
+        char name[300];
+        bcw__c_name(name, sizeof name, setup, "");
+        fprintf(f, "    extern void %s(void) __asm__(", name);
+        bcw__c_quote_file(f, setup, '"');
+        fprintf(f, ");\n    %s();\n", name);
+    }
+    fputs("    switch (atoi(argv[1])) {\n", f);
+    for (unsigned i = 0; i < p->n; i++)
+        if (p->progs[i].body != NULL)
+            fprintf(f,
+                    "    case %u:\n        alarm(%u);\n        halt_%u();\n"
+                    "        break;\n",
+                    i, p->progs[i].seconds, i);
+    fputs("    default:\n        return 2;\n    }\n"
+          "    /* every call returned */\n    return 125;\n}\n",
+          f);
+    return bcw__write_stream_atomic(f, &data, &len, path);
+}
+
+/* clang building the program with the prepared bitcode. */
+static int build(const char *dir, const char *bitcode, char *err, size_t nerr)
+{
+    char *src = bcw__sprintf("%s/halts.c", dir);
+    char *lib = bcw__sprintf("%s/lib.bc", dir);
+    char *exe = bcw__sprintf("%s/halts", dir);
+    char *log = bcw__sprintf("%s/build.log", dir);
+    int rc = BCW_ENOMEM;
+    if (src != NULL && lib != NULL && exe != NULL && log != NULL &&
+        (rc = bcw__native_standalone(bitcode, lib)) == 0) {
+        const char *argv[] = {
+            BCW_CLANG,
+            "-g",
+            "-O0",
+            "-w",
+            "-no-pie",
+            "-fsanitize=address",
+#if BCW_LLVM_MAJOR < 15
+            "-mllvm",
+            "-opaque-pointers",
+#endif
+            src,
+            lib,
+            "-lm",
+            "-o",
+            exe,
+            NULL
+        };
+        rc = bcw__build_clang(argv, log);
+        if (rc > 0) {
+            snprintf(err, nerr, "clang could not build it (see %s)", log);
+            rc = 0;
+        }
+    }
+    free(src);
+    free(lib);
+    free(exe);
+    free(log);
+    return rc;
+}
+
+/* What AddressSanitizer said in `log`: "heap-use-after-free in f
+ * (file.c:12)", its report's kind and first frame, into buf; false if
+ * it said nothing.  *call the call that ran last (-1: none). */
+static bool asan_said(const char *log, int *call, char *buf, size_t n)
+{
+    *call = -1;
+    FILE *f = fopen(log, "r");
+    if (f == NULL)
+        return false;
+    char line[1024];
+    bool said = false;
+    buf[0] = '\0';
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned k;
+        if (!said && sscanf(line, "bcwalk standalone: call %u", &k) == 1) {
+            *call = (int)k;
+            continue;
+        }
+        char *at = strstr(line, "ERROR: AddressSanitizer: ");
+        if (!said && at != NULL) {
+            at += strlen("ERROR: AddressSanitizer: ");
+            /* "heap-use-after-free on address ...", "attempting
+             * double-free on ...": the words before " on " */
+            const char *on = strstr(at, " on ");
+            size_t kind = on != NULL ? (size_t)(on - at) : strcspn(at, "\n");
+            snprintf(buf, n, "AddressSanitizer: %.*s", (int)kind, at);
+            said = true;
+            continue;
+        }
+        char *in = strstr(line, " in ");
+        /* the first frame in the program's own code: not the checker's
+         * nor libc's */
+        static const char *const not_own[] = {
+            "libclang_rt", "asan",    "__sanitizer", "__interceptor",
+            "/sysdeps/",   "libc.so", "BuildId"};
+        bool own = in != NULL && strstr(line, "    #") == line;
+        for (size_t j = 0; own && j < sizeof not_own / sizeof *not_own; j++)
+            own = strstr(line, not_own[j]) == NULL;
+        if (said && own) {
+            in[strcspn(in, "\n")] = '\0';
+            size_t len = strlen(buf);
+            snprintf(buf + len, n - len, "%s", in);
+            break;
+        }
+    }
+    fclose(f);
+    return said;
+}
+
+/* Runs halt `id` of the program, its stderr into `log`: its exit status
+ * (waitpid's), or -1 when it could not be run. */
+static int run(const char *exe, unsigned id, unsigned seconds, const char *log)
+{
+    char arg[16];
+    snprintf(arg, sizeof arg, "%u", id);
+    const char *argv[] = {exe, arg, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    /* what LeakSanitizer and the symbolizer's paths add is not asked */
+    char *env[] = {"ASAN_OPTIONS=detect_leaks=0:handle_abort=0:"
+                   "allocator_may_return_null=1",
+                   NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, exe, &fa, &at, (char *const *)argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc != 0)
+        return -1;
+    /* its own alarm ends a hang; this ends one that ignores it */
+    int st = 0;
+    struct timespec nap = {0, 20 * 1000 * 1000};
+    for (unsigned waited = 0;; waited++) {
+        pid_t got = waitpid(pid, &st, WNOHANG);
+        if (got == pid)
+            return st;
+        if (got < 0 && errno != EINTR)
+            return -1;
+        if (waited == (seconds + 10) * 50u)
+            kill(-pid, SIGKILL);
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* Did halt g's run (status st, AddressSanitizer's report `asan`) end as
+ * the walk saw it end, in call `call`?  A checker's report in that call
+ * is the halt found no later than the walk found it (a use after free
+ * before the assert it leads to). */
+static bool as_walked(const program *g, int st, bool asan, int call)
+{
+    bool sig = WIFSIGNALED(st);
+    if (call != g->call)
+        return false;
+    if (asan && g->how != EXPECT_HANG)
+        return true;
+    switch (g->how) {
+    case EXPECT_SIGNAL:
+        return (sig && WTERMSIG(st) == g->code) || asan;
+    case EXPECT_ABORT:
+        return sig && WTERMSIG(st) == SIGABRT;
+    case EXPECT_EXIT:
+        return !asan && WIFEXITED(st) && WEXITSTATUS(st) == g->code;
+    case EXPECT_HANG:
+        return sig && (WTERMSIG(st) == SIGALRM || WTERMSIG(st) == SIGKILL);
+    case EXPECT_CHECKED:
+        return asan;
+    case EXPECT_INVARIANT:
+        return !asan && WIFEXITED(st) && WEXITSTATUS(st) == 124;
+    default:
+        return false;
+    }
+}
+
+/* Halt g's run in words into buf. */
+static void run_words(int st, bool asan, const char *said, char *buf, size_t n)
+{
+    if (asan)
+        snprintf(buf, n, "%s", said);
+    else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+        snprintf(buf, n, "still running at its time limit (a hang)");
+    else if (WIFSIGNALED(st))
+        snprintf(buf, n, "killed by %s", strsignal(WTERMSIG(st)));
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 125)
+        snprintf(buf, n, "every call returned");
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 124)
+        snprintf(buf, n, "the invariant was false");
+    else
+        snprintf(buf, n, "exit status %d", WEXITSTATUS(st));
+}
+
+int bcw__standalone_run(bcw_standalone *p, const bcw_reporter *r,
+                        const char *bitcode, const char *setup,
+                        bcw_standalone_verdict *v)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        v[i] = (bcw_standalone_verdict){.verdict = BCW_STANDALONE_UNWRITTEN};
+        if (p->progs[i].body == NULL)
+            snprintf(v[i].what, sizeof v[i].what, "%s",
+                     p->progs[i].why ? p->progs[i].why : "no halt");
+    }
+    int err = bcw__mkdir_p(p->dir);
+    char *src = bcw__sprintf("%s/halts.c", p->dir);
+    char *exe = bcw__sprintf("%s/halts", p->dir);
+    char *log = bcw__sprintf("%s/halt.log", p->dir);
+    if (err == 0 && (src == NULL || exe == NULL || log == NULL))
+        err = BCW_ENOMEM;
+    if (err == 0)
+        err = write_program(p, r, setup, src);
+    char failed[512] = "";
+    bool any = false;
+    for (unsigned i = 0; i < p->n; i++)
+        any |= p->progs[i].body != NULL;
+    if (err == 0 && any)
+        err = build(p->dir, bitcode, failed, sizeof failed);
+    for (unsigned i = 0; err == 0 && any && i < p->n; i++) {
+        const program *g = &p->progs[i];
+        if (g->body == NULL)
+            continue;
+        if (failed[0] != '\0') {
+            v[i].verdict = BCW_STANDALONE_UNBUILT;
+            snprintf(v[i].what, sizeof v[i].what, "%s", failed);
+            continue;
+        }
+        int st = run(exe, i, g->seconds, log);
+        if (st < 0) {
+            v[i].verdict = BCW_STANDALONE_UNBUILT;
+            snprintf(v[i].what, sizeof v[i].what, "it could not be run: %s",
+                     strerror(errno));
+            continue;
+        }
+        char said[400];
+        int call;
+        bool asan = asan_said(log, &call, said, sizeof said);
+        run_words(st, asan, said, v[i].what, sizeof v[i].what);
+        size_t len = strlen(v[i].what);
+        if (call != g->call && call >= 0 &&
+            !(WIFEXITED(st) && WEXITSTATUS(st) == 125))
+            snprintf(v[i].what + len, sizeof v[i].what - len,
+                     ", in call %d (%s)", call,
+                     (unsigned)call < g->nfns ? g->fns[call] : "?");
+        v[i].verdict = as_walked(g, st, asan, call) ? BCW_STANDALONE_REPRODUCED
+                                                    : BCW_STANDALONE_DIFFERED;
+    }
+    if (log != NULL)
+        unlink(log);
+    free(src);
+    free(exe);
+    free(log);
+    return err;
+}
