@@ -265,7 +265,7 @@ static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
         if (!out)
             len += snprintf(buf + len, n - (size_t)len, "bcw_o = ");
     }
-    if (len > 0 && (size_t)len < n)
+    if (len >= 0 && (size_t)len < n)
         len += c != NULL ? bcw__c_name(buf + len, n - (size_t)len, f->name, "(")
                          : snprintf(buf + len, n - (size_t)len, "%s(", f->name);
     for (unsigned k = 0; k < f->nparams && len > 0 && (size_t)len < n; k++) {

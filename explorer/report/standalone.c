@@ -517,13 +517,18 @@ static int run(const char *exe, unsigned id, unsigned seconds, const char *log)
     posix_spawnattr_init(&at);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
     /* what LeakSanitizer and the symbolizer's paths add is not asked */
+    const char *path = getenv("PATH");
+    char *search = bcw__sprintf("PATH=%s", path ? path : "/usr/bin:/bin");
     char *env[] = {"ASAN_OPTIONS=detect_leaks=0:handle_abort=0:"
                    "allocator_may_return_null=1",
-                   NULL};
+                   search, NULL};
+    if (search == NULL)
+        env[1] = NULL;
     pid_t pid;
     int rc = posix_spawn(&pid, exe, &fa, &at, (char *const *)argv, env);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
+    free(search);
     if (rc != 0)
         return -1;
     /* its own alarm ends a hang; this ends one that ignores it */
