@@ -31,7 +31,9 @@ BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
  * `out`: unchanged but for its functions' linkage (a static one is
  * callable by name), its `main` renamed bcw_unit_main, and
  * AddressSanitizer's attribute on each function it defines (clang
- * -fsanitize=address then checks them).  No bcwalk runtime. */
+ * -fsanitize=address then checks them), its calls of malloc, calloc,
+ * realloc and free going to bcw_sa_* (the program's: a 0-byte block
+ * AddressSanitizer sees past).  No bcwalk runtime. */
 BCW_INTERNAL int bcw__native_standalone(const char *in, const char *out);
 
 /* Renames the module's declarations pairs[i][0] to pairs[i][1]: its calls
