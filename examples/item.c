@@ -10,7 +10,8 @@
  * its own: the cycle it makes (item_free and item_count recurse until the
  * stack overflows) is listed apart as aliasing, not as the library's
  * failure, unless the call given the target twice changes nothing
- * (item_same) and the halt is another's (item_first_value on a leaf)
+ * (item_same) and the halt is another's (item_first_value on a leaf);
+ * so is the leak of item_adopt(target, target)
  * (tests/e2e/instances.py). */
 #include <stdlib.h>
 
@@ -49,6 +50,12 @@ int item_add(item *parent, item *child)
     return 1;
 }
 
+/* a new child of `value` appended; 0 when there is no memory */
+int item_push(item *parent, int value)
+{
+    return item_add(parent, item_new(value));
+}
+
 /* the first child, the caller's again */
 item *item_detach(item *parent)
 {
@@ -68,6 +75,19 @@ int item_replace(item **root, item *with)
     item_free(*root);
     *root = with;
     return 1;
+}
+
+/* moves `from`'s children after `parent`'s own (a list spliced onto
+ * another): `from` keeps none.  Given the parent as `from`, its
+ * children become a cycle nothing holds: a leak, listed apart as
+ * aliasing */
+void item_adopt(item *parent, item *from)
+{
+    item **at = &parent->child;
+    while (*at != NULL)
+        at = &(*at)->next;
+    *at = from->child;
+    from->child = NULL;
 }
 
 int item_value(const item *it)

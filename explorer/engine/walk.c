@@ -343,18 +343,19 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
     return cfg->exec(cfg->exec_payload, w->jobs, njobs, absorb_job, &a);
 }
 
-/* Node nd, whose sequence is steps[0..len], halted: did it halt after a
- * call given an argument bcwalk fabricated (s->suspect), or in a call
- * given the target as another argument of its own type, or after one
- * that may have changed the target so (s->aliasing)? */
-static void halted_after(const bcw_walk_cfg *cfg, const node *nd,
+/* Sequence steps[0..len] halted in call `at` (or leaked: at is past its
+ * calls): did it halt after a call given an argument bcwalk fabricated
+ * (s->suspect), or in a call given the target as another argument of
+ * its own type, or after one that may have changed the target so
+ * (s->aliasing)? */
+static void halted_after(const bcw_walk_cfg *cfg, unsigned at,
                          const uint16_t *steps, bcw_seq *s)
 {
-    for (unsigned k = 0; k <= s->len && k <= nd->halted_at; k++) {
+    for (unsigned k = 0; k <= s->len && k <= at; k++) {
         const bcw_walk_step *st = &cfg->step[steps[k]];
         s->suspect = s->suspect || st->fabricates;
-        s->aliasing = s->aliasing || st->aliases == 2 ||
-                      (st->aliases == 1 && k == nd->halted_at);
+        s->aliasing =
+            s->aliasing || st->aliases == 2 || (st->aliases == 1 && k == at);
     }
 }
 
@@ -381,13 +382,14 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     bcw_seq s = {0};
     bool halted =
         nd->outcome != BCW_RUN_NORMAL && nd->outcome != BCW_RUN_REJECTED;
-    if (halted || cfg->emit != NULL) {
-        s.len = chain(w, i, w->steps);
-        if (halted)
-            halted_after(cfg, nd, w->steps, &s);
-    }
     const bcw_wire_cause *leak =
         nd->outcome == BCW_RUN_NORMAL ? find_cause(w, i) : NULL;
+    if (halted || leak != NULL || cfg->emit != NULL) {
+        s.len = chain(w, i, w->steps);
+        if (halted || leak != NULL)
+            halted_after(cfg, halted ? nd->halted_at : UINT16_MAX, w->steps,
+                         &s);
+    }
     if (nd->outcome == BCW_RUN_NORMAL)
         sum->normal++;
     else

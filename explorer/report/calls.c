@@ -296,7 +296,7 @@ static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
     if (len > 0 && (size_t)len + 1 < n)
         len += snprintf(buf + len, n - (size_t)len, ")");
     if (c != NULL && len > 0 && (size_t)len < n)
-        snprintf(buf + len, n - (size_t)len, "; bcw_o; })");
+        snprintf(buf + len, n - (size_t)len, "; bcw_keep(bcw_o); })");
 }
 
 /* Another unit's argument: its constructor's call (ctor_call), or

@@ -327,14 +327,19 @@ void bcw__cause_halt(const bcw_reporter *r, const bcw_seq *s, char *buf,
     snprintf(buf, n, "*%s* %s", bcw__outcome_name(s->outcome), cause);
 }
 
+/* Why a halt or leak of s is listed apart, or NULL. */
+static const char *apart_of(const bcw_seq *s)
+{
+    return s->suspect    ? "after an argument bcwalk made up"
+           : s->aliasing ? "after the target was passed as its own argument"
+                         : NULL;
+}
+
 const char *bcw__cause_apart(const bcw_seq *s)
 {
     bool halted =
         s->outcome != BCW_RUN_NORMAL && s->outcome != BCW_RUN_REJECTED;
-    return !halted       ? NULL
-           : s->suspect  ? "after an argument bcwalk made up"
-           : s->aliasing ? "after the target was passed as its own argument"
-                         : NULL;
+    return halted ? apart_of(s) : NULL;
 }
 
 const char *bcw__cause_outcome(const bcw_seq *s)
@@ -373,6 +378,9 @@ void bcw__cause_leak(const bcw_reporter *r, const bcw_seq *s, char *buf,
                  bcw__calls_name(r, s, c->alloc_call));
     len = strlen(buf);
     snprintf(buf + len, n - len, ", left by %s", bcw__report_destructor(r, s));
+    len = strlen(buf);
+    if (apart_of(s) != NULL)
+        snprintf(buf + len, n - len, ", %s", apart_of(s));
 }
 
 void bcw__report_words(const bcw_reporter *r, const bcw_seq *s, char *cause,

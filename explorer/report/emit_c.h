@@ -17,6 +17,7 @@ enum bcw_expect {
     EXPECT_HANG,      /* still running when its time is up */
     EXPECT_CHECKED,   /* in or past a heap block: a checker's report */
     EXPECT_INVARIANT, /* the invariant false after the call */
+    EXPECT_LEAK,      /* blocks nothing reaches after the destructor */
     EXPECT_NONE       /* nothing a native run shows */
 };
 

@@ -114,15 +114,17 @@ static void ret_type(const bcw_param *ret, char *buf, size_t n)
 
 /* Halt s's function: its calls up to the one that halted (the
  * destructor's: all, then the destructor), checking the invariant where
- * the halt was its. */
+ * the halt was its, and the leaks after the destructor where it was a
+ * leak. */
 static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
                     bcw_c_names *c)
 {
+    bool leak = s->outcome == BCW_RUN_NORMAL;
     const bcw_unit *u = r->unit;
     bcw_gen gen = {0};
     bcw__generator_reset(r->gen);
     static char args[BCW_MAX_PARAMS][BCW_C_ARG_CHARS];
-    bool dtor = s->halted_at > s->len;
+    bool dtor = leak || s->halted_at > s->len;
     unsigned last = dtor ? s->len : s->halted_at;
     const bcw_func *first = &u->funcs[r->steps[s->steps[0]].func];
     if (first->role == BCW_ROLE_INIT_CONSTRUCTOR)
@@ -190,7 +192,9 @@ static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
                 fprintf(f, "%s%s", p ? ", " : "", args[p]);
             fputs(round ? ");\n    }\n" : ");\n", f);
         }
-        if (s->halted_at == s->len + 2u) {
+        if (leak)
+            fputs("    bcw_leaks();\n", f);
+        else if (s->halted_at == s->len + 2u) {
             /* then given NULL, as the worker does once */
             fprintf(f, "    bcw_call(%u);\n    %s(", s->len + 2, name);
             for (unsigned p = 0; p < fn->nparams; p++)
@@ -219,14 +223,16 @@ int bcw__standalone_halt(bcw_standalone *p, const bcw_reporter *r,
     g->nfns = s->len + 3u;
     for (unsigned k = 0; k < g->nfns; k++)
         g->fns[k] = bcw__calls_name(r, s, k);
-    if (s->outcome == BCW_RUN_NORMAL) {
-        g->why = "a leak: the program does not check for leaks";
+    if (s->outcome == BCW_RUN_NORMAL && r->ndtors == 0) {
+        g->why = "a leak with no destructor to call";
         return 0;
     }
-    g->how = bcw__halt_expect(s, &g->code, &g->why);
+    g->how = s->outcome == BCW_RUN_NORMAL
+                 ? EXPECT_LEAK
+                 : bcw__halt_expect(s, &g->code, &g->why);
     if (g->how == EXPECT_NONE)
         return 0;
-    g->call = s->halted_at;
+    g->call = g->how == EXPECT_LEAK ? s->len + 1 : s->halted_at;
     g->seconds = g->how == EXPECT_HANG ? (r->timeout_ms + 999) / 1000 * 2 : 10;
     if (g->seconds < 2)
         g->seconds = 2;
@@ -275,17 +281,17 @@ static const char PRELUDE[] =
     "/* The library's malloc, calloc, realloc and free: a 0-byte block is\n"
     " * the end of a 16-byte one, so that AddressSanitizer (which gives\n"
     " * malloc(0) a byte) sees a write into it. */\n"
-    "static void *bcw_zero[256];\n"
+    "static char *bcw_zero[256];\n"
     "static unsigned bcw_nzero;\n\n"
     "static int bcw_is_zero(void *p)\n{\n"
     "    for (unsigned i = 0; i < bcw_nzero; i++)\n"
-    "        if (bcw_zero[i] == p) {\n"
+    "        if (bcw_zero[i] + 16 == p) {\n"
     "            bcw_zero[i] = bcw_zero[--bcw_nzero];\n            return 1;\n"
     "        }\n    return 0;\n}\n\n"
     "void *bcw_sa_malloc(size_t n)\n{\n"
     "    if (n > 0 || bcw_nzero == 256)\n        return malloc(n);\n"
     "    char *p = malloc(16);\n    if (p == NULL)\n        return NULL;\n"
-    "    return bcw_zero[bcw_nzero++] = p + 16;\n}\n\n"
+    "    return (bcw_zero[bcw_nzero++] = p) + 16;\n}\n\n"
     "void *bcw_sa_calloc(size_t n, size_t size)\n{\n"
     "    if (n > 0 && size > 0)\n        return calloc(n, size);\n"
     "    return bcw_sa_malloc(0);\n}\n\n"
@@ -296,10 +302,20 @@ static const char PRELUDE[] =
     "    if (!bcw_is_zero(p))\n        return n > 0 ? realloc(p, n) : "
     "(free(p), bcw_sa_malloc(0));\n"
     "    free((char *)p - 16);\n    return bcw_sa_malloc(n);\n}\n\n"
+    "/* What the program made (storage, buffers, other units' instances),\n"
+    " * reachable to the end as the worker's are: what LeakSanitizer finds\n"
+    " * is the library's leak. */\n"
+    "static void **bcw_kept;\nstatic size_t bcw_nkept, bcw_capkept;\n\n"
+    "static void *bcw_keep(void *p)\n{\n"
+    "    if (bcw_nkept == bcw_capkept) {\n"
+    "        bcw_capkept = bcw_capkept ? 2 * bcw_capkept : 64;\n"
+    "        bcw_kept = realloc(bcw_kept, bcw_capkept * sizeof *bcw_kept);\n"
+    "        if (bcw_kept == NULL)\n            abort();\n    }\n"
+    "    return bcw_kept[bcw_nkept++] = p;\n}\n\n"
     "/* Zeroed storage of n bytes. */\n"
     "static void *bcw_cell(size_t n)\n{\n"
     "    void *p = calloc(1, n ? n : 8);\n    if (p == NULL)\n"
-    "        abort();\n    return p;\n}\n\n"
+    "        abort();\n    return bcw_keep(p);\n}\n\n"
     "/* n writable bytes: `content`, then 'a' + i % 26. */\n"
     "static void *bcw_bytes(size_t n, const char *content)\n{\n"
     "    size_t c = strlen(content);\n    char *b = bcw_cell(n);\n"
@@ -319,7 +335,13 @@ static const char PRELUDE[] =
     "    fprintf(stderr, \"bcwalk standalone: call %u\\n\", k);\n}\n\n"
     "static void bcw_invariant_false(void)\n{\n"
     "    fputs(\"bcwalk standalone: the invariant is false\\n\", stderr);\n"
-    "    _exit(124);\n}\n\n";
+    "    _exit(124);\n}\n\n"
+    "/* After the destructor: the blocks nothing reaches, LeakSanitizer's\n"
+    " * report (run with ASAN_OPTIONS=detect_leaks=1:leak_check_at_exit=0). "
+    "*/\n"
+    "int __lsan_do_recoverable_leak_check(void);\n\n"
+    "static void bcw_leaks(void)\n{\n"
+    "    if (__lsan_do_recoverable_leak_check())\n        _exit(123);\n}\n\n";
 
 /* The file: the prelude, the library's functions declared by their
  * ABI, the built-in callbacks, each halt's function, main(). */
@@ -495,13 +517,15 @@ static bool asan_said(const char *log, int *call, char *buf, size_t n)
             continue;
         }
         char *at = strstr(line, "ERROR: AddressSanitizer: ");
+        if (at == NULL)
+            at = strstr(line, "ERROR: LeakSanitizer: ");
         if (!said && at != NULL) {
-            at += strlen("ERROR: AddressSanitizer: ");
+            at = strchr(at, ' ') + 1;
             /* "heap-use-after-free on address ...", "attempting
              * double-free on ...": the words before " on " */
             const char *on = strstr(at, " on ");
             size_t kind = on != NULL ? (size_t)(on - at) : strcspn(at, "\n");
-            snprintf(buf, n, "AddressSanitizer: %.*s", (int)kind, at);
+            snprintf(buf, n, "%.*s", (int)kind, at);
             said = true;
             continue;
         }
@@ -510,7 +534,7 @@ static bool asan_said(const char *log, int *call, char *buf, size_t n)
          * nor libc's */
         static const char *const not_own[] = {
             "libclang_rt", "asan",    "__sanitizer", "__interceptor",
-            "/sysdeps/",   "libc.so", "BuildId"};
+            "/sysdeps/",   "libc.so", "BuildId",     " bcw_sa_"};
         bool own = in != NULL && strstr(line, "    #") == line;
         for (size_t j = 0; own && j < sizeof not_own / sizeof *not_own; j++)
             own = strstr(line, not_own[j]) == NULL;
@@ -543,8 +567,8 @@ static int run(const char *exe, unsigned id, unsigned seconds, const char *log)
     /* what LeakSanitizer and the symbolizer's paths add is not asked */
     const char *path = getenv("PATH");
     char *search = bcw__sprintf("PATH=%s", path ? path : "/usr/bin:/bin");
-    char *env[] = {"ASAN_OPTIONS=detect_leaks=0:handle_abort=0:"
-                   "allocator_may_return_null=1",
+    char *env[] = {"ASAN_OPTIONS=detect_leaks=1:leak_check_at_exit=0:"
+                   "handle_abort=0:allocator_may_return_null=1",
                    search, NULL};
     if (search == NULL)
         env[1] = NULL;
@@ -571,10 +595,12 @@ static int run(const char *exe, unsigned id, unsigned seconds, const char *log)
 }
 
 /* Did halt g's run (status st, AddressSanitizer's report `asan`) end as
- * the walk saw it end, in call `call`?  A checker's report in that call
+ * the walk saw it end, in call `call` (`said`: the report's words)?
+ * A checker's report in that call
  * is the halt found no later than the walk found it (a use after free
  * before the assert it leads to). */
-static bool as_walked(const program *g, int st, bool asan, int call)
+static bool as_walked(const program *g, int st, bool asan, const char *said,
+                      int call)
 {
     bool sig = WIFSIGNALED(st);
     if (call != g->call)
@@ -594,6 +620,9 @@ static bool as_walked(const program *g, int st, bool asan, int call)
         return asan;
     case EXPECT_INVARIANT:
         return !asan && WIFEXITED(st) && WEXITSTATUS(st) == 124;
+    case EXPECT_LEAK: /* of a block the library allocated */
+        return asan && WIFEXITED(st) && WEXITSTATUS(st) == 123 &&
+               strstr(said, "/halts.c") == NULL;
     default:
         return false;
     }
@@ -666,8 +695,9 @@ int bcw__standalone_run(bcw_standalone *p, const bcw_reporter *r,
             snprintf(v[i].what + len, sizeof v[i].what - len,
                      ", in call %d (%s)", call,
                      (unsigned)call < g->nfns ? g->fns[call] : "?");
-        v[i].verdict = as_walked(g, st, asan, call) ? BCW_STANDALONE_REPRODUCED
-                                                    : BCW_STANDALONE_DIFFERED;
+        v[i].verdict = as_walked(g, st, asan, said, call)
+                           ? BCW_STANDALONE_REPRODUCED
+                           : BCW_STANDALONE_DIFFERED;
     }
     if (log != NULL)
         unlink(log);

@@ -276,13 +276,15 @@ static void text_counts(const bcw_reporter *r, const bcw_summary *s)
                 : "had failed");
     if (s->suspect > 0)
         fprintf(f,
-                "Of the terminated, %llu suspect: they halted after an "
+                "Of the terminated and leaking, %llu suspect: they halted "
+                "or leaked after an "
                 "argument bcwalk made up (zeroed storage: no function a "
                 "walk can call makes one), not the library's failure\n",
                 (unsigned long long)s->suspect);
     if (s->aliasing > 0)
         fprintf(f,
-                "Of the terminated, %llu aliasing: they halted after the "
+                "Of the terminated and leaking, %llu aliasing: they halted "
+                "or leaked after the "
                 "target was passed as another argument of its own type (an "
                 "array added to itself), not the library's failure\n",
                 (unsigned long long)s->aliasing);
