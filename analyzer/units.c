@@ -19,6 +19,7 @@
 #include "cells.h"
 #include "contracts.h"
 #include "diinfo.h"
+#include "elemsize.h"
 #include "fields.h"
 #include "finder.h"
 #include "funcs.h"
@@ -229,6 +230,7 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
         err = bcw__callbacks_find(&f);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++) {
         bcw_unit *u = &model->units[i];
+        bcw__elemsize_find(bc->mod, f.td, u);
         err =
             bcw__fields_analyze(u, bc->mod, f.origins[i].fn, f.origins[i].slot);
         if (err == 0)

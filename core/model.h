@@ -63,6 +63,12 @@ typedef struct bcw_param {
                                         by value (json-c's iterator) that
                                         is a handle: the handle is a copy
                                         of it, given out by its address */
+    bool elem_size;                  /* a constructor's integer: the size
+                                        of the elements the unit copies
+                                        (memcpy(slot, key, s->key_size)):
+                                        built-in callbacks read that many
+                                        bytes of an element, not its
+                                        address */
     uint64_t needs_set;              /* HANDLE: the pointer fields of the
                                         handle the call follows unchecked
                                         (an iterator's current entry), bit i

@@ -18,7 +18,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 13
+#define MODEL_VERSION 14
 #define MODEL_LIMIT ((size_t)1 << 30)
 /* --- writing ------------------------------------------------------- */
 
@@ -39,7 +39,7 @@ static void psig(msgpack_packer *pk, const uint8_t *sig, unsigned n)
 
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 17);
+    msgpack_pack_array(pk, 18);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -82,6 +82,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     p->filled ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_uint64(pk, p->needs_set);
     p->by_value ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    p->elem_size ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -234,7 +235,7 @@ static void rsig(bcw_rd *r, const msgpack_object *o, uint8_t *sig, uint8_t *n)
 
 static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 17, "parameter");
+    const msgpack_object *a = bcw__rd_arr(r, o, 18, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -301,6 +302,7 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     p->filled = bcw__rd_bool(r, &a[14], "filled");
     p->needs_set = bcw__rd_u64(r, &a[15], UINT64_MAX, "fields needed");
     p->by_value = bcw__rd_bool(r, &a[16], "by value");
+    p->elem_size = bcw__rd_bool(r, &a[17], "element size");
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

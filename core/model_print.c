@@ -32,6 +32,8 @@ static void json_params(FILE *f, const bcw_model *m, const bcw_func *fn)
                   f);
             bcw__json_str(f, p->detail);
         }
+        if (p->elem_size)
+            fputs(", \"element_size\": true", f);
         if (p->needs_set != 0) {
             /* the byte offsets of the pointers it follows unchecked */
             const char *sep = ", \"needs_set\": [";
@@ -394,7 +396,12 @@ static void text_made(FILE *f, const bcw_model *m, const bcw_param *p)
 {
     unsigned unit;
     int ctor = bcw__unit_ref_ctor(m, p, &unit);
-    if (p->kind == BCW_PK_HANDLE) {
+    if (p->elem_size)
+        fprintf(f,
+                "  %-16s %s: the size of the elements it copies (built-in "
+                "callbacks read that many bytes of an element)\n",
+                "", p->name);
+    else if (p->kind == BCW_PK_HANDLE) {
         fprintf(f, "  %-16s %s: the %s handle given out last", "", p->name,
                 p->detail);
         /* the pointer fields it follows: set, or the call is not made */

@@ -127,16 +127,17 @@ typedef struct bcw_wire_param {
     int8_t pair;                     /* BUFFER: its LENGTH parameter, or -1 */
     uint8_t nsig;                    /* BCW_FIXED_CLOSURE: the callback's ABI */
     uint8_t sig[BCW_MAX_PARAMS + 1]; /* result, then parameters */
-    uint8_t filled; /* BUFFER: not const, the call may fill it: its
-                       content after the call is observed */
-    uint8_t entry;  /* BCW_FIXED_HANDLE: an entry of the target (a list's
-                       node): passed only while the target reaches it,
-                       else the call is not made (signo BCW_SIG_NO_ARG) */
-    uint8_t pad;
-    uint64_t needs; /* BCW_FIXED_HANDLE: bit i, the handle's pointer at byte
-                       8 * i must be neither NULL nor what it was when the
-                       handle was given out (bcw_param.needs_set), else
-                       the call is not made (signo BCW_SIG_NO_ARG) */
+    uint8_t filled;    /* BUFFER: not const, the call may fill it: its
+                          content after the call is observed */
+    uint8_t entry;     /* BCW_FIXED_HANDLE: an entry of the target (a list's
+                          node): passed only while the target reaches it,
+                          else the call is not made (signo BCW_SIG_NO_ARG) */
+    uint8_t elem_size; /* a constructor's: its value is the size of the
+                          elements the unit copies (bcw_param.elem_size) */
+    uint64_t needs;    /* BCW_FIXED_HANDLE: bit i, the handle's pointer at byte
+                          8 * i must be neither NULL nor what it was when the
+                          handle was given out (bcw_param.needs_set), else
+                          the call is not made (signo BCW_SIG_NO_ARG) */
 } bcw_wire_param;
 
 #define BCW_FIXED_VALUE 1u

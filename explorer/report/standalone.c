@@ -147,6 +147,9 @@ static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
         bool unit_out = false;
         for (unsigned p = 0; p < fn->nparams; p++)
             unit_out |= fn->params[p].kind == BCW_PK_UNIT_OUT;
+        for (unsigned p = 0; k == 0 && p < fn->nparams; p++)
+            if (fn->params[p].elem_size)
+                fprintf(f, "    bcw_esize = (uint64_t)(%s);\n", args[p]);
         fprintf(f, "    bcw_call(%u);\n    ", k);
         if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR && !unit_out)
             fputs("target = ", f);
@@ -159,6 +162,11 @@ static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
         if (fn->ret.kind != BCW_PK_NONE &&
             !(k == 0 && !unit_out && fn->role == BCW_ROLE_CONSTRUCTOR))
             fprintf(f, "    (void)r%u;\n", k);
+        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR &&
+            (unit_out || fn->ret.abi == BCW_ABI_PTR))
+            fputs("    bcw_keep(target);\n", f); /* held, as the worker does */
+        else if (fn->ret.abi == BCW_ABI_PTR)
+            fprintf(f, "    bcw_keep(r%u);\n", k);
         if (fn->rebinds && fn->ret.abi == BCW_ABI_PTR)
             fprintf(f, "    if (r%u != NULL)\n        target = r%u;\n", k, k);
         if (fn->retains && fn->ret.abi == BCW_ABI_PTR)
@@ -262,8 +270,14 @@ static const char PRELUDE[] =
     "    char *cell = bcw_cells[k % BCW_CELLS];\n"
     "    memcpy(cell, &k, sizeof k);\n    return cell;\n}\n\n"
     "/* What a callback's argument stands for: cell k for k, another\n"
-    " * pointer for itself, past the cells' numbers. */\n"
+    " * pointer for itself, past the cells' numbers; where the target\n"
+    " * copies its elements, the number in their first bcw_esize bytes. */\n"
+    "static uint64_t bcw_esize;\n\n"
     "static uint64_t bcw_key(const void *p)\n{\n"
+    "    uint64_t k = 0;\n"
+    "    if (bcw_esize > 0 && p != NULL) {\n"
+    "        memcpy(&k, p, bcw_esize < sizeof k ? bcw_esize : sizeof k);\n"
+    "        return k;\n    }\n"
     "    uintptr_t a = (uintptr_t)p, base = (uintptr_t)bcw_cells;\n"
     "    if (a >= base && a < base + sizeof bcw_cells)\n"
     "        return (a - base) / BCW_CELL_SIZE;\n"
@@ -336,9 +350,15 @@ static const char PRELUDE[] =
     "static void bcw_invariant_false(void)\n{\n"
     "    fputs(\"bcwalk standalone: the invariant is false\\n\", stderr);\n"
     "    _exit(124);\n}\n\n"
-    "/* After the destructor: the blocks nothing reaches, LeakSanitizer's\n"
-    " * report (run with ASAN_OPTIONS=detect_leaks=1:leak_check_at_exit=0). "
-    "*/\n"
+    "/* After the destructor: the blocks nothing the program holds reaches,\n"
+    " * LeakSanitizer's report.  Its roots are the globals (bcw_kept), not\n"
+    " * the stack nor registers, where stale copies of what the library\n"
+    " * dropped may linger. */\n"
+    "const char *__asan_default_options(void)\n{\n"
+    "    return \"detect_leaks=1:leak_check_at_exit=0:handle_abort=0:\"\n"
+    "           \"allocator_may_return_null=1\";\n}\n\n"
+    "const char *__lsan_default_options(void)\n{\n"
+    "    return \"use_stacks=0:use_registers=0\";\n}\n\n"
     "int __lsan_do_recoverable_leak_check(void);\n\n"
     "static void bcw_leaks(void)\n{\n"
     "    if (__lsan_do_recoverable_leak_check())\n        _exit(123);\n}\n\n";

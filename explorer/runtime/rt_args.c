@@ -292,6 +292,8 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
         if (!made)
             raw = passed_value(w, f, k, raw, vals, outs, report, self);
         vals[k] = raw;
+        if (p->elem_size && !bcw_rt_alloc_walks) /* the target's */
+            w->elem_size = raw;
         /* a value computed from the object is reported as passed */
         if (report != NULL && p->fixed == BCW_FIXED_BOUNDS)
             report[k] = raw;

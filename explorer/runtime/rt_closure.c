@@ -9,9 +9,15 @@
 
 /* What an element argument stands for: cell k stands for k (Obj#k),
  * another pointer for itself, past the cells' numbers (NULL is not
- * Obj#0). */
+ * Obj#0).  Where the target copies its elements, the number in an
+ * element's first elem_size bytes, its copy's too. */
 static uint64_t cell_key(const bcw_rt_closure *c, const void *p)
 {
+    uint64_t n = *c->elem_size, k = 0;
+    if (n > 0 && p != NULL) { /* by content: a copy is its original */
+        memcpy(&k, p, n < sizeof k ? n : sizeof k);
+        return k;
+    }
     uintptr_t a = (uintptr_t)p, base = (uintptr_t)c->cells;
     if (a >= base && a < base + (size_t)BCW_RT_CELLS * BCW_RT_CELL_SIZE)
         return (a - base) / BCW_RT_CELL_SIZE;
@@ -81,6 +87,7 @@ int bcw_rt_closure_make(bcw_rt_worker *w, const bcw_wire_param *p,
         return -1;
     c->kind = (uint8_t)p->value;
     c->cells = &w->cells[0][0];
+    c->elem_size = &w->elem_size;
     memcpy(c->sig, p->sig, sizeof c->sig);
     for (unsigned i = 1; i < p->nsig; i++)
         c->args[i - 1] = bcw_rt_call_type((enum bcw_abi)p->sig[i]);

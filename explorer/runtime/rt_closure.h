@@ -17,8 +17,9 @@ typedef struct bcw_rt_closure {
     ffi_type *args[BCW_MAX_PARAMS];
     uint8_t kind; /* enum bcw_callback */
     uint8_t sig[BCW_MAX_PARAMS + 1];
-    uint32_t calls;    /* during the call in flight */
-    const char *cells; /* the worker's element cells */
+    uint32_t calls;            /* during the call in flight */
+    const char *cells;         /* the worker's element cells */
+    const uint64_t *elem_size; /* the worker's */
 } bcw_rt_closure;
 
 /* Makes the closure a plan's parameter or fill `p` describes (kind

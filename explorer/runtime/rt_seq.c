@@ -321,6 +321,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
         memcpy(w->globals, w->globals_copy, w->globals_size);
     memset(&w->gen, 0, sizeof w->gen);
     w->retains = 0;
+    w->elem_size = 0;
     bcw_rt_custom_reset();
     /* a halt comes back here (rt_halt.c): only w's memory, not this
      * function's locals, may have changed since */

@@ -90,6 +90,10 @@ typedef struct bcw_rt_worker {
      * as it was then: the destructor is called once more on each */
     uint32_t retains;
     void *retained[BCW_RT_MAX_RETAINS];
+    /* the target's element size (its constructor's elem_size argument),
+     * 0: none; built-in callbacks read an element's number from that
+     * many of its first bytes, a copy's as the original's */
+    uint64_t elem_size;
     void *snaps[BCW_MAX_HANDLES][BCW_HANDLE_AGES][64];
     uint32_t len;    /* methods in the sequence */
     int check;       /* hash the state before an observer last call too */

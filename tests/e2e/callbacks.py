@@ -94,6 +94,43 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
         self.assertEqual((last["outcome"], last["out"]),
                          ("normal", {"free_key": "1 call"}))
 
+    def test_keys_the_set_copies_are_found_by_their_bytes(self):
+        # copyset_add copies key_size bytes of the key: key_size is the
+        # element size, and the built-in compare reads the copies' bytes
+        m = json.loads(bcwalk("analyze", example("copyset.bc"), "--format",
+                              "json", check=0).stdout)
+        [u] = m["units"]
+        [new] = u["constructors"]
+        self.assertEqual([p.get("element_size", False)
+                          for p in new["params"]], [True, False])
+        lines = jsonl("copyset.bc", "copyset", "protocol", 3)
+        found = {}
+        for q in lines[:-1]:
+            calls = q["calls"]
+            if all(c["outcome"] == "normal" for c in calls):
+                found.setdefault(tuple((c["fn"], tuple(c["args"][1:]))
+                                       for c in calls[1:]),
+                                 [c.get("result") for c in calls[1:]])
+        # a key added is there, once; two keys are two
+        self.assertEqual(found[(("copyset_add", ("Obj#0",)),
+                                ("copyset_has", ("Obj#0",)))], ["1", "1"])
+        self.assertEqual(found[(("copyset_add", ("Obj#0",)),
+                                ("copyset_add", ("Obj#0",)),
+                                ("copyset_count", ()))], ["1", "0", "1"])
+        self.assertEqual(found[(("copyset_add", ("Obj#1",)),
+                                ("copyset_add", ("Obj#0",)),
+                                ("copyset_count", ()))], ["1", "1", "2"])
+        self.assertEqual(found[(("copyset_add", ("Obj#1",)),
+                                ("copyset_add", ("Obj#0",)),
+                                ("copyset_has", ("Obj#0",)))],
+                         ["1", "1", "1"])
+        self.assertEqual(found[(("copyset_add", ("Obj#0",)),
+                                ("copyset_add", ("Obj#1",)),
+                                ("copyset_remove", ("Obj#0",)))],
+                         ["1", "1", "1"])
+        self.assertEqual(found[(("copyset_add", ("Obj#1",)),
+                                ("copyset_has", ("Obj#2",)))], ["1", "0"])
+
 
 if __name__ == "__main__":
     common.main()

@@ -73,6 +73,18 @@ class Standalone(unittest.TestCase):
         self.assertIn("target = L_pq_new(bcw_cb_0);", src)
         self.assertIn("L_pq_push(target, bcw_obj(2));", src)
 
+    def test_a_copied_key_is_found_in_the_program_too(self):
+        # copyset_add_new asserts its key is not there: the walk's compare
+        # found the copy of Obj#0 by its first key_size bytes, and so
+        # must the program's, or the halt would not be reproduced
+        s, d = reproduce("copyset.bc", "copyset", 2)
+        h = by_fn(s)["copyset_add_new"]
+        self.assertEqual(h["verdict"], "reproduced")
+        self.assertEqual(h["standalone"], "killed by Aborted")
+        with open(os.path.join(d, "halts.c")) as f:
+            src = f.read()
+        self.assertIn("bcw_esize = (uint64_t)(1ULL);", src)
+
     def test_a_halt_the_program_does_not_make_is_bcwalks_own(self):
         # 0.7 s is a hang under --timeout 300; the program, given twice
         # that and more, sees the call return
