@@ -51,7 +51,13 @@ typedef struct fx_func {
     const char *name;
     unsigned nparams;
     fx_facts p[BCW_MAX_PARAMS];
-    bool globals; /* writes a module global */
+    /* on what each parameter's block holds, not the block itself (a new
+     * iterator a caller made, written and freed: not its memory), solved
+     * only where a caller passes a block of its own (need_held) */
+    fx_facts held[BCW_MAX_PARAMS];
+    bool need_held[BCW_MAX_PARAMS];
+    signed char fresh; /* returns only new blocks: 1, not: -1, unknown: 0 */
+    bool globals;      /* writes a module global */
     const char *gwhy;
 } fx_func;
 
@@ -192,13 +198,16 @@ static int push(walk *w, LLVMValueRef v)
     return 0;
 }
 
-/* Effect on argument `arg` of calling `callee`, a function. */
+/* Effect on argument `arg` of calling `callee`, a function; `held`:
+ * on what the argument's block holds, not on the block (a module
+ * function's held facts; writing or freeing the block is none). */
 static void callee_effect(const bcw_effects *fx, LLVMValueRef callee,
-                          unsigned arg, fx_facts *out)
+                          unsigned arg, bool held, fx_facts *out)
 {
     const char *name = bcw__value_name(callee);
     if (strncmp(name, "llvm.", 5) == 0) {
-        if ((strncmp(name, "llvm.memset", 11) == 0 ||
+        if (!held &&
+            (strncmp(name, "llvm.memset", 11) == 0 ||
              strncmp(name, "llvm.memcpy", 11) == 0 ||
              strncmp(name, "llvm.memmove", 12) == 0) &&
             arg == 0) {
@@ -211,7 +220,8 @@ static void callee_effect(const bcw_effects *fx, LLVMValueRef callee,
     if (f != NULL) {
         if (arg >= f->nparams)
             return;
-        const fx_facts *g = &f->p[arg];
+        f->need_held[arg] |= held;
+        const fx_facts *g = held ? &f->held[arg] : &f->p[arg];
         if (g->writes) {
             out->writes = true;
             out->why = f->name;
@@ -222,6 +232,9 @@ static void callee_effect(const bcw_effects *fx, LLVMValueRef callee,
         out->escapes |= g->escapes;
         return;
     }
+    if (held && (strcmp(name, "free") == 0 || strcmp(name, "realloc") == 0 ||
+                 in_list(dest_writers, name)))
+        return;
     if (strcmp(name, "free") == 0 || strcmp(name, "realloc") == 0) {
         out->writes = true;
         out->frees |= strcmp(name, "free") == 0;
@@ -246,11 +259,11 @@ static void callee_effect(const bcw_effects *fx, LLVMValueRef callee,
  * those or its own, never a library's (a conf's mem_free field holds
  * `free`, a visitor parameter of the same type never does). */
 static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
-                        fx_facts *out)
+                        bool held, fx_facts *out)
 {
     LLVMValueRef callee = bcw__called_function(call);
     if (callee != NULL) {
-        callee_effect(fx, callee, arg, out);
+        callee_effect(fx, callee, arg, held, out);
         return;
     }
     LLVMTypeRef type = LLVMGetCalledFunctionType(call);
@@ -261,7 +274,7 @@ static void call_effect(const bcw_effects *fx, LLVMValueRef call, unsigned arg,
     for (unsigned i = 0; i < fx->ntaken; i++)
         if (LLVMGlobalGetValueType(fx->taken[i]) == type &&
             !(by_param && LLVMIsDeclaration(fx->taken[i])))
-            callee_effect(fx, fx->taken[i], arg, out);
+            callee_effect(fx, fx->taken[i], arg, held, out);
 }
 
 /* Is `v` a GEP by constant indices only? */
@@ -393,7 +406,7 @@ static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
             continue;
         any = true;
         fx_facts got = {.why = out->why};
-        call_effect(fx, call, a, &got);
+        call_effect(fx, call, a, false, &got);
         bool self = same_pointer(v, param, 0);
         out->writes |= got.writes;
         out->why = got.why;
@@ -406,16 +419,137 @@ static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
     return any;
 }
 
-/* Follows everything reachable from parameter `p` of `f` into *out. */
-static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
+/* Does fn (`depth` calls down) return only blocks it allocated, never
+ * one its caller could reach before (list_iterator_new(list))? */
+static bool returns_fresh(const bcw_effects *fx, LLVMValueRef fn, int depth);
+
+static bool fresh_value(const bcw_effects *fx, LLVMValueRef v, int depth,
+                        int hops)
+{
+    while (LLVMIsABitCastInst(v))
+        v = LLVMGetOperand(v, 0);
+    if (LLVMIsAConstantPointerNull(v))
+        return true;
+    if (hops < 8 && LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (!fresh_value(fx, LLVMGetIncomingValue(v, k), depth, hops + 1))
+                return false;
+        return true;
+    }
+    if (hops < 8 && LLVMIsASelectInst(v))
+        return fresh_value(fx, LLVMGetOperand(v, 1), depth, hops + 1) &&
+               fresh_value(fx, LLVMGetOperand(v, 2), depth, hops + 1);
+    LLVMValueRef callee = LLVMIsACallInst(v) ? bcw__called_function(v) : NULL;
+    if (callee == NULL)
+        return false;
+    const char *name = bcw__value_name(callee);
+    return strcmp(name, "malloc") == 0 || strcmp(name, "calloc") == 0 ||
+           (depth > 0 && returns_fresh(fx, callee, depth - 1));
+}
+
+static bool returns_fresh(const bcw_effects *fx, LLVMValueRef fn, int depth)
+{
+    fx_func *f = lookup(fx, fn);
+    if (f == NULL)
+        return false;
+    if (f->fresh != 0)
+        return f->fresh > 0;
+    f->fresh = -1; /* while it is asked: recursion is no evidence */
+    bool any = false, all = true;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && all;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+            continue;
+        any = true;
+        all = fresh_value(fx, LLVMGetOperand(t, 0), depth, 0);
+    }
+    f->fresh = any && all ? 1 : -1;
+    return f->fresh > 0;
+}
+
+/* Is call `v`'s result a new block (a walk's base, not reachable)? */
+static bool fresh_result(const bcw_effects *fx, LLVMValueRef call)
+{
+    LLVMValueRef callee = bcw__called_function(call);
+    return callee != NULL &&
+           LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMPointerTypeKind &&
+           returns_fresh(fx, callee, MAX_HELPERS);
+}
+
+/* A base value v (a block the walk does not count: a new one the
+ * function made, or with `held`, the parameter's own): what it holds is
+ * reachable, what is done to it is not counted but through the
+ * functions it is given. */
+static int base_uses(const bcw_effects *fx, walk *w, walk *b, LLVMValueRef v,
+                     fx_facts *out)
+{
+    int err = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
+         u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user))
+            continue;
+        switch (LLVMGetInstructionOpcode(user)) {
+        case LLVMGetElementPtr:
+        case LLVMBitCast:
+        case LLVMAddrSpaceCast:
+        case LLVMPHI:
+        case LLVMSelect:
+            err = push(b, user);
+            break;
+        case LLVMLoad:
+            if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
+                err = push(w, user);
+            break;
+        case LLVMStore:
+            if (LLVMGetOperand(user, 0) == v &&
+                LLVMIsAAllocaInst(LLVMGetOperand(user, 1)))
+                err = push(b, LLVMGetOperand(user, 1));
+            break;
+        case LLVMCall:
+        case LLVMInvoke: {
+            unsigned n = (unsigned)LLVMGetNumArgOperands(user);
+            bool arg = false;
+            for (unsigned a = 0; a < n; a++) {
+                if (LLVMGetOperand(user, a) != v)
+                    continue;
+                arg = true;
+                fx_facts got = {.why = out->why};
+                call_effect(fx, user, a, true, &got);
+                if (got.writes) {
+                    out->writes = true;
+                    out->why = got.why;
+                }
+                out->releases |= got.releases || got.frees;
+                out->escapes |= got.escapes;
+            }
+            if (arg && LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
+                err = push(fresh_result(fx, user) ? b : w, user);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return err;
+}
+
+/* Follows everything reachable from parameter `p` of `f` into *out: with
+ * `held`, from what its block holds, not the block itself. */
+static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p, bool held,
                        fx_facts *out)
 {
-    walk w = {0};
+    walk w = {0}, b = {0};
     LLVMValueRef param = LLVMGetParam(f->fn, p);
-    int err = push(&w, param);
-    while (err == 0 && w.nwork > 0 &&
+    int err = push(held ? &b : &w, param);
+    while (err == 0 && (w.nwork > 0 || b.nwork > 0) &&
            !(out->writes && out->frees && out->moves && out->releases &&
              out->escapes && out->frees_held)) {
+        if (b.nwork > 0) {
+            err = base_uses(fx, &w, &b, b.work[--b.nwork], out);
+            continue;
+        }
         LLVMValueRef v = w.work[--w.nwork];
         for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
              u = LLVMGetNextUse(u)) {
@@ -460,9 +594,11 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
             case LLVMInvoke:
                 if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
                     break;
+                /* a new block made from it (an iterator over it) is no
+                 * memory it reaches, but what the block holds is */
                 if (call_on(fx, user, v, param, out) &&
                     LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
-                    err = push(&w, user);
+                    err = push(fresh_result(fx, user) ? &b : &w, user);
                 break;
             default:
                 break;
@@ -471,6 +607,8 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p,
     }
     free(w.seen.slots);
     free(w.work);
+    free(b.seen.slots);
+    free(b.work);
     return err;
 }
 
@@ -552,7 +690,9 @@ int bcw__effects_new(bcw_effects **out, bcw_bitcode *bc)
             return BCW_ENOMEM;
         }
     }
-    /* Monotone fixpoint: facts only go from false to true. */
+    /* Monotone fixpoint: facts only go from false to true, and so do the
+     * held facts asked for (another round solves those newly asked). */
+    unsigned asked = 0;
     for (bool changed = true; changed;) {
         changed = false;
         for (unsigned i = 0; i < fx->nfuncs; i++) {
@@ -561,19 +701,24 @@ int bcw__effects_new(bcw_effects **out, bcw_bitcode *bc)
                 LLVMValueRef param = LLVMGetParam(f->fn, p);
                 if (LLVMGetTypeKind(LLVMTypeOf(param)) != LLVMPointerTypeKind)
                     continue;
-                fx_facts got = f->p[p];
-                int err = solve_param(fx, f, p, &got);
-                if (err < 0) {
-                    bcw__effects_free(fx);
-                    return err;
-                }
-                if (got.writes != f->p[p].writes ||
-                    got.frees != f->p[p].frees || got.moves != f->p[p].moves ||
-                    got.releases != f->p[p].releases ||
-                    got.frees_held != f->p[p].frees_held ||
-                    got.escapes != f->p[p].escapes) {
-                    f->p[p] = got;
-                    changed = true;
+                for (int held = 0; held < 2; held++) {
+                    fx_facts *was = held ? &f->held[p] : &f->p[p];
+                    if (held && !f->need_held[p])
+                        continue;
+                    fx_facts got = *was;
+                    int err = solve_param(fx, f, p, held, &got);
+                    if (err < 0) {
+                        bcw__effects_free(fx);
+                        return err;
+                    }
+                    if (got.writes != was->writes || got.frees != was->frees ||
+                        got.moves != was->moves ||
+                        got.releases != was->releases ||
+                        got.frees_held != was->frees_held ||
+                        got.escapes != was->escapes) {
+                        *was = got;
+                        changed = true;
+                    }
                 }
             }
             if (!f->globals) {
@@ -581,6 +726,12 @@ int bcw__effects_new(bcw_effects **out, bcw_bitcode *bc)
                 changed = changed || f->globals;
             }
         }
+        unsigned now = 0;
+        for (unsigned i = 0; i < fx->nfuncs; i++)
+            for (unsigned p = 0; p < fx->funcs[i].nparams; p++)
+                now += fx->funcs[i].need_held[p];
+        changed = changed || now != asked;
+        asked = now;
     }
     *out = fx;
     return 0;

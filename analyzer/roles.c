@@ -212,6 +212,31 @@ static bool gives_held(const bcw_sig *s)
     return s->n > 0 && returns_only(s->fn, is_held, s->fn);
 }
 
+/* Is v a pointer read from memory, or the result of a module function
+ * (ctx: how many levels down) returning only such pointers or NULL? */
+static bool is_found(LLVMValueRef v, void *ctx)
+{
+    intptr_t depth = (intptr_t)ctx;
+    if (LLVMIsALoadInst(v))
+        return true;
+    LLVMValueRef callee = LLVMIsACallInst(v) ? bcw__called_function(v) : NULL;
+    return callee != NULL && depth > 0 && !LLVMIsDeclaration(callee) &&
+           returns_only(callee, is_found, (void *)(depth - 1));
+}
+
+/* Does s, given an instance of another unit first, only give out what
+ * it finds in memory: every return NULL or a pointer loaded, here or by
+ * the functions it calls (list_find(list, v) returning the node an
+ * iterator over the list reached)?  Such a lookup makes nothing: it is
+ * the other unit's method. */
+static bool gives_found(const bcw_finder *f, const bcw_sig *s, const char *ret)
+{
+    const char *first = s->n > 0 ? bcw__sig_struct(s, 1) : NULL;
+    return first != NULL && strcmp(first, ret) != 0 &&
+           bcw__finder_unit(f, first) >= 0 &&
+           returns_only(s->fn, is_found, (void *)(intptr_t)2);
+}
+
 /* Does fn, or a module function it calls (`depth` levels down),
  * allocate memory? */
 static bool allocates(LLVMValueRef fn, int depth)
@@ -360,7 +385,7 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
      * constructor: list_prepend(&head, v) returning an entry grows it */
     if (ret != NULL && (first == NULL || strcmp(first, ret) != 0) &&
         (unit = bcw__finder_unit(f, ret)) >= 0 && !f->model->units[unit].cell &&
-        !gives_back_param(s) && !gives_held(s)) {
+        !gives_back_param(s) && !gives_held(s) && !gives_found(f, s, ret)) {
         *role = BCW_ROLE_CONSTRUCTOR;
         return unit;
     }

@@ -70,6 +70,24 @@ class Roles(unittest.TestCase):
                                   "nl_remove")], {"rejected"})
         self.assertEqual(outcome[("nl_new", "nl_remove")], {"rejected"})
 
+    def test_a_lookup_through_its_own_iterator_is_an_observer(self):
+        # nl_find(l, v) makes an iterator, walks it, frees it and returns
+        # a node the list holds: no constructor of nodes but an observer
+        # of the list (the iterator it writes and frees is no memory of
+        # the list's) whose result is a node handle nl_remove takes
+        m = json.loads(bcwalk("analyze", example("nlist.bc"), "--format",
+                              "json").stdout)
+        units = {u["name"]: u for u in m["units"] + m["parts"]}
+        find = next(f for f in units["nlist"]["methods"]
+                    if f["name"] == "nl_find")
+        self.assertEqual(find["role"], "observer")
+        [node] = [h for h in units["nlist"]["handles"]
+                  if h["type"] == "nl_node"]
+        self.assertIn("nl_find", node["from"])
+        self.assertEqual(node["invalidated_by"], ["nl_free"])
+        self.assertEqual([f["name"] for f in units["nl_node"]["constructors"]],
+                         ["nl_node_new"])
+
     def test_an_accessor_of_a_held_unit_is_no_constructor(self):
         # box_table(b) returns the table the box holds (through a cast
         # helper): an observer of the box; tables come from tab_new only
