@@ -353,7 +353,7 @@ int bcw__native_instrument(const bcw_model *model, const char *in,
     return err;
 }
 
-int bcw__native_standalone(const char *in, const char *out)
+int bcw__native_standalone(const char *in, const char *out, bool undefined)
 {
     bcw_bitcode bc = {0};
     int err = bcw__bitcode_load(&bc, in);
@@ -364,8 +364,10 @@ int bcw__native_standalone(const char *in, const char *out)
     static const char *const zero[][2] = {{"malloc", "bcw_sa_malloc"},
                                           {"calloc", "bcw_sa_calloc"},
                                           {"realloc", "bcw_sa_realloc"},
-                                          {"free", "bcw_sa_free"}};
-    bcw__sanitize_module(bc.mod, BCW_SANITIZE_ADDRESS);
+                                          {"free", "bcw_sa_free"},
+                                          {"bcw_rt_ub", "bcw_sa_ub"}};
+    bcw__sanitize_module(bc.mod, BCW_SANITIZE_ADDRESS |
+                                     (undefined ? BCW_SANITIZE_UNDEFINED : 0));
     externalize(bc.mod);
     bcw__native_rename(bc.mod, zero, sizeof zero / sizeof zero[0]);
     err = bcw__bitcode_write(bc.mod, out);

@@ -33,8 +33,11 @@ BCW_INTERNAL int bcw__native_instrument(const bcw_model *model, const char *in,
  * AddressSanitizer's attribute on each function it defines (clang
  * -fsanitize=address then checks them), its calls of malloc, calloc,
  * realloc and free going to bcw_sa_* (the program's: a 0-byte block
- * AddressSanitizer sees past).  No bcwalk runtime. */
-BCW_INTERNAL int bcw__native_standalone(const char *in, const char *out);
+ * AddressSanitizer sees past).  With `undefined`, bcwalk's checks of
+ * undefined behaviour (sanitize.h) compiled in, calling the program's
+ * bcw_sa_ub.  No bcwalk runtime. */
+BCW_INTERNAL int bcw__native_standalone(const char *in, const char *out,
+                                        bool undefined);
 
 /* Renames the module's declarations pairs[i][0] to pairs[i][1]: its calls
  * of a libc function go to the runtime's. */

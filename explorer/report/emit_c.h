@@ -18,6 +18,8 @@ enum bcw_expect {
     EXPECT_CHECKED,   /* in or past a heap block: a checker's report */
     EXPECT_INVARIANT, /* the invariant false after the call */
     EXPECT_LEAK,      /* blocks nothing reaches after the destructor */
+    EXPECT_UNDEFINED, /* bcwalk's checks of undefined behaviour compiled
+                         in, as the walk's --sanitize undefined did */
     EXPECT_NONE       /* nothing a native run shows */
 };
 

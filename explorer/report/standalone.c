@@ -53,6 +53,7 @@ struct bcw_standalone {
     size_t cap;
     unsigned n;
     bcw_c_names names;
+    bool undefined; /* a halt of --sanitize undefined: lib.bc checked so */
 };
 
 int bcw__standalone_new(bcw_standalone **out, const char *dir)
@@ -235,9 +236,11 @@ int bcw__standalone_halt(bcw_standalone *p, const bcw_reporter *r,
         g->why = "a leak with no destructor to call";
         return 0;
     }
-    g->how = s->outcome == BCW_RUN_NORMAL
-                 ? EXPECT_LEAK
+    g->how = s->outcome == BCW_RUN_NORMAL ? EXPECT_LEAK
+             : s->cause != NULL && s->cause->kind == BCW_CAUSE_UNDEFINED
+                 ? EXPECT_UNDEFINED
                  : bcw__halt_expect(s, &g->code, &g->why);
+    p->undefined |= g->how == EXPECT_UNDEFINED;
     if (g->how == EXPECT_NONE)
         return 0;
     g->call = g->how == EXPECT_LEAK ? s->len + 1 : s->halted_at;
@@ -360,6 +363,22 @@ static const char PRELUDE[] =
     "const char *__lsan_default_options(void)\n{\n"
     "    return \"use_stacks=0:use_registers=0\";\n}\n\n"
     "int __lsan_do_recoverable_leak_check(void);\n\n"
+    "/* Called by bcwalk's checks of undefined behaviour, compiled into\n"
+    " * lib.bc where the walk's --sanitize undefined found some, before\n"
+    " * the operation. */\n"
+    "void bcw_sa_ub(uint32_t kind, uint64_t a, uint64_t b, uint32_t bits)\n"
+    "{\n"
+    "    static const char *const what[] = {\n"
+    "        \"signed integer overflow (+)\", \"signed integer overflow (-)\",\n"
+    "        \"signed integer overflow (*)\", \"signed integer overflow (/)\",\n"
+    "        \"division by zero\", \"a shift past its width\",\n"
+    "        \"a misaligned access\",\n"
+    "        \"NULL passed to memcpy, memmove, memset or memcmp\"};\n"
+    "    fprintf(stderr, \"bcwalk standalone: undefined behaviour: %s \"\n"
+    "            \"(%llu, %llu, %u bits)\\n\",\n"
+    "            kind < sizeof what / sizeof *what ? what[kind] : \"?\",\n"
+    "            (unsigned long long)a, (unsigned long long)b, bits);\n"
+    "    _exit(122);\n}\n\n"
     "static void bcw_leaks(void)\n{\n"
     "    if (__lsan_do_recoverable_leak_check())\n        _exit(123);\n}\n\n";
 
@@ -478,7 +497,8 @@ static int write_program(const bcw_standalone *p, const bcw_reporter *r,
 }
 
 /* clang building the program with the prepared bitcode. */
-static int build(const char *dir, const char *bitcode, char *err, size_t nerr)
+static int build(const char *dir, const char *bitcode, bool undefined,
+                 char *err, size_t nerr)
 {
     char *src = bcw__sprintf("%s/halts.c", dir);
     char *lib = bcw__sprintf("%s/lib.bc", dir);
@@ -486,7 +506,7 @@ static int build(const char *dir, const char *bitcode, char *err, size_t nerr)
     char *log = bcw__sprintf("%s/build.log", dir);
     int rc = BCW_ENOMEM;
     if (src != NULL && lib != NULL && exe != NULL && log != NULL &&
-        (rc = bcw__native_standalone(bitcode, lib)) == 0) {
+        (rc = bcw__native_standalone(bitcode, lib, undefined)) == 0) {
         const char *argv[] = {
             BCW_CLANG,
             "-g",
@@ -536,11 +556,18 @@ static bool asan_said(const char *log, int *call, char *buf, size_t n)
             *call = (int)k;
             continue;
         }
-        char *at = strstr(line, "ERROR: AddressSanitizer: ");
-        if (at == NULL)
-            at = strstr(line, "ERROR: LeakSanitizer: ");
+        /* a checker's report: its name and words */
+        static const char *const checkers[] = {
+            "ERROR: ", "ERROR: ", "bcwalk standalone: "};
+        static const char *const reports[] = {
+            "ERROR: AddressSanitizer: ", "ERROR: LeakSanitizer: ",
+            "bcwalk standalone: undefined behaviour: "};
+        char *at = NULL;
+        for (size_t j = 0; at == NULL && j < sizeof reports / sizeof *reports;
+             j++)
+            if ((at = strstr(line, reports[j])) != NULL)
+                at += strlen(checkers[j]);
         if (!said && at != NULL) {
-            at = strchr(at, ' ') + 1;
             /* "heap-use-after-free on address ...", "attempting
              * double-free on ...": the words before " on " */
             const char *on = strstr(at, " on ");
@@ -640,6 +667,8 @@ static bool as_walked(const program *g, int st, bool asan, const char *said,
         return asan;
     case EXPECT_INVARIANT:
         return !asan && WIFEXITED(st) && WEXITSTATUS(st) == 124;
+    case EXPECT_UNDEFINED:
+        return asan;
     case EXPECT_LEAK: /* of a block the library allocated */
         return asan && WIFEXITED(st) && WEXITSTATUS(st) == 123 &&
                strstr(said, "/halts.c") == NULL;
@@ -688,7 +717,7 @@ int bcw__standalone_run(bcw_standalone *p, const bcw_reporter *r,
     for (unsigned i = 0; i < p->n; i++)
         any |= p->progs[i].body != NULL;
     if (err == 0 && any)
-        err = build(p->dir, bitcode, failed, sizeof failed);
+        err = build(p->dir, bitcode, p->undefined, failed, sizeof failed);
     for (unsigned i = 0; err == 0 && any && i < p->n; i++) {
         const program *g = &p->progs[i];
         if (g->body == NULL)

@@ -85,6 +85,21 @@ class Standalone(unittest.TestCase):
             src = f.read()
         self.assertIn("bcw_esize = (uint64_t)(1ULL);", src)
 
+    def test_undefined_behaviour_is_reproduced_with_the_checks_compiled_in(
+            self):
+        # --sanitize undefined's halts: lib.bc gets the same checks, which
+        # call the program's own handler (no bcwalk runtime), in the call
+        s, d = reproduce("hazard.bc", "hz", 2, "--sanitize", "undefined")
+        h = by_fn(s)
+        self.assertEqual(h["hz_double"]["verdict"], "reproduced")
+        self.assertEqual(h["hz_double"]["standalone"],
+                         "undefined behaviour: signed integer overflow (*) "
+                         "(1073741825, 2, 32 bits)")
+        self.assertEqual(h["hz_shift"]["verdict"], "reproduced")
+        self.assertEqual(h["hz_copy"]["verdict"], "reproduced")
+        with open(os.path.join(d, "halts.c")) as f:
+            self.assertNotIn("bcw_rt_", f.read())
+
     def test_a_halt_the_program_does_not_make_is_bcwalks_own(self):
         # 0.7 s is a hang under --timeout 300; the program, given twice
         # that and more, sees the call return
