@@ -164,14 +164,44 @@ static bool fills(const bcw_unit *u, const char *name, const char *type)
     return false;
 }
 
-/* Is parameter k of fn (signature s), of another unit's type, an entry
- * of the unit fn belongs to: a node the call unlinks or reads, not one
- * it stores (hands over)?  list_remove(list, node), not list_rpush. */
+/* Is v compared with a pointer loaded from what `self` reaches
+ * (item == parent->child)? */
+static bool compared_with_held(LLVMValueRef v, LLVMValueRef self, int hops)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsABitCastInst(user) && hops < 4 &&
+            compared_with_held(user, self, hops + 1))
+            return true;
+        if (!LLVMIsAICmpInst(user))
+            continue;
+        LLVMValueRef other = LLVMGetOperand(user, LLVMGetOperand(user, 0) == v);
+        while (LLVMIsABitCastInst(other))
+            other = LLVMGetOperand(other, 0);
+        if (LLVMIsALoadInst(other) &&
+            bcw__params_derived_from(LLVMGetOperand(other, 0), self))
+            return true;
+    }
+    return false;
+}
+
+/* Is parameter k of fn (signature s), of a unit's type, an entry of the
+ * unit fn belongs to: a node the call unlinks or reads, not one it
+ * stores (hands over)?  list_remove(list, node), not list_rpush.  Of
+ * the unit's own type, only one the call looks for in the target (compares
+ * with a pointer it loads from it: cJSON_DetachItemViaPointer(parent,
+ * item) testing item != parent->child), not another instance
+ * (list_splice(l1, l2)). */
 static bool entry_param(const bcw_func *fn, const bcw_sig *s, unsigned k)
 {
-    return fn->self >= 0 && (int)k != fn->self && k < fn->nparams &&
-           fn->params[k].kind == BCW_PK_UNIT_REF &&
-           !bcw__params_stored(LLVMGetParam(s->fn, k));
+    if (fn->self < 0 || (int)k == fn->self || k >= fn->nparams ||
+        (fn->params[k].kind != BCW_PK_UNIT_REF &&
+         fn->params[k].kind != BCW_PK_UNIT) ||
+        bcw__params_stored(LLVMGetParam(s->fn, k)))
+        return false;
+    return fn->params[k].kind == BCW_PK_UNIT_REF ||
+           compared_with_held(LLVMGetParam(s->fn, k),
+                              LLVMGetParam(s->fn, (unsigned)fn->self), 0);
 }
 
 /* Do u's methods take structs `type`, another unit's, as entries of u

@@ -67,6 +67,28 @@ item *item_detach(item *parent)
     return first;
 }
 
+/* the first child, still the parent's; NULL for a leaf */
+item *item_first(const item *parent)
+{
+    return parent->child;
+}
+
+/* unlinks `child`, one of parent's (cJSON_DetachItemViaPointer): the
+ * caller's again; NULL when it is not there.  It looks for child among
+ * parent's (compares it with the pointers it loads from parent): the
+ * walk gives it a child the parent holds (item_first's), not a new item */
+item *item_take(item *parent, item *child)
+{
+    item **at = &parent->child;
+    while (*at != NULL && *at != child)
+        at = &(*at)->next;
+    if (*at == NULL)
+        return NULL;
+    *at = child->next;
+    child->next = NULL;
+    return child;
+}
+
 /* *root freed, `with` in its place; 0 when there is none */
 int item_replace(item **root, item *with)
 {

@@ -211,7 +211,8 @@ class Instances(unittest.TestCase):
         # replaced by itself, but item_first_value's on a leaf: after
         # item_same(#0, #0), which changes nothing, it is the library's
         halted = [q for q in lines[:-1]
-                  if q["calls"][-1]["outcome"] not in ("normal", "crash")]
+                  if q["calls"][-1]["outcome"]
+                  not in ("normal", "crash", "rejected")]
         self.assertEqual({q["calls"][-1]["fn"] for q in lines[:-1]
                           if q["calls"][-1]["outcome"] == "crash"},
                          {"item_first_value"})
@@ -253,6 +254,30 @@ class Instances(unittest.TestCase):
                       "stack overflow in item_free, after the target was "
                       "passed as its own argument", text)
         self.assertIn("Of the terminated and leaking, 2 aliasing", text)
+
+    def test_a_child_looked_for_in_the_target_is_one_it_holds(self):
+        # item_take(parent, child) compares child with the pointers it
+        # loads from parent: the walk gives it a child the parent holds
+        # (item_first's), never a new item, and the child comes back
+        m = json.loads(bcwalk("analyze", example("item.bc"), "--format",
+                              "json", check=0).stdout)
+        [item] = m["units"]
+        [take] = [f for f in item["methods"] if f["name"] == "item_take"]
+        self.assertEqual((take["params"][1]["kind"],
+                          take["params"][1]["handle"]), ("handle", "item"))
+        lines = jsonl("item.bc", "item", "protocol", 3)
+        taken = [q for q in lines[:-1]
+                 if [c["fn"] for c in q["calls"]] ==
+                 ["item_new", "item_add", "item_first", "item_take"]
+                 and q["calls"][1]["labels"][1] == "a new item"
+                 and q["calls"][-1]["outcome"] == "normal"]
+        self.assertEqual([q["calls"][-1]["result"] for q in taken], ["ptr#0"])
+        self.assertEqual(taken[0]["calls"][2]["result"], "ptr#0")
+        self.assertNotIn("leak", taken[0])
+        # with no child given out, the call is not made
+        self.assertEqual({q["calls"][-1]["outcome"] for q in lines[:-1]
+                          if [c["fn"] for c in q["calls"]] ==
+                          ["item_new", "item_take"]}, {"rejected"})
 
 
 if __name__ == "__main__":
