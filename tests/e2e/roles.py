@@ -88,6 +88,27 @@ class Roles(unittest.TestCase):
         self.assertEqual([f["name"] for f in units["nl_node"]["constructors"]],
                          ["nl_node_new"])
 
+    def test_each_member_of_a_macro_family_is_a_unit(self):
+        # VEC_DECLARE(int) and VEC_DECLARE(double): two anonymous structs
+        # named by their typedefs, each with its own functions
+        m = json.loads(bcwalk("analyze", example("vecfam.bc"), "--format",
+                              "json").stdout)
+        got = {u["name"]: sorted(f["name"] for f in u["constructors"] +
+                                 u["destructors"] + u["methods"])
+               for u in m["units"]}
+        self.assertEqual(got, {
+            t: sorted("vec_%s_%s" % (t[4:], f)
+                      for f in ("new", "free", "push", "pop", "len"))
+            for t in ("vec_int", "vec_double")})
+        self.assertEqual(m["skipped"], [])
+        # a double pushed is the double popped
+        popped = [c["out"]["out"]
+                  for q in jsonl("vecfam.bc", "vec_double", "protocol", 2)[:-1]
+                  for c in q["calls"][2:]
+                  if [x["fn"] for x in q["calls"]] ==
+                  ["vec_double_new", "vec_double_push", "vec_double_pop"]]
+        self.assertEqual(popped, ["1.5"])
+
     def test_an_accessor_of_a_held_unit_is_no_constructor(self):
         # box_table(b) returns the table the box holds (through a cast
         # helper): an observer of the box; tables come from tab_new only
