@@ -20,7 +20,7 @@
 /* A function pointer field's built-in kind and ABI, told by its name and
  * type as a callback parameter's; none for a shape only a built-in
  * returning 0 fits (an allocator's would fail every call). */
-static void callback_field(bcw_field *f, const bcw_di_field *di)
+void bcw__fields_callback(bcw_field *f, const bcw_di_field *di)
 {
     if (!di->type.is_funcptr || di->type.nsig == 0 ||
         di->type.nsig > BCW_MAX_PARAMS + 1)
@@ -56,7 +56,7 @@ static int layout(bcw_unit *u, LLVMValueRef ctor, unsigned slot)
             err = BCW_ENOMEM;
         f->offset = di[i].offset_bits / 8;
         f->bits = di[i].size_bits;
-        callback_field(f, &di[i]);
+        bcw__fields_callback(f, &di[i]);
         u->nfields += err == 0;
     }
     free(di);

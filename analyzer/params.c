@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "diinfo.h"
+#include "fields.h"
 
 enum bcw_abi bcw__scalar_abi(LLVMTypeRef t, bool is_unsigned)
 {
@@ -251,6 +253,50 @@ bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base)
     return false;
 }
 
+#define MAX_MEMBERS 64
+
+/* out's members where the struct slot i of s points to is a table of
+ * callbacks: each member a function pointer a built-in fills. */
+static int members_of(const bcw_sig *s, unsigned i, bcw_param *out)
+{
+    bcw_di_field *di = bcw__calloc(MAX_MEMBERS, sizeof *di);
+    if (di == NULL)
+        return BCW_ENOMEM;
+    int n = bcw__di_fields(s->fn, i, di, MAX_MEMBERS);
+    int err = 0;
+    bool all = n > 0 && n < MAX_MEMBERS;
+    for (int k = 0; k < n && err == 0; k++) {
+        bcw_field m = {.name = (char *)di[k].name,
+                       .offset = di[k].offset_bits / 8,
+                       .bits = di[k].size_bits};
+        bcw__fields_callback(&m, &di[k]);
+        all = all && m.callback != 0;
+        if (m.callback == 0 || m.bits != 64 || m.offset % 8 != 0)
+            continue;
+        size_t cap = out->nmembers;
+        if ((m.name = bcw__strdup(di[k].name)) == NULL ||
+            bcw__grow(&out->members, &cap, out->nmembers + 1,
+                      sizeof *out->members) < 0) {
+            free(m.name);
+            err = BCW_ENOMEM;
+            break;
+        }
+        out->members[out->nmembers++] = m;
+    }
+    /* a struct with other members (state, an optional hook) is no table
+     * of callbacks: left zeroed */
+    out->members_all = all && err == 0;
+    if (!out->members_all) {
+        for (unsigned k = 0; k < out->nmembers; k++)
+            free(out->members[k].name);
+        free(out->members);
+        out->members = NULL;
+        out->nmembers = 0;
+    }
+    free(di);
+    return err;
+}
+
 /* Classifies a pointer slot that is not the unit itself. */
 static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
                             bcw_param *out, const char **why)
@@ -322,6 +368,9 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
         out->pointee_size = (uint32_t)(size == 0     ? 64
                                        : size > 4096 ? 4096
                                                      : size);
+        /* a table of callbacks: each member a built-in */
+        if (out->kind == BCW_PK_SCRATCH)
+            return members_of(s, i, out);
         break;
     }
     default:

@@ -27,6 +27,9 @@ void bcw__param_free(bcw_param *p)
     }
     free(p->parts);
     free(p->parts_note);
+    for (unsigned i = 0; i < p->nmembers; i++)
+        free(p->members[i].name);
+    free(p->members);
 }
 
 int bcw__param_add_part(bcw_param *p, bcw_part part)

@@ -39,6 +39,16 @@ typedef struct bcw_part {
     char *rel_text;
 } bcw_part;
 
+typedef struct bcw_field {
+    char *name;
+    uint32_t offset, bits; /* byte offset in the unit, width */
+    /* A function pointer a built-in can fill (abi.h's bcw_callback, by
+     * the field's name or typedef as a parameter's), else 0; the
+     * callback's ABI: result, then parameters (nsig 1 + parameters). */
+    uint8_t callback, nsig;
+    uint8_t sig[BCW_MAX_PARAMS + 1];
+} bcw_field;
+
 typedef struct bcw_param {
     char *name;  /* from debug info, else "pN" */
     char *ctype; /* C spelling: "int", "const bstack *"; a callback's
@@ -69,6 +79,14 @@ typedef struct bcw_param {
                                         built-in callbacks read that many
                                         bytes of an element, not its
                                         address */
+    bcw_field *members;              /* SCRATCH: the function pointer
+                                        members of its struct a built-in
+                                        fills (a table of callbacks), the
+                                        rest of it zeroed */
+    unsigned nmembers;
+    bool members_all;                /* SCRATCH: every member of its
+                                        struct is one of those: no
+                                        made-up argument */
     uint64_t needs_set;              /* HANDLE: the pointer fields of the
                                         handle the call follows unchecked
                                         (an iterator's current entry), bit i
@@ -135,16 +153,6 @@ typedef struct bcw_contract {
                    (assert, contract.h) or as decompiled from
                    the branch (abort: the condition to abort) */
 } bcw_contract;
-
-typedef struct bcw_field {
-    char *name;
-    uint32_t offset, bits; /* byte offset in the unit, width */
-    /* A function pointer a built-in can fill (abi.h's bcw_callback, by
-     * the field's name or typedef as a parameter's), else 0; the
-     * callback's ABI: result, then parameters (nsig 1 + parameters). */
-    uint8_t callback, nsig;
-    uint8_t sig[BCW_MAX_PARAMS + 1];
-} bcw_field;
 
 /* One side of a bitcode predicate, evaluated on a live object. */
 typedef struct bcw_term {

@@ -37,9 +37,23 @@ static void psig(msgpack_packer *pk, const uint8_t *sig, unsigned n)
         msgpack_pack_uint8(pk, sig[i]);
 }
 
+static void pfields(msgpack_packer *pk, const bcw_field *fs, unsigned n)
+{
+    msgpack_pack_array(pk, n);
+    for (unsigned i = 0; i < n; i++) {
+        const bcw_field *f = &fs[i];
+        msgpack_pack_array(pk, 5);
+        bcw__pack_str(pk, f->name);
+        msgpack_pack_uint32(pk, f->offset);
+        msgpack_pack_uint32(pk, f->bits);
+        msgpack_pack_uint8(pk, f->callback);
+        psig(pk, f->sig, f->nsig);
+    }
+}
+
 static void pparam(msgpack_packer *pk, const bcw_param *p)
 {
-    msgpack_pack_array(pk, 18);
+    msgpack_pack_array(pk, 20);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -83,6 +97,8 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     msgpack_pack_uint64(pk, p->needs_set);
     p->by_value ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     p->elem_size ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    pfields(pk, p->members, p->nmembers);
+    p->members_all ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -132,16 +148,7 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     msgpack_pack_uint64(pk, u->size);
     msgpack_pack_int32(pk, u->invariant);
     u->cell ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
-    msgpack_pack_array(pk, u->nfields);
-    for (unsigned i = 0; i < u->nfields; i++) {
-        const bcw_field *f = &u->fields[i];
-        msgpack_pack_array(pk, 5);
-        bcw__pack_str(pk, f->name);
-        msgpack_pack_uint32(pk, f->offset);
-        msgpack_pack_uint32(pk, f->bits);
-        msgpack_pack_uint8(pk, f->callback);
-        psig(pk, f->sig, f->nsig);
-    }
+    pfields(pk, u->fields, u->nfields);
     msgpack_pack_array(pk, u->nfuncs);
     for (unsigned i = 0; i < u->nfuncs; i++)
         pfunc(pk, &u->funcs[i]);
@@ -233,9 +240,30 @@ static void rsig(bcw_rd *r, const msgpack_object *o, uint8_t *sig, uint8_t *n)
         sig[(*n)++] = (uint8_t)bcw__rd_u64(r, &sg[i], BCW_ABI_PTR, "ABI");
 }
 
+static void rfields(bcw_rd *r, const msgpack_object *o, bcw_field **out,
+                    unsigned *nout)
+{
+    uint32_t n;
+    const msgpack_object *fs =
+        bcw__rd_items(r, o, sizeof **out, out, &n, "fields");
+    for (uint32_t i = 0; fs && r->err == 0 && i < n; i++) {
+        const msgpack_object *f = bcw__rd_arr(r, &fs[i], 5, "field");
+        if (f == NULL)
+            break;
+        bcw_field *d = &(*out)[i];
+        d->name = bcw__rd_str(r, &f[0], false, "field name");
+        d->offset = (uint32_t)bcw__rd_u64(r, &f[1], UINT32_MAX, "offset");
+        d->bits = (uint32_t)bcw__rd_u64(r, &f[2], UINT32_MAX, "bits");
+        d->callback =
+            (uint8_t)bcw__rd_u64(r, &f[3], BCW_CB_LAST, "field callback");
+        rsig(r, &f[4], d->sig, &d->nsig);
+        *nout = i + 1;
+    }
+}
+
 static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 18, "parameter");
+    const msgpack_object *a = bcw__rd_arr(r, o, 20, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
@@ -303,6 +331,8 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     p->needs_set = bcw__rd_u64(r, &a[15], UINT64_MAX, "fields needed");
     p->by_value = bcw__rd_bool(r, &a[16], "by value");
     p->elem_size = bcw__rd_bool(r, &a[17], "element size");
+    rfields(r, &a[18], &p->members, &p->nmembers);
+    p->members_all = bcw__rd_bool(r, &a[19], "every member filled");
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)
@@ -386,21 +416,7 @@ static void runit(bcw_rd *r, const msgpack_object *o, bcw_unit *u,
     u->invariant = (int)bcw__rd_i64(r, &a[3], "invariant");
     u->cell = bcw__rd_bool(r, &a[4], "cell");
     uint32_t n;
-    const msgpack_object *fs =
-        bcw__rd_items(r, &a[5], sizeof *u->fields, &u->fields, &n, "fields");
-    for (uint32_t i = 0; fs && r->err == 0 && i < n; i++) {
-        const msgpack_object *f = bcw__rd_arr(r, &fs[i], 5, "field");
-        if (f == NULL)
-            break;
-        bcw_field *d = &u->fields[i];
-        d->name = bcw__rd_str(r, &f[0], false, "field name");
-        d->offset = (uint32_t)bcw__rd_u64(r, &f[1], UINT32_MAX, "offset");
-        d->bits = (uint32_t)bcw__rd_u64(r, &f[2], UINT32_MAX, "bits");
-        d->callback =
-            (uint8_t)bcw__rd_u64(r, &f[3], BCW_CB_LAST, "field callback");
-        rsig(r, &f[4], d->sig, &d->nsig);
-        u->nfields = i + 1;
-    }
+    rfields(r, &a[5], &u->fields, &u->nfields);
     const msgpack_object *fn =
         bcw__rd_items(r, &a[6], sizeof *u->funcs, &u->funcs, &n, "functions");
     for (uint32_t i = 0; fn && r->err == 0 && i < n; i++) {

@@ -34,6 +34,19 @@ static void json_params(FILE *f, const bcw_model *m, const bcw_func *fn)
         }
         if (p->elem_size)
             fputs(", \"element_size\": true", f);
+        if (p->nmembers > 0) {
+            /* a table of callbacks, each member given a built-in */
+            fputs(", \"members\": [", f);
+            for (unsigned i = 0; i < p->nmembers; i++) {
+                fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+                bcw__json_str(f, p->members[i].name);
+                fprintf(f, ", \"offset\": %u, \"callback\": \"%s\"}",
+                        p->members[i].offset,
+                        bcw__callback_name(p->members[i].callback));
+            }
+            fprintf(f, "], \"members_all\": %s",
+                    p->members_all ? "true" : "false");
+        }
         if (p->needs_set != 0) {
             /* the byte offsets of the pointers it follows unchecked */
             const char *sep = ", \"needs_set\": [";
@@ -401,6 +414,13 @@ static void text_made(FILE *f, const bcw_model *m, const bcw_param *p)
                 "  %-16s %s: the size of the elements it copies (built-in "
                 "callbacks read that many bytes of an element)\n",
                 "", p->name);
+    else if (p->nmembers > 0) {
+        fprintf(f, "  %-16s %s: zeroed storage, its members", "", p->name);
+        for (unsigned i = 0; i < p->nmembers; i++)
+            fprintf(f, "%s %s = %s", i ? "," : "", p->members[i].name,
+                    bcw__callback_name(p->members[i].callback));
+        fputs(p->members_all ? "\n" : " (the rest made up)\n", f);
+    }
     else if (p->kind == BCW_PK_HANDLE) {
         fprintf(f, "  %-16s %s: the %s handle given out last", "", p->name,
                 p->detail);

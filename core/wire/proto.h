@@ -435,10 +435,12 @@ typedef struct bcw_wire_gen {
  * set as a user sets conf.cmp after conf_init(&conf): after plan entry
  * `func` makes an instance (BCW_FIXED_UNIT_CTOR), the pointer at byte
  * `offset` of it, if NULL, becomes the built-in closure `cb` describes
- * (fixed BCW_FIXED_CLOSURE, value its bcw_callback, sig its ABI). */
+ * (fixed BCW_FIXED_CLOSURE, value its bcw_callback, sig its ABI).  With
+ * `param` k + 1, a member of the zeroed storage (BCW_PK_SCRATCH) entry
+ * `func` is given as its parameter k: a table of callbacks. */
 typedef struct bcw_wire_fill {
     uint16_t func;
-    uint16_t pad;
+    uint16_t param;
     uint32_t offset;
     bcw_wire_param cb;
 } bcw_wire_fill;

@@ -465,6 +465,36 @@ static int plan_fills(bcw_plan *plan, const bcw_unit *u, unsigned fi)
     return 0;
 }
 
+/* The members of the tables of callbacks function f, plan entry fi, is
+ * given as zeroed storage: each a built-in. */
+static int plan_members(bcw_plan *plan, const bcw_func *f, unsigned fi)
+{
+    for (unsigned k = 0; k < f->nparams; k++)
+        for (unsigned i = 0; f->params[k].kind == BCW_PK_SCRATCH &&
+                             i < f->params[k].nmembers;
+             i++) {
+            const bcw_field *m = &f->params[k].members[i];
+            if (m->offset + 8 > f->params[k].pointee_size)
+                continue;
+            if (plan->nfills >= BCW_MAX_FILLS)
+                return bcw__error(BCW_EINPUT,
+                                  "the unit's steps take more than %d "
+                                  "callbacks in fields and tables",
+                                  BCW_MAX_FILLS);
+            bcw_wire_fill *w = &plan->fills[plan->nfills++];
+            *w = (bcw_wire_fill){.func = (uint16_t)fi,
+                                 .param = (uint16_t)(k + 1),
+                                 .offset = m->offset};
+            w->cb.kind = BCW_PK_CALLBACK;
+            w->cb.abi = BCW_ABI_PTR;
+            w->cb.fixed = BCW_FIXED_CLOSURE;
+            w->cb.value = m->callback;
+            w->cb.nsig = m->nsig;
+            memcpy(w->cb.sig, m->sig, sizeof w->cb.sig);
+        }
+    return 0;
+}
+
 /* Does function f, plan entry fi, pass zeroed storage it reads, or
  * another unit's instance made so (bcw_plan's fabricates)? */
 static bool fabricates(const bcw_plan *plan, const bcw_func *f, unsigned fi)
@@ -476,6 +506,7 @@ static bool fabricates(const bcw_plan *plan, const bcw_func *f, unsigned fi)
                 ? plan->fabricates[p->value]
                 : (p->kind == BCW_PK_UNIT_REF ||
                    (p->kind == BCW_PK_SCRATCH && !f->params[k].filled &&
+                    !f->params[k].members_all &&
                     p->fixed != BCW_FIXED_HANDLE_OUT)))
             return true;
     }
@@ -529,7 +560,8 @@ static int plan_ctor(bcw_plan *plan, const bcw_model *m, unsigned nsteps,
     }
     *index = me;
     plan->fabricates[me] = fabricates(plan, f, me);
-    return plan_fills(plan, &m->units[other], me);
+    int err = plan_members(plan, f, me);
+    return err < 0 ? err : plan_fills(plan, &m->units[other], me);
 }
 
 /* How a handle or another instance is made: the handle of age `age`
@@ -653,6 +685,9 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
                 return err;
         }
         plan->fabricates[i] = fabricates(plan, f, i);
+        int err = plan_members(plan, f, i);
+        if (err < 0)
+            return err;
         /* the invariant as walked: one step, the object its only
          * parameter, a bool its answer (an int's 0 may say "no error") */
         if (u->invariant >= 0 && steps[i].func == (unsigned)u->invariant &&

@@ -299,6 +299,36 @@ static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
         snprintf(buf + len, n - (size_t)len, "; bcw_keep(bcw_o); })");
 }
 
+/* Zeroed storage whose members are callbacks the worker filled (a
+ * table of callbacks): "&{hash = bcw_hash, equal = bcw_equal}", or in C
+ * the storage with each member set to a built-in of its signature. */
+static void members_arg(const bcw_param *pa, char *buf, size_t n,
+                        bcw_c_names *c)
+{
+    size_t len = c != NULL ? (size_t)snprintf(buf, n,
+                                              "({ void **bcw_t = bcw_cell(%u);",
+                                              pa->pointee_size)
+                           : (size_t)snprintf(buf, n, "&{");
+    for (unsigned i = 0; i < pa->nmembers && len < n; i++) {
+        const bcw_field *m = &pa->members[i];
+        if (c == NULL) {
+            len += (size_t)snprintf(buf + len, n - len, "%s%s = %s",
+                                    i ? ", " : "", m->name,
+                                    bcw__callback_name(m->callback));
+            continue;
+        }
+        bcw_param cb = {.kind = BCW_PK_CALLBACK, .nsig = m->nsig};
+        memcpy(cb.sig, m->sig, sizeof cb.sig);
+        bcw_part part = {.nvalues = 1, .values = {-(int64_t)m->callback}};
+        char fn[64];
+        callback_c(c, &cb, &part, fn, sizeof fn);
+        len += (size_t)snprintf(buf + len, n - len, " bcw_t[%u] = (void *)%s;",
+                                m->offset / 8, fn);
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, c != NULL ? " (void *)bcw_t; })" : "}");
+}
+
 /* Another unit's argument: its constructor's call (ctor_call), or
  * "&scratch" when it has no constructor bcwalk can call. */
 static void unit_ref_arg(const bcw_reporter *r, const bcw_param *pa,
@@ -447,6 +477,10 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         return;
     }
     uint64_t raw = bcw_gen_next(gen, pa->kind, pa->abi);
+    if (pa->kind == BCW_PK_SCRATCH && pa->nmembers > 0) {
+        members_arg(pa, buf, n, c);
+        return;
+    }
     if (c != NULL && (pa->kind == BCW_PK_UNIT || pa->kind == BCW_PK_UNIT_CELL ||
                       pa->kind == BCW_PK_UNIT_DEREF)) {
         /* a cell unit's target is its cell's value */

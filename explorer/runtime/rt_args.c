@@ -131,7 +131,7 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
     for (uint32_t i = 0; i < w->shm->nfills; i++) {
         const bcw_wire_fill *fill = &w->shm->fills[i];
         void **field = (void **)(uintptr_t)(raw + fill->offset);
-        if (fill->func == fi && *field == NULL)
+        if (fill->func == fi && fill->param == 0 && *field == NULL)
             *field = w->fills[i]->code;
     }
     return raw;
@@ -267,6 +267,13 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
     case BCW_PK_UNIT_REF:
     case BCW_PK_UNIT_OUT:
         outs[k] = arena_alloc(w, p->size ? p->size : 8, 0);
+        /* a table of callbacks: its members built-ins */
+        for (uint32_t i = 0; i < w->shm->nfills; i++) {
+            const bcw_wire_fill *fill = &w->shm->fills[i];
+            if (&w->shm->funcs[fill->func] == f && fill->param == k + 1 &&
+                fill->offset + sizeof(void *) <= (p->size ? p->size : 8))
+                *(void **)((char *)outs[k] + fill->offset) = w->fills[i]->code;
+        }
         return (uint64_t)(uintptr_t)outs[k];
     case BCW_PK_BUFFER:
         /* its content after the call: the observation */

@@ -127,9 +127,12 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
     for (uint32_t i = 0; i < shm->nfuncs; i++)
         if (setup_func(w, i) < 0)
             return -1;
-    /* a fill follows an instance's constructor: an entry after step 0 */
+    /* a fill follows an instance's constructor (an entry after step 0),
+     * or is a member of a parameter's table */
     for (uint32_t i = 0; i < shm->nfills; i++)
-        if (shm->fills[i].func == 0 || shm->fills[i].func >= shm->nfuncs ||
+        if ((shm->fills[i].func == 0 && shm->fills[i].param == 0) ||
+            shm->fills[i].func >= shm->nfuncs ||
+            shm->fills[i].param > shm->funcs[shm->fills[i].func].nparams ||
             shm->fills[i].offset > UINT32_MAX - sizeof(void *) ||
             bcw_rt_closure_make(w, &shm->fills[i].cb, &w->fills[i]) < 0)
             return -1;

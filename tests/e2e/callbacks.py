@@ -131,6 +131,37 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
         self.assertEqual(found[(("copyset_add", ("Obj#1",)),
                                 ("copyset_has", ("Obj#2",)))], ["1", "0"])
 
+    def test_a_table_of_callbacks_is_filled_member_by_member(self):
+        # optab_new(const optab_ops *ops): no function makes an
+        # optab_ops, so bcwalk passes zeroed storage, each member a
+        # built-in of its kind; every member filled, it is no made-up
+        # argument, and the set holds and finds its keys
+        m = json.loads(bcwalk("analyze", example("optab.bc"), "--format",
+                              "json", check=0).stdout)
+        [u] = m["units"]
+        [ops] = u["constructors"][0]["params"]
+        self.assertEqual(ops["kind"], "scratch")
+        self.assertEqual([(x["name"], x["offset"], x["callback"])
+                          for x in ops["members"]],
+                         [("hash", 0, "bcw_hash"), ("equal", 8, "bcw_equal"),
+                          ("free_key", 16, "bcw_free")])
+        self.assertTrue(ops["members_all"])
+        lines = jsonl("optab.bc", "optab", "protocol", 2)
+        self.assertEqual(lines[-1]["sequences"]["suspect"], 0)
+        self.assertEqual(lines[0]["calls"][0]["args"], [
+            "&{hash = bcw_hash, equal = bcw_equal, free_key = bcw_free}"])
+        found = {tuple((c["fn"], tuple(c["args"][1:])) for c in q["calls"]):
+                 [c.get("result") for c in q["calls"][1:]]
+                 for q in lines[:-1]}
+        new = ("optab_new", ())
+        self.assertEqual(found[(new, ("optab_put", ("Obj#0",)),
+                                ("optab_has", ("Obj#0",)))], ["1", "1"])
+        self.assertEqual(found[(new, ("optab_put", ("Obj#1",)),
+                                ("optab_has", ("Obj#2",)))], ["1", "0"])
+        # the only halt is the library's assert on an empty set
+        self.assertEqual({(c["fn"], c["outcome"]) for c in halts(lines)},
+                         {("optab_first", "abort")})
+
 
 if __name__ == "__main__":
     common.main()

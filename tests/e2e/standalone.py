@@ -100,6 +100,20 @@ class Standalone(unittest.TestCase):
         with open(os.path.join(d, "halts.c")) as f:
             self.assertNotIn("bcw_rt_", f.read())
 
+    def test_a_table_of_callbacks_is_written_member_by_member(self):
+        # optab_first's assert on an empty set: the program makes the
+        # set with an optab_ops whose members are its own callbacks
+        s, d = reproduce("optab.bc", "optab", 1)
+        h = by_fn(s)["optab_first"]
+        self.assertEqual((h["verdict"], h["standalone"]),
+                         ("reproduced", "killed by Aborted"))
+        with open(os.path.join(d, "halts.c")) as f:
+            src = f.read()
+        self.assertIn("target = L_optab_new(({ void **bcw_t = bcw_cell(24); "
+                      "bcw_t[0] = (void *)bcw_cb_0; bcw_t[1] = (void *)"
+                      "bcw_cb_1; bcw_t[2] = (void *)bcw_cb_2; (void *)bcw_t; "
+                      "}));", src)
+
     def test_a_halt_the_program_does_not_make_is_bcwalks_own(self):
         # 0.7 s is a hang under --timeout 300; the program, given twice
         # that and more, sees the call return
