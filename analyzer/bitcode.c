@@ -302,10 +302,10 @@ int bcw__bitcode_link_into(LLVMModuleRef dst, LLVMModuleRef src,
     LLVMContextSetDiagnosticHandler(ctx, diagnostic, msg);
     LLVMBool failed = LLVMLinkModules2(dst, src);
     LLVMContextSetDiagnosticHandler(ctx, diagnostic, NULL);
-    return failed ? bcw__error(BCW_EINPUT, "%s: cannot be linked with %s (%s)",
-                               src_path, dst_path,
-                               msg[0] ? msg : "LLVM's linker")
-                  : 0;
+    return failed
+               ? bcw__error(BCW_EINPUT, "%s: cannot be linked with %s (%s)",
+                            src_path, dst_path, msg[0] ? msg : "LLVM's linker")
+               : 0;
 }
 
 int bcw__bitcode_write(LLVMModuleRef mod, const char *out)
@@ -355,6 +355,39 @@ int bcw__bitcode_simplify(bcw_bitcode *bc)
         return err;
     }
     return 0;
+}
+
+static bool null_or(LLVMValueRef v, bcw_leaf_fn *leaf, void *ctx, int hops)
+{
+    while (LLVMIsABitCastInst(v))
+        v = LLVMGetOperand(v, 0);
+    if (LLVMIsAConstantPointerNull(v))
+        return true;
+    if (hops < 8 && LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (!null_or(LLVMGetIncomingValue(v, k), leaf, ctx, hops + 1))
+                return false;
+        return true;
+    }
+    if (hops < 8 && LLVMIsASelectInst(v))
+        return null_or(LLVMGetOperand(v, 1), leaf, ctx, hops + 1) &&
+               null_or(LLVMGetOperand(v, 2), leaf, ctx, hops + 1);
+    return leaf(v, ctx);
+}
+
+bool bcw__returns_only(LLVMValueRef fn, bcw_leaf_fn *leaf, void *ctx)
+{
+    bool any = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+            continue;
+        if (!null_or(LLVMGetOperand(t, 0), leaf, ctx, 0))
+            return false;
+        any = true;
+    }
+    return any;
 }
 
 LLVMValueRef bcw__called_function(LLVMValueRef call)

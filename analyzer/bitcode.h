@@ -4,6 +4,7 @@
 #define BCW_BITCODE_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 #include "errors.h"
 
@@ -57,6 +58,14 @@ BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
 /* The function a call instruction calls, looking through bitcasts, or
  * NULL for an indirect call. */
 BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
+
+/* What a returned value may be, besides NULL: `leaf` of each value it
+ * stands for through casts, phis and selects (ctx its own). */
+typedef bool bcw_leaf_fn(LLVMValueRef v, void *ctx);
+
+/* Is every value fn returns NULL or `leaf`'s, and does it return one? */
+BCW_INTERNAL bool bcw__returns_only(LLVMValueRef fn, bcw_leaf_fn *leaf,
+                                    void *ctx);
 
 /* A function's instructions in order, across its blocks:
  * for (in = bcw__first_instruction(fn); in; in = bcw__next_instruction(in)) */

@@ -395,7 +395,9 @@ static bool same_pointer(LLVMValueRef v, LLVMValueRef param, unsigned loads)
 /* A call's effect on `v`, reachable from `param`, at each argument
  * position it takes: freeing the parameter itself makes a destructor,
  * reallocating it a new handle; doing either to memory it reaches is
- * a release and a write.  False if `v` is not an argument (the callee). */
+ * a release and a write.  With param NULL, v is a base (base_uses): only
+ * what the call does to what v's block holds counts.  False if `v` is
+ * not an argument (the callee). */
 static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
                     LLVMValueRef param, fx_facts *out)
 {
@@ -406,7 +408,16 @@ static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
             continue;
         any = true;
         fx_facts got = {.why = out->why};
-        call_effect(fx, call, a, false, &got);
+        call_effect(fx, call, a, param == NULL, &got);
+        if (param == NULL) {
+            if (got.writes) {
+                out->writes = true;
+                out->why = got.why;
+            }
+            out->releases |= got.releases || got.frees;
+            out->escapes |= got.escapes;
+            continue;
+        }
         bool self = same_pointer(v, param, 0);
         out->writes |= got.writes;
         out->why = got.why;
@@ -423,28 +434,21 @@ static bool call_on(const bcw_effects *fx, LLVMValueRef call, LLVMValueRef v,
  * one its caller could reach before (list_iterator_new(list))? */
 static bool returns_fresh(const bcw_effects *fx, LLVMValueRef fn, int depth);
 
-static bool fresh_value(const bcw_effects *fx, LLVMValueRef v, int depth,
-                        int hops)
+typedef struct fresh_ctx {
+    const bcw_effects *fx;
+    int depth;
+} fresh_ctx;
+
+/* Is v a new block: malloc's, calloc's, or a function's returning one? */
+static bool is_fresh(LLVMValueRef v, void *ctx)
 {
-    while (LLVMIsABitCastInst(v))
-        v = LLVMGetOperand(v, 0);
-    if (LLVMIsAConstantPointerNull(v))
-        return true;
-    if (hops < 8 && LLVMIsAPHINode(v)) {
-        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
-            if (!fresh_value(fx, LLVMGetIncomingValue(v, k), depth, hops + 1))
-                return false;
-        return true;
-    }
-    if (hops < 8 && LLVMIsASelectInst(v))
-        return fresh_value(fx, LLVMGetOperand(v, 1), depth, hops + 1) &&
-               fresh_value(fx, LLVMGetOperand(v, 2), depth, hops + 1);
+    const fresh_ctx *c = ctx;
     LLVMValueRef callee = LLVMIsACallInst(v) ? bcw__called_function(v) : NULL;
     if (callee == NULL)
         return false;
     const char *name = bcw__value_name(callee);
     return strcmp(name, "malloc") == 0 || strcmp(name, "calloc") == 0 ||
-           (depth > 0 && returns_fresh(fx, callee, depth - 1));
+           (c->depth > 0 && returns_fresh(c->fx, callee, c->depth - 1));
 }
 
 static bool returns_fresh(const bcw_effects *fx, LLVMValueRef fn, int depth)
@@ -455,16 +459,8 @@ static bool returns_fresh(const bcw_effects *fx, LLVMValueRef fn, int depth)
     if (f->fresh != 0)
         return f->fresh > 0;
     f->fresh = -1; /* while it is asked: recursion is no evidence */
-    bool any = false, all = true;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && all;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
-            continue;
-        any = true;
-        all = fresh_value(fx, LLVMGetOperand(t, 0), depth, 0);
-    }
-    f->fresh = any && all ? 1 : -1;
+    fresh_ctx c = {fx, depth};
+    f->fresh = bcw__returns_only(fn, is_fresh, &c) ? 1 : -1;
     return f->fresh > 0;
 }
 
@@ -477,57 +473,85 @@ static bool fresh_result(const bcw_effects *fx, LLVMValueRef call)
            returns_fresh(fx, callee, MAX_HELPERS);
 }
 
-/* A base value v (a block the walk does not count: a new one the
- * function made, or with `held`, the parameter's own): what it holds is
- * reachable, what is done to it is not counted but through the
- * functions it is given. */
-static int base_uses(const bcw_effects *fx, walk *w, walk *b, LLVMValueRef v,
-                     fx_facts *out)
+/* Does an instruction `op` give an address in the block its operand
+ * points into: GEPs, casts, phis and selects, and with `arithmetic`
+ * pointer arithmetic through integers? */
+static bool same_block(LLVMOpcode op, bool arithmetic)
 {
+    switch (op) {
+    case LLVMGetElementPtr:
+    case LLVMBitCast:
+    case LLVMAddrSpaceCast:
+    case LLVMPHI:
+    case LLVMSelect:
+        return true;
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMAnd:
+    case LLVMOr:
+        return arithmetic;
+    default:
+        return false;
+    }
+}
+
+/* The uses of v: memory `param` reaches (w), or with param NULL a base
+ * (b: a block the walk does not count, a new one the function made or,
+ * for held facts, the parameter's own: what it holds is reachable, what
+ * is done to it counts only through what the functions given it do to
+ * what it holds). */
+static int follow(const bcw_effects *fx, walk *w, walk *b, LLVMValueRef v,
+                  LLVMValueRef param, fx_facts *out)
+{
+    bool base = param == NULL;
+    walk *same = base ? b : w;
     int err = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
          u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
         if (!LLVMIsAInstruction(user))
             continue;
-        switch (LLVMGetInstructionOpcode(user)) {
-        case LLVMGetElementPtr:
-        case LLVMBitCast:
-        case LLVMAddrSpaceCast:
-        case LLVMPHI:
-        case LLVMSelect:
-            err = push(b, user);
-            break;
+        LLVMOpcode op = LLVMGetInstructionOpcode(user);
+        if (same_block(op, !base)) {
+            err = push(same, user);
+            continue;
+        }
+        switch (op) {
         case LLVMLoad:
+            /* A pointer stored in reachable memory points to memory the
+             * unit owns (s->data). */
             if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
                 err = push(w, user);
             break;
         case LLVMStore:
-            if (LLVMGetOperand(user, 0) == v &&
-                LLVMIsAAllocaInst(LLVMGetOperand(user, 1)))
-                err = push(b, LLVMGetOperand(user, 1));
+            if (LLVMGetOperand(user, 1) == v && !base) {
+                out->writes = true;
+                out->why = "stores into unit memory";
+            } else if (LLVMGetOperand(user, 1) != v &&
+                       LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
+                /* spilled to a local: reloads are reachable too */
+                err = push(same, LLVMGetOperand(user, 1));
+            }
+            break;
+        case LLVMAtomicRMW:
+        case LLVMAtomicCmpXchg:
+            if (!base) {
+                out->writes = true;
+                out->why = "updates unit memory atomically";
+            }
             break;
         case LLVMCall:
-        case LLVMInvoke: {
-            unsigned n = (unsigned)LLVMGetNumArgOperands(user);
-            bool arg = false;
-            for (unsigned a = 0; a < n; a++) {
-                if (LLVMGetOperand(user, a) != v)
-                    continue;
-                arg = true;
-                fx_facts got = {.why = out->why};
-                call_effect(fx, user, a, true, &got);
-                if (got.writes) {
-                    out->writes = true;
-                    out->why = got.why;
-                }
-                out->releases |= got.releases || got.frees;
-                out->escapes |= got.escapes;
-            }
-            if (arg && LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
+        case LLVMInvoke:
+            if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
+                break;
+            /* a new block made from it (an iterator over it) is no
+             * memory it reaches, but what the block holds is */
+            if (call_on(fx, user, v, param, out) &&
+                LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
                 err = push(fresh_result(fx, user) ? b : w, user);
             break;
-        }
         default:
             break;
         }
@@ -545,66 +569,9 @@ static int solve_param(const bcw_effects *fx, fx_func *f, unsigned p, bool held,
     int err = push(held ? &b : &w, param);
     while (err == 0 && (w.nwork > 0 || b.nwork > 0) &&
            !(out->writes && out->frees && out->moves && out->releases &&
-             out->escapes && out->frees_held)) {
-        if (b.nwork > 0) {
-            err = base_uses(fx, &w, &b, b.work[--b.nwork], out);
-            continue;
-        }
-        LLVMValueRef v = w.work[--w.nwork];
-        for (LLVMUseRef u = LLVMGetFirstUse(v); u != NULL && err == 0;
-             u = LLVMGetNextUse(u)) {
-            LLVMValueRef user = LLVMGetUser(u);
-            if (!LLVMIsAInstruction(user))
-                continue;
-            switch (LLVMGetInstructionOpcode(user)) {
-            case LLVMGetElementPtr:
-            case LLVMBitCast:
-            case LLVMAddrSpaceCast:
-            case LLVMPtrToInt:
-            case LLVMIntToPtr:
-            case LLVMPHI:
-            case LLVMSelect:
-            case LLVMAdd:
-            case LLVMSub:
-            case LLVMAnd:
-            case LLVMOr:
-                err = push(&w, user);
-                break;
-            case LLVMLoad:
-                /* A pointer stored in reachable memory points to memory
-                 * the unit owns (s->data). */
-                if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
-                    err = push(&w, user);
-                break;
-            case LLVMStore:
-                if (LLVMGetOperand(user, 1) == v) {
-                    out->writes = true;
-                    out->why = "stores into unit memory";
-                } else if (LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
-                    /* spilled to a local: reloads are reachable too */
-                    err = push(&w, LLVMGetOperand(user, 1));
-                }
-                break;
-            case LLVMAtomicRMW:
-            case LLVMAtomicCmpXchg:
-                out->writes = true;
-                out->why = "updates unit memory atomically";
-                break;
-            case LLVMCall:
-            case LLVMInvoke:
-                if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
-                    break;
-                /* a new block made from it (an iterator over it) is no
-                 * memory it reaches, but what the block holds is */
-                if (call_on(fx, user, v, param, out) &&
-                    LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
-                    err = push(fresh_result(fx, user) ? &b : &w, user);
-                break;
-            default:
-                break;
-            }
-        }
-    }
+             out->escapes && out->frees_held))
+        err = b.nwork > 0 ? follow(fx, &w, &b, b.work[--b.nwork], NULL, out)
+                          : follow(fx, &w, &b, w.work[--w.nwork], param, out);
     free(w.seen.slots);
     free(w.work);
     free(b.seen.slots);

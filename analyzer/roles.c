@@ -133,44 +133,6 @@ static bool frees_self(const bcw_finder *f, const bcw_sig *s, int self)
            (named && bcw__effects_escapes(f->fx, s->name, (unsigned)self));
 }
 
-/* What a returned value may be, besides NULL: `leaf` of each value v
- * stands for through casts, phis and selects (ctx its own). */
-typedef bool leaf_fn(LLVMValueRef v, void *ctx);
-
-static bool null_or(LLVMValueRef v, leaf_fn *leaf, void *ctx, int hops)
-{
-    while (LLVMIsABitCastInst(v))
-        v = LLVMGetOperand(v, 0);
-    if (LLVMIsAConstantPointerNull(v))
-        return true;
-    if (hops < 8 && LLVMIsAPHINode(v)) {
-        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
-            if (!null_or(LLVMGetIncomingValue(v, k), leaf, ctx, hops + 1))
-                return false;
-        return true;
-    }
-    if (hops < 8 && LLVMIsASelectInst(v))
-        return null_or(LLVMGetOperand(v, 1), leaf, ctx, hops + 1) &&
-               null_or(LLVMGetOperand(v, 2), leaf, ctx, hops + 1);
-    return leaf(v, ctx);
-}
-
-/* Is every value fn returns NULL or `leaf`'s, and does it return one? */
-static bool returns_only(LLVMValueRef fn, leaf_fn *leaf, void *ctx)
-{
-    bool any = false;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-         bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (t == NULL || !LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
-            continue;
-        if (!null_or(LLVMGetOperand(t, 0), leaf, ctx, 0))
-            return false;
-        any = true;
-    }
-    return any;
-}
-
 /* Is v parameter *given (ctx; the first met becomes it)? */
 static bool is_given(LLVMValueRef v, void *ctx)
 {
@@ -187,7 +149,7 @@ static bool is_given(LLVMValueRef v, void *ctx)
 static bool gives_back_param(const bcw_sig *s)
 {
     LLVMValueRef given = NULL;
-    return returns_only(s->fn, is_given, &given) && given != NULL;
+    return bcw__returns_only(s->fn, is_given, &given) && given != NULL;
 }
 
 /* Is v what a pointer parameter of function ctx holds: one of its
@@ -209,7 +171,7 @@ static bool is_held(LLVMValueRef v, void *ctx)
  * returning jso's own table)?  Such an accessor makes nothing. */
 static bool gives_held(const bcw_sig *s)
 {
-    return s->n > 0 && returns_only(s->fn, is_held, s->fn);
+    return s->n > 0 && bcw__returns_only(s->fn, is_held, s->fn);
 }
 
 /* Is v a pointer read from memory, or the result of a module function
@@ -221,7 +183,7 @@ static bool is_found(LLVMValueRef v, void *ctx)
         return true;
     LLVMValueRef callee = LLVMIsACallInst(v) ? bcw__called_function(v) : NULL;
     return callee != NULL && depth > 0 && !LLVMIsDeclaration(callee) &&
-           returns_only(callee, is_found, (void *)(depth - 1));
+           bcw__returns_only(callee, is_found, (void *)(depth - 1));
 }
 
 /* Does s, given an instance of another unit first, only give out what
@@ -234,7 +196,7 @@ static bool gives_found(const bcw_finder *f, const bcw_sig *s, const char *ret)
     const char *first = s->n > 0 ? bcw__sig_struct(s, 1) : NULL;
     return first != NULL && strcmp(first, ret) != 0 &&
            bcw__finder_unit(f, first) >= 0 &&
-           returns_only(s->fn, is_found, (void *)(intptr_t)2);
+           bcw__returns_only(s->fn, is_found, (void *)(intptr_t)2);
 }
 
 /* Does fn, or a module function it calls (`depth` levels down),

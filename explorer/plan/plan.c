@@ -438,61 +438,54 @@ static uint8_t status_flags(const bcw_func *f)
                                          : 0;
 }
 
+/* A built-in for callback `f` at its offset of what plan entry fi makes
+ * (param 0) or is given as its parameter param - 1. */
+static int add_fill(bcw_plan *plan, unsigned fi, unsigned param,
+                    const bcw_field *f)
+{
+    if (plan->nfills >= BCW_MAX_FILLS)
+        return bcw__error(BCW_EINPUT,
+                          "the unit's steps take more than %d callbacks in "
+                          "instances' fields and tables of callbacks",
+                          BCW_MAX_FILLS);
+    bcw_wire_fill *w = &plan->fills[plan->nfills++];
+    *w = (bcw_wire_fill){
+        .func = (uint16_t)fi, .param = (uint16_t)param, .offset = f->offset};
+    w->cb.kind = BCW_PK_CALLBACK;
+    w->cb.abi = BCW_ABI_PTR;
+    w->cb.fixed = BCW_FIXED_CLOSURE;
+    w->cb.value = f->callback;
+    w->cb.nsig = f->nsig;
+    memcpy(w->cb.sig, f->sig, sizeof w->cb.sig);
+    return 0;
+}
+
 /* The callback fields of unit `u`'s instances plan entry `fi` makes:
  * each gets a built-in where the constructor left it NULL. */
 static int plan_fills(bcw_plan *plan, const bcw_unit *u, unsigned fi)
 {
-    for (unsigned i = 0; i < u->nfields; i++) {
+    int err = 0;
+    for (unsigned i = 0; i < u->nfields && err == 0; i++) {
         const bcw_field *f = &u->fields[i];
-        if (f->callback == 0 || f->bits != 64 || f->offset % 8 != 0 ||
-            f->offset + 8 > u->size)
-            continue;
-        if (plan->nfills >= BCW_MAX_FILLS)
-            return bcw__error(BCW_EINPUT,
-                              "the instances the unit's steps take have "
-                              "more than %d callback fields",
-                              BCW_MAX_FILLS);
-        bcw_wire_fill *w = &plan->fills[plan->nfills++];
-        w->func = (uint16_t)fi;
-        w->offset = f->offset;
-        w->cb.kind = BCW_PK_CALLBACK;
-        w->cb.abi = BCW_ABI_PTR;
-        w->cb.fixed = BCW_FIXED_CLOSURE;
-        w->cb.value = f->callback;
-        w->cb.nsig = f->nsig;
-        memcpy(w->cb.sig, f->sig, sizeof w->cb.sig);
+        if (f->callback != 0 && f->bits == 64 && f->offset % 8 == 0 &&
+            f->offset + 8 <= u->size)
+            err = add_fill(plan, fi, 0, f);
     }
-    return 0;
+    return err;
 }
 
 /* The members of the tables of callbacks function f, plan entry fi, is
  * given as zeroed storage: each a built-in. */
 static int plan_members(bcw_plan *plan, const bcw_func *f, unsigned fi)
 {
-    for (unsigned k = 0; k < f->nparams; k++)
+    int err = 0;
+    for (unsigned k = 0; k < f->nparams && err == 0; k++)
         for (unsigned i = 0; f->params[k].kind == BCW_PK_SCRATCH &&
-                             i < f->params[k].nmembers;
-             i++) {
-            const bcw_field *m = &f->params[k].members[i];
-            if (m->offset + 8 > f->params[k].pointee_size)
-                continue;
-            if (plan->nfills >= BCW_MAX_FILLS)
-                return bcw__error(BCW_EINPUT,
-                                  "the unit's steps take more than %d "
-                                  "callbacks in fields and tables",
-                                  BCW_MAX_FILLS);
-            bcw_wire_fill *w = &plan->fills[plan->nfills++];
-            *w = (bcw_wire_fill){.func = (uint16_t)fi,
-                                 .param = (uint16_t)(k + 1),
-                                 .offset = m->offset};
-            w->cb.kind = BCW_PK_CALLBACK;
-            w->cb.abi = BCW_ABI_PTR;
-            w->cb.fixed = BCW_FIXED_CLOSURE;
-            w->cb.value = m->callback;
-            w->cb.nsig = m->nsig;
-            memcpy(w->cb.sig, m->sig, sizeof w->cb.sig);
-        }
-    return 0;
+                             i < f->params[k].nmembers && err == 0;
+             i++)
+            if (f->params[k].members[i].offset + 8 <= f->params[k].pointee_size)
+                err = add_fill(plan, fi, k + 1, &f->params[k].members[i]);
+    return err;
 }
 
 /* Does function f, plan entry fi, pass zeroed storage it reads, or
