@@ -25,6 +25,11 @@
 #ifndef UNDO_FAULT
 #define UNDO_FAULT 0
 #endif
+/* -DUNDO_ARG=long: another interface (a reference build --reference
+ * refuses) */
+#ifndef UNDO_ARG
+#define UNDO_ARG int
+#endif
 
 typedef struct undo {
     int data[UNDO_CAP];
@@ -55,7 +60,7 @@ static int slot(const undo *u, int i)
     return (u->bottom + i) % UNDO_CAP;
 }
 
-void undo_push(undo *u, int x)
+void undo_push(undo *u, UNDO_ARG x)
 {
 #if UNDO_FAULT == 3
     bool full = u->size >= UNDO_CAP - 1;

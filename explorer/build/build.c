@@ -277,6 +277,18 @@ static int build_key(wbuild *b)
      * is another build of the same bitcode */
     for (unsigned i = 0; i < b->model->nsyms; i++)
         key = bcw__hash(b->model->syms[i], strlen(b->model->syms[i]) + 1, key);
+    /* and the signatures the build checks the bitcode's against: another
+     * model's may differ (native.c's same_signature) */
+    for (unsigned u = 0; u < b->model->nunits; u++)
+        for (unsigned j = 0; j < b->model->units[u].nfuncs; j++) {
+            const bcw_func *f = &b->model->units[u].funcs[j];
+            uint8_t sig[BCW_MAX_PARAMS + 2] = {(uint8_t)f->ret.abi,
+                                               (uint8_t)f->nparams};
+            for (unsigned k = 0; k < f->nparams && k < BCW_MAX_PARAMS; k++)
+                sig[k + 2] = (uint8_t)f->params[k].abi;
+            key = bcw__hash(&f->sym, sizeof f->sym, key);
+            key = bcw__hash(sig, sizeof sig, key);
+        }
     err = bcw__hash_file(&key, b->bitcode);
     if (err == 0)
         err = bcw__hash_file(&key, b->runtime);

@@ -236,6 +236,91 @@ static LLVMValueRef make_stub(LLVMModuleRef mod, LLVMValueRef fn, unsigned i)
     return stub;
 }
 
+/* Does LLVM type t hold ABI class `abi` (signedness aside: the bitcode
+ * does not say it)?  A struct passed or returned by value is not
+ * compared. */
+static bool same_class(LLVMTypeRef t, uint8_t abi)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    unsigned w = k == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
+    switch ((enum bcw_abi)abi) {
+    case BCW_ABI_VOID:
+        return k == LLVMVoidTypeKind;
+    case BCW_ABI_BOOL:
+        return w == 1 || w == 8;
+    case BCW_ABI_S8:
+    case BCW_ABI_U8:
+        return w == 8;
+    case BCW_ABI_S16:
+    case BCW_ABI_U16:
+        return w == 16;
+    case BCW_ABI_S32:
+    case BCW_ABI_U32:
+        return w == 32;
+    case BCW_ABI_S64:
+    case BCW_ABI_U64:
+        return w == 64;
+    case BCW_ABI_FLOAT:
+        return k == LLVMFloatTypeKind;
+    case BCW_ABI_DOUBLE:
+        return k == LLVMDoubleTypeKind;
+    case BCW_ABI_PTR:
+        return k == LLVMPointerTypeKind;
+    default:
+        return true;
+    }
+}
+
+/* Does fn, a reference build's, take and return what the model's
+ * function f does?  Otherwise an error naming the first difference. */
+static int same_signature(const bcw_model *model, const bcw_func *f,
+                          LLVMValueRef fn, const char *in)
+{
+    bool structs = f->ret.abi == BCW_ABI_STRUCT;
+    for (unsigned k = 0; k < f->nparams; k++)
+        structs |= f->params[k].abi == BCW_ABI_STRUCT;
+    if (structs) /* lowered by the ABI: not told slot by slot */
+        return 0;
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
+    if (LLVMCountParamTypes(ft) != f->nparams)
+        return bcw__error(BCW_EINPUT,
+                          "%s's %s takes %u parameters, the walk of %s calls "
+                          "it with %u: not the same interface",
+                          in, f->name, LLVMCountParamTypes(ft), model->path,
+                          f->nparams);
+    if (!same_class(LLVMGetReturnType(ft), f->ret.abi))
+        return bcw__error(BCW_EINPUT,
+                          "%s's %s returns another type than the one the "
+                          "walk of %s reads (%s): not the same interface",
+                          in, f->name, model->path,
+                          f->ret.ctype ? f->ret.ctype : "its result");
+    LLVMTypeRef *pt = bcw__calloc(f->nparams ? f->nparams : 1, sizeof *pt);
+    if (pt == NULL)
+        return BCW_ENOMEM;
+    LLVMGetParamTypes(ft, pt);
+    int err = 0;
+    for (unsigned k = 0; k < f->nparams && err == 0; k++)
+        if (!same_class(pt[k], f->params[k].abi))
+            err = bcw__error(BCW_EINPUT,
+                             "%s's %s takes another type as parameter %u "
+                             "(%s) than the walk of %s passes (%s): not the "
+                             "same interface",
+                             in, f->name, k + 1, f->params[k].name, model->path,
+                             f->params[k].ctype ? f->params[k].ctype : "?");
+    free(pt);
+    return err;
+}
+
+/* The model's function of symbol i (its first), or NULL. */
+static const bcw_func *func_of_sym(const bcw_model *model, unsigned i)
+{
+    for (unsigned u = 0; u < model->nunits; u++)
+        for (unsigned j = 0; j < model->units[u].nfuncs; j++)
+            if (model->units[u].funcs[j].sym == i)
+                return &model->units[u].funcs[j];
+    return NULL;
+}
+
 /* The table of the walked functions `model` names, found in module mod
  * (of file `in`: the model's own, or another implementation of its
  * units, --reference). */
@@ -266,6 +351,15 @@ static int add_symtab(const bcw_model *model, LLVMModuleRef mod, const char *in)
                               "calls: not an implementation of the same "
                               "interface",
                               in, model->syms[i], model->path);
+        }
+        const bcw_func *f = func_of_sym(model, i);
+        int err = strcmp(in, model->path) != 0 && f != NULL
+                      ? same_signature(model, f, fn, in)
+                      : 0;
+        if (err < 0) {
+            free(elems);
+            free(stubs);
+            return err;
         }
         elems[i] = fn;
         stubs[i] = make_stub(mod, fn, i);

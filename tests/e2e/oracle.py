@@ -413,6 +413,13 @@ class Test(unittest.TestCase):
                          "which the walk of %s calls: not an implementation "
                          "of the same interface\n"
                          % (example("bstack.bc"), example("undo.bc")))
+        # the same functions, one parameter of another type
+        p = bcwalk("test", example("undo.bc"), "--unit", "undo", "--depth",
+                   "2", "--reference", example("undo-long.bc"), check=2)
+        self.assertEqual(p.stderr, "bcwalk: %s's undo_push takes another "
+                         "type as parameter 2 (x) than the walk of %s passes "
+                         "(long): not the same interface\n"
+                         % (example("undo.bc"), example("undo-long.bc")))
         oracle = os.path.join(self.tmp.name, "o.msgpack")
         for extra in ([], ["--oracle", oracle, "--reference",
                            example("undo.bc")]):
