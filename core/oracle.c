@@ -19,7 +19,7 @@
 
 #define ORACLE_FORMAT "bcwalk-oracle"
 /* docs/oracle.md states it (tests/check_versions.py compares). */
-#define ORACLE_VERSION 3
+#define ORACLE_VERSION 4
 #define ORACLE_LIMIT ((size_t)1 << 32)
 
 struct bcw_oracle {
@@ -119,6 +119,7 @@ static void free_obs(bcw_observation *o)
 static void free_entry(bcw_oracle_entry *e)
 {
     bcw__strv_free((char **)e->calls, e->ncalls);
+    free((char *)e->walk);
     free_obs(&e->obs);
     free_obs(&e->proposed);
 }
@@ -201,6 +202,7 @@ long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
     bool ok = true;
     bcw_oracle_entry c = *e;
     c.calls = copy_strv(e->calls, e->ncalls, &ok);
+    c.walk = copy_str(e->walk, &ok);
     memset(&c.obs, 0, sizeof c.obs);
     memset(&c.proposed, 0, sizeof c.proposed);
     ok = copy_obs(&c.obs, &e->obs) && ok;
@@ -394,7 +396,7 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];
-        msgpack_pack_array(pk, 7);
+        msgpack_pack_array(pk, 9);
         msgpack_pack_uint64(pk, e->state);
         msgpack_pack_uint64(pk, e->after);
         pack_strv(pk, e->calls, e->ncalls);
@@ -402,6 +404,8 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
         msgpack_pack_int64(pk, e->first_seen);
         pack_obs(pk, &e->obs);
         pack_obs(pk, &e->proposed);
+        bcw__pack_str(pk, e->walk);
+        msgpack_pack_uint32(pk, e->depth);
     }
     bcw__pack_seal(&p);
     int err = p.err != 0 ? p.err
@@ -449,7 +453,7 @@ static void read_obs(bcw_rd *r, const msgpack_object *o, bool optional,
 /* Entry `o` of the file, into the oracle. */
 static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
 {
-    const msgpack_object *f = bcw__rd_arr(r, o, 7, "entry");
+    const msgpack_object *f = bcw__rd_arr(r, o, 9, "entry");
     if (f == NULL)
         return;
     bcw_oracle_entry e = {0};
@@ -460,6 +464,8 @@ static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
     e.first_seen = bcw__rd_i64(r, &f[4], "first seen");
     read_obs(r, &f[5], false, &e.obs);
     read_obs(r, &f[6], true, &e.proposed);
+    e.walk = bcw__rd_str(r, &f[7], true, "walk");
+    e.depth = (unsigned)bcw__rd_u64(r, &f[8], 255, "depth");
     if (r->err == 0 && e.ncalls == 0)
         bcw__rd_bad(r, "an entry with no calls");
     if (r->err == 0 && bcw_oracle_find(oracle, e.state, e.calls, e.ncalls) >= 0)
@@ -600,6 +606,12 @@ int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
         json_strv(f, e->calls, e->ncalls);
         fprintf(f, ", \"verdict\": \"%s\", \"first_seen\": \"%s\"",
                 verdicts[e->verdict], when);
+        fputs(", \"walk\": ", f);
+        if (e->walk != NULL)
+            bcw__json_str(f, e->walk);
+        else
+            fputs("null", f);
+        fprintf(f, ", \"depth\": %u", e->depth);
         fputs(", ", f);
         json_obs(f, &e->obs);
         fputs(", \"proposed\": ", f);

@@ -17,7 +17,9 @@
  *   8  a deleted store: undo_clear forgets to empty the history, which
  *      makes it an observer to an analysis of the faulty build, so the
  *      faulty build's own algebra walk never extends it; the oracle's
- *      plan, the correct build's, still does */
+ *      plan, the correct build's, still does
+ *   9  a constructor that makes nothing: every sequence is rejected, and
+ *      everything the oracle has is missing */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -40,7 +42,11 @@ typedef struct undo {
 
 undo *undo_new(void)
 {
+#if UNDO_FAULT == 9
+    return NULL;
+#else
     return calloc(1, sizeof(undo));
+#endif
 }
 
 void undo_free(undo *u)

@@ -308,6 +308,9 @@ static int choose_model(walk *w)
         err = bcw__judge_open(&w->sk.judge, w->judge_o.oracle_path, unit,
                               w->judge_o.accept);
         if (err == 0)
+            bcw__judge_walk(w->sk.judge, bcw__walk_name(w->o->walk),
+                            w->o->depth);
+        if (err == 0)
             err = bcw__judge_plan(w->sk.judge, w->model, w->u, &w->judge_o,
                                   &w->kept, &w->sk.report.warnings);
         if (err < 0)
@@ -550,6 +553,7 @@ static int walk_reference(walk *w)
     int err = bcw__judge_open(&sk->judge, NULL, w->u->name, true);
     if (err < 0)
         return err;
+    bcw__judge_walk(sk->judge, bcw__walk_name(w->o->walk), w->o->depth);
     sk->judged = &w->scratch;
     sk->training = true;
     err = run_build(w, w->judge_o.reference, "reference build: ");

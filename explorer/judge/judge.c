@@ -44,6 +44,8 @@ struct bcw_judge {
     bcw_oracle_entry seen;     /* the sequence being judged, its texts ours */
     long last;                 /* its entry, -1: none */
     enum bcw_judgement judged; /* and how it was judged */
+    const char *walk;          /* the walk judged (bcw__judge_walk) */
+    unsigned depth;
 };
 
 int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
@@ -72,6 +74,12 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
     jd->known = bcw_oracle_count(jd->oracle);
     *out = jd;
     return 0;
+}
+
+void bcw__judge_walk(bcw_judge *jd, const char *walk, unsigned depth)
+{
+    jd->walk = walk;
+    jd->depth = depth;
 }
 
 void bcw__judge_against(bcw_judge *jd)
@@ -329,6 +337,8 @@ static int keep_predicted(bcw_judge *jd, const bcw_reporter *r,
     if (i < 0) {
         jd->seen.verdict = BCW_VERDICT_PASS;
         jd->seen.first_seen = (int64_t)time(NULL);
+        jd->seen.walk = jd->walk;
+        jd->seen.depth = jd->depth;
         if ((i = bcw_oracle_add(jd->oracle, &jd->seen)) < 0)
             return (int)i;
         jd->dirty = true;
@@ -351,6 +361,8 @@ static long judge_new(bcw_judge *jd, const bcw_seq *s, bcw_verdict_of *v,
                  : jd->accept || rule ? BCW_VERDICT_PASS
                                       : BCW_VERDICT_PENDING;
     e->first_seen = (int64_t)time(NULL);
+    e->walk = jd->walk;
+    e->depth = jd->depth;
     long i = bcw_oracle_add(jd->oracle, e);
     if (i < 0)
         return i;
@@ -619,6 +631,55 @@ int bcw__judge_answer(bcw_judge *jd, enum bcw_verdict verdict,
     return 0;
 }
 
+static bool was_reached(const bcw_judge *jd, size_t i)
+{
+    return i < jd->capreached && jd->reached[i];
+}
+
+/* Why entry e was not reached, into buf: the longest prefix of it that
+ * the oracle has and this walk reached, after which its next call was
+ * not made, or none. */
+static void why_missing(const bcw_judge *jd, const bcw_oracle_entry *e,
+                        char *buf, size_t n)
+{
+    for (unsigned k = e->ncalls - 1; k > 0; k--) {
+        long p = bcw_oracle_find_sequence(jd->oracle, e->calls, k);
+        if (p < 0 || !was_reached(jd, (size_t)p))
+            continue;
+        const bcw_observation *o = &bcw_oracle_entry_at(jd->oracle, p)->obs;
+        snprintf(buf, n,
+                 "its prefix of %u calls was reached (the oracle has it "
+                 "%s%s%s), then %s was not made",
+                 k, o->outcome, o->result ? " ==> " : "",
+                 o->result ? o->result : "", e->calls[k]);
+        return;
+    }
+    snprintf(buf, n, "not even its first call %s was reached", e->calls[0]);
+}
+
+/* An entry this walk did not reach: missing (counted, the first listed)
+ * when a walk of this kind no deeper made it, else beyond this walk. */
+static void unreached(const bcw_judge *jd, const bcw_oracle_entry *e,
+                      struct bcw_judged *counts)
+{
+    counts->unreached++;
+    if (jd->walk == NULL || e->walk == NULL || strcmp(e->walk, jd->walk) ||
+        e->depth > jd->depth) {
+        counts->beyond++;
+        return;
+    }
+    counts->missing++;
+    if (counts->nlisted == sizeof counts->listed / sizeof *counts->listed)
+        return;
+    struct bcw_missing *m = &counts->listed[counts->nlisted++];
+    size_t len = 0;
+    m->sequence[0] = '\0';
+    for (unsigned k = 0; k < e->ncalls && len < sizeof m->sequence; k++)
+        len += (size_t)snprintf(m->sequence + len, sizeof m->sequence - len,
+                                "%s%s", k ? "; " : "", e->calls[k]);
+    why_missing(jd, e, m->why, sizeof m->why);
+}
+
 int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
 {
     if (jd == NULL)
@@ -627,7 +688,8 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     if (counts != NULL) {
         size_t n = bcw_oracle_count(jd->oracle);
         for (size_t i = 0; i < n; i++)
-            counts->unreached += i >= jd->capreached || !jd->reached[i];
+            if (!was_reached(jd, i))
+                unreached(jd, bcw_oracle_entry_at(jd->oracle, i), counts);
     }
     if (save && jd->dirty && jd->path != NULL)
         err = bcw_oracle_save(jd->oracle, jd->path);

@@ -32,6 +32,11 @@ typedef struct bcw_judge_opts {
 BCW_INTERNAL int bcw__judge_open(bcw_judge **out, const char *path,
                                  const char *unit, bool accept);
 
+/* The walk judged: its kind's name ("protocol") and depth, which the
+ * entries it makes record and the entries it misses are told by. */
+BCW_INTERNAL void bcw__judge_walk(bcw_judge *jd, const char *walk,
+                                  unsigned depth);
+
 /* What the walks so far observed becomes a reference (--reference): the
  * next walk's observations are compared with it, another one is a
  * failure (BCW_JUDGED_DIFFERS), nothing is accepted, and what it reaches

@@ -196,11 +196,21 @@ static void text_judged(FILE *f, const bcw_summary *s)
                 "Rejected %llu observations into the oracle as known "
                 "failures\n",
                 (unsigned long long)j->rejected);
-    if (j->unreached > 0)
+    if (j->missing > 0)
         fprintf(f,
-                "Missed %llu observations of the %s that this walk did "
-                "not reach\n",
-                (unsigned long long)j->unreached,
+                "Missing %llu observations of the %s that this walk should "
+                "have reached (a walk of this kind no deeper made them), "
+                "failed%s\n",
+                (unsigned long long)j->missing,
+                j->reference ? "reference build" : "oracle",
+                j->nlisted < j->missing ? "; the first:" : ":");
+    for (unsigned i = 0; i < j->nlisted; i++)
+        fprintf(f, "  %s\n    %s\n", j->listed[i].sequence, j->listed[i].why);
+    if (j->beyond > 0)
+        fprintf(f,
+                "Beyond this walk: %llu observations of the %s made by "
+                "another kind of walk or a deeper one\n",
+                (unsigned long long)j->beyond,
                 j->reference ? "reference build" : "oracle");
     if (j->reference)
         return; /* no person asked */

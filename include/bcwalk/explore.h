@@ -299,12 +299,23 @@ typedef struct bcw_summary {
         uint64_t rejected;  /* pending ones a person answered wrong: known
                                failures now */
         uint64_t unreached; /* oracle entries this walk did not reach */
-        uint64_t manual;    /* entries put to a person (new, changed, not
-                               judged yet, or accepted): JWalk's manual
-                               confirmations; every other executed
-                               sequence was predicted */
-        uint64_t weak;      /* new entries passed by the weak rule: a void
-                               call that returned normally */
+        uint64_t missing;   /* of those, made by a walk of this kind no
+                               deeper than this one: they should have
+                               been reached, and fail the test */
+        uint64_t beyond;    /* of those, made by another kind of walk or
+                               a deeper one: not this walk's */
+        /* the first missing entries: sequence and why not reached */
+        unsigned nlisted;
+        struct bcw_missing {
+            char sequence[512];
+            char why[256];
+        } listed[10];
+        uint64_t manual; /* entries put to a person (new, changed, not
+                            judged yet, or accepted): JWalk's manual
+                            confirmations; every other executed
+                            sequence was predicted */
+        uint64_t weak;   /* new entries passed by the weak rule: a void
+                            call that returned normally */
     } judged;
 } bcw_summary;
 

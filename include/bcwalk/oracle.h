@@ -50,6 +50,11 @@ typedef struct bcw_oracle_entry {
     bcw_observation obs;
     enum bcw_verdict verdict;
     int64_t first_seen; /* when, in seconds since the Epoch */
+    /* The walk that made it: its kind ("protocol", "algebra", "state",
+     * ...) and depth.  A walk of that kind at least that deep reaches
+     * the entry again, or the entry is missing (bcwalk test fails). */
+    const char *walk;
+    unsigned depth;
     /* Another observation a later run made of the same call, waiting for
      * a person to judge it (bcwalk review); outcome NULL: none. */
     bcw_observation proposed;

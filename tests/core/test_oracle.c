@@ -252,7 +252,7 @@ static void version_two(msgpack_packer *pk)
 
 static void no_entries(msgpack_packer *pk)
 {
-    head(pk, 3);
+    head(pk, 4);
     bcw__pack_str(pk, "unit");
     bcw__pack_str(pk, "bstack");
     bcw__pack_str(pk, "model");
@@ -261,7 +261,7 @@ static void no_entries(msgpack_packer *pk)
 
 static void an_entry(msgpack_packer *pk, const char *verdict)
 {
-    msgpack_pack_array(pk, 7);
+    msgpack_pack_array(pk, 9);
     msgpack_pack_uint64(pk, 7);
     msgpack_pack_uint64(pk, 8);
     msgpack_pack_array(pk, 1);
@@ -274,6 +274,8 @@ static void an_entry(msgpack_packer *pk, const char *verdict)
     bcw__pack_str(pk, "#0");
     msgpack_pack_array(pk, 0);
     msgpack_pack_nil(pk);
+    bcw__pack_str(pk, "protocol");
+    msgpack_pack_uint32(pk, 0);
 }
 
 static void twice(msgpack_packer *pk)
@@ -319,7 +321,7 @@ static void test_oracle__bad_files_are_refused(void **state)
     bcw_pack p;
     sealed_map(&p, 2, version_two);
     assert_refused(p.buf.data, p.buf.len,
-                   "oracle version 2, this bcwalk reads 3: make it again");
+                   "oracle version 2, this bcwalk reads 4: make it again");
     bcw__pack_free(&p);
     sealed_map(&p, 4, no_entries);
     assert_refused(p.buf.data, p.buf.len, "missing fields");

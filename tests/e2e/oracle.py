@@ -15,7 +15,7 @@ import common
 from common import bcwalk, bcw_hash, example
 
 
-def oracle_bytes(unit, entries, version=3, model=None):
+def oracle_bytes(unit, entries, version=4, model=None):
     """An oracle file as docs/oracle.md lays it out, written here, not by
     bcwalk: its one map, the checksum last."""
     p = msgpack.Packer(use_bin_type=True)
@@ -32,10 +32,10 @@ ENTRIES = [
     [0x9a3c0e1b55f0d2a7, 0x51, ["bstack_new()",
                                 "bstack_push(target, 1 /* x > 0 */)"],
      "pass", 1795000000, ["normal", None, None, []],
-     ["normal", None, "1", []]],
+     ["normal", None, "1", []], "protocol", 1],
     [0, 0, ["doc_new()", b"doc_put(target, \"caf\xe9\")"], "pending",
      1795000060, ["crash", "SIGSEGV: read of address 0x8 in doc_put (doc.c:9)",
-                  None, ["visit", "16"]], None],
+                  None, ["visit", "16"]], None, None, 0],
 ]
 
 
@@ -56,7 +56,7 @@ class Dump(unittest.TestCase):
         self.assertEqual(p.stderr, "")
         doc = json.loads(p.stdout)
         self.assertEqual((doc["format"], doc["version"], doc["unit"]),
-                         ("bcwalk-oracle", 3, "bstack"))
+                         ("bcwalk-oracle", 4, "bstack"))
         self.assertIsNone(doc["model_bytes"])
         first, second = doc["entries"]
         self.assertEqual(first, {
@@ -64,6 +64,7 @@ class Dump(unittest.TestCase):
             "sequence": ["bstack_new()",
                          "bstack_push(target, 1 /* x > 0 */)"],
             "verdict": "pass", "first_seen": "2026-11-18T11:06:40Z",
+            "walk": "protocol", "depth": 1,
             "outcome": "normal", "cause": None, "result": None, "out": {},
             "proposed": {"outcome": "normal", "cause": None, "result": "1",
                          "out": {}}})
@@ -83,7 +84,7 @@ class Dump(unittest.TestCase):
                  "corrupt oracle file (its checksum does not match its "
                  "bytes)"),
                 ("another version", oracle_bytes("bstack", ENTRIES, 2),
-                 "oracle version 2, this bcwalk reads 3"),
+                 "oracle version 2, this bcwalk reads 4"),
                 ("a model that is no bytes",
                  oracle_bytes("bstack", ENTRIES, model="bstack"),
                  "corrupt oracle file (model)"),
@@ -285,6 +286,37 @@ class Test(unittest.TestCase):
             f.write(trained)
         rc, seqs, summary = test_run(oracle, "undo-fault6.bc", 5, unit="undo")
         self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+
+    def test_what_the_oracle_has_and_the_walk_misses_fails(self):
+        # fault 9: undo_new makes nothing, so every sequence is rejected;
+        # every entry a protocol walk of depth 3 made is missing, with
+        # and without a reference, and a shallower walk of the correct
+        # build leaves the deeper entries beyond it, passing
+        oracle = os.path.join(self.tmp.name, "undo.oracle.msgpack")
+        rc, seqs, summary = test_run(oracle, "undo.bc", 3, "--accept",
+                                     unit="undo")
+        self.assertEqual(rc, 0)
+        dumped = json.loads(bcwalk("oracle", "dump", oracle).stdout)
+        entries = len(dumped["entries"])
+        # the entries say which walk made them
+        self.assertEqual({(e["walk"], e["depth"])
+                          for e in dumped["entries"]}, {("protocol", 3)})
+        rc, seqs, summary = test_run(oracle, "undo-fault9.bc", 3, unit="undo")
+        o = summary["oracle"]
+        self.assertEqual((rc, o["missing"], o["beyond"], o["unreached"]),
+                         (1, entries, 0, entries))
+        self.assertEqual(len(o["missing_list"]), 10)
+        self.assertEqual(o["missing_list"][0]["why"],
+                         "not even its first call undo_new() was reached")
+        p = bcwalk("test", example("undo-fault9.bc"), "--unit", "undo",
+                   "--depth", "3", "--reference", example("undo.bc"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("Missing %d observations of the reference build that "
+                      "this walk should have reached" % entries, p.stdout)
+        rc, seqs, summary = test_run(oracle, "undo.bc", 2, unit="undo")
+        o = summary["oracle"]
+        self.assertEqual((rc, o["missing"]), (0, 0))
+        self.assertGreater(o["beyond"], 0)
 
     def test_the_oracles_plan_is_followed(self):
         # fault 8: undo_clear stores nothing, an observer to the faulty
