@@ -21,6 +21,8 @@ struct bcw_judge {
     size_t known;   /* entries the oracle had before this walk */
     bool *reached;  /* by entry: the walk reached it */
     size_t capreached;
+    const char **now; /* by entry: the outcome this walk saw (static) */
+    size_t capnow;
     bool *asked; /* by entry: put to a person in this walk */
     size_t capasked;
     /* This walk's concrete states as the oracle has them: a sequence
@@ -317,6 +319,11 @@ static int reached(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
                    long i, bcw_verdict_of *v)
 {
     uint64_t after = bcw_oracle_entry_at(jd->oracle, (size_t)i)->after;
+    size_t had = jd->capnow;
+    if (bcw__grow(&jd->now, &jd->capnow, (size_t)i + 1, sizeof *jd->now) < 0)
+        return BCW_ENOMEM;
+    memset(jd->now + had, 0, (jd->capnow - had) * sizeof *jd->now);
+    jd->now[i] = jd->seen.obs.outcome;
     if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
         remember(jd, s->state, after) < 0 ||
         path_after(jd, r, s, after, &v->extend) < 0)
@@ -489,8 +496,6 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT};
     jd->last = -1;
     bcw__report_observed_free(&jd->seen);
-    if (s->outcome == BCW_RUN_REJECTED)
-        return 0;
     uint64_t state;
     long i;
     int err = find_entry(jd, r, s, &i, &state);
@@ -647,11 +652,17 @@ static void why_missing(const bcw_judge *jd, const bcw_oracle_entry *e,
         if (p < 0 || !was_reached(jd, (size_t)p))
             continue;
         const bcw_observation *o = &bcw_oracle_entry_at(jd->oracle, p)->obs;
-        snprintf(buf, n,
-                 "its prefix of %u calls was reached (the oracle has it "
-                 "%s%s%s), then %s was not made",
-                 k, o->outcome, o->result ? " ==> " : "",
-                 o->result ? o->result : "", e->calls[k]);
+        const char *now = (size_t)p < jd->capnow ? jd->now[p] : NULL;
+        if (now != NULL && strcmp(now, o->outcome) != 0)
+            snprintf(buf, n,
+                     "its prefix of %u calls ended %s in this walk (the "
+                     "oracle has it %s), so %s was not made",
+                     k, now, o->outcome, e->calls[k]);
+        else
+            snprintf(buf, n,
+                     "its prefix of %u calls was reached as the oracle has "
+                     "it, then %s was not made",
+                     k, e->calls[k]);
         return;
     }
     snprintf(buf, n, "not even its first call %s was reached", e->calls[0]);
@@ -702,6 +713,7 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     free(jd->from);
     free(jd->to);
     free(jd->reached);
+    free(jd->now);
     free(jd->asked);
     free(jd->path);
     free(jd);

@@ -303,16 +303,28 @@ class Test(unittest.TestCase):
                           for e in dumped["entries"]}, {("protocol", 3)})
         rc, seqs, summary = test_run(oracle, "undo-fault9.bc", 3, unit="undo")
         o = summary["oracle"]
-        self.assertEqual((rc, o["missing"], o["beyond"], o["unreached"]),
-                         (1, entries, 0, entries))
+        # the constructor's rejection is a changed observation, both sides
+        # shown; what follows it is missing
+        [ctor] = seqs
+        self.assertEqual((ctor["oracle"], ctor["calls"][0]["outcome"],
+                          ctor["was"]["outcome"], ctor["was"]["result"]),
+                         ("changed", "rejected", "normal", "#0"))
+        self.assertEqual((rc, o["changed"], o["missing"], o["beyond"],
+                          o["unreached"]), (1, 1, entries - 1, 0, entries - 1))
         self.assertEqual(len(o["missing_list"]), 10)
         self.assertEqual(o["missing_list"][0]["why"],
-                         "not even its first call undo_new() was reached")
+                         "its prefix of 1 calls ended rejected in this walk "
+                         "(the oracle has it normal), so undo_ok(target) was "
+                         "not made")
         p = bcwalk("test", example("undo-fault9.bc"), "--unit", "undo",
                    "--depth", "3", "--reference", example("undo.bc"))
         self.assertEqual(p.returncode, 1)
+        self.assertIn("undo *target = undo_new();\n==> NULL  *rejected*\n"
+                      "--- failed: the reference build gives ==> #0\n",
+                      p.stdout)
         self.assertIn("Missing %d observations of the reference build that "
-                      "this walk should have reached" % entries, p.stdout)
+                      "this walk should have reached" % (entries - 1),
+                      p.stdout)
         rc, seqs, summary = test_run(oracle, "undo.bc", 2, unit="undo")
         o = summary["oracle"]
         self.assertEqual((rc, o["missing"]), (0, 0))
