@@ -651,12 +651,12 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
                 a.o.checkpoint ? ": --resume goes on" : "");
         return EXIT_UNFINISHED;
     }
-    /* with a reference nothing is pending: only a failure counts, and
-     * what the oracle has that this walk should have reached */
+    /* with a reference nothing is pending: a failure counts, and a
+     * sequence the reference did not make (unmatched); and always what
+     * the oracle has that this walk should have reached */
     const struct bcw_judged *j = &sum.judged;
-    uint64_t findings =
-        j->failed + j->missing +
-        (j->reference ? 0 : j->fresh + j->changed + j->unjudged);
+    uint64_t findings = j->failed + j->missing + j->fresh +
+                        (j->reference ? 0 : j->changed + j->unjudged);
     return j->on && findings > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 

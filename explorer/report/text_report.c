@@ -20,8 +20,8 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
     char was[512];
     switch (r->verdict->judgement) {
     case BCW_JUDGED_NEW:
-        fputs(r->reference ? "--- unmatched: the reference build's walk "
-                             "did not make it\n"
+        fputs(r->reference ? "--- failed: unmatched, the reference "
+                             "build's walk did not make it\n"
                            : "--- new: pending, the oracle has not seen it\n",
               f);
         break;
@@ -173,7 +173,7 @@ static void text_judged(FILE *f, const bcw_summary *s)
         if (j->fresh > 0)
             fprintf(f,
                     "Unmatched %llu test sequences the reference build's walk "
-                    "did not make\n",
+                    "did not make, failed\n",
                     (unsigned long long)j->fresh);
     } else {
         fprintf(
