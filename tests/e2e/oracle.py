@@ -451,19 +451,19 @@ class Test(unittest.TestCase):
                          {"empty", "full", "default"})
 
     def test_a_reference_must_be_the_same_interface(self):
-        p = bcwalk("test", example("bstack.bc"), "--unit", "undo", "--depth",
-                   "2", "--reference", example("undo.bc"), check=2)
-        self.assertEqual(p.stderr, "bcwalk: %s does not define undo_new, "
-                         "which the walk of %s calls: not an implementation "
-                         "of the same interface\n"
-                         % (example("bstack.bc"), example("undo.bc")))
-        # the same functions, one parameter of another type
-        p = bcwalk("test", example("undo.bc"), "--unit", "undo", "--depth",
-                   "2", "--reference", example("undo-long.bc"), check=2)
-        self.assertEqual(p.stderr, "bcwalk: %s's undo_push takes another "
-                         "type as parameter 2 (x) than the walk of %s passes "
-                         "(long): not the same interface\n"
-                         % (example("undo.bc"), example("undo-long.bc")))
+        # a function missing, and the same functions with one parameter
+        # of another type
+        for tested, ref, says in (
+                ("bstack.bc", "undo.bc", "%s does not define undo_new, which "
+                 "the walk of %s calls: not an implementation of the same "
+                 "interface"),
+                ("undo.bc", "undo-long.bc", "%s's undo_push takes another type "
+                 "as parameter 2 (x) than the walk of %s passes (long): not "
+                 "the same interface")):
+            p = bcwalk("test", example(tested), "--unit", "undo", "--depth",
+                       "2", "--reference", example(ref), check=2)
+            self.assertEqual(p.stderr, "bcwalk: " + says % (
+                example(tested), example(ref)) + "\n")
         oracle = os.path.join(self.tmp.name, "o.msgpack")
         for extra in ([], ["--oracle", oracle, "--reference",
                            example("undo.bc")]):
