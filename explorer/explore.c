@@ -386,6 +386,8 @@ static int make_plan(walk *w)
     w->cfg.methods = a->methods;
     w->cfg.step = a->walk;
     w->cfg.observer_changed = w->changed;
+    w->cfg.check_observers =
+        w->judge_o.oracle_path != NULL || w->judge_o.reference != NULL;
     if (w->cfg.kind == BCW_WALK_LEARNED) {
         if ((err = bcw__lwalk_new(&w->lw, &w->learned, u, a->steps,
                                   a->nsteps)) < 0)

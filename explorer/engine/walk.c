@@ -55,6 +55,7 @@ typedef struct node {
 
 #define NODE_PRUNED 1u  /* its key was seen: not extended */
 #define NODE_IN_DTOR 2u /* halted in the destructor, its methods returned */
+#define NODE_OBSERVER_CHANGED 4u /* its observer changed the state */
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
@@ -175,7 +176,7 @@ static int fill_job(bcw_job *job)
         /* some sequences ending in an observer have the worker check it */
         uint16_t check = 0;
         if (len > 0 && w->cfg->step[last].observer &&
-            (len <= OBSERVER_ALL_TO ||
+            (len <= OBSERVER_ALL_TO || w->cfg->check_observers ||
              bcw__hash(&w->words[words + 1], (len + 1) * sizeof *w->words, 0) %
                      OBSERVER_SAMPLE ==
                  0))
@@ -223,10 +224,12 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
     int err = bcw__stateset_add(&w->states, nd->state, &added);
     /* an observer must leave the state as it found it: the worker hashed
      * both in the same run */
-    if (err == 0 && cfg->observer_changed != NULL &&
-        cfg->step[nd->step].observer &&
-        (r->flags & BCW_RESULT_OBSERVER_CHANGED))
-        cfg->observer_changed[nd->step]++;
+    if (err == 0 && cfg->step[nd->step].observer &&
+        (r->flags & BCW_RESULT_OBSERVER_CHANGED)) {
+        nd->flags |= NODE_OBSERVER_CHANGED;
+        if (cfg->observer_changed != NULL)
+            cfg->observer_changed[nd->step]++;
+    }
     /* only nodes that would grow may stand for others: a state first
      * reached by an observer in the algebra walk is not a reason to cut */
     if (err == 0 && cfg->prune_state && r->key != 0 && level < cfg->depth &&
@@ -425,6 +428,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.state = nd->state;
     s.before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
+    s.observer_changed = (nd->flags & NODE_OBSERVER_CHANGED) != 0;
     s.predicted = predicted;
     int err = cfg->emit(cfg->emit_payload, &s);
     if (err == BCW_EMIT_EXTEND) {

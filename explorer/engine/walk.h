@@ -29,6 +29,8 @@ typedef struct bcw_seq {
     uint32_t preds, known; /* design-state predicates after the sequence
                               (bcw_wire_result) */
     bool pruned;           /* not extended: its state was reached before */
+    bool observer_changed; /* its last call, walked as an observer, left
+                              another concrete state than its prefix */
     bool suspect;          /* halted after a step that fabricates (its
                               outcome is reported as "suspect") */
     bool aliasing;         /* halted after a step given the target as another
@@ -105,6 +107,9 @@ typedef struct bcw_walk_cfg {
      * call, an observer, left another concrete state than its prefix did
      * (both hashed) */
     uint64_t *observer_changed;
+    /* Every sequence ending in an observer has the worker check it, not
+     * a sample of the long ones (bcwalk test: a change fails it) */
+    bool check_observers;
     /* Shard shard_i of shard_n (0: the whole walk): the lengths up to
      * the first whose extendable sequences number SHARD_SUBTREES *
      * shard_n or more are run whole; of that length's extendable

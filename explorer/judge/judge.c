@@ -270,11 +270,12 @@ static bool void_normal(const bcw_observation *o)
            o->nout == 0;
 }
 
-/* A failed ENSURES or INVARIANT, or a failed assert: wrong whatever a
- * person would say (the JML way). */
+/* A failed ENSURES or INVARIANT, a failed assert, or a call walked as an
+ * observer that changed the object's state: wrong whatever a person would
+ * say (the JML way). */
 static bool broken(const bcw_seq *s)
 {
-    return s->outcome == BCW_RUN_FAILURE ||
+    return s->outcome == BCW_RUN_FAILURE || s->observer_changed ||
            (s->outcome == BCW_RUN_ABORT && s->cause != NULL &&
             s->cause->kind == BCW_CAUSE_ASSERT);
 }
@@ -493,7 +494,8 @@ static int count(bcw_judge *jd, const bcw_verdict_of *v, long i, bool accepted,
 int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
                    struct bcw_judged *counts, bcw_verdict_of *v)
 {
-    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT};
+    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT,
+                          .observer = s->observer_changed};
     jd->last = -1;
     bcw__report_observed_free(&jd->seen);
     uint64_t state;

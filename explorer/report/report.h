@@ -35,6 +35,8 @@ typedef struct bcw_verdict_of {
                     after it is new to the walk: extend it */
     enum bcw_judgement judgement;
     const bcw_observation *was; /* CHANGED: the oracle's observation */
+    bool observer; /* BROKEN: the call, walked as an observer, changed the
+                      object's state */
 } bcw_verdict_of;
 
 typedef struct bcw_reporter {

@@ -37,7 +37,11 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
         fputs("--- failed: the oracle has it wrong\n", f);
         break;
     case BCW_JUDGED_BROKEN:
-        fputs("--- failed: a contract, an assertion or the invariant\n", f);
+        fputs(r->verdict->observer
+                  ? "--- failed: walked as an observer, the call changed the "
+                    "object's state\n"
+                  : "--- failed: a contract, an assertion or the invariant\n",
+              f);
         break;
     case BCW_JUDGED_PENDING:
         fputs("--- pending: the oracle has it, not judged yet\n", f);

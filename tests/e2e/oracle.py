@@ -330,6 +330,29 @@ class Test(unittest.TestCase):
         self.assertEqual((rc, o["missing"]), (0, 0))
         self.assertGreater(o["beyond"], 0)
 
+    def test_an_observer_that_changes_the_state_fails(self):
+        # fault 5: reading the drop count clears it.  The algebra walk
+        # walks undo_dropped as an observer; in test every sequence ending
+        # in one is checked, and a change of the state fails it, with a
+        # reference and with an oracle that has the call right
+        text = bcwalk("test", example("undo-fault5.bc"), "--unit", "undo",
+                      "--walk", "algebra", "--depth", "5", "--reference",
+                      example("undo.bc")).stdout
+        self.assertIn("undo_push(target, 4);\nundo_dropped(target);\n==> 1\n"
+                      "--- failed: walked as an observer, the call changed "
+                      "the object's state\n", text)
+        oracle = os.path.join(self.tmp.name, "undo.oracle.msgpack")
+        rc, _, _ = test_run(oracle, "undo.bc", 5, "--walk", "algebra",
+                            "--accept", unit="undo")
+        self.assertEqual(rc, 0)
+        rc, seqs, summary = test_run(oracle, "undo-fault5.bc", 5, "--walk",
+                                     "algebra", unit="undo")
+        self.assertEqual(rc, 1)
+        failed = [[c["fn"] for c in q["calls"]] for q in seqs
+                  if q["verdict"] == "fail"]
+        self.assertIn(["undo_new"] + ["undo_push"] * 4 + ["undo_dropped"],
+                      failed)
+
     def test_the_oracles_plan_is_followed(self):
         # fault 8: undo_clear stores nothing, an observer to the faulty
         # build's analysis; the oracle keeps the correct build's plan,
