@@ -390,6 +390,64 @@ bool bcw__returns_only(LLVMValueRef fn, bcw_leaf_fn *leaf, void *ctx)
     return any;
 }
 
+/* The argument of `call` that its callee, a module function, returns
+ * on every path (a cast helper: JC_OBJECT_C(jso) returning jso as
+ * another type), or NULL. */
+static LLVMValueRef passed_through(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    if (!LLVMIsAFunction(callee) || LLVMIsDeclaration(callee))
+        return NULL;
+    LLVMValueRef arg = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(callee); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t == NULL || !LLVMIsAReturnInst(t))
+            continue;
+        if (LLVMGetNumOperands(t) != 1)
+            return NULL;
+        LLVMValueRef v = LLVMGetOperand(t, 0);
+        while (LLVMIsABitCastInst(v))
+            v = LLVMGetOperand(v, 0);
+        if (!LLVMIsAArgument(v) || (arg != NULL && v != arg))
+            return NULL;
+        arg = v;
+    }
+    for (unsigned k = 0; arg != NULL && k < LLVMCountParams(callee); k++)
+        if (LLVMGetParam(callee, k) == arg)
+            return LLVMGetOperand(call, k);
+    return NULL;
+}
+
+/* Is `v` an address inside the block `base` points to? */
+static bool derived_from(LLVMValueRef v, LLVMValueRef base, int hops)
+{
+    if (v == base)
+        return true;
+    if (hops > 8 || v == NULL)
+        return false;
+    if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v))
+        return derived_from(LLVMGetOperand(v, 0), base, hops + 1);
+    if (LLVMIsALoadInst(v)) /* through the unit's pointer fields */
+        return derived_from(LLVMGetOperand(v, 0), base, hops + 1);
+    if (LLVMIsASelectInst(v))
+        return derived_from(LLVMGetOperand(v, 1), base, hops + 1) ||
+               derived_from(LLVMGetOperand(v, 2), base, hops + 1);
+    if (LLVMIsACallInst(v))
+        return derived_from(passed_through(v), base, hops + 1);
+    if (LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (derived_from(LLVMGetIncomingValue(v, k), base, hops + 1))
+                return true;
+    }
+    return false;
+}
+
+bool bcw__derived_from(LLVMValueRef v, LLVMValueRef base)
+{
+    return derived_from(v, base, 0);
+}
+
 LLVMValueRef bcw__called_function(LLVMValueRef call)
 {
     LLVMValueRef callee = LLVMGetCalledValue(call);

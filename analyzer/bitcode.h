@@ -59,6 +59,11 @@ BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
  * NULL for an indirect call. */
 BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
 
+/* Is `v` an address inside the block `base` points to: base itself,
+ * through GEPs, casts, selects, phis, loads of pointer fields, and
+ * module functions returning their argument? */
+BCW_INTERNAL bool bcw__derived_from(LLVMValueRef v, LLVMValueRef base);
+
 /* What a returned value may be, besides NULL: `leaf` of each value it
  * stands for through casts, phis and selects (ctx its own). */
 typedef bool bcw_leaf_fn(LLVMValueRef v, void *ctx);

@@ -497,6 +497,34 @@ static bool same_block(LLVMOpcode op, bool arithmetic)
     }
 }
 
+/* Does module function `call` calls store, through its parameter `a`,
+ * a pointer derived from the one it is given where `call` passes v
+ * (get_node_at(list, i, &node) setting *node to a node of list)? */
+static bool fills_from(LLVMValueRef call, unsigned a, LLVMValueRef v)
+{
+    LLVMValueRef callee = bcw__called_function(call);
+    if (callee == NULL || LLVMIsDeclaration(callee) ||
+        a >= LLVMCountParams(callee))
+        return false;
+    LLVMValueRef out = LLVMGetParam(callee, a);
+    for (unsigned k = 0; k < LLVMCountParams(callee); k++) {
+        if (LLVMGetOperand(call, k) != v)
+            continue;
+        LLVMValueRef from = LLVMGetParam(callee, k);
+        for (LLVMValueRef in = bcw__first_instruction(callee); in != NULL;
+             in = bcw__next_instruction(in)) {
+            if (!LLVMIsAStoreInst(in))
+                continue;
+            LLVMValueRef at = LLVMGetOperand(in, 1);
+            while (LLVMIsABitCastInst(at))
+                at = LLVMGetOperand(at, 0);
+            if (at == out && bcw__derived_from(LLVMGetOperand(in, 0), from))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The uses of v: memory `param` reaches (w), or with param NULL a base
  * (b: a block the walk does not count, a new one the function made or,
  * for held facts, the parameter's own: what it holds is reachable, what
@@ -531,8 +559,9 @@ static int follow(const bcw_effects *fx, walk *w, walk *b, LLVMValueRef v,
                 out->why = "stores into unit memory";
             } else if (LLVMGetOperand(user, 1) != v &&
                        LLVMIsAAllocaInst(LLVMGetOperand(user, 1))) {
-                /* spilled to a local: reloads are reachable too */
-                err = push(same, LLVMGetOperand(user, 1));
+                /* spilled to a local: reloads are reachable too, but the
+                 * local is no memory of the unit's (a base) */
+                err = push(b, LLVMGetOperand(user, 1));
             }
             break;
         case LLVMAtomicRMW:
@@ -548,9 +577,20 @@ static int follow(const bcw_effects *fx, walk *w, walk *b, LLVMValueRef v,
                 break;
             /* a new block made from it (an iterator over it) is no
              * memory it reaches, but what the block holds is */
-            if (call_on(fx, user, v, param, out) &&
-                LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
+            if (!call_on(fx, user, v, param, out))
+                break;
+            if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind)
                 err = push(fresh_result(fx, user) ? b : w, user);
+            /* a local's address beside it: the callee may store there
+             * what v reaches (get_node_at(list, i, &node)), whose reloads
+             * are reachable too */
+            for (unsigned a = 0; !base && err == 0 &&
+                                 a + 1 < (unsigned)LLVMGetNumOperands(user);
+                 a++) {
+                LLVMValueRef o = LLVMGetOperand(user, a);
+                if (o != v && LLVMIsAAllocaInst(o) && fills_from(user, a, v))
+                    err = push(b, o);
+            }
             break;
         default:
             break;

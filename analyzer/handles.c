@@ -179,7 +179,7 @@ static bool compared_with_held(LLVMValueRef v, LLVMValueRef self, int hops)
         while (LLVMIsABitCastInst(other))
             other = LLVMGetOperand(other, 0);
         if (LLVMIsALoadInst(other) &&
-            bcw__params_derived_from(LLVMGetOperand(other, 0), self))
+            bcw__derived_from(LLVMGetOperand(other, 0), self))
             return true;
     }
     return false;

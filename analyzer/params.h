@@ -31,10 +31,6 @@ BCW_INTERNAL void bcw__params_pair_buffers(bcw_func *f);
  * parameters) points to: an element, a node, an iterator?  `base`
  * itself does not count. */
 BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
-/* Is the value `v` an address inside the block `base` points to, or
- * one loaded from it (through its pointer fields): what the block holds,
- * not something the function made? */
-BCW_INTERNAL bool bcw__params_derived_from(LLVMValueRef v, LLVMValueRef base);
 /* Is pointer parameter `p` itself stored into memory (through casts):
  * handed over to what it is stored in (list_rpush(list, node) linking
  * node), not an entry the call only unlinks or reads? */

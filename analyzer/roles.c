@@ -160,7 +160,7 @@ static bool is_held(LLVMValueRef v, void *ctx)
     for (unsigned k = 0; k < LLVMCountParams(fn); k++) {
         LLVMValueRef p = LLVMGetParam(fn, k);
         if (v != p && LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind &&
-            bcw__params_derived_from(v, p))
+            bcw__derived_from(v, p))
             return true;
     }
     return false;
