@@ -19,9 +19,9 @@ struct bcw_judge {
                        observation is a failure (bcw__judge_against) */
     bool dirty;     /* the oracle changed: save it */
     size_t known;   /* entries the oracle had before this walk */
-    bool *reached;  /* by entry: the walk reached it */
-    size_t capreached;
-    const char **now; /* by entry: the outcome this walk saw (static) */
+    /* by entry: the outcome this walk saw when it reached it (a static
+     * string), NULL: not reached */
+    const char **now;
     size_t capnow;
     bool *asked; /* by entry: put to a person in this walk */
     size_t capasked;
@@ -89,7 +89,7 @@ void bcw__judge_against(bcw_judge *jd)
     jd->accept = false;
     jd->reference = true;
     jd->known = bcw_oracle_count(jd->oracle);
-    memset(jd->reached, 0, jd->capreached * sizeof *jd->reached);
+    memset(jd->now, 0, jd->capnow * sizeof *jd->now);
     bcw__index_free(&jd->map);
     jd->nmap = 0;
 }
@@ -313,6 +313,11 @@ static int find_entry(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     return 0;
 }
 
+static bool was_reached(const bcw_judge *jd, size_t i)
+{
+    return i < jd->capnow && jd->now[i] != NULL;
+}
+
 /* Entry i reached by s: this walk's state after s is the oracle's
  * after the entry, which s's extensions start from.  0 or
  * BCW_ENOMEM. */
@@ -324,9 +329,8 @@ static int reached(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     if (bcw__grow(&jd->now, &jd->capnow, (size_t)i + 1, sizeof *jd->now) < 0)
         return BCW_ENOMEM;
     memset(jd->now + had, 0, (jd->capnow - had) * sizeof *jd->now);
-    jd->now[i] = jd->seen.obs.outcome;
-    if (set_flag(&jd->reached, &jd->capreached, (size_t)i) < 0 ||
-        remember(jd, s->state, after) < 0 ||
+    jd->now[i] = jd->seen.obs.outcome ? jd->seen.obs.outcome : "";
+    if (remember(jd, s->state, after) < 0 ||
         path_after(jd, r, s, after, &v->extend) < 0)
         return BCW_ENOMEM;
     return 0;
@@ -395,8 +399,7 @@ static int judge_changed(bcw_judge *jd, const bcw_seq *s, size_t i,
     if (jd->reference) {
         v->judgement = BCW_JUDGED_DIFFERS;
         v->was = &had->obs;
-    } else if (jd->accept && !wrong &&
-               !(i < jd->capreached && jd->reached[i])) {
+    } else if (jd->accept && !wrong && !was_reached(jd, i)) {
         /* accepted in its place, unless this walk met the entry with
          * its old observation already: then the state does not decide
          * what the call does (unit globals), and it stays pending */
@@ -638,11 +641,6 @@ int bcw__judge_answer(bcw_judge *jd, enum bcw_verdict verdict,
     return 0;
 }
 
-static bool was_reached(const bcw_judge *jd, size_t i)
-{
-    return i < jd->capreached && jd->reached[i];
-}
-
 /* Why entry e was not reached, into buf: the longest prefix of it that
  * the oracle has and this walk reached, after which its next call was
  * not made, or none. */
@@ -654,8 +652,8 @@ static void why_missing(const bcw_judge *jd, const bcw_oracle_entry *e,
         if (p < 0 || !was_reached(jd, (size_t)p))
             continue;
         const bcw_observation *o = &bcw_oracle_entry_at(jd->oracle, p)->obs;
-        const char *now = (size_t)p < jd->capnow ? jd->now[p] : NULL;
-        if (now != NULL && strcmp(now, o->outcome) != 0)
+        const char *now = jd->now[p];
+        if (strcmp(now, o->outcome) != 0)
             snprintf(buf, n,
                      "its prefix of %u calls ended %s in this walk (the "
                      "oracle has it %s), so %s was not made",
@@ -714,7 +712,6 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     bcw__stateset_clear(&jd->seen_after);
     free(jd->from);
     free(jd->to);
-    free(jd->reached);
     free(jd->now);
     free(jd->asked);
     free(jd->path);

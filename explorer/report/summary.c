@@ -91,18 +91,18 @@ void bcw__summary_standalone(FILE *f, const bcw_reporter *r,
                 (unsigned long long)c->unbuilt);
         for (unsigned i = 0; i < r->nstandalone; i++) {
             const bcw_standalone_halt *h = &r->standalone[i];
-            fprintf(f, "%s{\"fn\": ", i ? ", " : "");
-            bcw__json_str(f, h->fn);
-            fputs(", \"outcome\": ", f);
-            bcw__json_str(f, h->outcome);
-            fputs(", \"cause\": ", f);
-            bcw__json_str(f, h->cause);
-            fputs(", \"sequence\": ", f);
-            bcw__json_str(f, h->sequence);
-            fputs(", \"verdict\": ", f);
-            bcw__json_str(f, h->verdict);
-            fputs(", \"standalone\": ", f);
-            bcw__json_str(f, h->what);
+            const char *const members[][2] = {
+                {"fn", h->fn},           {"outcome", h->outcome},
+                {"cause", h->cause},     {"sequence", h->sequence},
+                {"verdict", h->verdict}, {"standalone", h->what}};
+            for (unsigned k = 0; k < sizeof members / sizeof *members; k++) {
+                fprintf(f, "%s\"%s\": ",
+                        k   ? ", "
+                        : i ? ", {"
+                            : "{",
+                        members[k][0]);
+                bcw__json_str(f, members[k][1]);
+            }
             fputc('}', f);
         }
         fprintf(f, "]},%s", nl);
