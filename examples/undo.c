@@ -19,7 +19,9 @@
  *      faulty build's own algebra walk never extends it; the oracle's
  *      plan, the correct build's, still does
  *   9  a constructor that makes nothing: every sequence is rejected, and
- *      everything the oracle has is missing */
+ *      everything the oracle has is missing
+ *  10  a teardown that halts on some states: undo_free aborts on a history
+ *      that has dropped entries (a debugging check left in) */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -51,6 +53,10 @@ undo *undo_new(void)
 
 void undo_free(undo *u)
 {
+#if UNDO_FAULT == 10
+    if (u->dropped > 0)
+        abort();
+#endif
     free(u);
 }
 

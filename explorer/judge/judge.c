@@ -653,16 +653,18 @@ static void why_missing(const bcw_judge *jd, const bcw_oracle_entry *e,
             continue;
         const bcw_observation *o = &bcw_oracle_entry_at(jd->oracle, p)->obs;
         const char *now = jd->now[p];
+        const char *whose =
+            jd->reference ? "the reference build" : "the oracle";
         if (strcmp(now, o->outcome) != 0)
             snprintf(buf, n,
-                     "its prefix of %u calls ended %s in this walk (the "
-                     "oracle has it %s), so %s was not made",
-                     k, now, o->outcome, e->calls[k]);
+                     "its prefix of %u calls ended %s in this walk (%s has "
+                     "it %s), so %s was not made",
+                     k, now, whose, o->outcome, e->calls[k]);
         else
             snprintf(buf, n,
-                     "its prefix of %u calls was reached as the oracle has "
-                     "it, then %s was not made",
-                     k, e->calls[k]);
+                     "its prefix of %u calls was reached as %s has it, then "
+                     "%s was not made",
+                     k, whose, e->calls[k]);
         return;
     }
     snprintf(buf, n, "not even its first call %s was reached", e->calls[0]);

@@ -78,11 +78,22 @@ static char *call_text(const bcw_reporter *r, const bcw_seq *s, unsigned k,
     return bcw__strdup(line);
 }
 
+/* The calls an observation names: those the report shows, but a halt in
+ * the teardown (the destructor the walk ends each sequence with) is
+ * what the last method's call led to, observed on that call: the
+ * oracle's entry for it then changes, both sides shown (undo.c's fault
+ * 10), rather than a new entry for a call the walk adds. */
+static unsigned calls_observed(const bcw_seq *s)
+{
+    unsigned n = bcw__calls_shown(s);
+    return n == s->len + 2u ? n - 1 : n;
+}
+
 int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
                         bcw_oracle_entry *e)
 {
     memset(e, 0, sizeof *e);
-    unsigned ncalls = bcw__calls_shown(s);
+    unsigned ncalls = calls_observed(s);
     char **calls = bcw__calloc(ncalls, sizeof *calls);
     char **out = bcw__calloc(2 * BCW_MAX_PARAMS, sizeof *out);
     e->calls = (const char *const *)calls;
@@ -95,6 +106,8 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
     e->state = s->before;
     e->after = s->outcome == BCW_RUN_NORMAL ? s->state : 0;
     bool halted = s->outcome != BCW_RUN_NORMAL;
+    /* the last call returned, and the teardown after it halted */
+    bool returned = !halted || ncalls < bcw__calls_shown(s);
     bool ok = true;
     renumber seen = {.n = 0};
     bcw_gen gen = {0};
@@ -111,10 +124,11 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
         if (k + 1 < ncalls || fn == NULL)
             continue;
         /* the last call's result and out-parameters, as jsonl shows them */
-        if (result[0] && bcw__calls_result_shown(s, k))
+        if (result[0] &&
+            (returned ? k >= s->nprefix : bcw__calls_result_shown(s, k)))
             ok &= (e->obs.result = renumbered(result, &seen)) != NULL;
         const bcw_step *st = &r->steps[s->steps[k]];
-        for (unsigned p = 0; s->outs[k] != NULL && !halted && p < fn->nparams;
+        for (unsigned p = 0; s->outs[k] != NULL && returned && p < fn->nparams;
              p++) {
             char v[BCW_VALUE_CHARS];
             if (!bcw__calls_out(st, &fn->params[p], p, s->outs[k], v, sizeof v))

@@ -473,6 +473,48 @@ class Test(unittest.TestCase):
         self.assertEqual(set(s["state"] for s in seqs),
                          {"empty", "full", "default"})
 
+    def test_every_shape_of_fault_fails_at_the_least_depth_showing_it(self):
+        # issue 29's shapes: a constructor returning NULL (undo fault 9),
+        # a state made unreachable (undo fault 3: full is never reached),
+        # a teardown halting on some states (undo fault 10: after a
+        # drop), a boundary moved by one (slots fault 1: slots_open(0)
+        # refused; fault 2: the slot one past the pool given back), an
+        # observer with a side effect only the algebra walk
+        # checks (undo fault 5).  Each fails by oracle and by reference
+        # at the depth that first shows it, and passes one below (walks
+        # are at least one method deep)
+        for faulty, unit, walk, depth, extra in (
+                ("undo-fault9", "undo", "protocol", 1, []),
+                ("undo-fault3", "undo", "state", 1, []),
+                ("undo-fault10", "undo", "protocol", 4, []),
+                ("slots-fault1", "slots", "protocol", 1, ["--boundaries"]),
+                ("slots-fault2", "slots", "protocol", 1, []),
+                ("undo-fault5", "undo", "algebra", 5, [])):
+            correct = unit + ".bc"
+            for d in (depth - 1, depth) if depth > 1 else (depth,):
+                with self.subTest(faulty=faulty, depth=d):
+                    args = ["--walk", walk, *extra]
+                    oracle = os.path.join(self.tmp.name, "%s-%d" % (faulty, d))
+                    rc, _, _ = test_run(oracle, correct, d, "--accept", *args,
+                                        unit=unit)
+                    self.assertEqual(rc, 0)
+                    rc, _, summary = test_run(oracle, faulty + ".bc", d, *args,
+                                              unit=unit)
+                    self.assertEqual(rc, int(d == depth), summary["oracle"])
+                    p = bcwalk("test", example(faulty + ".bc"), "--unit",
+                               unit, "--depth", str(d), *args, "--reference",
+                               example(correct))
+                    self.assertEqual(p.returncode, int(d == depth))
+        # the teardown's halt is the last call's observation, both sides
+        # shown, not a new one
+        text = bcwalk("test", example("undo-fault10.bc"), "--unit", "undo",
+                      "--depth", "4", "--reference", example("undo.bc"),
+                      check=1).stdout
+        self.assertIn("undo_push(target, 4);\nundo_free(target);\n==> "
+                      "*abort* abort() called in undo_free (undo.c:", text)
+        self.assertIn("--- failed: the reference build gives ==> void\n",
+                      text)
+
     def test_a_reference_must_be_the_same_interface(self):
         # a function missing, and the same functions with one parameter
         # of another type

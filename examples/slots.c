@@ -1,0 +1,80 @@
+/* slots.c - a pool of n numbered slots, taken and given back: the
+ * boundaries of the oracle tests' seeded faults, one per -DSLOTS_FAULT=N:
+ *   1  a boundary moved by one: slots_open(0), an empty pool, is refused
+ *      (the constructor returns NULL, so the call is rejected)
+ *   2  a boundary moved by one on the state: slots_give accepts the slot
+ *      number one past the pool, and counts it as free */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define SLOTS_MAX 64
+#ifndef SLOTS_FAULT
+#define SLOTS_FAULT 0
+#endif
+
+typedef struct slots {
+    int n;         /* slots in the pool */
+    int free;      /* slots not taken */
+    uint64_t used; /* bit i: slot i is taken */
+} slots;
+
+slots *slots_open(int n)
+{
+#if SLOTS_FAULT == 1
+    if (n <= 0 || n > SLOTS_MAX)
+#else
+    if (n < 0 || n > SLOTS_MAX)
+#endif
+        return NULL;
+    slots *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->n = n;
+    s->free = n;
+    return s;
+}
+
+void slots_close(slots *s)
+{
+    free(s);
+}
+
+/* The lowest free slot's number, taken; -1 when every slot is taken. */
+int slots_take(slots *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!(s->used >> i & 1)) {
+            s->used |= (uint64_t)1 << i;
+            s->free--;
+            return i;
+        }
+    return -1;
+}
+
+/* Gives slot i back: false when it is no slot of the pool or not
+ * taken. */
+bool slots_give(slots *s, int i)
+{
+#if SLOTS_FAULT == 2
+    if (i < 0 || i > s->n)
+        return false;
+    if (i == s->n) {
+        s->free++;
+        return true;
+    }
+#else
+    if (i < 0 || i >= s->n)
+        return false;
+#endif
+    if (!(s->used >> i & 1))
+        return false;
+    s->used &= ~((uint64_t)1 << i);
+    s->free++;
+    return true;
+}
+
+int slots_free(const slots *s)
+{
+    return s->free;
+}
