@@ -19,7 +19,7 @@
 
 #define ORACLE_FORMAT "bcwalk-oracle"
 /* docs/oracle.md states it (tests/check_versions.py compares). */
-#define ORACLE_VERSION 4
+#define ORACLE_VERSION 5
 #define ORACLE_LIMIT ((size_t)1 << 32)
 
 struct bcw_oracle {
@@ -28,8 +28,9 @@ struct bcw_oracle {
     size_t nmodel;
     bcw_oracle_entry *entries; /* their strings the oracle's own */
     size_t n, cap;
-    bcw_index index;  /* key hash -> entry */
-    bcw_index by_seq; /* its sequence's hash -> entry */
+    bcw_index index;          /* key hash -> entry */
+    bcw_index by_seq;         /* its sequence's hash -> entry */
+    bcw_oracle_states states; /* its own copies; n 0: none */
 };
 
 static const char *const verdicts[] = {"pending", "pass", "fail"};
@@ -173,6 +174,72 @@ static bool whole_obs(const bcw_observation *obs)
     return obs->outcome != NULL && all_there(obs->out, 2 * obs->nout);
 }
 
+static void free_states(bcw_oracle_states *s)
+{
+    bcw__strv_free((char **)s->preds, s->npreds);
+    for (unsigned i = 0; i < s->n; i++) {
+        const bcw_oracle_state *d = &s->v[i];
+        free((char *)d->name);
+        free((uint16_t *)d->steps);
+        bcw__strv_free((char **)d->fns, d->ncover + 1);
+    }
+    free((bcw_oracle_state *)s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* Is state d whole: a name, and a cover of at least its constructor
+ * with each step's function? */
+static bool whole_state(const bcw_oracle_state *d)
+{
+    return d->name != NULL && d->steps != NULL && d->fns != NULL &&
+           all_there(d->fns, d->ncover + 1);
+}
+
+int bcw_oracle_set_states(bcw_oracle *o, const bcw_oracle_states *s)
+{
+    if (s != NULL && s->npreds > 32)
+        return bcw__error(BCW_EINPUT, "oracle states: more than 32 "
+                                      "predicates");
+    for (unsigned i = 0; s != NULL && i < s->n; i++)
+        if (!whole_state(&s->v[i]))
+            return bcw__error(BCW_EINPUT,
+                              "oracle state %u: no name or no "
+                              "cover",
+                              i);
+    bcw_oracle_states c = {0};
+    bool ok = true;
+    if (s != NULL && s->n > 0) {
+        c.plan_steps = s->plan_steps;
+        c.npreds = s->npreds;
+        c.preds = copy_strv(s->preds, s->npreds, &ok);
+        bcw_oracle_state *v = bcw__calloc(s->n, sizeof *v);
+        c.v = v;
+        ok &= v != NULL;
+        for (unsigned i = 0; ok && i < s->n; i++, c.n++) {
+            const bcw_oracle_state *d = &s->v[i];
+            uint16_t *steps = bcw__calloc(d->ncover + 1, sizeof *steps);
+            v[i] = (bcw_oracle_state){copy_str(d->name, &ok), d->value,
+                                      d->ncover, steps,
+                                      copy_strv(d->fns, d->ncover + 1, &ok)};
+            ok &= steps != NULL;
+            if (steps != NULL)
+                memcpy(steps, d->steps, (d->ncover + 1) * sizeof *steps);
+        }
+    }
+    if (!ok) {
+        free_states(&c);
+        return BCW_ENOMEM;
+    }
+    free_states(&o->states);
+    o->states = c;
+    return 0;
+}
+
+const bcw_oracle_states *bcw_oracle_get_states(const bcw_oracle *o)
+{
+    return o->states.n > 0 ? &o->states : NULL;
+}
+
 /* Appends `e`, whose strings become the oracle's, to the entries and the
  * index: its index, or BCW_ENOMEM (e then still the caller's). */
 static long append(bcw_oracle *o, const bcw_oracle_entry *e)
@@ -235,6 +302,7 @@ void bcw_oracle_free(bcw_oracle *o)
     free(o->entries);
     bcw__index_free(&o->index);
     bcw__index_free(&o->by_seq);
+    free_states(&o->states);
     free(o->model);
     free(o->unit);
     free(o);
@@ -373,12 +441,36 @@ static void pack_obs(msgpack_packer *pk, const bcw_observation *o)
     pack_strv(pk, o->out, 2 * o->nout);
 }
 
+/* The design states: nil, or [plan_steps, [preds], [[name, value,
+ * [steps], [fns]], ...]]. */
+static void pack_states(msgpack_packer *pk, const bcw_oracle_states *s)
+{
+    if (s->n == 0) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_uint32(pk, s->plan_steps);
+    pack_strv(pk, s->preds, s->npreds);
+    msgpack_pack_array(pk, s->n);
+    for (unsigned i = 0; i < s->n; i++) {
+        const bcw_oracle_state *d = &s->v[i];
+        msgpack_pack_array(pk, 4);
+        bcw__pack_str(pk, d->name);
+        msgpack_pack_uint32(pk, d->value);
+        msgpack_pack_array(pk, d->ncover + 1);
+        for (unsigned k = 0; k <= d->ncover; k++)
+            msgpack_pack_uint16(pk, d->steps[k]);
+        pack_strv(pk, d->fns, d->ncover + 1);
+    }
+}
+
 int bcw_oracle_save(const bcw_oracle *o, const char *path)
 {
     bcw_pack p;
     bcw__pack_init(&p, "the oracle", ORACLE_LIMIT);
     msgpack_packer *pk = &p.pk;
-    msgpack_pack_map(pk, 6);
+    msgpack_pack_map(pk, 7);
     bcw__pack_str(pk, "format");
     bcw__pack_str(pk, ORACLE_FORMAT);
     bcw__pack_str(pk, "version");
@@ -392,6 +484,8 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     } else {
         msgpack_pack_nil(pk);
     }
+    bcw__pack_str(pk, "states");
+    pack_states(pk, &o->states);
     bcw__pack_str(pk, "entries");
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
@@ -478,6 +572,51 @@ static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
     }
 }
 
+/* The design states of the file (nil: none) into the oracle. */
+static void read_states(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
+{
+    if (o->type == MSGPACK_OBJECT_NIL)
+        return;
+    const msgpack_object *f = bcw__rd_arr(r, o, 3, "states");
+    if (f == NULL)
+        return;
+    bcw_oracle_states s = {0};
+    s.plan_steps = (unsigned)bcw__rd_u64(r, &f[0], UINT16_MAX, "plan steps");
+    s.preds =
+        (const char *const *)bcw__rd_strv(r, &f[1], &s.npreds, "predicates");
+    const msgpack_object *v = bcw__rd_arr(r, &f[2], 0, "states");
+    uint32_t n = v != NULL ? f[2].via.array.size : 0;
+    bcw_oracle_state *d = r->err == 0 ? bcw__calloc(n + 1, sizeof *d) : NULL;
+    if (r->err == 0 && d == NULL)
+        r->err = BCW_ENOMEM;
+    s.v = d;
+    for (uint32_t i = 0; r->err == 0 && i < n; i++, s.n++) {
+        const msgpack_object *g = bcw__rd_arr(r, &v[i], 4, "state");
+        if (g == NULL)
+            break;
+        d[i].name = bcw__rd_str(r, &g[0], false, "state name");
+        d[i].value = (uint32_t)bcw__rd_u64(r, &g[1], UINT32_MAX, "value");
+        unsigned nsteps = 0, nfns = 0;
+        const msgpack_object *st = bcw__rd_arr(r, &g[2], 0, "cover");
+        nsteps = st != NULL ? g[2].via.array.size : 0;
+        uint16_t *steps = bcw__calloc(nsteps + 1, sizeof *steps);
+        d[i].steps = steps;
+        for (unsigned k = 0; steps != NULL && k < nsteps; k++)
+            steps[k] = (uint16_t)bcw__rd_u64(r, &st[k], UINT16_MAX, "step");
+        d[i].fns = (const char *const *)bcw__rd_strv(r, &g[3], &nfns,
+                                                     "cover functions");
+        d[i].ncover = nfns > 0 ? nfns - 1 : 0;
+        if (r->err == 0 && (steps == NULL || nsteps == 0 || nfns != nsteps))
+            bcw__rd_bad(r, "a state's cover");
+    }
+    if (r->err == 0 && (s.npreds > 32 || !all_there(s.preds, s.npreds)))
+        bcw__rd_bad(r, "the states' predicates");
+    if (r->err == 0)
+        oracle->states = s;
+    else
+        free_states(&s);
+}
+
 int bcw_oracle_load(bcw_oracle **out, const char *path)
 {
     *out = NULL;
@@ -498,7 +637,9 @@ int bcw_oracle_load(bcw_oracle **out, const char *path)
     const msgpack_object *entries =
         root ? bcw__rd_field(root, "entries") : NULL;
     const msgpack_object *model = root ? bcw__rd_field(root, "model") : NULL;
-    if (root != NULL && (unit == NULL || entries == NULL || model == NULL))
+    const msgpack_object *states = root ? bcw__rd_field(root, "states") : NULL;
+    if (root != NULL &&
+        (unit == NULL || entries == NULL || model == NULL || states == NULL))
         bcw__rd_bad(&r, "missing fields");
     if (r.err == 0 && model->type != MSGPACK_OBJECT_NIL &&
         model->type != MSGPACK_OBJECT_BIN)
@@ -513,6 +654,8 @@ int bcw_oracle_load(bcw_oracle **out, const char *path)
         (err = bcw_oracle_set_model(o, model->via.bin.ptr,
                                     model->via.bin.size)) < 0)
         r.err = err;
+    if (r.err == 0)
+        read_states(&r, o, states);
     const msgpack_object *es =
         r.err == 0 ? bcw__rd_arr(&r, entries, 0, "entries") : NULL;
     for (uint32_t i = 0;
@@ -559,6 +702,27 @@ static void json_state(FILE *f, uint64_t state)
         fputs("null", f);
 }
 
+/* The design states: null, or {"plan_steps": N, "predicates": [...],
+ * "states": [{"name": ..., "value": ..., "cover": [fns]}, ...]}. */
+static void json_states(FILE *f, const bcw_oracle_states *s)
+{
+    if (s->n == 0) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"plan_steps\": %u, \"predicates\": ", s->plan_steps);
+    json_strv(f, s->preds, s->npreds);
+    fputs(", \"states\": [", f);
+    for (unsigned i = 0; i < s->n; i++) {
+        fputs(i > 0 ? ", {\"name\": " : "{\"name\": ", f);
+        bcw__json_str(f, s->v[i].name);
+        fprintf(f, ", \"value\": %u, \"cover\": ", (unsigned)s->v[i].value);
+        json_strv(f, s->v[i].fns, s->v[i].ncover + 1);
+        fputc('}', f);
+    }
+    fputs("]}", f);
+}
+
 /* An observation's members: "outcome": ..., "cause": ..., "result":
  * ..., "out": {...}. */
 static void json_obs(FILE *f, const bcw_observation *o)
@@ -589,6 +753,8 @@ int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
         fprintf(f, ", \"model_bytes\": %zu", o->nmodel);
     else
         fputs(", \"model_bytes\": null", f);
+    fputs(", \"states\": ", f);
+    json_states(f, &o->states);
     fputs(", \"entries\": [", f);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];

@@ -168,6 +168,7 @@ typedef struct walk {
     bool keep_record;
     struct bcw_judged scratch; /* the reference walk's counts */
     bool probed;     /* the state walk's states are found: walk them */
+    bool restored;   /* they are the oracle's, reached by its covers */
     unsigned nnotes; /* the states' notes after probing */
     /* the judgement and the report */
     sinks sk;
@@ -492,14 +493,55 @@ static int probe(walk *w)
     return err;
 }
 
+/* bcwalk test: the design states the oracle has, reached by its covers
+ * on this build in place of probing it (a fault may make a state
+ * unreachable: its cover then fails), when they fit the plan.  1 when
+ * restored, 0 when there are none to restore, or an error. */
+static int restore_states(walk *w)
+{
+    const bcw_oracle_states *kept =
+        w->sk.judge != NULL && w->judge_o.reference == NULL &&
+                !w->judge_o.replan
+            ? bcw_oracle_get_states(bcw__judge_oracle(w->sk.judge))
+            : NULL;
+    int got = kept != NULL ? bcw__states_restore(&w->states, w->u, w->a.steps,
+                                                 w->a.nsteps, kept)
+                           : 0;
+    w->restored = got == 1;
+    return got;
+}
+
+/* The states this walk probed become the oracle's, for later tests to
+ * reach by their covers: when it has none yet, or --replan. */
+static int keep_states(walk *w)
+{
+    if (w->sk.judge == NULL || w->judge_o.reference != NULL ||
+        w->cfg.kind != BCW_WALK_STATE || w->restored || w->out->partial)
+        return 0;
+    bcw_oracle *o = bcw__judge_oracle(w->sk.judge);
+    if (bcw_oracle_get_states(o) != NULL && !w->judge_o.replan)
+        return 0;
+    bcw_oracle_states kept;
+    int err =
+        bcw__states_keep(&w->states, w->u, w->a.steps, w->a.nsteps, &kept);
+    if (err == 0 && kept.n > 0 && (err = bcw_oracle_set_states(o, &kept)) == 0)
+        bcw__judge_changed(w->sk.judge);
+    bcw__states_kept_free(&kept);
+    return err;
+}
+
 /* The state walk: probing (once: a reference's walk found the states
- * already), then the protocol walk from every state's cover, or from
- * the constructors when probing found no state. */
+ * already; not at all when the oracle's covers reach them), then the
+ * protocol walk from every state's cover, or from the constructors when
+ * there is no state. */
 static int walk_states(walk *w)
 {
     int err = 0;
     if (!w->probed) {
-        err = probe(w);
+        err = restore_states(w);
+        if (err == 0)
+            err = probe(w);
+        err = err > 0 ? 0 : err;
         w->nnotes = w->states.notes.n;
     }
     w->sk.report.states = &w->states;
@@ -670,6 +712,8 @@ static int close_judge(walk *w, int err)
     }
     if (sk->judge == NULL)
         return err;
+    if (err == 0)
+        err = keep_states(w);
     w->out->judged.on = 1;
     w->out->judged.reference = w->judge_o.reference != NULL;
     int jerr = bcw__judge_close(sk->judge, &w->out->judged, err == 0);

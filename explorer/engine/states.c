@@ -389,6 +389,18 @@ int bcw__states_of(const bcw_states *st, uint32_t preds, uint32_t known)
     return project(st, preds, known, &value) ? find_state(st, value) : -1;
 }
 
+bool bcw__states_cover_reached(const bcw_states *st, unsigned i,
+                               const bcw_seq *s, const char **got)
+{
+    *got = NULL;
+    int k = s->outcome == BCW_RUN_NORMAL
+                ? bcw__states_of(st, s->preds, s->known)
+                : -1;
+    if (k >= 0)
+        *got = st->states[k].name;
+    return k >= 0 && (unsigned)k == i;
+}
+
 int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
                       const uint16_t *mutators, unsigned nmut, unsigned depth,
                       bool prune, const bcw_unit *u, bcw_tseqs *tests)
@@ -755,6 +767,116 @@ int bcw__states_dot(const bcw_states *st, const bcw_unit *u,
         err = bcw__write_file_atomic(path, b.data, b.len);
     bcw__buf_free(&b);
     return err;
+}
+
+int bcw__states_keep(const bcw_states *st, const bcw_unit *u,
+                     const bcw_step *steps, unsigned nsteps,
+                     bcw_oracle_states *out)
+{
+    memset(out, 0, sizeof *out);
+    out->plan_steps = nsteps;
+    const char **preds = bcw__calloc(st->nchosen + 1, sizeof *preds);
+    bcw_oracle_state *v = bcw__calloc(st->nstates + 1, sizeof *v);
+    out->preds = preds;
+    out->v = v;
+    if (preds == NULL || v == NULL) {
+        bcw__states_kept_free(out);
+        return BCW_ENOMEM;
+    }
+    /* the strings are the states' and the unit's: borrowed */
+    for (unsigned i = 0; i < st->nchosen; i++)
+        preds[out->npreds++] = u->preds[st->cand[st->chosen[i]]].name;
+    for (unsigned i = 0; i < st->nstates; i++) {
+        const bcw_dstate *d = &st->states[i];
+        if (!d->walked)
+            continue;
+        const char **fns = bcw__calloc(d->ncover + 1, sizeof *fns);
+        if (fns == NULL) {
+            bcw__states_kept_free(out);
+            return BCW_ENOMEM;
+        }
+        for (unsigned k = 0; k <= d->ncover; k++)
+            fns[k] = u->funcs[steps[d->seq[k]].func].name;
+        v[out->n++] =
+            (bcw_oracle_state){d->name, d->value, d->ncover, d->seq, fns};
+    }
+    return 0;
+}
+
+void bcw__states_kept_free(bcw_oracle_states *s)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        free((char **)s->v[i].fns);
+    free((char **)s->preds);
+    free((bcw_oracle_state *)s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* Why the kept states do not fit this plan, or NULL: they do, and
+ * chosen[i] is the candidate of their predicate i. */
+static char *misfit(const bcw_states *st, const bcw_unit *u,
+                    const bcw_step *steps, unsigned nsteps,
+                    const bcw_oracle_states *kept, unsigned *chosen)
+{
+    if (kept->plan_steps != nsteps)
+        return bcw__sprintf("the oracle's covers are of a plan of %u steps, "
+                            "this walk's has %u (other options)",
+                            kept->plan_steps, nsteps);
+    for (unsigned i = 0; i < kept->npreds; i++) {
+        unsigned k = 0;
+        while (k < st->ncand &&
+               strcmp(u->preds[st->cand[k]].name, kept->preds[i]) != 0)
+            k++;
+        if (k == st->ncand)
+            return bcw__sprintf("the oracle's states are of predicate %s, "
+                                "which this walk does not choose from",
+                                kept->preds[i]);
+        chosen[i] = k;
+    }
+    for (unsigned i = 0; i < kept->n; i++)
+        for (unsigned k = 0; k <= kept->v[i].ncover; k++) {
+            unsigned s = kept->v[i].steps[k];
+            if (s >= nsteps ||
+                strcmp(u->funcs[steps[s].func].name, kept->v[i].fns[k]) != 0)
+                return bcw__sprintf("the cover of the oracle's state %s "
+                                    "calls %s, this plan's step %u does not",
+                                    kept->v[i].name, kept->v[i].fns[k], s);
+        }
+    return NULL;
+}
+
+int bcw__states_restore(bcw_states *st, const bcw_unit *u,
+                        const bcw_step *steps, unsigned nsteps,
+                        const bcw_oracle_states *kept)
+{
+    unsigned chosen[BCW_MAX_PREDS];
+    char *why = kept->npreds <= BCW_MAX_PREDS
+                    ? misfit(st, u, steps, nsteps, kept, chosen)
+                    : bcw__sprintf("the oracle's states are of %u predicates",
+                                   kept->npreds);
+    if (why != NULL) {
+        char *note = bcw__sprintf("%s: the design states were probed again, "
+                                  "not reached by the oracle's covers",
+                                  why);
+        free(why);
+        return note != NULL ? bcw__strlist_add(&st->notes, note) : BCW_ENOMEM;
+    }
+    st->restored = true;
+    st->nchosen = kept->npreds;
+    memcpy(st->chosen, chosen, kept->npreds * sizeof *chosen);
+    for (unsigned i = 0; i < kept->n; i++) {
+        const bcw_oracle_state *d = &kept->v[i];
+        int k = add_state(st, u, d->value, d->steps, d->ncover, NULL);
+        if (k < 0)
+            return k;
+        /* the oracle's name: its --predicates labels */
+        char *name = bcw__strdup(d->name);
+        if (name == NULL)
+            return BCW_ENOMEM;
+        free(st->states[k].name);
+        st->states[k].name = name;
+    }
+    return 1;
 }
 
 void bcw__states_rewind(bcw_states *st, unsigned nnotes)

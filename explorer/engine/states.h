@@ -7,6 +7,7 @@
 #define BCW_STATES_H
 
 #include "alloc.h"
+#include "bcwalk/oracle.h"
 #include "plan.h"
 #include "pool.h"
 #include "walk.h"
@@ -71,6 +72,7 @@ typedef struct bcw_states {
     size_t captrans;
     bcw_strlist notes; /* merged predicates and warnings, for the report */
     uint64_t probed;   /* sequences probing ran */
+    bool restored;     /* the states are an oracle's, not probed */
 } bcw_states;
 
 /* Chooses the candidate predicates (`names`, comma-separated, or every
@@ -98,6 +100,13 @@ BCW_INTERNAL int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
 BCW_INTERNAL int bcw__states_of(const bcw_states *st, uint32_t preds,
                                 uint32_t known);
 
+/* Did sequence s, a run of state i's cover alone (its walk's first
+ * sequence), reach state i: end normally with the predicates' values of
+ * i?  Else *got is the name of the state it reached, or NULL (it halted,
+ * a predicate was not known, or the values are no state's). */
+BCW_INTERNAL bool bcw__states_cover_reached(const bcw_states *st, unsigned i,
+                                            const bcw_seq *s, const char **got);
+
 /* Told before each state's walk which state it is (name, index), and
  * (NULL, -1) after the last. */
 typedef void (*bcw_state_begin_cb)(void *payload, const char *name, int index);
@@ -109,6 +118,23 @@ typedef void (*bcw_state_begin_cb)(void *payload, const char *name, int index);
 BCW_INTERNAL int bcw__states_walk(bcw_states *st, const bcw_walk_cfg *base,
                                   const bcw_unit *u, bcw_state_begin_cb begin,
                                   void *payload, bcw_summary *out);
+
+/* The states with covers as an oracle keeps them (bcwalk test), into
+ * *out, whose arrays are the caller's (bcw__states_kept_free): the
+ * plan's `nsteps` steps, the chosen predicates by name.  0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__states_keep(const bcw_states *st, const bcw_unit *u,
+                                  const bcw_step *steps, unsigned nsteps,
+                                  bcw_oracle_states *out);
+BCW_INTERNAL void bcw__states_kept_free(bcw_oracle_states *s);
+
+/* The states an oracle kept, in place of probing: 1 when they fit this
+ * plan (as many steps, each cover step calling the function it did, the
+ * predicates all candidates), 0 when not (st unchanged but for a note
+ * saying why: probe instead), or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__states_restore(bcw_states *st, const bcw_unit *u,
+                                     const bcw_step *steps, unsigned nsteps,
+                                     const bcw_oracle_states *kept);
 
 /* Undoes a state walk, keeping what probing found (the states with
  * covers, and the first `nnotes` notes), so that the same states can be

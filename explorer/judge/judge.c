@@ -273,9 +273,22 @@ static bool void_normal(const bcw_observation *o)
 /* A failed ENSURES or INVARIANT, a failed assert, or a call walked as an
  * observer that changed the object's state: wrong whatever a person would
  * say (the JML way). */
-static bool broken(const bcw_seq *s)
+/* Is sequence s the cover of the state being walked (the first sequence
+ * of its walk), run on its own, and does it no longer reach that state
+ * (a fault made it unreachable)?  The state it reached instead, if any,
+ * into v. */
+static bool lost_state(const bcw_reporter *r, const bcw_seq *s,
+                       bcw_verdict_of *v)
 {
-    return s->outcome == BCW_RUN_FAILURE || s->observer_changed ||
+    if (r->states == NULL || r->state_index < 0 || s->len != s->nprefix)
+        return false;
+    return v->lost = !bcw__states_cover_reached(
+               r->states, (unsigned)r->state_index, s, &v->lost_to);
+}
+
+static bool broken(const bcw_seq *s, const bcw_verdict_of *v)
+{
+    return s->outcome == BCW_RUN_FAILURE || s->observer_changed || v->lost ||
            (s->outcome == BCW_RUN_ABORT && s->cause != NULL &&
             s->cause->kind == BCW_CAUSE_ASSERT);
 }
@@ -365,7 +378,7 @@ static long judge_new(bcw_judge *jd, const bcw_seq *s, bcw_verdict_of *v,
                       struct bcw_judged *counts, bool *accepted)
 {
     bcw_oracle_entry *e = &jd->seen;
-    bool wrong = broken(s);
+    bool wrong = broken(s, v);
     /* JWalk's weak rule: a void call that returns normally is right
      * (only a change from it is put to a person) */
     bool rule = !wrong && !jd->reference && void_normal(&e->obs);
@@ -394,7 +407,7 @@ static int judge_changed(bcw_judge *jd, const bcw_seq *s, size_t i,
                          bcw_verdict_of *v, bool *accepted)
 {
     const bcw_oracle_entry *had = bcw_oracle_entry_at(jd->oracle, i);
-    bool wrong = broken(s);
+    bool wrong = broken(s, v);
     int err;
     if (jd->reference) {
         v->judgement = BCW_JUDGED_DIFFERS;
@@ -430,7 +443,7 @@ static int judge_same(bcw_judge *jd, const bcw_seq *s, size_t i,
                       bcw_verdict_of *v, bool *accepted)
 {
     const bcw_oracle_entry *had = bcw_oracle_entry_at(jd->oracle, i);
-    bool wrong = broken(s);
+    bool wrong = broken(s, v);
     if (wrong || had->verdict == BCW_VERDICT_FAIL) {
         v->judgement = wrong ? BCW_JUDGED_BROKEN : BCW_JUDGED_FAIL;
     } else if (had->verdict == BCW_VERDICT_PASS) {
@@ -499,6 +512,7 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
 {
     *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT,
                           .observer = s->observer_changed};
+    lost_state(r, s, v);
     jd->last = -1;
     bcw__report_observed_free(&jd->seen);
     uint64_t state;

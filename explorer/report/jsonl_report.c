@@ -49,6 +49,15 @@ static void json_judgement(const bcw_verdict_of *v, FILE *f)
         [BCW_JUDGED_CHANGED] = "changed", [BCW_JUDGED_PENDING] = "same",
         [BCW_JUDGED_DIFFERS] = "differs", [BCW_JUDGED_RULE] = "void rule"};
     fprintf(f, "\"oracle\": \"%s\", ", words[v->judgement]);
+    if (v->lost) {
+        /* a state's cover that no longer reaches it: what it reaches */
+        fputs("\"cover_reaches\": ", f);
+        if (v->lost_to != NULL)
+            bcw__json_str(f, v->lost_to);
+        else
+            fputs("null", f);
+        fputs(", ", f);
+    }
     if (v->was == NULL)
         return;
     const bcw_observation *o = v->was;

@@ -37,6 +37,14 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
         fputs("--- failed: the oracle has it wrong\n", f);
         break;
     case BCW_JUDGED_BROKEN:
+        if (r->verdict->lost) {
+            fprintf(
+                f,
+                "--- failed: the cover of state %s no longer reaches it%s%s\n",
+                r->state, r->verdict->lost_to ? ": it reaches " : "",
+                r->verdict->lost_to ? r->verdict->lost_to : "");
+            break;
+        }
         fputs(r->verdict->observer
                   ? "--- failed: walked as an observer, the call changed the "
                     "object's state\n"
@@ -166,31 +174,32 @@ static void text_judged(FILE *f, const bcw_summary *s)
 {
     const struct bcw_judged *j = &s->judged;
     if (j->reference) {
-        fprintf(f,
-                "Passed %llu test sequences as the reference build gives "
-                "them\n"
-                "Failed %llu test sequences: %llu not as the reference "
-                "build gives them, %llu a failed contract or assertion\n",
-                (unsigned long long)j->passed, (unsigned long long)j->failed,
-                (unsigned long long)j->differs,
-                (unsigned long long)(j->failed - j->differs));
+        fprintf(
+            f,
+            "Passed %llu test sequences as the reference build gives "
+            "them\n"
+            "Failed %llu test sequences: %llu not as the reference "
+            "build gives them, %llu a failed contract, assertion or check\n",
+            (unsigned long long)j->passed, (unsigned long long)j->failed,
+            (unsigned long long)j->differs,
+            (unsigned long long)(j->failed - j->differs));
         if (j->fresh > 0)
             fprintf(f,
                     "Unmatched %llu test sequences the reference build's walk "
                     "did not make, failed\n",
                     (unsigned long long)j->fresh);
     } else {
-        fprintf(
-            f,
-            "Passed %llu test sequences as the oracle has them\n"
-            "Failed %llu test sequences (a failed contract or assertion, or "
-            "a known failure)\n"
-            "Pending %llu test sequences: %llu new, %llu changed, %llu not "
-            "judged yet\n",
-            (unsigned long long)j->passed, (unsigned long long)j->failed,
-            (unsigned long long)(j->fresh + j->changed + j->unjudged),
-            (unsigned long long)j->fresh, (unsigned long long)j->changed,
-            (unsigned long long)j->unjudged);
+        fprintf(f,
+                "Passed %llu test sequences as the oracle has them\n"
+                "Failed %llu test sequences (a failed contract, assertion or "
+                "check, or "
+                "a known failure)\n"
+                "Pending %llu test sequences: %llu new, %llu changed, %llu not "
+                "judged yet\n",
+                (unsigned long long)j->passed, (unsigned long long)j->failed,
+                (unsigned long long)(j->fresh + j->changed + j->unjudged),
+                (unsigned long long)j->fresh, (unsigned long long)j->changed,
+                (unsigned long long)j->unjudged);
     }
     if (j->accepted > 0)
         fprintf(f, "Accepted %llu observations into the oracle as passing\n",
@@ -235,8 +244,12 @@ static void text_states(const bcw_reporter *r, const bcw_states *st,
                         char **texts)
 {
     FILE *f = r->f;
-    fprintf(f, "\nDesign states (%u, from %llu probed sequences):\n",
-            st->nstates, (unsigned long long)st->probed);
+    if (st->restored)
+        fprintf(f, "\nDesign states (%u, reached by the oracle's covers):\n",
+                st->nstates);
+    else
+        fprintf(f, "\nDesign states (%u, from %llu probed sequences):\n",
+                st->nstates, (unsigned long long)st->probed);
     for (unsigned i = 0; i < st->nstates; i++) {
         const bcw_dstate *d = &st->states[i];
         fprintf(f, "  %s: ", d->name);

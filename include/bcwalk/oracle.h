@@ -60,6 +60,29 @@ typedef struct bcw_oracle_entry {
     bcw_observation proposed;
 } bcw_oracle_entry;
 
+/* A design state of the state walk: its name, its predicates' values
+ * (bit i: predicate i of its bcw_oracle_states holds) and its cover, the
+ * calls reaching it, as the plan's steps (the constructor's, then
+ * ncover methods') with each step's function. */
+typedef struct bcw_oracle_state {
+    const char *name;
+    uint32_t value;
+    unsigned ncover;
+    const uint16_t *steps;  /* ncover + 1 */
+    const char *const *fns; /* ncover + 1 */
+} bcw_oracle_state;
+
+/* The design states the oracle's state walks were made from: bcwalk
+ * test reaches them again by their covers, and a cover that no longer
+ * reaches its state fails (docs/oracle.md). */
+typedef struct bcw_oracle_states {
+    unsigned plan_steps; /* steps of the plan the covers index */
+    unsigned npreds;
+    const char *const *preds; /* the predicates the values are of, by name */
+    unsigned n;
+    const bcw_oracle_state *v;
+} bcw_oracle_states;
+
 /* A new, empty oracle of unit `unit`; *out is the caller's, freed with
  * bcw_oracle_free().  0 or BCW_ENOMEM. */
 int bcw_oracle_new(bcw_oracle **out, const char *unit);
@@ -84,6 +107,13 @@ const char *bcw_oracle_unit(const bcw_oracle *oracle);
  * set a copy (0 or BCW_ENOMEM), or get them (NULL, *len 0: none). */
 int bcw_oracle_set_model(bcw_oracle *oracle, const void *bytes, size_t len);
 const void *bcw_oracle_model(const bcw_oracle *oracle, size_t *len);
+
+/* The design states: replaced by a copy of `states` (NULL or none:
+ * cleared; 0, BCW_EINPUT for a state whose cover has no steps or more
+ * than 32 predicates, or BCW_ENOMEM), or got (NULL: none; borrowed,
+ * valid until the next set). */
+int bcw_oracle_set_states(bcw_oracle *oracle, const bcw_oracle_states *states);
+const bcw_oracle_states *bcw_oracle_get_states(const bcw_oracle *oracle);
 
 /* Its entries, and entry i (borrowed, valid until the next add). */
 size_t bcw_oracle_count(const bcw_oracle *oracle);

@@ -205,6 +205,46 @@ static void test_oracle__the_file_round_trips(void **state)
     bcw_oracle_free(back);
 }
 
+static void test_oracle__design_states_round_trip(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three(), *back = NULL;
+    assert_null(bcw_oracle_get_states(o));
+    static const char *const preds[] = {"is_empty", "is_full"};
+    static const uint16_t empty[] = {0}, full[] = {0, 3, 3, 3};
+    static const char *const fn_empty[] = {"undo_new"};
+    static const char *const fn_full[] = {"undo_new", "undo_push", "undo_push",
+                                          "undo_push"};
+    bcw_oracle_state v[] = {{"empty", 1, 0, empty, fn_empty},
+                            {"full", 2, 3, full, fn_full}};
+    bcw_oracle_states s = {11, 2, preds, 2, v};
+    assert_int_equal(bcw_oracle_set_states(o, &s), 0);
+    assert_int_equal(bcw_oracle_save(o, path_of("s.msgpack")), 0);
+    assert_int_equal(bcw_oracle_load(&back, path_of("s.msgpack")), 0);
+    const bcw_oracle_states *got = bcw_oracle_get_states(back);
+    assert_non_null(got);
+    assert_int_equal(got->plan_steps, 11);
+    assert_int_equal(got->npreds, 2);
+    assert_string_equal(got->preds[1], "is_full");
+    assert_int_equal(got->n, 2);
+    assert_string_equal(got->v[1].name, "full");
+    assert_int_equal(got->v[1].value, 2);
+    assert_int_equal(got->v[1].ncover, 3);
+    assert_memory_equal(got->v[1].steps, full, sizeof full);
+    assert_string_equal(got->v[1].fns[3], "undo_push");
+    assert_int_equal(got->v[0].ncover, 0);
+    /* a state with no cover is refused, the states kept */
+    bcw_oracle_state bad = {"none", 0, 0, NULL, NULL};
+    bcw_oracle_states b = {11, 0, NULL, 1, &bad};
+    assert_int_equal(bcw_oracle_set_states(back, &b), BCW_EINPUT);
+    assert_int_equal(bcw_oracle_get_states(back)->n, 2);
+    /* cleared */
+    assert_int_equal(bcw_oracle_set_states(back, NULL), 0);
+    assert_null(bcw_oracle_get_states(back));
+    bcw_oracle_free(o);
+    bcw_oracle_free(back);
+}
+
 /* Loads `data` as an oracle file: the error, its message in *msg. */
 static int load_bytes(const void *data, size_t n, const char **msg)
 {
@@ -252,10 +292,12 @@ static void version_two(msgpack_packer *pk)
 
 static void no_entries(msgpack_packer *pk)
 {
-    head(pk, 4);
+    head(pk, 5);
     bcw__pack_str(pk, "unit");
     bcw__pack_str(pk, "bstack");
     bcw__pack_str(pk, "model");
+    msgpack_pack_nil(pk);
+    bcw__pack_str(pk, "states");
     msgpack_pack_nil(pk);
 }
 
@@ -321,15 +363,15 @@ static void test_oracle__bad_files_are_refused(void **state)
     bcw_pack p;
     sealed_map(&p, 2, version_two);
     assert_refused(p.buf.data, p.buf.len,
-                   "oracle version 2, this bcwalk reads 4: make it again");
+                   "oracle version 2, this bcwalk reads 5: make it again");
     bcw__pack_free(&p);
-    sealed_map(&p, 4, no_entries);
+    sealed_map(&p, 5, no_entries);
     assert_refused(p.buf.data, p.buf.len, "missing fields");
     bcw__pack_free(&p);
-    sealed_map(&p, 5, twice);
+    sealed_map(&p, 6, twice);
     assert_refused(p.buf.data, p.buf.len, "two entries of one key");
     bcw__pack_free(&p);
-    sealed_map(&p, 5, unknown_verdict);
+    sealed_map(&p, 6, unknown_verdict);
     assert_refused(p.buf.data, p.buf.len, "(verdict)");
     bcw__pack_free(&p);
     /* another bcwalk file */
@@ -378,6 +420,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle__entries_are_shared_by_state),
         cmocka_unit_test(test_oracle__the_file_round_trips),
+        cmocka_unit_test(test_oracle__design_states_round_trip),
         cmocka_unit_test(test_oracle__a_person_settles_a_proposed_change),
         cmocka_unit_test(test_oracle__bad_files_are_refused),
         cmocka_unit_test(test_oracle__saving_leaves_nothing_else),

@@ -15,13 +15,13 @@ import common
 from common import bcwalk, bcw_hash, example
 
 
-def oracle_bytes(unit, entries, version=4, model=None):
+def oracle_bytes(unit, entries, version=5, model=None, states=None):
     """An oracle file as docs/oracle.md lays it out, written here, not by
     bcwalk: its one map, the checksum last."""
     p = msgpack.Packer(use_bin_type=True)
-    out = p.pack_map_header(6)
+    out = p.pack_map_header(7)
     for key, value in (("format", "bcwalk-oracle"), ("version", version),
-                       ("unit", unit), ("model", model),
+                       ("unit", unit), ("model", model), ("states", states),
                        ("entries", entries)):
         out += p.pack(key) + p.pack(value)
     out += b"\xa8checksum\xcf"
@@ -38,6 +38,12 @@ ENTRIES = [
                   None, ["visit", "16"]], None, None, 0],
 ]
 
+# the state walk's design states: the plan's step count, the predicates,
+# each state's name, value and cover (steps, and their functions)
+STATES = [11, ["bstack_is_empty", "bstack_is_full"],
+          [["empty", 1, [0], ["bstack_new"]],
+           ["default", 0, [0, 2], ["bstack_new", "bstack_push"]]]]
+
 
 class Dump(unittest.TestCase):
     def setUp(self):
@@ -51,13 +57,20 @@ class Dump(unittest.TestCase):
         return path
 
     def test_dump_prints_each_entry(self):
-        path = self.write("o.msgpack", oracle_bytes("bstack", ENTRIES))
+        path = self.write("o.msgpack", oracle_bytes("bstack", ENTRIES,
+                                                    states=STATES))
         p = bcwalk("oracle", "dump", path, check=0)
         self.assertEqual(p.stderr, "")
         doc = json.loads(p.stdout)
         self.assertEqual((doc["format"], doc["version"], doc["unit"]),
-                         ("bcwalk-oracle", 4, "bstack"))
+                         ("bcwalk-oracle", 5, "bstack"))
         self.assertIsNone(doc["model_bytes"])
+        self.assertEqual(doc["states"], {
+            "plan_steps": 11, "predicates": ["bstack_is_empty",
+                                             "bstack_is_full"],
+            "states": [{"name": "empty", "value": 1, "cover": ["bstack_new"]},
+                       {"name": "default", "value": 0,
+                        "cover": ["bstack_new", "bstack_push"]}]})
         first, second = doc["entries"]
         self.assertEqual(first, {
             "state": "9a3c0e1b55f0d2a7", "after": "0000000000000051",
@@ -84,7 +97,14 @@ class Dump(unittest.TestCase):
                  "corrupt oracle file (its checksum does not match its "
                  "bytes)"),
                 ("another version", oracle_bytes("bstack", ENTRIES, 2),
-                 "oracle version 2, this bcwalk reads 4"),
+                 "oracle version 2, this bcwalk reads 5"),
+                ("a cover with no steps", oracle_bytes(
+                    "bstack", ENTRIES, states=[11, [], [["s", 0, [], []]]]),
+                 "corrupt oracle file (a state's cover)"),
+                ("a cover's steps and functions apart", oracle_bytes(
+                    "bstack", ENTRIES,
+                    states=[11, [], [["s", 0, [0, 1], ["bstack_new"]]]]),
+                 "corrupt oracle file (a state's cover)"),
                 ("a model that is no bytes",
                  oracle_bytes("bstack", ENTRIES, model="bstack"),
                  "corrupt oracle file (model)"),
@@ -514,6 +534,51 @@ class Test(unittest.TestCase):
                       "*abort* abort() called in undo_free (undo.c:", text)
         self.assertIn("--- failed: the reference build gives ==> void\n",
                       text)
+
+    def test_a_state_made_unreachable_fails_at_its_cover(self):
+        # fault 3 drops on a history of two: full is never reached.  The
+        # first state walk keeps its states in the oracle; later ones
+        # reach them by its covers, and the cover of full fails
+        oracle = os.path.join(self.tmp.name, "undo.oracle.msgpack")
+        rc, _, _ = test_run(oracle, "undo.bc", 1, "--walk", "state",
+                            "--accept", unit="undo")
+        self.assertEqual(rc, 0)
+        states = json.loads(bcwalk("oracle", "dump", oracle).stdout)["states"]
+        self.assertEqual([(s["name"], len(s["cover"]))
+                          for s in states["states"]],
+                         [("empty", 1), ("default", 2), ("full", 4)])
+        text = bcwalk("test", example("undo.bc"), "--unit", "undo", "--walk",
+                      "state", "--depth", "1", "--oracle", oracle).stdout
+        self.assertIn("Design states (3, reached by the oracle's covers):",
+                      text)
+        cover = ["undo_new"] + ["undo_push"] * 3
+        for judge in (["--oracle", oracle],
+                      ["--reference", example("undo.bc")]):
+            with self.subTest(judge=judge[0]):
+                p = bcwalk("test", example("undo-fault3.bc"), "--unit",
+                           "undo", "--walk", "state", "--depth", "1",
+                           "--format", "jsonl", *judge)
+                self.assertEqual(p.returncode, 1)
+                seqs = [json.loads(line) for line in p.stdout.splitlines()]
+                lost = [s for s in seqs if "cover_reaches" in s]
+                self.assertEqual([([c["fn"] for c in s["calls"]], s["state"],
+                                   s["verdict"], s["cover_reaches"])
+                                  for s in lost],
+                                 [(cover, "full", "fail", "default")])
+        text = bcwalk("test", example("undo-fault3.bc"), "--unit", "undo",
+                      "--walk", "state", "--depth", "1", "--oracle", oracle,
+                      check=1).stdout
+        self.assertIn("undo_push(target, 3);\n==> void\n--- failed: the "
+                      "cover of state full no longer reaches it: it reaches "
+                      "default\n", text)
+        # states of other predicates cannot be the oracle's: the walk
+        # probes again, and says so
+        rc, seqs, summary = test_run(oracle, "undo.bc", 1, "--walk", "state",
+                                     "--predicates", "is_empty", unit="undo")
+        self.assertIn("the oracle's states are of predicate is_full, which "
+                      "this walk does not choose from: the design states "
+                      "were probed again, not reached by the oracle's covers",
+                      summary["warnings"])
 
     def test_a_reference_must_be_the_same_interface(self):
         # a function missing, and the same functions with one parameter
