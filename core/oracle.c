@@ -397,6 +397,16 @@ void bcw_observation_text(const bcw_observation *o, char *buf, size_t n)
         snprintf(buf, n, "*%s* %s", o->outcome, o->cause ? o->cause : "");
         return;
     }
+    if (o->cause != NULL) {
+        /* a normal call's cause: what else it did (an observer that
+         * changed the state) */
+        char first[256];
+        bcw_observation_text(
+            &(bcw_observation){"normal", NULL, o->result, o->nout, o->out},
+            first, sizeof first);
+        snprintf(buf, n, "%s (%s)", first, o->cause);
+        return;
+    }
     snprintf(buf, n, "%s", o->result ? o->result : "");
     for (unsigned k = 0; k < o->nout; k++) {
         size_t len = strlen(buf);

@@ -267,12 +267,9 @@ static int set_flag(bool **flags, size_t *cap, size_t i)
 static bool void_normal(const bcw_observation *o)
 {
     return strcmp(o->outcome, "normal") == 0 && o->result == NULL &&
-           o->nout == 0;
+           o->nout == 0 && o->cause == NULL;
 }
 
-/* A failed ENSURES or INVARIANT, a failed assert, or a call walked as an
- * observer that changed the object's state: wrong whatever a person would
- * say (the JML way). */
 /* Is sequence s the cover of the state being walked (the first sequence
  * of its walk), run on its own, and does it no longer reach that state
  * (a fault made it unreachable)?  The state it reached instead, if any,
@@ -286,11 +283,14 @@ static bool lost_state(const bcw_reporter *r, const bcw_seq *s,
                r->states, (unsigned)r->state_index, s, &v->lost_to);
 }
 
+/* A failed ENSURES or INVARIANT (the unit's invariant function's too),
+ * or a state's cover that no longer reaches it: wrong whatever a person
+ * would say (the JML way).  A failed assert() is an observation like a
+ * crash: a library's assert is often its precondition check (json-c
+ * asserts its argument's type), which a person judges once. */
 static bool broken(const bcw_seq *s, const bcw_verdict_of *v)
 {
-    return s->outcome == BCW_RUN_FAILURE || s->observer_changed || v->lost ||
-           (s->outcome == BCW_RUN_ABORT && s->cause != NULL &&
-            s->cause->kind == BCW_CAUSE_ASSERT);
+    return s->outcome == BCW_RUN_FAILURE || v->lost;
 }
 
 /* The oracle's entry for sequence s into *at (-1: the oracle has none),
@@ -510,8 +510,7 @@ static int count(bcw_judge *jd, const bcw_verdict_of *v, long i, bool accepted,
 int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
                    struct bcw_judged *counts, bcw_verdict_of *v)
 {
-    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT,
-                          .observer = s->observer_changed};
+    *v = (bcw_verdict_of){.judgement = BCW_JUDGED_NOT};
     lost_state(r, s, v);
     jd->last = -1;
     bcw__report_observed_free(&jd->seen);

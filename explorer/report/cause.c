@@ -351,12 +351,12 @@ const char *bcw__cause_outcome(const bcw_seq *s)
                                    : bcw__outcome_name(s->outcome);
 }
 
-void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s, char *buf,
-                         size_t n)
+void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s, bool plain,
+                         char *buf, size_t n)
 {
     char cause[320];
     cause_text(r, s, cause, sizeof cause);
-    const char *apart = bcw__cause_apart(s);
+    const char *apart = plain ? NULL : bcw__cause_apart(s);
     if (apart != NULL)
         snprintf(buf, n, "%s: %s, %s", bcw__outcome_name(s->outcome), cause,
                  apart);

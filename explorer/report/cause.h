@@ -12,21 +12,26 @@
 BCW_INTERNAL void bcw__cause_halt(const bcw_reporter *r, const bcw_seq *s,
                                   char *buf, size_t n);
 
-/* The outcome of s's last call as the jsonl report and the oracle name
- * it: "suspect" for a halt after an argument bcwalk made up, "aliasing"
- * for one after the target was passed as its own argument, else the
- * outcome's name ("crash"). */
+/* The outcome of s's last call as the jsonl report names it: "suspect" for a
+ * halt after an argument bcwalk made up, "aliasing" for one after the target
+ * was passed as its own argument, else the outcome's name ("crash"). */
 BCW_INTERNAL const char *bcw__cause_outcome(const bcw_seq *s);
 
 /* Why s's halt is listed apart ("after an argument bcwalk made up"), or
  * NULL for the library's own halts. */
 BCW_INTERNAL const char *bcw__cause_apart(const bcw_seq *s);
 
-/* The cause of s's halt as the jsonl report and the oracle word it; a
- * halt listed apart with its outcome and why (bcw__cause_apart).  Into
- * buf (n bytes). */
+/* The cause of s's halt as the jsonl report words it; a halt listed
+ * apart with its outcome and why (bcw__cause_apart), unless `plain` (the
+ * oracle's word: whether a halt is listed apart depends on the path to
+ * the state, not on the call).  Into buf (n bytes). */
 BCW_INTERNAL void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s,
-                                      char *buf, size_t n);
+                                      bool plain, char *buf, size_t n);
+
+/* An observer's call that changed the object's state, as the reports
+ * and the oracle word it. */
+#define BCW_OBSERVER_CHANGED                                                   \
+    "walked as an observer, it changed the object's state"
 
 /* "2 blocks, 24 bytes, the first allocated in t_add (t.c:9), left by
  * t_free": what s's destructor left that nothing reaches (s->leak, not

@@ -14,7 +14,7 @@
 static void json_cause(const bcw_reporter *r, const bcw_seq *s, FILE *f)
 {
     char cause[400];
-    bcw__cause_observed(r, s, cause, sizeof cause);
+    bcw__cause_observed(r, s, false, cause, sizeof cause);
     fputs(", \"cause\": ", f);
     bcw__json_str(f, cause);
 }

@@ -139,12 +139,19 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
             e->obs.nout++;
         }
     }
-    e->obs.outcome =
-        halted ? bcw__cause_outcome(s) : bcw__outcome_name(s->outcome);
+    /* the call's own outcome: whether a halt is listed apart (suspect,
+     * aliasing) is the path's, not the state's */
+    e->obs.outcome = bcw__outcome_name(s->outcome);
     if (halted) {
         char cause[400];
-        bcw__cause_observed(r, s, cause, sizeof cause);
+        bcw__cause_observed(r, s, true, cause, sizeof cause);
         ok &= (e->obs.cause = bcw__strdup(cause)) != NULL;
+    } else if (s->observer_changed) {
+        /* what the call did to the state is part of what it did: an
+         * observer that changes it where the oracle's did not (a side
+         * effect a fault added) is a changed observation; one that
+         * always did (a cache it fills) is the oracle's */
+        ok &= (e->obs.cause = bcw__strdup(BCW_OBSERVER_CHANGED)) != NULL;
     }
     if (!ok) {
         bcw__report_observed_free(e);

@@ -35,8 +35,6 @@ typedef struct bcw_verdict_of {
                     after it is new to the walk: extend it */
     enum bcw_judgement judgement;
     const bcw_observation *was; /* CHANGED: the oracle's observation */
-    bool observer;       /* BROKEN: the call, walked as an observer, changed the
-                            object's state */
     bool lost;           /* BROKEN: the sequence is a design state's cover, and
                             no longer reaches it */
     const char *lost_to; /* then: the state it reached instead, or NULL */

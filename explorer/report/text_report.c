@@ -45,11 +45,7 @@ static void judgement_text(const bcw_reporter *r, FILE *f)
                 r->verdict->lost_to ? r->verdict->lost_to : "");
             break;
         }
-        fputs(r->verdict->observer
-                  ? "--- failed: walked as an observer, the call changed the "
-                    "object's state\n"
-                  : "--- failed: a contract, an assertion or the invariant\n",
-              f);
+        fputs("--- failed: a contract or the invariant\n", f);
         break;
     case BCW_JUDGED_PENDING:
         fputs("--- pending: the oracle has it, not judged yet\n", f);
@@ -160,6 +156,9 @@ void bcw__report_c(const bcw_reporter *r, const bcw_seq *s, FILE *f)
     if (bcw__cause_apart(s) != NULL)
         fprintf(f, "==> *%s* %s, %s\n", bcw__cause_outcome(s), last,
                 bcw__cause_apart(s));
+    else if (s->observer_changed && r->verdict != NULL)
+        fprintf(f, "==> %s (%s)\n", last[0] ? last : "void",
+                BCW_OBSERVER_CHANGED);
     else
         fprintf(f, "==> %s\n", last[0] ? last : "void");
     if (s->leak != NULL) {
