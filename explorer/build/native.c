@@ -64,6 +64,23 @@ static const char *const redirected[][2] = {
     {"setenv", "bcw_rt_setenv"},
     {"unsetenv", "bcw_rt_unsetenv"},
     {"putenv", "bcw_rt_putenv"},
+    /* rt_det.c: randomness and clocks, the sequence's own */
+    {"arc4random", "bcw_rt_arc4random"},
+    {"arc4random_uniform", "bcw_rt_arc4random_uniform"},
+    {"arc4random_buf", "bcw_rt_arc4random_buf"},
+    {"getrandom", "bcw_rt_getrandom"},
+    {"getentropy", "bcw_rt_getentropy"},
+    {"rand", "bcw_rt_rand"},
+    {"random", "bcw_rt_random"},
+    {"srand", "bcw_rt_srand"},
+    {"srandom", "bcw_rt_srand"},
+    {"drand48", "bcw_rt_drand48"},
+    {"lrand48", "bcw_rt_lrand48"},
+    {"srand48", "bcw_rt_srand48"},
+    {"time", "bcw_rt_time"},
+    {"clock_gettime", "bcw_rt_clock_gettime"},
+    {"gettimeofday", "bcw_rt_gettimeofday"},
+    {"clock", "bcw_rt_clock"},
 };
 
 void bcw__native_rename(LLVMModuleRef mod, const char *const (*pairs)[2],

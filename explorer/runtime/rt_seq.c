@@ -16,6 +16,7 @@
 #include "rt_closure.h"
 #include "rt_contain.h"
 #include "rt_custom.h"
+#include "rt_det.h"
 #include "rt_halt.h"
 #include "rt_observe.h"
 #include "rt_sanitize.h"
@@ -323,6 +324,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     w->retains = 0;
     w->elem_size = 0;
     bcw_rt_custom_reset();
+    bcw_rt_det_reset();
     /* a halt comes back here (rt_halt.c): only w's memory, not this
      * function's locals, may have changed since */
     if (sigsetjmp(w->flight.env, 0) != 0) {

@@ -592,6 +592,24 @@ class Test(unittest.TestCase):
                       "were probed again, not reached by the oracle's covers",
                       summary["warnings"])
 
+    def test_randomness_and_clocks_are_the_sequences_own(self):
+        # examples/ticket.c salts with getrandom(), seeds rand() with
+        # time() and stamps with clock_gettime(): the worker gives each
+        # sequence the same stream and clock, so two walks report the
+        # same, and the unit passes its own oracle and its own reference
+        walks = [bcwalk("explore", example("ticket.bc"), "--unit", "ticket",
+                        "--depth", "2").stdout for _ in range(2)]
+        self.assertEqual(walks[0], walks[1])
+        self.assertIn("ticket_take(target);\nticket_stamped(target);\n"
+                      "==> 1767225600\n", walks[0])
+        oracle = os.path.join(self.tmp.name, "ticket.oracle.msgpack")
+        for extra in (["--accept"], []):
+            rc, _, summary = test_run(oracle, "ticket.bc", 2, *extra,
+                                      unit="ticket")
+            self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
+        bcwalk("test", example("ticket.bc"), "--unit", "ticket", "--depth",
+               "2", "--reference", example("ticket.bc"), check=0)
+
     def test_a_reference_must_be_the_same_interface(self):
         # a function missing, and the same functions with one parameter
         # of another type
