@@ -1,6 +1,13 @@
 /* counter.c - an init-style unit with an out-parameter, a global call
- * count and a static helper that is not part of the API. */
+ * count and a static helper that is not part of the API.
+ * -DCOUNTER_FAULT=1 seeds a fault the mutation benchmark found bcwalk
+ * blind to while it zeroed an init function's storage: counter_init
+ * forgets to set the value. */
 #include "counter.h"
+
+#ifndef COUNTER_FAULT
+#define COUNTER_FAULT 0
+#endif
 
 static unsigned long calls; /* module state: restored between sequences */
 
@@ -11,7 +18,9 @@ static long clamp(long v, long limit)
 
 void counter_init(counter *c)
 {
+#if COUNTER_FAULT != 1
     c->value = 0;
+#endif
     c->limit = 100;
 }
 

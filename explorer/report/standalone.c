@@ -129,7 +129,7 @@ static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
     unsigned last = dtor ? s->len : s->halted_at;
     const bcw_func *first = &u->funcs[r->steps[s->steps[0]].func];
     if (first->role == BCW_ROLE_INIT_CONSTRUCTOR)
-        fprintf(f, "    void *target = bcw_cell(%llu);\n",
+        fprintf(f, "    void *target = bcw_init_cell(%llu);\n",
                 (unsigned long long)(u->size ? u->size : 8));
     else
         fputs("    void *target = NULL;\n", f);
@@ -333,6 +333,10 @@ static const char PRELUDE[] =
     "static void *bcw_cell(size_t n)\n{\n"
     "    void *p = calloc(1, n ? n : 8);\n    if (p == NULL)\n"
     "        abort();\n    return bcw_keep(p);\n}\n\n"
+    "/* Storage of n bytes as the worker gives an init function: every\n"
+    " * byte 0xa5, as garbage a C caller's stack would hold. */\n"
+    "static void *bcw_init_cell(size_t n)\n{\n"
+    "    return memset(bcw_cell(n), 0xa5, n ? n : 8);\n}\n\n"
     "/* n writable bytes: `content`, then 'a' + i % 26. */\n"
     "static void *bcw_bytes(size_t n, const char *content)\n{\n"
     "    size_t c = strlen(content);\n    char *b = bcw_cell(n);\n"

@@ -5,7 +5,7 @@
  * same heap, and leaks can be counted.  Blocks freed during a sequence
  * are kept (quarantined, up to QUARANTINE_BYTES) until it ends, so a
  * double free is always seen and a dangling handle can be told apart.
- * New blocks are filled with FILL_BYTE, not left as libc hands them
+ * New blocks are filled with BCW_RT_FILL_BYTE, not left as libc hands them
  * over: what the code under test reads before it writes, and the bytes
  * it never writes (padding, unused slots), are then the same in every
  * worker, which the state hash (rt_state.c) depends on.  GUARD_BYTES
@@ -68,7 +68,6 @@ static size_t limit = (size_t)1 << 30; /* bcw_rt_alloc_limit */
 static block *dead;
 static size_t dead_bytes;
 #define QUARANTINE_BYTES (16u << 20)
-#define FILL_BYTE 0xa5 /* reads of it stand out: 0xa5a5a5a5 */
 #define GUARD_BYTES 16
 #define GUARD_BYTE 0xfb
 
@@ -140,7 +139,7 @@ static void *malloc_at(size_t n, uint64_t site)
 {
     void *p = alloc_block(n, 0, site);
     if (p != NULL)
-        memset(p, FILL_BYTE, n);
+        memset(p, BCW_RT_FILL_BYTE, n);
     return p;
 }
 
@@ -362,7 +361,7 @@ static void *aligned_at(size_t n, size_t align, uint64_t site)
     }
     void *p = alloc_block(n, align, site);
     if (p != NULL)
-        memset(p, FILL_BYTE, n);
+        memset(p, BCW_RT_FILL_BYTE, n);
     return p;
 }
 
@@ -415,7 +414,7 @@ static void *realloc_at(void *p, size_t n, uint64_t site)
         return NULL;
     memcpy(q, p, b->size < n ? b->size : n);
     if (n > b->size)
-        memset((char *)q + b->size, FILL_BYTE, n - b->size);
+        memset((char *)q + b->size, BCW_RT_FILL_BYTE, n - b->size);
     free_at(p, site);
     return q;
 }

@@ -9,6 +9,11 @@
 
 #include "proto.h"
 
+/* What new memory the unit gets holds before it writes: its blocks, and
+ * the storage an init function is given (rt_seq.c).  Reads of it stand
+ * out (0xa5a5a5a5), and are the same in every worker. */
+#define BCW_RT_FILL_BYTE 0xa5
+
 /* A span of memory the state hash (rt_state.c) may follow pointers into:
  * a block of the code under test, an arena allocation, the unit's static
  * storage, its globals.  `kind` and `visit` belong to rt_state.c. */

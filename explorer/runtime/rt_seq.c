@@ -338,7 +338,13 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     unsigned ctor = q[1];
     if (shm->funcs[ctor].role == BCW_ROLE_INIT_CONSTRUCTOR ||
         shm->funcs[ctor].role == BCW_ROLE_EMPTY) {
-        memset(w->unit_storage, 0, shm->unit_size);
+        /* an init function is given storage as a C caller's stack holds
+         * it, not zeroed: a field it forgets to set reads as garbage (the
+         * mutation benchmark's counter_init without its store); an empty
+         * cell is a NULL pointer */
+        memset(w->unit_storage,
+               shm->funcs[ctor].role == BCW_ROLE_EMPTY ? 0 : BCW_RT_FILL_BYTE,
+               shm->unit_size);
         w->target = w->unit_storage;
     }
     /* an empty cell is made by no call: it is NULL */

@@ -511,6 +511,8 @@ class Test(unittest.TestCase):
         # a teardown halting on some states (undo fault 10: after a
         # drop), a boundary moved by one (slots fault 1: slots_open(0)
         # refused; fault 2: the slot one past the pool given back), an
+        # init function forgetting a field (counter fault 1: its storage
+        # is not zeroed for it, as a C caller's stack is not), an
         # observer with a side effect only the algebra walk
         # checks (undo fault 5).  Each fails by oracle and by reference
         # at the depth that first shows it, and passes one below (walks
@@ -521,6 +523,7 @@ class Test(unittest.TestCase):
                 ("undo-fault10", "undo", "protocol", 4, []),
                 ("slots-fault1", "slots", "protocol", 1, ["--boundaries"]),
                 ("slots-fault2", "slots", "protocol", 1, []),
+                ("counter-fault1", "counter", "protocol", 1, []),
                 ("undo-fault5", "undo", "algebra", 5, [])):
             correct = unit + ".bc"
             for d in (depth - 1, depth) if depth > 1 else (depth,):
