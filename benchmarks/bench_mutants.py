@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Mutation benchmark: how many IR mutants of example units bcwalk's walks
-kill, against a libFuzzer differential harness on the same mutants.
+"""Mutation benchmark: IR mutants of example units, bcwalk against libFuzzer.
+
+How many IR mutants of example units bcwalk's walks kill, against a
+libFuzzer differential harness on the same mutants.
 
 For each unit, `mutate list` (mutate.c) names the mutation sites of the
 unit's bitcode (icmp predicates negated or their boundary moved, integer
@@ -25,7 +27,9 @@ Then the survivors: every mutant no bcwalk column kills at the deepest
 depth run, with JUDGED's verdict (equivalent or not, and why; a person's
 judgement, kept here by unit, id and description), and every mutant
 libFuzzer kills and bcwalk does not, with the operations of its crash
-input.  Standard library only.
+input.  --check fails the benchmark unless bcwalk kills at least 99% of
+the mutants not judged equivalent, and no fewer than libFuzzer.
+Standard library only.
 """
 import argparse
 import concurrent.futures
@@ -46,15 +50,46 @@ COLUMNS = ("oracle", "reference")
 
 # Survivors judged by a person: (unit, id, description) -> (equivalent,
 # why).  A survivor whose description changed is reported unjudged.
-JUDGED = {}
+# undo_ok is the invariant: every state the API reaches has 0 <= size
+# <= 3, 0 <= bottom < 3 and dropped >= 0, so a weaker check answers the
+# same on all of them.
+JUDGED = {
+    ("undo", 4, "undo_ok:66: icmp constant 0 -> -1"):
+        (True, "invariant weakened to size >= -1: size is never negative"),
+    ("undo", 8, "undo_ok:66: icmp constant 3 -> 4"):
+        (True, "invariant weakened to size <= 4: size never passes 3"),
+    ("undo", 14, "undo_ok:66: icmp constant 0 -> -1"):
+        (True, "invariant weakened to bottom >= -1: bottom is never "
+               "negative"),
+    ("undo", 17, "undo_ok:67: icmp slt -> sle"):
+        (True, "invariant weakened to bottom <= 3: bottom stays below 3"),
+    ("undo", 18, "undo_ok:67: icmp constant 3 -> 4"):
+        (True, "invariant weakened to bottom < 4: bottom stays below 3"),
+    ("undo", 24, "undo_ok:67: icmp constant 0 -> -1"):
+        (True, "invariant weakened to dropped >= -1: dropped only grows "
+               "from 0"),
+    ("undo", 52, "undo_clear:107: store to field 1: constant 0 -> 1"):
+        (True, "clear sets bottom to 1, not 0: with size 0 every slot is "
+               "taken relative to bottom, so no result depends on it"),
+    ("undo", 54, "undo_clear:107: store to field 1 dropped"):
+        (True, "clear keeps bottom: with size 0 every slot is taken "
+               "relative to bottom, so no result depends on it"),
+    ("counter", 14, "clamp:16: icmp sgt -> sge"):
+        (True, "v > limit to v >= limit: at v == limit both return limit"),
+    ("counter", 22, "counter_read:37: return 0"):
+        (True, "counter_read always returns 0"),
+}
 
 
-def run(cmd, env=None):
-    """Wall seconds, exit status and output (stdout then stderr) of cmd."""
+def run(cmd, env=None, timeout=600):
+    """Wall seconds, exit status and output (stdout then stderr) of cmd;
+    the status None when it ran past `timeout` seconds and was killed."""
     t = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                           errors="replace")
+                           errors="replace", timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return time.monotonic() - t, None, f"killed after {timeout} s"
     except OSError as e:
         fail(f"cannot run {cmd[0]}: {e}")
     return time.monotonic() - t, p.returncode, p.stdout + p.stderr
@@ -176,6 +211,11 @@ def walk_mutant(args, u, env, job):
             results[depth] = ("killed", 0.0)
             continue
         t, rc, out = judged_run(args, u, m["path"], walk, depth, column, env)
+        if rc not in (0, 1):
+            # once more: bcwalk may have been rebuilt under the run
+            time.sleep(5)
+            t, rc, out = judged_run(args, u, m["path"], walk, depth, column,
+                                    env)
         results[depth] = (outcome(rc, out), t)
         killed = results[depth][0] == "killed"
     return results
@@ -205,16 +245,19 @@ def fuzzer_of(args, u, harness, bitcode, name):
 
 
 def fuzz(args, binary, artifact):
-    """(seconds, trapped) of one libFuzzer run from an empty corpus."""
-    t, rc, out = run([binary, "-seed=1", f"-max_total_time={args.fuzz_seconds}",
-                      "-timeout=2", f"-exact_artifact_path={artifact}"])
+    """(seconds, trapped) of one libFuzzer run from an empty corpus.  A
+    mutant that corrupts the heap can deadlock libFuzzer's own time-out
+    handler (malloc's lock): killed from outside, it counts as a hang."""
+    t, rc, _ = run([binary, "-seed=1", f"-max_total_time={args.fuzz_seconds}",
+                    "-timeout=2", f"-exact_artifact_path={artifact}"],
+                   timeout=args.fuzz_seconds + 30)
     return t, rc != 0
 
 
 def trace(binary, artifact):
     """The operations of a crash input, as the harness prints them."""
     env = dict(os.environ, FUZZ_TRACE="1")
-    _, _, out = run([binary, artifact], env)
+    _, _, out = run([binary, artifact], env, timeout=30)
     return [line[2:] for line in out.splitlines() if line.startswith("| ")]
 
 
@@ -346,9 +389,9 @@ def print_survivors(args, units):
                   f"| {why} |")
 
 
-def print_weaknesses(args, units):
-    """Mutants libFuzzer kills and bcwalk does not, with the crash
-    input's operations; and the errors."""
+def print_differences(args, units):
+    """Mutants one tool kills and the other does not (libFuzzer's with
+    the crash input's operations, its last 12), and bcwalk's errors."""
     print("\nKilled by libFuzzer, not by bcwalk:\n")
     found = False
     for u in units:
@@ -361,12 +404,28 @@ def print_weaknesses(args, units):
                       + "; ".join(fuzz["trace"][-12:]))
     if not found:
         print("- none")
+    print("\nKilled by bcwalk, not by libFuzzer:\n")
+    found = False
+    for u in units:
+        for m in u.mutants:
+            fuzz = u.fuzz.get(m["id"])
+            if fuzz and not fuzz["killed"] and killed_by_bcwalk(args, u,
+                                                                m["id"]):
+                found = True
+                print(f"- {u.name} {m['id']} {m['description']}")
+    if not found:
+        print("- none")
+    print("\nErrors (bcwalk exit status neither 0 nor 1):\n")
+    found = False
     for u in units:
         for (walk, depth, column), cell in sorted(u.cells.items()):
             for mid, result in cell.items():
                 if result.startswith("error"):
+                    found = True
                     print(f"- {u.name} {mid} {walk} {depth} {column}: "
                           f"{result}")
+    if not found:
+        print("- none")
 
 
 def write_json(path, args, units, totals):
@@ -411,6 +470,9 @@ def parse_args():
                     help="libFuzzer seconds per mutant (0: no libFuzzer)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", help="also write the results as JSON")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless bcwalk kills at least 99%% of the "
+                    "non-equivalent mutants and no fewer than libFuzzer")
     args = ap.parse_args()
     args.units = args.units.split(",")
     args.walks = args.walks.split(",")
@@ -452,10 +514,24 @@ def main():
         print_table(args, units)
         totals = print_summary(args, units)
         print_survivors(args, units)
-        print_weaknesses(args, units)
+        print_differences(args, units)
         if args.json:
             write_json(args.json, args, units, totals)
         print(f"\nTotal {time.monotonic() - started:.0f} s")
+    if args.check:
+        check(totals)
+
+
+def check(totals):
+    """Fails unless bcwalk kills 99% of the non-equivalent mutants and no
+    fewer than libFuzzer."""
+    nonequiv = totals["total"] - totals["equivalent"]
+    if totals["bcwalk_nonequiv"] < 0.99 * nonequiv:
+        fail(f"bcwalk killed {totals['bcwalk_nonequiv']} of {nonequiv} "
+             "non-equivalent mutants: under 99%")
+    if totals["bcwalk_nonequiv"] < totals["libfuzzer_nonequiv"]:
+        fail(f"bcwalk killed {totals['bcwalk_nonequiv']} non-equivalent "
+             f"mutants, libFuzzer {totals['libfuzzer_nonequiv']}")
 
 
 if __name__ == "__main__":

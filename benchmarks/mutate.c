@@ -163,6 +163,7 @@ static bool keeps_defined(LLVMValueRef inst, unsigned operand, long long value)
     return true;
 }
 
+/* An icmp's predicate negated, then its boundary moved (not eq, ne). */
 static bool visit_icmp(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
                        void *payload)
 {
@@ -178,13 +179,13 @@ static bool visit_icmp(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
     return cb(&m, payload);
 }
 
-/* The constant operands of `inst` from `first` on, each plus and minus 1. */
-static bool visit_constants(LLVMValueRef fn, LLVMValueRef inst, unsigned first,
+/* The integer constant operands of `inst`, each plus and minus 1. */
+static bool visit_constants(LLVMValueRef fn, LLVMValueRef inst,
                             mutation_fn cb, void *payload)
 {
     static const int deltas[] = {1, -1};
     unsigned n = LLVMGetNumOperands(inst);
-    for (unsigned i = first; i < n; i++) {
+    for (unsigned i = 0; i < n; i++) {
         LLVMValueRef v = LLVMGetOperand(inst, i);
         if (!is_int_constant(v))
             continue;
@@ -199,12 +200,13 @@ static bool visit_constants(LLVMValueRef fn, LLVMValueRef inst, unsigned first,
     return false;
 }
 
+/* A store's constant value +-1, then the store dropped. */
 static bool visit_store(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
                         void *payload)
 {
     struct mutation m = {.fn = fn, .inst = inst, .kind = MUT_STORE_DROP};
-    /* operand 1, the address, is never a ConstantInt */
-    if (visit_constants(fn, inst, 0, cb, payload))
+    /* of the operands only the value can be a ConstantInt */
+    if (visit_constants(fn, inst, cb, payload))
         return true;
     /* a dropped store to a local slot leaves a read of undefined memory:
      * a mutant of the compiler's spills, not of the code */
@@ -213,6 +215,7 @@ static bool visit_store(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
     return cb(&m, payload);
 }
 
+/* A returned int, bool or pointer replaced. */
 static bool visit_return(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
                          void *payload)
 {
@@ -251,10 +254,10 @@ static bool visit_instruction(LLVMValueRef fn, LLVMValueRef inst,
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
     if (op == LLVMICmp) {
         return visit_icmp(fn, inst, cb, payload) ||
-               visit_constants(fn, inst, 0, cb, payload);
+               visit_constants(fn, inst, cb, payload);
     }
     if (binop_name(op) != NULL)
-        return visit_constants(fn, inst, 0, cb, payload);
+        return visit_constants(fn, inst, cb, payload);
     if (op == LLVMStore)
         return visit_store(fn, inst, cb, payload);
     if (op == LLVMBr && LLVMIsConditional(inst)) {
