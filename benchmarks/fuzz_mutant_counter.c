@@ -58,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
             int by = i + 1 < n ? (int8_t)data[++i] : 0;
             if (tracing)
                 fprintf(stderr, "| counter_step(%d)\n", by);
-            same("counter_step", counter_step(&c, by), ref_counter_step(&r, by));
+            same("counter_step", counter_step(&c, by),
+                 ref_counter_step(&r, by));
             break;
         }
         case 1: {

@@ -40,18 +40,21 @@ enum mut_kind {
     MUT_RETURN
 };
 
-static const char *const kind_names[] = {
-    [MUT_ICMP_NEGATE] = "icmp-negate",   [MUT_ICMP_BOUNDARY] = "icmp-boundary",
-    [MUT_CONST] = "const",               [MUT_STORE_DROP] = "store-drop",
-    [MUT_BRANCH_SWAP] = "branch-swap",   [MUT_RETURN] = "return"};
+static const char *const kind_names[] = {[MUT_ICMP_NEGATE] = "icmp-negate",
+                                         [MUT_ICMP_BOUNDARY] = "icmp-boundary",
+                                         [MUT_CONST] = "const",
+                                         [MUT_STORE_DROP] = "store-drop",
+                                         [MUT_BRANCH_SWAP] = "branch-swap",
+                                         [MUT_RETURN] = "return"};
 
 /* How a return value is replaced. */
 enum ret_how { RET_ZERO, RET_PLUS_ONE, RET_MINUS_ONE, RET_NOT, RET_NULL };
 
-static const char *const ret_names[] = {
-    [RET_ZERO] = "return 0",           [RET_PLUS_ONE] = "return value + 1",
-    [RET_MINUS_ONE] = "return value - 1", [RET_NOT] = "return !value",
-    [RET_NULL] = "return NULL"};
+static const char *const ret_names[] = {[RET_ZERO] = "return 0",
+                                        [RET_PLUS_ONE] = "return value + 1",
+                                        [RET_MINUS_ONE] = "return value - 1",
+                                        [RET_NOT] = "return !value",
+                                        [RET_NULL] = "return NULL"};
 
 /* One mutation: where, what kind, and the kind's detail. */
 struct mutation {
@@ -76,32 +79,52 @@ static void die(const char *what, const char *detail)
 static const char *pred_name(LLVMIntPredicate p)
 {
     switch (p) {
-    case LLVMIntEQ: return "eq";
-    case LLVMIntNE: return "ne";
-    case LLVMIntUGT: return "ugt";
-    case LLVMIntUGE: return "uge";
-    case LLVMIntULT: return "ult";
-    case LLVMIntULE: return "ule";
-    case LLVMIntSGT: return "sgt";
-    case LLVMIntSGE: return "sge";
-    case LLVMIntSLT: return "slt";
-    default: return "sle";
+    case LLVMIntEQ:
+        return "eq";
+    case LLVMIntNE:
+        return "ne";
+    case LLVMIntUGT:
+        return "ugt";
+    case LLVMIntUGE:
+        return "uge";
+    case LLVMIntULT:
+        return "ult";
+    case LLVMIntULE:
+        return "ule";
+    case LLVMIntSGT:
+        return "sgt";
+    case LLVMIntSGE:
+        return "sge";
+    case LLVMIntSLT:
+        return "slt";
+    default:
+        return "sle";
     }
 }
 
 static LLVMIntPredicate pred_negated(LLVMIntPredicate p)
 {
     switch (p) {
-    case LLVMIntEQ: return LLVMIntNE;
-    case LLVMIntNE: return LLVMIntEQ;
-    case LLVMIntUGT: return LLVMIntULE;
-    case LLVMIntUGE: return LLVMIntULT;
-    case LLVMIntULT: return LLVMIntUGE;
-    case LLVMIntULE: return LLVMIntUGT;
-    case LLVMIntSGT: return LLVMIntSLE;
-    case LLVMIntSGE: return LLVMIntSLT;
-    case LLVMIntSLT: return LLVMIntSGE;
-    default: return LLVMIntSGT;
+    case LLVMIntEQ:
+        return LLVMIntNE;
+    case LLVMIntNE:
+        return LLVMIntEQ;
+    case LLVMIntUGT:
+        return LLVMIntULE;
+    case LLVMIntUGE:
+        return LLVMIntULT;
+    case LLVMIntULT:
+        return LLVMIntUGE;
+    case LLVMIntULE:
+        return LLVMIntUGT;
+    case LLVMIntSGT:
+        return LLVMIntSLE;
+    case LLVMIntSGE:
+        return LLVMIntSLT;
+    case LLVMIntSLT:
+        return LLVMIntSGE;
+    default:
+        return LLVMIntSGT;
     }
 }
 
@@ -110,35 +133,58 @@ static LLVMIntPredicate pred_negated(LLVMIntPredicate p)
 static LLVMIntPredicate pred_boundary(LLVMIntPredicate p)
 {
     switch (p) {
-    case LLVMIntUGT: return LLVMIntUGE;
-    case LLVMIntUGE: return LLVMIntUGT;
-    case LLVMIntULT: return LLVMIntULE;
-    case LLVMIntULE: return LLVMIntULT;
-    case LLVMIntSGT: return LLVMIntSGE;
-    case LLVMIntSGE: return LLVMIntSGT;
-    case LLVMIntSLT: return LLVMIntSLE;
-    case LLVMIntSLE: return LLVMIntSLT;
-    default: return p;
+    case LLVMIntUGT:
+        return LLVMIntUGE;
+    case LLVMIntUGE:
+        return LLVMIntUGT;
+    case LLVMIntULT:
+        return LLVMIntULE;
+    case LLVMIntULE:
+        return LLVMIntULT;
+    case LLVMIntSGT:
+        return LLVMIntSGE;
+    case LLVMIntSGE:
+        return LLVMIntSGT;
+    case LLVMIntSLT:
+        return LLVMIntSLE;
+    case LLVMIntSLE:
+        return LLVMIntSLT;
+    default:
+        return p;
     }
 }
 
 static const char *binop_name(LLVMOpcode op)
 {
     switch (op) {
-    case LLVMAdd: return "add";
-    case LLVMSub: return "sub";
-    case LLVMMul: return "mul";
-    case LLVMUDiv: return "udiv";
-    case LLVMSDiv: return "sdiv";
-    case LLVMURem: return "urem";
-    case LLVMSRem: return "srem";
-    case LLVMShl: return "shl";
-    case LLVMLShr: return "lshr";
-    case LLVMAShr: return "ashr";
-    case LLVMAnd: return "and";
-    case LLVMOr: return "or";
-    case LLVMXor: return "xor";
-    default: return NULL;
+    case LLVMAdd:
+        return "add";
+    case LLVMSub:
+        return "sub";
+    case LLVMMul:
+        return "mul";
+    case LLVMUDiv:
+        return "udiv";
+    case LLVMSDiv:
+        return "sdiv";
+    case LLVMURem:
+        return "urem";
+    case LLVMSRem:
+        return "srem";
+    case LLVMShl:
+        return "shl";
+    case LLVMLShr:
+        return "lshr";
+    case LLVMAShr:
+        return "ashr";
+    case LLVMAnd:
+        return "and";
+    case LLVMOr:
+        return "or";
+    case LLVMXor:
+        return "xor";
+    default:
+        return NULL;
     }
 }
 
@@ -168,7 +214,9 @@ static bool visit_icmp(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
                        void *payload)
 {
     LLVMIntPredicate p = LLVMGetICmpPredicate(inst);
-    struct mutation m = {.fn = fn, .inst = inst, .kind = MUT_ICMP_NEGATE,
+    struct mutation m = {.fn = fn,
+                         .inst = inst,
+                         .kind = MUT_ICMP_NEGATE,
                          .pred = pred_negated(p)};
     if (cb(&m, payload))
         return true;
@@ -180,8 +228,8 @@ static bool visit_icmp(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
 }
 
 /* The integer constant operands of `inst`, each plus and minus 1. */
-static bool visit_constants(LLVMValueRef fn, LLVMValueRef inst,
-                            mutation_fn cb, void *payload)
+static bool visit_constants(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
+                            void *payload)
 {
     static const int deltas[] = {1, -1};
     unsigned n = LLVMGetNumOperands(inst);
@@ -191,8 +239,11 @@ static bool visit_constants(LLVMValueRef fn, LLVMValueRef inst,
             continue;
         for (size_t d = 0; d < 2; d++) {
             long long value = LLVMConstIntGetSExtValue(v) + deltas[d];
-            struct mutation m = {.fn = fn, .inst = inst, .kind = MUT_CONST,
-                                 .operand = i, .delta = deltas[d]};
+            struct mutation m = {.fn = fn,
+                                 .inst = inst,
+                                 .kind = MUT_CONST,
+                                 .operand = i,
+                                 .delta = deltas[d]};
             if (keeps_defined(inst, i, value) && cb(&m, payload))
                 return true;
         }
@@ -238,8 +289,8 @@ static bool visit_return(LLVMValueRef fn, LLVMValueRef inst, mutation_fn cb,
         hows = for_int, n = 3;
     }
     for (size_t i = 0; i < n; i++) {
-        struct mutation m = {.fn = fn, .inst = inst, .kind = MUT_RETURN,
-                             .ret = hows[i]};
+        struct mutation m = {
+            .fn = fn, .inst = inst, .kind = MUT_RETURN, .ret = hows[i]};
         if (cb(&m, payload))
             return true;
     }
@@ -261,8 +312,7 @@ static bool visit_instruction(LLVMValueRef fn, LLVMValueRef inst,
     if (op == LLVMStore)
         return visit_store(fn, inst, cb, payload);
     if (op == LLVMBr && LLVMIsConditional(inst)) {
-        struct mutation m = {.fn = fn, .inst = inst,
-                             .kind = MUT_BRANCH_SWAP};
+        struct mutation m = {.fn = fn, .inst = inst, .kind = MUT_BRANCH_SWAP};
         return cb(&m, payload);
     }
     if (op == LLVMRet)
@@ -341,11 +391,11 @@ static void describe(const struct mutation *m, char *buf, size_t size)
         break;
     case MUT_CONST: {
         LLVMOpcode op = LLVMGetInstructionOpcode(m->inst);
-        long long old = LLVMConstIntGetSExtValue(
-            LLVMGetOperand(m->inst, m->operand));
+        long long old =
+            LLVMConstIntGetSExtValue(LLVMGetOperand(m->inst, m->operand));
         if (op == LLVMStore)
-            snprintf(p, size, "store to %s: constant %lld -> %lld", where,
-                     old, old + m->delta);
+            snprintf(p, size, "store to %s: constant %lld -> %lld", where, old,
+                     old + m->delta);
         else
             snprintf(p, size, "%s constant %lld -> %lld",
                      op == LLVMICmp ? "icmp" : binop_name(op), old,
