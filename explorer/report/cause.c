@@ -356,6 +356,16 @@ void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s, bool plain,
 {
     char cause[320];
     cause_text(r, s, cause, sizeof cause);
+    /* the frame a stack overflows in is where the stack happened to end
+     * (json-c's to_json_string and printbuf_memappend, recursing), not
+     * what the call did */
+    const bcw_wire_cause *c = s->cause;
+    char *in = plain && c != NULL && c->kind == BCW_CAUSE_SIGNAL &&
+                       c->where == BCW_WHERE_STACK
+                   ? strstr(cause, ": stack overflow in ")
+                   : NULL;
+    if (in != NULL)
+        in[sizeof ": stack overflow" - 1] = '\0';
     const char *apart = plain ? NULL : bcw__cause_apart(s);
     if (apart != NULL)
         snprintf(buf, n, "%s: %s, %s", bcw__outcome_name(s->outcome), cause,

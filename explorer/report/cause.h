@@ -24,7 +24,8 @@ BCW_INTERNAL const char *bcw__cause_apart(const bcw_seq *s);
 /* The cause of s's halt as the jsonl report words it; a halt listed
  * apart with its outcome and why (bcw__cause_apart), unless `plain` (the
  * oracle's word: whether a halt is listed apart depends on the path to
- * the state, not on the call).  Into buf (n bytes). */
+ * the state, not on the call; nor is the frame a stack overflows in
+ * part of it).  Into buf (n bytes). */
 BCW_INTERNAL void bcw__cause_observed(const bcw_reporter *r, const bcw_seq *s,
                                       bool plain, char *buf, size_t n);
 

@@ -595,6 +595,23 @@ class Test(unittest.TestCase):
                       "were probed again, not reached by the oracle's covers",
                       summary["warnings"])
 
+    def test_an_observation_is_the_calls_own_not_the_paths(self):
+        # examples/item.c: the target added as its own child makes a
+        # cycle item_free recurses on until the stack overflows.  The
+        # reports list the halt apart (aliasing); the oracle keeps what
+        # the call did: its result, then the teardown's crash, with no
+        # frame (where a stack ends is not what the call did)
+        oracle = os.path.join(self.tmp.name, "item.oracle.msgpack")
+        rc, _, _ = test_run(oracle, "item.bc", 1, "--accept", unit="item")
+        self.assertEqual(rc, 0)
+        entries = json.loads(bcwalk("oracle", "dump", oracle).stdout)[
+            "entries"]
+        [cycle] = [e for e in entries if e["sequence"] == [
+            "item_new(1)", "item_add(target, target /* child is the "
+            "target */)"]]
+        self.assertEqual((cycle["outcome"], cycle["cause"], cycle["result"]),
+                         ("crash", "SIGSEGV: stack overflow", "1"))
+
     def test_randomness_and_clocks_are_the_sequences_own(self):
         # examples/ticket.c salts with getrandom(), seeds rand() with
         # time() and stamps with clock_gettime(): the worker gives each
