@@ -173,15 +173,14 @@ static void text_judged(FILE *f, const bcw_summary *s)
 {
     const struct bcw_judged *j = &s->judged;
     if (j->reference) {
-        fprintf(
-            f,
-            "Passed %llu test sequences as the reference build gives "
-            "them\n"
-            "Failed %llu test sequences: %llu not as the reference "
-            "build gives them, %llu a failed contract, assertion or check\n",
-            (unsigned long long)j->passed, (unsigned long long)j->failed,
-            (unsigned long long)j->differs,
-            (unsigned long long)(j->failed - j->differs));
+        fprintf(f,
+                "Passed %llu test sequences as the reference build gives "
+                "them\n"
+                "Failed %llu test sequences: %llu not as the reference "
+                "build gives them, %llu a failed contract or check\n",
+                (unsigned long long)j->passed, (unsigned long long)j->failed,
+                (unsigned long long)j->differs,
+                (unsigned long long)(j->failed - j->differs));
         if (j->fresh > 0)
             fprintf(f,
                     "Unmatched %llu test sequences the reference build's walk "
@@ -190,8 +189,7 @@ static void text_judged(FILE *f, const bcw_summary *s)
     } else {
         fprintf(f,
                 "Passed %llu test sequences as the oracle has them\n"
-                "Failed %llu test sequences (a failed contract, assertion or "
-                "check, or "
+                "Failed %llu test sequences (a failed contract or check, or "
                 "a known failure)\n"
                 "Pending %llu test sequences: %llu new, %llu changed, %llu not "
                 "judged yet\n",
