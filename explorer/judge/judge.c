@@ -277,7 +277,8 @@ static bool void_normal(const bcw_observation *o)
 static bool lost_state(const bcw_reporter *r, const bcw_seq *s,
                        bcw_verdict_of *v)
 {
-    if (r->states == NULL || r->state_index < 0 || s->len != s->nprefix)
+    if (r->states == NULL || r->state == NULL || r->state_index < 0 ||
+        s->len != s->nprefix)
         return false;
     return v->lost = !bcw__states_cover_reached(
                r->states, (unsigned)r->state_index, s, &v->lost_to);

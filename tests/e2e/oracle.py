@@ -586,6 +586,16 @@ class Test(unittest.TestCase):
         self.assertIn("undo_push(target, 3);\n==> void\n--- failed: the "
                       "cover of state full no longer reaches it: it reaches "
                       "default\n", text)
+        # a cover whose teardown halts still reached its state, and a
+        # walk that found no state (brittle.c's destructor always
+        # crashes) has no cover to lose: each passes its own oracle
+        for bc, unit in (("undo-fault10.bc", "undo"), ("brittle.bc",
+                                                       "brittle")):
+            other = os.path.join(self.tmp.name, unit + ".state.msgpack")
+            for extra in (["--accept"], []):
+                rc, _, summary = test_run(other, bc, 2, "--walk", "state",
+                                          *extra, unit=unit)
+                self.assertEqual((rc, summary["oracle"]["failed"]), (0, 0))
         # states of other predicates cannot be the oracle's: the walk
         # probes again, and says so
         rc, seqs, summary = test_run(oracle, "undo.bc", 1, "--walk", "state",
