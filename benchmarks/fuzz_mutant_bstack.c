@@ -35,29 +35,7 @@ int bstack_size(const bstack *s);
 bool bstack_is_empty(const bstack *s);
 bool bstack_is_full(const bstack *s);
 
-static bool tracing;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc, (void)argv;
-    tracing = getenv("FUZZ_TRACE") != NULL;
-    return 0;
-}
-
-/* Traps when the mutant's result differs from the reference's. */
-static void same(const char *call, long mutant, long ref)
-{
-    if (tracing)
-        fprintf(stderr, "| %s -> %ld (reference %ld)\n", call, mutant, ref);
-    if (mutant != ref)
-        __builtin_trap();
-}
-
-static void trace(const char *call, int x)
-{
-    if (tracing)
-        fprintf(stderr, "| %s(%d)\n", call, x);
-}
+#include "fuzz_mutant.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {

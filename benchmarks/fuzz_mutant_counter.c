@@ -29,23 +29,7 @@ int counter_read(const counter *c, long *out);
 long counter_peek(const counter *c);
 void counter_reset(counter *c);
 
-static bool tracing;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc, (void)argv;
-    tracing = getenv("FUZZ_TRACE") != NULL;
-    return 0;
-}
-
-/* Traps when the mutant's result differs from the reference's. */
-static void same(const char *call, long mutant, long ref)
-{
-    if (tracing)
-        fprintf(stderr, "| %s -> %ld (reference %ld)\n", call, mutant, ref);
-    if (mutant != ref)
-        __builtin_trap();
-}
+#include "fuzz_mutant.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
