@@ -2,23 +2,12 @@
  * examples/undo.c: fuzz_undo.c's differential harness, one file, with
  * the invariant function undo_ok (which bcwalk walks as an observer)
  * compared too.  The correct build is included with its functions
- * renamed ref_*; the mutant is linked beside it.  Each input byte picks
- * an operation, a push takes the next byte as its value; pop and top run
- * only where the reference holds an entry (they abort on an empty
- * history).  FUZZ_TRACE=1 prints the operations to stderr (a crash
- * input replayed as a call sequence). */
-#define undo_new ref_undo_new
-#define undo_free ref_undo_free
-#define undo_push ref_undo_push
-#define undo_clear ref_undo_clear
-#define undo_ok ref_undo_ok
-#define undo_pop ref_undo_pop
-#define undo_top ref_undo_top
-#define undo_size ref_undo_size
-#define undo_dropped ref_undo_dropped
-#define undo_is_empty ref_undo_is_empty
-#define undo_is_full ref_undo_is_full
-#include "undo.c"
+ * renamed ref_* (fuzz_undo_ref.c); the mutant is linked beside it.  Each input
+ * byte picks an operation, a push takes the next byte as its value; pop and top
+ * run only where the reference holds an entry (they abort on an empty history).
+ * FUZZ_TRACE=1 prints the operations to stderr (a crash input replayed as a
+ * call sequence). */
+#include "fuzz_undo_ref.c"
 #undef undo_new
 #undef undo_free
 #undef undo_push
