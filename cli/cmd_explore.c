@@ -655,7 +655,7 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
      * sequence the reference did not make (unmatched); and always what
      * the oracle has that this walk should have reached */
     const struct bcw_judged *j = &sum.judged;
-    uint64_t findings = j->failed + j->missing + j->fresh +
+    uint64_t findings = j->failed + j->missing - j->dropped + j->fresh +
                         (j->reference ? 0 : j->changed + j->unjudged);
     return j->on && findings > 0 ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -383,7 +383,9 @@ static long judge_new(bcw_judge *jd, const bcw_seq *s, bcw_verdict_of *v,
     /* JWalk's weak rule: a void call that returns normally is right
      * (only a change from it is put to a person) */
     bool rule = !wrong && !jd->reference && void_normal(&e->obs);
-    e->verdict = wrong                ? BCW_VERDICT_FAIL
+    /* a lost cover is the state's failure, not the call's: the entry
+     * keeps what the call did, judged as any other */
+    e->verdict = wrong && !v->lost    ? BCW_VERDICT_FAIL
                  : jd->accept || rule ? BCW_VERDICT_PASS
                                       : BCW_VERDICT_PENDING;
     e->first_seen = (int64_t)time(NULL);
@@ -684,20 +686,21 @@ static void why_missing(const bcw_judge *jd, const bcw_oracle_entry *e,
     snprintf(buf, n, "not even its first call %s was reached", e->calls[0]);
 }
 
-/* An entry this walk did not reach: missing (counted, the first listed)
- * when a walk of this kind no deeper made it, else beyond this walk. */
-static void unreached(const bcw_judge *jd, const bcw_oracle_entry *e,
+/* An entry this walk did not reach: missing (counted, the first listed;
+ * true) when a walk of this kind no deeper made it, else beyond this
+ * walk. */
+static bool unreached(const bcw_judge *jd, const bcw_oracle_entry *e,
                       struct bcw_judged *counts)
 {
     counts->unreached++;
     if (jd->walk == NULL || e->walk == NULL || strcmp(e->walk, jd->walk) ||
         e->depth > jd->depth) {
         counts->beyond++;
-        return;
+        return false;
     }
     counts->missing++;
     if (counts->nlisted == sizeof counts->listed / sizeof *counts->listed)
-        return;
+        return true;
     struct bcw_missing *m = &counts->listed[counts->nlisted++];
     size_t len = 0;
     m->sequence[0] = '\0';
@@ -705,6 +708,35 @@ static void unreached(const bcw_judge *jd, const bcw_oracle_entry *e,
         len += (size_t)snprintf(m->sequence + len, sizeof m->sequence - len,
                                 "%s%s", k ? "; " : "", e->calls[k]);
     why_missing(jd, e, m->why, sizeof m->why);
+    return true;
+}
+
+/* --accept takes what the walk no longer reaches as gone: the oracle
+ * becomes itself without the entries `gone` flags.  0 or an error (the
+ * oracle unchanged). */
+static int drop_entries(bcw_judge *jd, const bool *gone)
+{
+    const bcw_oracle *old = jd->oracle;
+    bcw_oracle *o;
+    size_t len;
+    const void *model = bcw_oracle_model(old, &len);
+    int err = bcw_oracle_new(&o, bcw_oracle_unit(old));
+    if (err == 0 && model != NULL)
+        err = bcw_oracle_set_model(o, model, len);
+    if (err == 0)
+        err = bcw_oracle_set_states(o, bcw_oracle_get_states(old));
+    for (size_t i = 0; i < bcw_oracle_count(old) && err == 0; i++) {
+        long k = gone[i] ? 0 : bcw_oracle_add(o, bcw_oracle_entry_at(old, i));
+        err = k < 0 ? (int)k : 0;
+    }
+    if (err < 0) {
+        bcw_oracle_free(o);
+        return err;
+    }
+    bcw_oracle_free(jd->oracle);
+    jd->oracle = o;
+    jd->dirty = true;
+    return 0;
 }
 
 int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
@@ -714,9 +746,20 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     int err = 0;
     if (counts != NULL) {
         size_t n = bcw_oracle_count(jd->oracle);
-        for (size_t i = 0; i < n; i++)
-            if (!was_reached(jd, i))
-                unreached(jd, bcw_oracle_entry_at(jd->oracle, i), counts);
+        bool drop = jd->accept && !jd->reference;
+        bool *gone = drop ? bcw__calloc(n + 1, sizeof *gone) : NULL;
+        if (drop && gone == NULL)
+            err = BCW_ENOMEM;
+        for (size_t i = 0; i < n && err == 0; i++)
+            if (!was_reached(jd, i) &&
+                unreached(jd, bcw_oracle_entry_at(jd->oracle, i), counts) &&
+                drop) {
+                gone[i] = true;
+                counts->dropped++;
+            }
+        if (err == 0 && counts->dropped > 0)
+            err = drop_entries(jd, gone);
+        free(gone);
     }
     if (save && jd->dirty && jd->path != NULL)
         err = bcw_oracle_save(jd->oracle, jd->path);

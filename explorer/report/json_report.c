@@ -128,14 +128,15 @@ static void json_verdicts(FILE *f, const bcw_summary *s, const char *nl)
             "\"oracle\": {\"passed\": %llu, \"failed\": %llu, "
             "\"new\": %llu, \"changed\": %llu, \"pending\": %llu, "
             "\"accepted\": %llu, \"rejected\": %llu, \"unreached\": "
-            "%llu, \"missing\": %llu, \"beyond\": %llu, \"reference\": "
-            "%s, \"differs\": %llu, \"missing_list\": [",
+            "%llu, \"missing\": %llu, \"dropped\": %llu, \"beyond\": %llu, "
+            "\"reference\": %s, \"differs\": %llu, \"missing_list\": [",
             (unsigned long long)j->passed, (unsigned long long)j->failed,
             (unsigned long long)j->fresh, (unsigned long long)j->changed,
             (unsigned long long)j->unjudged, (unsigned long long)j->accepted,
             (unsigned long long)j->rejected, (unsigned long long)j->unreached,
-            (unsigned long long)j->missing, (unsigned long long)j->beyond,
-            j->reference ? "true" : "false", (unsigned long long)j->differs);
+            (unsigned long long)j->missing, (unsigned long long)j->dropped,
+            (unsigned long long)j->beyond, j->reference ? "true" : "false",
+            (unsigned long long)j->differs);
         for (unsigned i = 0; i < j->nlisted; i++) {
             fputs(i ? ", {\"sequence\": " : "{\"sequence\": ", f);
             bcw__json_str(f, j->listed[i].sequence);

@@ -210,9 +210,12 @@ static void text_judged(FILE *f, const bcw_summary *s)
         fprintf(f,
                 "Missing %llu observations of the %s that this walk should "
                 "have reached (a walk of this kind no deeper made them), "
-                "failed%s\n",
+                "%s%s\n",
                 (unsigned long long)j->missing,
                 j->reference ? "reference build" : "oracle",
+                j->dropped == j->missing
+                    ? "dropped from the oracle (--accept takes them as gone)"
+                    : "failed",
                 j->nlisted < j->missing ? "; the first:" : ":");
     for (unsigned i = 0; i < j->nlisted; i++)
         fprintf(f, "  %s\n    %s\n", j->listed[i].sequence, j->listed[i].why);

@@ -304,6 +304,8 @@ typedef struct bcw_summary {
                                been reached, and fail the test */
         uint64_t beyond;    /* of those, made by another kind of walk or
                                a deeper one: not this walk's */
+        uint64_t dropped;   /* of the missing, taken as gone (accept):
+                               removed from the oracle, not failing */
         /* the first missing entries: sequence and why not reached */
         unsigned nlisted;
         struct bcw_missing {

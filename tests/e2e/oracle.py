@@ -349,6 +349,17 @@ class Test(unittest.TestCase):
         o = summary["oracle"]
         self.assertEqual((rc, o["missing"]), (0, 0))
         self.assertGreater(o["beyond"], 0)
+        # --accept takes what is missing as gone: dropped from the oracle,
+        # and the next run passes
+        rc, _, summary = test_run(oracle, "undo-fault9.bc", 3, "--accept",
+                                  unit="undo")
+        o = summary["oracle"]
+        self.assertEqual((rc, o["missing"], o["dropped"]),
+                         (0, entries - 1, entries - 1))
+        dumped = json.loads(bcwalk("oracle", "dump", oracle).stdout)
+        self.assertEqual(len(dumped["entries"]), 1)
+        rc, _, summary = test_run(oracle, "undo-fault9.bc", 3, unit="undo")
+        self.assertEqual((rc, summary["oracle"]["missing"]), (0, 0))
 
     def test_an_observer_that_changes_the_state_fails(self):
         # fault 5: reading the drop count clears it.  The algebra walk
