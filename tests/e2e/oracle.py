@@ -648,8 +648,10 @@ class Test(unittest.TestCase):
             rc, _, summary = test_run(oracle, "ticket.bc", 2, *extra,
                                       unit="ticket")
             self.assertEqual((rc, summary["oracle"]["changed"]), (0, 0))
-        bcwalk("test", example("ticket.bc"), "--unit", "ticket", "--depth",
-               "2", "--reference", example("ticket.bc"), check=0)
+        p = bcwalk("test", example("ticket.bc"), "--unit", "ticket",
+                   "--depth", "2", "--reference", example("ticket.bc"),
+                   check=0)
+        self.assertEqual(p.returncode, 0, p.stdout[-2000:])
 
     def test_a_reference_must_be_the_same_interface(self):
         # a function missing, and the same functions with one parameter
