@@ -168,7 +168,6 @@ typedef struct walk {
     bool keep_record;
     struct bcw_judged scratch; /* the reference walk's counts */
     bool probed;     /* the state walk's states are found: walk them */
-    bool restored;   /* they are the oracle's, reached by its covers */
     unsigned nnotes; /* the states' notes after probing */
     /* the judgement and the report */
     sinks sk;
@@ -504,11 +503,9 @@ static int restore_states(walk *w)
                 !w->judge_o.replan
             ? bcw_oracle_get_states(bcw__judge_oracle(w->sk.judge))
             : NULL;
-    int got = kept != NULL ? bcw__states_restore(&w->states, w->u, w->a.steps,
-                                                 w->a.nsteps, kept)
-                           : 0;
-    w->restored = got == 1;
-    return got;
+    return kept != NULL ? bcw__states_restore(&w->states, w->u, w->a.steps,
+                                              w->a.nsteps, kept)
+                        : 0;
 }
 
 /* The states this walk probed become the oracle's, for later tests to
@@ -516,7 +513,7 @@ static int restore_states(walk *w)
 static int keep_states(walk *w)
 {
     if (w->sk.judge == NULL || w->judge_o.reference != NULL ||
-        w->cfg.kind != BCW_WALK_STATE || w->restored || w->out->partial)
+        w->cfg.kind != BCW_WALK_STATE || w->states.restored || w->out->partial)
         return 0;
     bcw_oracle *o = bcw__judge_oracle(w->sk.judge);
     if (bcw_oracle_get_states(o) != NULL && !w->judge_o.replan)

@@ -395,8 +395,7 @@ bool bcw__states_cover_reached(const bcw_states *st, unsigned i,
     *got = NULL;
     /* the cover's calls returned (a teardown that halts after them is
      * the state's own observation, not a lost state) */
-    bool returned = s->outcome == BCW_RUN_NORMAL || s->halted_at > s->len;
-    int k = returned ? bcw__states_of(st, s->preds, s->known) : -1;
+    int k = bcw_seq_returned(s) ? bcw__states_of(st, s->preds, s->known) : -1;
     if (k >= 0)
         *got = st->states[k].name;
     return k >= 0 && (unsigned)k == i;

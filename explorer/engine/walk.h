@@ -70,6 +70,13 @@ static inline bcw_seq_text bcw_seq_text_of(const uint64_t *outs)
                           .at = (const char *)&outs[BCW_MAX_PARAMS + 1]};
 }
 
+/* Did every call of s return: it ran normally, or only the teardown
+ * after its last call (the destructor the walk ends it with) halted? */
+static inline bool bcw_seq_returned(const bcw_seq *s)
+{
+    return s->outcome == BCW_RUN_NORMAL || s->halted_at > s->len;
+}
+
 #define BCW_EMIT_EXTEND 1
 
 /* Bytes the walk holds per sequence it runs, at most (its tree's node,

@@ -274,14 +274,13 @@ static bool void_normal(const bcw_observation *o)
  * of its walk), run on its own, and does it no longer reach that state
  * (a fault made it unreachable)?  The state it reached instead, if any,
  * into v. */
-static bool lost_state(const bcw_reporter *r, const bcw_seq *s,
+static void lost_state(const bcw_reporter *r, const bcw_seq *s,
                        bcw_verdict_of *v)
 {
-    if (r->states == NULL || r->state == NULL || r->state_index < 0 ||
-        s->len != s->nprefix)
-        return false;
-    return v->lost = !bcw__states_cover_reached(
-               r->states, (unsigned)r->state_index, s, &v->lost_to);
+    if (r->states != NULL && r->state != NULL && r->state_index >= 0 &&
+        s->len == s->nprefix)
+        v->lost = !bcw__states_cover_reached(
+            r->states, (unsigned)r->state_index, s, &v->lost_to);
 }
 
 /* A failed ENSURES or INVARIANT (the unit's invariant function's too),
@@ -385,9 +384,9 @@ static long judge_new(bcw_judge *jd, const bcw_seq *s, bcw_verdict_of *v,
     bool rule = !wrong && !jd->reference && void_normal(&e->obs);
     /* a lost cover is the state's failure, not the call's: the entry
      * keeps what the call did, judged as any other */
-    e->verdict = wrong && !v->lost    ? BCW_VERDICT_FAIL
-                 : jd->accept || rule ? BCW_VERDICT_PASS
-                                      : BCW_VERDICT_PENDING;
+    e->verdict = s->outcome == BCW_RUN_FAILURE ? BCW_VERDICT_FAIL
+                 : jd->accept || rule          ? BCW_VERDICT_PASS
+                                               : BCW_VERDICT_PENDING;
     e->first_seen = (int64_t)time(NULL);
     e->walk = jd->walk;
     e->depth = jd->depth;
@@ -761,7 +760,7 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
             err = drop_entries(jd, gone);
         free(gone);
     }
-    if (save && jd->dirty && jd->path != NULL)
+    if (err == 0 && save && jd->dirty && jd->path != NULL)
         err = bcw_oracle_save(jd->oracle, jd->path);
     bcw__report_observed_free(&jd->seen);
     bcw_oracle_free(jd->oracle);

@@ -85,8 +85,7 @@ static char *call_text(const bcw_reporter *r, const bcw_seq *s, unsigned k,
  * 10), rather than a new entry for a call the walk adds. */
 static unsigned calls_observed(const bcw_seq *s)
 {
-    unsigned n = bcw__calls_shown(s);
-    return n == s->len + 2u ? n - 1 : n;
+    return bcw_seq_returned(s) ? s->len + 1 : bcw__calls_shown(s);
 }
 
 int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
@@ -106,8 +105,7 @@ int bcw__report_observe(const bcw_reporter *r, const bcw_seq *s, bool whole,
     e->state = s->before;
     e->after = s->outcome == BCW_RUN_NORMAL ? s->state : 0;
     bool halted = s->outcome != BCW_RUN_NORMAL;
-    /* the last call returned, and the teardown after it halted */
-    bool returned = !halted || ncalls < bcw__calls_shown(s);
+    bool returned = bcw_seq_returned(s);
     bool ok = true;
     renumber seen = {.n = 0};
     bcw_gen gen = {0};
