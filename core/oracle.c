@@ -19,7 +19,7 @@
 
 #define ORACLE_FORMAT "bcwalk-oracle"
 /* docs/oracle.md states it (tests/check_versions.py compares). */
-#define ORACLE_VERSION 5
+#define ORACLE_VERSION 6
 #define ORACLE_LIMIT ((size_t)1 << 32)
 
 struct bcw_oracle {
@@ -121,6 +121,7 @@ static void free_entry(bcw_oracle_entry *e)
 {
     bcw__strv_free((char **)e->calls, e->ncalls);
     free((char *)e->walk);
+    free((uint16_t *)e->args.steps);
     free_obs(&e->obs);
     free_obs(&e->proposed);
 }
@@ -254,15 +255,39 @@ static long append(bcw_oracle *o, const bcw_oracle_entry *e)
     return (long)o->n++;
 }
 
+/* Are the recorded arguments well formed? */
+static bool args_fit(const bcw_oracle_args *a)
+{
+    return (a->nsteps > 0 || a->pinned == 0) &&
+           (a->nsteps == 0 || a->steps != NULL) &&
+           a->pinned >> BCW_ORACLE_MAX_ARGS == 0;
+}
+
+/* A copy of `a`'s steps into *c (its arguments as they are); false when
+ * out of memory. */
+static bool copy_args(bcw_oracle_args *c, const bcw_oracle_args *a)
+{
+    *c = *a;
+    if (a->nsteps == 0) {
+        c->steps = NULL;
+        return true;
+    }
+    uint16_t *steps = bcw__calloc(a->nsteps, sizeof *steps);
+    if (steps != NULL)
+        memcpy(steps, a->steps, a->nsteps * sizeof *steps);
+    c->steps = steps;
+    return steps != NULL;
+}
+
 long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
 {
     if (e->ncalls == 0 || !all_there(e->calls, e->ncalls) ||
         !whole_obs(&e->obs) ||
         (e->proposed.outcome != NULL && !whole_obs(&e->proposed)) ||
-        (unsigned)e->verdict > BCW_VERDICT_FAIL)
+        (unsigned)e->verdict > BCW_VERDICT_FAIL || !args_fit(&e->args))
         return bcw__error(BCW_EINPUT, "oracle entry: no calls, a call or an "
-                                      "out missing, no outcome, or no "
-                                      "verdict");
+                                      "out missing, no outcome, no "
+                                      "verdict, or arguments past a call's");
     if (bcw_oracle_find(o, e->state, e->calls, e->ncalls) >= 0)
         return bcw__error(BCW_EINPUT, "oracle entry: %s is there already",
                           e->calls[e->ncalls - 1]);
@@ -270,6 +295,7 @@ long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
     bcw_oracle_entry c = *e;
     c.calls = copy_strv(e->calls, e->ncalls, &ok);
     c.walk = copy_str(e->walk, &ok);
+    ok = copy_args(&c.args, &e->args) && ok;
     memset(&c.obs, 0, sizeof c.obs);
     memset(&c.proposed, 0, sizeof c.proposed);
     ok = copy_obs(&c.obs, &e->obs) && ok;
@@ -279,6 +305,21 @@ long bcw_oracle_add(bcw_oracle *o, const bcw_oracle_entry *e)
     if (i < 0)
         free_entry(&c);
     return i;
+}
+
+int bcw_oracle_record_args(bcw_oracle *o, size_t i, const bcw_oracle_args *args)
+{
+    if (i >= o->n || !args_fit(args))
+        return bcw__error(BCW_EINPUT,
+                          "oracle entry %zu: no such entry, or "
+                          "arguments past a call's",
+                          i);
+    bcw_oracle_args c;
+    if (!copy_args(&c, args))
+        return BCW_ENOMEM;
+    free((uint16_t *)o->entries[i].args.steps);
+    o->entries[i].args = c;
+    return 0;
 }
 
 int bcw_oracle_new(bcw_oracle **out, const char *unit)
@@ -475,6 +516,22 @@ static void pack_states(msgpack_packer *pk, const bcw_oracle_states *s)
     }
 }
 
+/* The recorded arguments: [steps], then [[k, value], ...] of the
+ * parameters pinned. */
+static void pack_args(msgpack_packer *pk, const bcw_oracle_args *a)
+{
+    msgpack_pack_array(pk, a->nsteps);
+    for (unsigned i = 0; i < a->nsteps; i++)
+        msgpack_pack_uint16(pk, a->steps[i]);
+    msgpack_pack_array(pk, (uint32_t)__builtin_popcount(a->pinned));
+    for (unsigned k = 0; k < BCW_ORACLE_MAX_ARGS; k++)
+        if (a->pinned >> k & 1) {
+            msgpack_pack_array(pk, 2);
+            msgpack_pack_uint32(pk, k);
+            msgpack_pack_uint64(pk, a->args[k]);
+        }
+}
+
 int bcw_oracle_save(const bcw_oracle *o, const char *path)
 {
     bcw_pack p;
@@ -500,7 +557,7 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];
-        msgpack_pack_array(pk, 9);
+        msgpack_pack_array(pk, 11);
         msgpack_pack_uint64(pk, e->state);
         msgpack_pack_uint64(pk, e->after);
         pack_strv(pk, e->calls, e->ncalls);
@@ -510,6 +567,7 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
         pack_obs(pk, &e->proposed);
         bcw__pack_str(pk, e->walk);
         msgpack_pack_uint32(pk, e->depth);
+        pack_args(pk, &e->args);
     }
     bcw__pack_seal(&p);
     int err = p.err != 0 ? p.err
@@ -554,10 +612,43 @@ static void read_obs(bcw_rd *r, const msgpack_object *o, bool optional,
     obs->nout = nout / 2;
 }
 
+/* An entry's recorded arguments: its steps, then its pinned
+ * parameters' pairs. */
+static void read_args(bcw_rd *r, const msgpack_object *steps,
+                      const msgpack_object *pairs, bcw_oracle_args *a)
+{
+    const msgpack_object *st = bcw__rd_arr(r, steps, 0, "steps");
+    a->nsteps = st != NULL ? steps->via.array.size : 0;
+    uint16_t *own = a->nsteps > 0 ? bcw__calloc(a->nsteps, sizeof *own) : NULL;
+    if (a->nsteps > 0 && own == NULL && r->err == 0)
+        r->err = BCW_ENOMEM;
+    a->steps = own;
+    for (unsigned i = 0; own != NULL && r->err == 0 && i < a->nsteps; i++)
+        own[i] = (uint16_t)bcw__rd_u64(r, &st[i], UINT16_MAX, "step");
+    const msgpack_object *v = bcw__rd_arr(r, pairs, 0, "arguments");
+    uint32_t n = v != NULL ? pairs->via.array.size : 0;
+    if (r->err == 0 && a->nsteps == 0 && n > 0)
+        bcw__rd_bad(r, "arguments of no step");
+    for (uint32_t i = 0; r->err == 0 && i < n; i++) {
+        const msgpack_object *pair = bcw__rd_arr(r, &v[i], 2, "argument");
+        unsigned k =
+            pair != NULL
+                ? (unsigned)bcw__rd_u64(r, &pair[0], BCW_ORACLE_MAX_ARGS - 1,
+                                        "argument's parameter")
+                : 0;
+        uint64_t value =
+            pair != NULL ? bcw__rd_u64(r, &pair[1], UINT64_MAX, "argument") : 0;
+        if (r->err == 0 && (a->pinned >> k & 1))
+            bcw__rd_bad(r, "an argument twice");
+        a->pinned |= 1u << k;
+        a->args[k] = value;
+    }
+}
+
 /* Entry `o` of the file, into the oracle. */
 static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
 {
-    const msgpack_object *f = bcw__rd_arr(r, o, 9, "entry");
+    const msgpack_object *f = bcw__rd_arr(r, o, 11, "entry");
     if (f == NULL)
         return;
     bcw_oracle_entry e = {0};
@@ -570,6 +661,7 @@ static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
     read_obs(r, &f[6], true, &e.proposed);
     e.walk = bcw__rd_str(r, &f[7], true, "walk");
     e.depth = (unsigned)bcw__rd_u64(r, &f[8], 255, "depth");
+    read_args(r, &f[9], &f[10], &e.args);
     if (r->err == 0 && e.ncalls == 0)
         bcw__rd_bad(r, "an entry with no calls");
     if (r->err == 0 && bcw_oracle_find(oracle, e.state, e.calls, e.ncalls) >= 0)
@@ -712,6 +804,24 @@ static void json_state(FILE *f, uint64_t state)
         fputs("null", f);
 }
 
+/* The recorded arguments: ", "steps": [...], "args": {"k": value,
+ * ...}". */
+static void json_args(FILE *f, const bcw_oracle_args *a)
+{
+    fputs(", \"steps\": [", f);
+    for (unsigned i = 0; i < a->nsteps; i++)
+        fprintf(f, "%s%u", i > 0 ? ", " : "", a->steps[i]);
+    fputs("], \"args\": {", f);
+    const char *sep = "";
+    for (unsigned k = 0; k < BCW_ORACLE_MAX_ARGS; k++)
+        if (a->pinned >> k & 1) {
+            fprintf(f, "%s\"%u\": %llu", sep, k,
+                    (unsigned long long)a->args[k]);
+            sep = ", ";
+        }
+    fputc('}', f);
+}
+
 /* The design states: null, or {"plan_steps": N, "predicates": [...],
  * "states": [{"name": ..., "value": ..., "cover": [fns]}, ...]}. */
 static void json_states(FILE *f, const bcw_oracle_states *s)
@@ -788,6 +898,7 @@ int bcw_oracle_dump(const bcw_oracle *o, FILE *f)
         else
             fputs("null", f);
         fprintf(f, ", \"depth\": %u", e->depth);
+        json_args(f, &e->args);
         fputs(", ", f);
         json_obs(f, &e->obs);
         fputs(", \"proposed\": ", f);

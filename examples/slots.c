@@ -3,7 +3,11 @@
  *   1  a boundary moved by one: slots_open(0), an empty pool, is refused
  *      (the constructor returns NULL, so the call is rejected)
  *   2  a boundary moved by one on the state: slots_give accepts the slot
- *      number one past the pool, and counts it as free */
+ *      number one past the pool, and counts it as free
+ *   3  a boundary that moves with the fault: slots_open makes the pool one
+ *      slot too big, so the first number past it (n, a value computed
+ *      from the object) moves too; only the number the oracle recorded,
+ *      passed again, shows that slots_taken now answers for it */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +34,11 @@ slots *slots_open(int n)
     slots *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
+#if SLOTS_FAULT == 3
+    s->n = n + 1;
+#else
     s->n = n;
+#endif
     s->free = n;
     return s;
 }
@@ -77,4 +85,12 @@ bool slots_give(slots *s, int i)
 int slots_free(const slots *s)
 {
     return s->free;
+}
+
+/* Is slot i taken: 1 or 0, -1 when it is no slot of the pool. */
+int slots_taken(const slots *s, int i)
+{
+    if (i < 0 || i >= s->n)
+        return -1;
+    return (int)(s->used >> i & 1);
 }

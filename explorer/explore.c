@@ -650,6 +650,12 @@ static int after_walk(walk *w)
     return err;
 }
 
+static uint32_t pin(void *payload, const uint16_t *steps, unsigned len,
+                    uint64_t before, uint64_t *vals)
+{
+    return bcw__judge_pin(payload, steps, len, before, vals);
+}
+
 /* The walk on the build under test, judged if there is a judge, and
  * what it leaves for the report. */
 static int walk_test(walk *w)
@@ -658,6 +664,12 @@ static int walk_test(walk *w)
     if (sk->judge != NULL) {
         sk->judged = &w->out->judged;
         sk->report.verdict = &sk->verdict;
+        /* the values computed from the object the oracle recorded are
+         * passed again, unless the plan is made again */
+        if (!w->judge_o.replan) {
+            w->cfg.pin = pin;
+            w->cfg.pin_payload = sk->judge;
+        }
         sk->ask = w->judge_o.reference == NULL ? w->judge_o.ask : NULL;
         sk->ask_payload = w->judge_o.ask_payload;
     }

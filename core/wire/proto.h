@@ -49,7 +49,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 12u
+#define BCW_PROTO_VERSION 13u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -101,7 +101,15 @@
 /* set in a sequence's length word: hash the state before its last call
  * too, which is an observer (BCW_RESULT_OBSERVER_CHANGED) */
 #define BCW_SEQ_CHECK_OBSERVER 0x8000u
-#define BCW_SEQ_LEN_MASK 0x7fffu
+/* set in a sequence's length word: its steps are followed by a count N
+ * and N pins of BCW_PIN_WORDS words each, the call (0 the constructor),
+ * the parameter, then a value's four 16-bit words, low first: that
+ * BCW_FIXED_BOUNDS parameter of that call takes the value as it is (one
+ * the oracle recorded, bcwalk test) instead of its bounds solved on the
+ * object */
+#define BCW_SEQ_PINNED 0x4000u
+#define BCW_SEQ_LEN_MASK 0x3fffu
+#define BCW_PIN_WORDS 6u
 #define BCW_MAX_SEQ_WORDS (BCW_MAX_BATCH * 18)
 
 /* How a call (and so a sequence) ended.  Classified in one place on each
@@ -512,6 +520,21 @@ typedef struct bcw_batch {
 static inline uint8_t *bcw_batch_cov(bcw_batch *b)
 {
     return (uint8_t *)(b + 1);
+}
+
+/* The words of the sequence at q (proto.h's seqs), its pins included,
+ * reading no more than `room` words: 0 when they do not fit. */
+static inline uint32_t bcw_wire_seq_words(const uint16_t *q, uint32_t room)
+{
+    uint32_t n = (uint32_t)(q[0] & BCW_SEQ_LEN_MASK) + 2u;
+    if (n > room)
+        return 0;
+    if (q[0] & BCW_SEQ_PINNED) {
+        if (n >= room)
+            return 0;
+        n += 1u + q[n] * BCW_PIN_WORDS;
+    }
+    return n <= room ? n : 0;
 }
 
 /* bcw_wire_check's mixing of the n 8-byte words at p into four lanes,

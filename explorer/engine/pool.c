@@ -91,12 +91,12 @@ static int send_run(bcw_pool *pool, bcw_worker *w, uint32_t first, uint32_t end,
     double calls = 0;
     for (uint32_t i = first; i < end; i++) {
         const uint16_t *q = &job->words[job->off[i]];
-        uint32_t n = (uint32_t)(q[0] & BCW_SEQ_LEN_MASK) + 2;
-        BCW_ASSERT(words + n <= BCW_MAX_SEQ_WORDS);
+        uint32_t n = bcw_wire_seq_words(q, BCW_MAX_SEQ_WORDS);
+        BCW_ASSERT(n != 0 && words + n <= BCW_MAX_SEQ_WORDS);
         memcpy(&b->seqs[words], q, n * sizeof *q);
         b->off[i] = words;
         words += n;
-        calls += n;
+        calls += (q[0] & BCW_SEQ_LEN_MASK) + 2;
     }
     w->first = first;
     w->end = end;

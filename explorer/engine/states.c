@@ -420,6 +420,7 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
      * ahead: probing goes deep without the walk's whole tree */
     cfg.prune_state = prune;
     cfg.observer_changed = NULL;
+    cfg.pin = NULL; /* probing is not judged */
     unsigned stopped = 0;
     cfg.budget = PROBE_BUDGET;
     cfg.stopped = &stopped;

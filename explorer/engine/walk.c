@@ -86,6 +86,8 @@ typedef struct walker {
     struct fill *fills;
     size_t capfills;
     uint64_t calls;
+    /* words a sequence's pins may take (cfg->pin), 0: none */
+    size_t pin_words;
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
     /* scratch for emitting one sequence */
@@ -162,8 +164,45 @@ typedef struct fill {
     size_t base; /* its first word */
 } fill;
 
+/* Node at's pins (proto.h's BCW_SEQ_PINNED) into q, its count first:
+ * the values computed from the object that its earlier calls were
+ * passed, as they reported them, and those cfg->pin gives its last call
+ * (steps[0..len] its steps).  The words written. */
+static size_t put_pins(walker *w, size_t at, const uint16_t *steps,
+                       unsigned len, uint16_t *q)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    const node *nd = &w->nodes[at];
+    uint64_t vals[BCW_MAX_PARAMS];
+    uint64_t before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
+    uint32_t mask = cfg->pin(cfg->pin_payload, steps, len, before, vals) &
+                    cfg->step[nd->step].relative;
+    size_t n = 1;
+    unsigned k = len;
+    for (size_t j = at; j != NO_PARENT; j = w->nodes[j].parent, k--) {
+        const node *a = &w->nodes[j];
+        const uint64_t *v = vals;
+        if (j != at) {
+            /* a call of the prefix: run, and so reported, unless planted */
+            mask = k >= cfg->nprefix ? cfg->step[a->step].relative : 0;
+            v = &w->outs[a->out_idx];
+        }
+        for (; mask != 0; mask &= mask - 1) {
+            unsigned p = (unsigned)__builtin_ctz(mask);
+            q[n] = (uint16_t)k;
+            q[n + 1] = (uint16_t)p;
+            for (unsigned b = 0; b < 4; b++)
+                q[n + 2 + b] = (uint16_t)(v[p] >> 16 * b);
+            n += BCW_PIN_WORDS;
+        }
+    }
+    q[0] = (uint16_t)((n - 1) / BCW_PIN_WORDS);
+    return n;
+}
+
 /* A bcw_job's prepare: encodes its sequences as the protocol wants
- * them (length, constructor, methods), offsets from its first word. */
+ * them (length, constructor, methods, pins), offsets from its first
+ * word. */
 static int fill_job(bcw_job *job)
 {
     const fill *f = job->ctx;
@@ -181,17 +220,27 @@ static int fill_job(bcw_job *job)
                      OBSERVER_SAMPLE ==
                  0))
             check = BCW_SEQ_CHECK_OBSERVER;
-        w->words[words] = (uint16_t)(len | check);
+        uint16_t pinned = w->pin_words > 0 ? BCW_SEQ_PINNED : 0;
+        w->words[words] = (uint16_t)(len | check | pinned);
+        if (pinned)
+            words += put_pins(w, f->node + i, &w->words[words + 1], len,
+                              &w->words[words + len + 2]);
         words += len + 2;
     }
     return 0;
 }
 
+/* Words a sequence of up to `calls` calls takes, its pins included. */
+static size_t seq_words(const walker *w, size_t calls)
+{
+    return calls + 1 + (w->pin_words > 0 ? 1 + w->pin_words * calls : 0);
+}
+
 /* Sequences per job: a full batch, unless long sequences would overflow
  * the job's word area. */
-static size_t job_size(unsigned depth)
+static size_t job_size(size_t words)
 {
-    size_t by_words = BCW_MAX_SEQ_WORDS / (depth + 2);
+    size_t by_words = BCW_MAX_SEQ_WORDS / words;
     return by_words < BCW_MAX_BATCH ? by_words : BCW_MAX_BATCH;
 }
 
@@ -317,19 +366,18 @@ static int absorb_job(void *ctx, bcw_job *job)
 static int execute(walker *w, size_t from, size_t to, unsigned level)
 {
     const bcw_walk_cfg *cfg = w->cfg;
-    size_t n = to - from, per = job_size(cfg->depth + cfg->nprefix);
+    size_t maxw = seq_words(w, cfg->depth + cfg->nprefix + 1);
+    size_t n = to - from, per = job_size(maxw);
     size_t njobs = (n + per - 1) / per;
     if (bcw__grow(&w->jobs, &w->capjobs, njobs, sizeof *w->jobs) < 0 ||
         bcw__grow(&w->results, &w->capresults, n, sizeof *w->results) < 0 ||
         bcw__grow(&w->scratch_causes, &w->capscratch_causes, n,
                   sizeof *w->scratch_causes) < 0 ||
         bcw__grow(&w->off, &w->capoff, n, sizeof *w->off) < 0 ||
-        bcw__grow(&w->words, &w->capwords, n * (cfg->depth + cfg->nprefix + 2),
-                  sizeof *w->words) < 0)
+        bcw__grow(&w->words, &w->capwords, n * maxw, sizeof *w->words) < 0)
         return BCW_ENOMEM;
     if (bcw__grow(&w->fills, &w->capfills, njobs, sizeof *w->fills) < 0)
         return BCW_ENOMEM;
-    size_t maxw = cfg->depth + cfg->nprefix + 2;
     for (size_t j = 0; j < njobs; j++) {
         size_t first = j * per, end = first + per < n ? first + per : n;
         /* each job its own stretch of words: jobs fill independently */
@@ -587,6 +635,17 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         return BCW_ENOMEM;
     w->cfg = cfg;
     w->spill.budget = cfg->memory;
+    /* pins: the most a call of the walk may take */
+    unsigned nsteps = cfg->nctors + cfg->nmethods + cfg->nprefix;
+    for (unsigned i = 0; cfg->pin != NULL && i < nsteps; i++) {
+        uint16_t st = i < cfg->nctors ? cfg->ctors[i]
+                      : i < cfg->nctors + cfg->nmethods
+                          ? cfg->methods[i - cfg->nctors]
+                          : cfg->prefix[i - cfg->nctors - cfg->nmethods];
+        size_t most =
+            BCW_PIN_WORDS * (size_t)__builtin_popcount(cfg->step[st].relative);
+        w->pin_words = most > w->pin_words ? most : w->pin_words;
+    }
     int err = 0;
     double t0 = bcw__now_s();
     bcw_progress prog = {.depth = cfg->depth};

@@ -133,6 +133,16 @@ typedef struct bcw_walk_cfg {
     bool (*extends)(void *payload, const uint16_t *seq, unsigned len,
                     uint16_t next);
     void *extends_payload;
+    /* Or NULL: the values computed from the object (bcw_walk_step's
+     * `relative`) a sequence's last call is to be passed as they are,
+     * not solved on the object (bcwalk test: the oracle's).  Of the
+     * sequence steps[0..len], whose prefix left the state `before` (0:
+     * not computed): the parameters pinned (bits) and their values in
+     * vals.  The walk pins the earlier calls' values as they were
+     * reported, so that a sequence passes what its prefix passed. */
+    uint32_t (*pin)(void *payload, const uint16_t *steps, unsigned len,
+                    uint64_t before, uint64_t *vals);
+    void *pin_payload;
     /* Called for every executed sequence, in enumeration order: 0, an
      * error, or BCW_EMIT_EXTEND for a sequence pruned by its concrete
      * state that is to be extended all the same (its oracle's state is

@@ -48,6 +48,15 @@ struct bcw_judge {
     enum bcw_judgement judged; /* and how it was judged */
     const char *walk;          /* the walk judged (bcw__judge_walk) */
     unsigned depth;
+    /* The walk's plan is the oracle's model: its steps are the ones the
+     * entries' recorded arguments name (bcw_oracle_args). */
+    bool own_plan;
+    /* The entries with recorded arguments by their state and last step
+     * (bcw__judge_pin), the first `pinning` entries, indexed once. */
+    bcw_index by_step;
+    size_t pinning;
+    bool indexed;
+    uint16_t seen_step; /* the step of jd->seen's last call */
 };
 
 int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
@@ -62,6 +71,8 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
     }
     jd->accept = accept;
     jd->last = -1;
+    /* an oracle in memory is a reference's, whose walk has this plan */
+    jd->own_plan = path == NULL;
     int err = path != NULL && access(path, F_OK) == 0
                   ? bcw_oracle_load(&jd->oracle, path)
                   : bcw_oracle_new(&jd->oracle, unit);
@@ -92,6 +103,8 @@ void bcw__judge_against(bcw_judge *jd)
     memset(jd->now, 0, jd->capnow * sizeof *jd->now);
     bcw__index_free(&jd->map);
     jd->nmap = 0;
+    bcw__index_free(&jd->by_step);
+    jd->indexed = false;
 }
 
 static void path_gen_free(struct path_gen *g)
@@ -101,11 +114,11 @@ static void path_gen_free(struct path_gen *g)
     memset(g, 0, sizeof *g);
 }
 
-/* The hash of sequence s's first n + 1 steps (the constructor, n
+/* The hash of the first n + 1 steps of a sequence (the constructor, n
  * methods). */
-static uint64_t path_hash(const bcw_seq *s, unsigned n)
+static uint64_t path_hash(const uint16_t *steps, unsigned n)
 {
-    return bcw__hash(s->steps, (n + 1) * sizeof *s->steps, 0x9a7);
+    return bcw__hash(steps, (n + 1) * sizeof *steps, 0x9a7);
 }
 
 static int any_value(uint32_t i, const void *payload)
@@ -113,6 +126,21 @@ static int any_value(uint32_t i, const void *payload)
     (void)i;
     (void)payload;
     return 1;
+}
+
+/* The oracle's state after a sequence's first len + 1 steps, where the
+ * walk's sequences of that length met it (paths[1] holds the longest
+ * judged, paths[0] those one shorter), 0 when it did not record it. */
+static uint64_t path_state(const bcw_judge *jd, const uint16_t *steps,
+                           unsigned len)
+{
+    const struct path_gen *g = len == jd->path_len       ? &jd->paths[1]
+                               : len + 1 == jd->path_len ? &jd->paths[0]
+                                                         : NULL;
+    if (g == NULL || g->n == 0)
+        return 0;
+    uint32_t i = bcw__index_get(&g->ix, path_hash(steps, len), any_value, NULL);
+    return i == UINT32_MAX ? 0 : g->after[i];
 }
 
 /* The oracle's state after the prefix of s (its first len - 1 methods),
@@ -132,12 +160,7 @@ static uint64_t path_before(bcw_judge *jd, const bcw_seq *s)
         bcw__stateset_clear(&jd->seen_after);
         jd->path_len = s->len;
     }
-    const struct path_gen *g = &jd->paths[0];
-    if (s->len == 0 || g->n == 0)
-        return 0;
-    uint32_t i =
-        bcw__index_get(&g->ix, path_hash(s, s->len - 1), any_value, NULL);
-    return i == UINT32_MAX ? 0 : g->after[i];
+    return s->len > 0 ? path_state(jd, s->steps, s->len - 1) : 0;
 }
 
 /* The oracle's state after all of s, for its extensions (none at the
@@ -155,7 +178,7 @@ static int path_after(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
         return BCW_ENOMEM;
     *extend = s->pruned && added;
     if (bcw__grow(&g->after, &g->cap, g->n + 1, sizeof *g->after) < 0 ||
-        bcw__index_put(&g->ix, path_hash(s, s->len), (uint32_t)g->n) < 0)
+        bcw__index_put(&g->ix, path_hash(s->steps, s->len), (uint32_t)g->n) < 0)
         return BCW_ENOMEM;
     g->after[g->n++] = after;
     return 0;
@@ -324,6 +347,109 @@ static int find_entry(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     if (*at < 0)
         *at = bcw_oracle_find_sequence(jd->oracle, e->calls, e->ncalls);
     return 0;
+}
+
+/* The values computed from the object that s's last call was passed,
+ * which the oracle records (none when the walk's plan is not the
+ * oracle's, or the call was not made), into jd->seen.args. */
+static void seen_args(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s)
+{
+    bcw_oracle_args *a = &jd->seen.args;
+    *a = (bcw_oracle_args){0};
+    if (!jd->own_plan)
+        return;
+    const bcw_step *st = &r->steps[s->steps[s->len]];
+    const uint64_t *outs = s->outs[s->len];
+    bool made = !(s->outcome == BCW_RUN_REJECTED && s->halted_at == s->len);
+    jd->seen_step = s->steps[s->len];
+    a->nsteps = 1;
+    a->steps = &jd->seen_step;
+    for (unsigned k = 0; outs != NULL && made && k < BCW_MAX_PARAMS; k++)
+        if (st->relative[k] != NULL) {
+            a->pinned |= 1u << k;
+            a->args[k] = outs[k];
+        }
+}
+
+static bool same_values(const bcw_oracle_args *a, const bcw_oracle_args *b)
+{
+    if (a->pinned != b->pinned)
+        return false;
+    for (unsigned k = 0; k < BCW_ORACLE_MAX_ARGS; k++)
+        if ((a->pinned >> k & 1) && a->args[k] != b->args[k])
+            return false;
+    return true;
+}
+
+static bool has_step(const bcw_oracle_args *a, uint16_t step)
+{
+    for (unsigned i = 0; i < a->nsteps; i++)
+        if (a->steps[i] == step)
+            return true;
+    return false;
+}
+
+static uint64_t step_key(uint64_t state, uint16_t step)
+{
+    return bcw__hash(&step, sizeof step, state ^ 0x5e9);
+}
+
+typedef struct step_lookup {
+    const bcw_judge *jd;
+    uint64_t state;
+    uint16_t step;
+} step_lookup;
+
+static int same_step(uint32_t i, const void *payload)
+{
+    const step_lookup *l = payload;
+    const bcw_oracle_entry *e = bcw_oracle_entry_at(l->jd->oracle, i);
+    return e->state == l->state && has_step(&e->args, l->step);
+}
+
+/* Entry i under its state and each of its steps, if it pins a value.
+ * 0 or BCW_ENOMEM. */
+static int index_entry(bcw_judge *jd, size_t i)
+{
+    const bcw_oracle_entry *e = bcw_oracle_entry_at(jd->oracle, i);
+    for (unsigned k = 0;
+         e->state != 0 && e->args.pinned != 0 && k < e->args.nsteps; k++)
+        if (bcw__index_put(&jd->by_step, step_key(e->state, e->args.steps[k]),
+                           (uint32_t)i) < 0)
+            return BCW_ENOMEM;
+    return 0;
+}
+
+/* The entries recorded so far, by state and last step: 0 or
+ * BCW_ENOMEM. */
+static int index_steps(bcw_judge *jd)
+{
+    jd->indexed = true;
+    jd->pinning = bcw_oracle_count(jd->oracle);
+    int err = 0;
+    for (size_t i = 0; i < jd->pinning && err == 0; i++)
+        err = index_entry(jd, i);
+    return err;
+}
+
+uint32_t bcw__judge_pin(bcw_judge *jd, const uint16_t *steps, unsigned len,
+                        uint64_t before, uint64_t *vals)
+{
+    if (!jd->own_plan || len == 0 || (!jd->indexed && index_steps(jd) < 0))
+        return 0;
+    uint64_t state = path_state(jd, steps, len - 1);
+    if (state == 0)
+        state = translate(jd, before);
+    step_lookup l = {jd, state, steps[len]};
+    uint32_t i = state != 0
+                     ? bcw__index_get(&jd->by_step, step_key(state, steps[len]),
+                                      same_step, &l)
+                     : UINT32_MAX;
+    if (i == UINT32_MAX)
+        return 0;
+    const bcw_oracle_args *a = &bcw_oracle_entry_at(jd->oracle, i)->args;
+    memcpy(vals, a->args, sizeof a->args);
+    return a->pinned;
 }
 
 static bool was_reached(const bcw_judge *jd, size_t i)
@@ -509,6 +635,36 @@ static int count(bcw_judge *jd, const bcw_verdict_of *v, long i, bool accepted,
     return 0;
 }
 
+/* Entry i, met again, records the arguments this walk passed its call:
+ * another step making the same call, or values where it has none for
+ * this plan (an oracle replanned, or older than recorded arguments).
+ * 0 or an error. */
+static int record_args(bcw_judge *jd, size_t i)
+{
+    const bcw_oracle_args *had = &bcw_oracle_entry_at(jd->oracle, i)->args;
+    const bcw_oracle_args *seen = &jd->seen.args;
+    if (jd->reference || seen->nsteps == 0 ||
+        (same_values(had, seen) && has_step(had, jd->seen_step)))
+        return 0;
+    bcw_oracle_args now = *seen;
+    uint16_t *steps = NULL;
+    if (same_values(had, seen) && had->nsteps > 0) {
+        /* one more step making that call */
+        if ((steps = bcw__calloc(had->nsteps + 1, sizeof *steps)) == NULL)
+            return BCW_ENOMEM;
+        memcpy(steps, had->steps, had->nsteps * sizeof *steps);
+        steps[had->nsteps] = jd->seen_step;
+        now.steps = steps;
+        now.nsteps = had->nsteps + 1;
+    }
+    int err = bcw_oracle_record_args(jd->oracle, i, &now);
+    free(steps);
+    jd->dirty = true;
+    /* a pin for the step from here on too */
+    return err == 0 && jd->indexed && i < jd->pinning ? index_entry(jd, i)
+                                                      : err;
+}
+
 int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
                    struct bcw_judged *counts, bcw_verdict_of *v)
 {
@@ -519,6 +675,9 @@ int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     uint64_t state;
     long i;
     int err = find_entry(jd, r, s, &i, &state);
+    seen_args(jd, r, s);
+    if (err == 0 && i >= 0)
+        err = record_args(jd, (size_t)i);
     if (err < 0 || s->predicted)
         return err < 0 || state == 0 ? err : keep_predicted(jd, r, s, i, v);
     bool accepted = false;
@@ -564,6 +723,12 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
             err = bcw_oracle_set_model(oracle, data, n);
         free(data);
         bcw__judge_changed(jd);
+        /* the entries' arguments name the old plan's steps: computed
+         * again, and recorded, as the walk meets them */
+        const bcw_oracle_args none = {0};
+        for (size_t i = 0; i < bcw_oracle_count(oracle) && err == 0; i++)
+            err = bcw_oracle_record_args(oracle, i, &none);
+        jd->own_plan = true;
         return err;
     }
     bcw_model *m = NULL;
@@ -604,6 +769,7 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
         return err;
     }
     *kept = m;
+    jd->own_plan = true;
     return 0;
 }
 
@@ -765,6 +931,7 @@ int bcw__judge_close(bcw_judge *jd, struct bcw_judged *counts, bool save)
     bcw__report_observed_free(&jd->seen);
     bcw_oracle_free(jd->oracle);
     bcw__index_free(&jd->map);
+    bcw__index_free(&jd->by_step);
     path_gen_free(&jd->paths[0]);
     path_gen_free(&jd->paths[1]);
     bcw__stateset_clear(&jd->seen_after);

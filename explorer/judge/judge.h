@@ -49,6 +49,16 @@ BCW_INTERNAL int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r,
                                 const bcw_seq *s, struct bcw_judged *counts,
                                 bcw_verdict_of *v);
 
+/* The walk's bcw_walk_cfg.pin: the values the oracle recorded for the
+ * last call of steps[0..len] (the constructor first), whose prefix left
+ * this build's state `before`, into vals; the parameters pinned (bits),
+ * 0 when the oracle has none (the entries' call from the state the
+ * oracle has after that prefix, as the walk met it, recorded in the
+ * plan the walk follows). */
+BCW_INTERNAL uint32_t bcw__judge_pin(bcw_judge *jd, const uint16_t *steps,
+                                     unsigned len, uint64_t before,
+                                     uint64_t *vals);
+
 /* bcwalk test: the plan comes from the model of the build the oracle
  * was made from, whatever this build's analysis says (a fault changes
  * roles and categories), when this build (`model`, its unit u) defines

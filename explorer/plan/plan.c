@@ -712,9 +712,12 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
                 w->aliases = f->role == BCW_ROLE_OBSERVER ? 1 : 2;
         if (w->observer)
             a->plan->funcs[i].flags |= BCW_WIRE_OBSERVER;
-        for (unsigned k = 0; k < f->nparams; k++)
+        for (unsigned k = 0; k < f->nparams; k++) {
             w->nout =
                 (uint8_t)(w->nout + reports(&a->plan->funcs[i].params[k]));
+            if (a->plan->funcs[i].params[k].fixed == BCW_FIXED_BOUNDS)
+                w->relative |= (uint8_t)(1u << k);
+        }
         w->text = bcw__func_has_text(f);
         /* a struct result's elements after the first */
         if (f->ret.kind == BCW_PK_STRUCT)

@@ -137,12 +137,31 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
     return raw;
 }
 
+/* BCW_FIXED_BOUNDS parameter k's value in the call in flight: the one
+ * the sequence pins for it (a value the oracle recorded), else its
+ * bounds solved on the object.  Another unit's constructor, called to
+ * make an argument, is given no pinned value. */
+static uint64_t bounds_value(bcw_rt_worker *w, unsigned k,
+                             const bcw_wire_param *p, bool *met)
+{
+    for (uint32_t i = 0; !bcw_rt_alloc_walks && i < w->npins; i++) {
+        const uint16_t *pin = &w->pins[i * BCW_PIN_WORDS];
+        if (pin[0] == w->flight.call && pin[1] == k) {
+            *met = true;
+            return pin[2] | (uint64_t)pin[3] << 16 | (uint64_t)pin[4] << 32 |
+                   (uint64_t)pin[5] << 48;
+        }
+    }
+    return bcw_rt_bounds_value(w, p, met);
+}
+
 /* Each parameter's value as the plan chooses it into vals: a category's
  * (bounds solved on the object and the values before it), the custom
  * generator's (its strings in strs), a handle given out earlier, an
  * instance a constructor makes, a fixed one, or the master generator's
- * next.  A category the object allows no value of rejects the call: it
- * is not made under a false label. */
+ * next; a bounded one pinned by the sequence takes its pinned value.  A
+ * category the object allows no value of rejects the call: it is not made under
+ * a false label. */
 static void choose_values(bcw_rt_worker *w, unsigned fi, uint64_t *vals,
                           const char **strs)
 {
@@ -153,7 +172,7 @@ static void choose_values(bcw_rt_worker *w, unsigned fi, uint64_t *vals,
         w->solving_args = vals;
         w->nsolving_args = k;
         bool met = true;
-        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bcw_rt_bounds_value(w, p, &met)
+        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bounds_value(w, k, p, &met)
                   : p->fixed == BCW_FIXED_CUSTOM
                       ? bcw_rt_custom_next(fi, k, p, &w->gen, &strs[k])
                   : p->fixed == BCW_FIXED_HANDLE ||

@@ -180,13 +180,25 @@ static bool take_batch(bcw_rt_worker *w)
         if (off >= BCW_MAX_SEQ_WORDS)
             return false;
         w->seqs[off] = b->seqs[off];
-        uint32_t n = (w->seqs[off] & BCW_SEQ_LEN_MASK) + 2u;
-        if (n > BCW_MAX_SEQ_WORDS - off)
+        uint32_t len = w->seqs[off] & BCW_SEQ_LEN_MASK, n = len + 2u;
+        bool pinned = (w->seqs[off] & BCW_SEQ_PINNED) != 0;
+        if (n + pinned > BCW_MAX_SEQ_WORDS - off)
             return false;
-        memcpy(&w->seqs[off + 1], &b->seqs[off + 1], (n - 1) * sizeof *w->seqs);
+        memcpy(&w->seqs[off + 1], &b->seqs[off + 1],
+               (n - 1 + pinned) * sizeof *w->seqs);
         for (uint32_t k = 1; k < n; k++)
             if (w->seqs[off + k] >= w->shm->nfuncs)
                 return false;
+        if (pinned) {
+            uint32_t pins = w->seqs[off + n] * BCW_PIN_WORDS;
+            uint16_t *pin = &w->seqs[off + n + 1];
+            if (pins > BCW_MAX_SEQ_WORDS - off - n - 1)
+                return false;
+            memcpy(pin, &b->seqs[off + n + 1], pins * sizeof *pin);
+            for (uint32_t k = 0; k < pins; k += BCW_PIN_WORDS)
+                if (pin[k] > len || pin[k + 1] >= BCW_MAX_PARAMS)
+                    return false;
+        }
         w->off[i] = off;
     }
     return true;

@@ -304,6 +304,8 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     const uint16_t *q = &w->seqs[w->off[i]];
     w->len = q[0] & BCW_SEQ_LEN_MASK;
     w->check = (q[0] & BCW_SEQ_CHECK_OBSERVER) != 0;
+    w->npins = (q[0] & BCW_SEQ_PINNED) ? q[w->len + 2] : 0;
+    w->pins = &q[w->len + 3];
     bcw_wire_result *r = &w->flight.result;
     memset(r, 0, sizeof *r);
     w->flight.seq = i;

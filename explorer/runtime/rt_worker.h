@@ -95,7 +95,10 @@ typedef struct bcw_rt_worker {
      * many of its first bytes, a copy's as the original's */
     uint64_t elem_size;
     void *snaps[BCW_MAX_HANDLES][BCW_HANDLE_AGES][64];
-    uint32_t len;    /* methods in the sequence */
+    uint32_t len; /* methods in the sequence */
+    /* its pinned values (BCW_SEQ_PINNED): npins of BCW_PIN_WORDS words */
+    const uint16_t *pins;
+    uint32_t npins;
     int check;       /* hash the state before an observer last call too */
     uint64_t before; /* that state */
     /* Pointer results numbered so far: ptr#k is ptrs[k] (rt_call.c). */

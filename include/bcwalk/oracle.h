@@ -32,6 +32,25 @@ typedef struct bcw_observation {
     const char *const *out; /* 2 * nout strings: a name, then its value */
 } bcw_observation;
 
+/* The most parameters a call has (an entry's recorded arguments). */
+#define BCW_ORACLE_MAX_ARGS 8
+
+/* The arguments of an entry's last call that were computed from the
+ * object (a category bounded by its fields, `balance + 1`), as that call
+ * was passed them: bcwalk test passes them again rather than computing
+ * them on the build under test, so that a fault cannot move such a
+ * value along with itself (--replan computes them again).  `steps` are
+ * the steps of the plan of the oracle's model making that call (a
+ * category's boundary and its ordinary value may be one value), none
+ * when nothing is recorded; bit k of `pinned`: args[k] is parameter k's
+ * value (its raw 64-bit word). */
+typedef struct bcw_oracle_args {
+    unsigned nsteps;
+    const uint16_t *steps;
+    uint32_t pinned;
+    uint64_t args[BCW_ORACLE_MAX_ARGS];
+} bcw_oracle_args;
+
 typedef struct bcw_oracle_entry {
     /* The concrete state the last call starts from (the key its prefix's
      * result carries); 0: none was computed, the whole sequence is the
@@ -55,6 +74,7 @@ typedef struct bcw_oracle_entry {
      * the entry again, or the entry is missing (bcwalk test fails). */
     const char *walk;
     unsigned depth;
+    bcw_oracle_args args;
     /* Another observation a later run made of the same call, waiting for
      * a person to judge it (bcwalk review); outcome NULL: none. */
     bcw_observation proposed;
@@ -140,6 +160,13 @@ long bcw_oracle_add(bcw_oracle *oracle, const bcw_oracle_entry *entry);
  * entry unchanged). */
 int bcw_oracle_observe(bcw_oracle *oracle, size_t i,
                        const bcw_observation *obs);
+
+/* Entry i's recorded arguments become a copy of `args` (bcwalk test
+ * --replan records them again); arguments with no step, or past
+ * BCW_ORACLE_MAX_ARGS, are BCW_EINPUT.  0 or the error
+ * (BCW_ENOMEM: the entry unchanged). */
+int bcw_oracle_record_args(bcw_oracle *oracle, size_t i,
+                           const bcw_oracle_args *args);
 
 /* Sets entry i's verdict. */
 void bcw_oracle_judge(bcw_oracle *oracle, size_t i, enum bcw_verdict verdict);

@@ -205,6 +205,55 @@ static void test_oracle__the_file_round_trips(void **state)
     bcw_oracle_free(back);
 }
 
+/* The arguments computed from the object that an entry's call was
+ * passed (bcwalk test passes them again): kept in the file, replaced
+ * whole, and refused when they name no step or no parameter. */
+static void test_oracle__recorded_arguments_round_trip(void **state)
+{
+    (void)state;
+    bcw_oracle *o = three(), *back = NULL;
+    assert_int_equal(bcw_oracle_entry_at(o, 0)->args.nsteps, 0);
+    static const uint16_t steps[] = {4, 9};
+    bcw_oracle_args a = {.nsteps = 2, .steps = steps, .pinned = 0x6};
+    a.args[1] = (uint64_t)-1;
+    a.args[2] = 64;
+    assert_int_equal(bcw_oracle_record_args(o, 1, &a), 0);
+    assert_int_equal(bcw_oracle_save(o, path_of("a.msgpack")), 0);
+    assert_int_equal(bcw_oracle_load(&back, path_of("a.msgpack")), 0);
+    const bcw_oracle_args *got = &bcw_oracle_entry_at(back, 1)->args;
+    assert_int_equal(got->nsteps, 2);
+    assert_int_equal(got->steps[1], 9);
+    assert_int_equal(got->pinned, 0x6);
+    assert_int_equal(got->args[1], (uint64_t)-1);
+    assert_int_equal(got->args[2], 64);
+    assert_int_equal(bcw_oracle_entry_at(back, 0)->args.nsteps, 0);
+    char *d = dumped(back);
+    assert_non_null(strstr(d, "\"steps\": [4, 9], \"args\": {\"1\": "
+                              "18446744073709551615, \"2\": 64}"));
+    free(d);
+    /* replaced whole: the oracle keeps its own copy of the steps */
+    uint16_t one[] = {4};
+    bcw_oracle_args b = {.nsteps = 1, .steps = one, .pinned = 0x2};
+    assert_int_equal(bcw_oracle_record_args(back, 1, &b), 0);
+    one[0] = 7;
+    got = &bcw_oracle_entry_at(back, 1)->args;
+    assert_int_equal(got->nsteps, 1);
+    assert_int_equal(got->steps[0], 4);
+    assert_int_equal(got->args[2], 0);
+    /* values of no step, a parameter past a call's, no entry */
+    bcw_oracle_args bad = {.pinned = 1};
+    assert_int_equal(bcw_oracle_record_args(back, 1, &bad), BCW_EINPUT);
+    bad = (bcw_oracle_args){.nsteps = 1, .steps = one, .pinned = 1u << 8};
+    assert_int_equal(bcw_oracle_record_args(back, 1, &bad), BCW_EINPUT);
+    assert_int_equal(bcw_oracle_record_args(back, 3, &b), BCW_EINPUT);
+    bcw_oracle_entry e = *bcw_oracle_entry_at(back, 1);
+    e.state = 99;
+    e.args.steps = NULL;
+    assert_int_equal(bcw_oracle_add(back, &e), BCW_EINPUT);
+    bcw_oracle_free(o);
+    bcw_oracle_free(back);
+}
+
 static void test_oracle__design_states_round_trip(void **state)
 {
     (void)state;
@@ -292,7 +341,7 @@ static void version_two(msgpack_packer *pk)
 
 static void no_entries(msgpack_packer *pk)
 {
-    head(pk, 5);
+    head(pk, 6);
     bcw__pack_str(pk, "unit");
     bcw__pack_str(pk, "bstack");
     bcw__pack_str(pk, "model");
@@ -303,7 +352,7 @@ static void no_entries(msgpack_packer *pk)
 
 static void an_entry(msgpack_packer *pk, const char *verdict)
 {
-    msgpack_pack_array(pk, 9);
+    msgpack_pack_array(pk, 11);
     msgpack_pack_uint64(pk, 7);
     msgpack_pack_uint64(pk, 8);
     msgpack_pack_array(pk, 1);
@@ -318,6 +367,8 @@ static void an_entry(msgpack_packer *pk, const char *verdict)
     msgpack_pack_nil(pk);
     bcw__pack_str(pk, "protocol");
     msgpack_pack_uint32(pk, 0);
+    msgpack_pack_array(pk, 0);
+    msgpack_pack_array(pk, 0);
 }
 
 static void twice(msgpack_packer *pk)
@@ -363,7 +414,7 @@ static void test_oracle__bad_files_are_refused(void **state)
     bcw_pack p;
     sealed_map(&p, 2, version_two);
     assert_refused(p.buf.data, p.buf.len,
-                   "oracle version 2, this bcwalk reads 5: make it again");
+                   "oracle version 2, this bcwalk reads 6: make it again");
     bcw__pack_free(&p);
     sealed_map(&p, 5, no_entries);
     assert_refused(p.buf.data, p.buf.len, "missing fields");
@@ -420,6 +471,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle__entries_are_shared_by_state),
         cmocka_unit_test(test_oracle__the_file_round_trips),
+        cmocka_unit_test(test_oracle__recorded_arguments_round_trip),
         cmocka_unit_test(test_oracle__design_states_round_trip),
         cmocka_unit_test(test_oracle__a_person_settles_a_proposed_change),
         cmocka_unit_test(test_oracle__bad_files_are_refused),

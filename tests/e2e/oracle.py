@@ -15,7 +15,7 @@ import common
 from common import bcwalk, bcw_hash, example
 
 
-def oracle_bytes(unit, entries, version=5, model=None, states=None):
+def oracle_bytes(unit, entries, version=6, model=None, states=None):
     """An oracle file as docs/oracle.md lays it out, written here, not by
     bcwalk: its one map, the checksum last."""
     p = msgpack.Packer(use_bin_type=True)
@@ -32,10 +32,10 @@ ENTRIES = [
     [0x9a3c0e1b55f0d2a7, 0x51, ["bstack_new()",
                                 "bstack_push(target, 1 /* x > 0 */)"],
      "pass", 1795000000, ["normal", None, None, []],
-     ["normal", None, "1", []], "protocol", 1],
+     ["normal", None, "1", []], "protocol", 1, [2, 5], [[1, 2 ** 64 - 1]]],
     [0, 0, ["doc_new()", b"doc_put(target, \"caf\xe9\")"], "pending",
      1795000060, ["crash", "SIGSEGV: read of address 0x8 in doc_put (doc.c:9)",
-                  None, ["visit", "16"]], None, None, 0],
+                  None, ["visit", "16"]], None, None, 0, [], []],
 ]
 
 # the state walk's design states: the plan's step count, the predicates,
@@ -63,7 +63,7 @@ class Dump(unittest.TestCase):
         self.assertEqual(p.stderr, "")
         doc = json.loads(p.stdout)
         self.assertEqual((doc["format"], doc["version"], doc["unit"]),
-                         ("bcwalk-oracle", 5, "bstack"))
+                         ("bcwalk-oracle", 6, "bstack"))
         self.assertIsNone(doc["model_bytes"])
         self.assertEqual(doc["states"], {
             "plan_steps": 11, "predicates": ["bstack_is_empty",
@@ -78,6 +78,7 @@ class Dump(unittest.TestCase):
                          "bstack_push(target, 1 /* x > 0 */)"],
             "verdict": "pass", "first_seen": "2026-11-18T11:06:40Z",
             "walk": "protocol", "depth": 1,
+            "steps": [2, 5], "args": {"1": 2 ** 64 - 1},
             "outcome": "normal", "cause": None, "result": None, "out": {},
             "proposed": {"outcome": "normal", "cause": None, "result": "1",
                          "out": {}}})
@@ -97,7 +98,7 @@ class Dump(unittest.TestCase):
                  "corrupt oracle file (its checksum does not match its "
                  "bytes)"),
                 ("another version", oracle_bytes("bstack", ENTRIES, 2),
-                 "oracle version 2, this bcwalk reads 5"),
+                 "oracle version 2, this bcwalk reads 6"),
                 ("a cover with no steps", oracle_bytes(
                     "bstack", ENTRIES, states=[11, [], [["s", 0, [], []]]]),
                  "corrupt oracle file (a state's cover)"),
@@ -110,6 +111,15 @@ class Dump(unittest.TestCase):
                  "corrupt oracle file (model)"),
                 ("an entry twice", oracle_bytes("bstack", ENTRIES[:1] * 2),
                  "two entries of one key"),
+                ("arguments of no step", oracle_bytes(
+                    "bstack", [ENTRIES[0][:9] + [[], [[1, 5]]]]),
+                 "corrupt oracle file (arguments of no step)"),
+                ("an argument twice", oracle_bytes(
+                    "bstack", [ENTRIES[0][:9] + [[2], [[1, 5], [1, 6]]]]),
+                 "corrupt oracle file (an argument twice)"),
+                ("an argument past a call's", oracle_bytes(
+                    "bstack", [ENTRIES[0][:9] + [[2], [[8, 5]]]]),
+                 "corrupt oracle file"),
                 ("not msgpack", b"BC\xc0\xde", "corrupt oracle file"),
                 ("empty", b"", "corrupt oracle file")):
             with self.subTest(what):
@@ -560,6 +570,48 @@ class Test(unittest.TestCase):
                       "*abort* abort() called in undo_free (undo.c:", text)
         self.assertIn("--- failed: the reference build gives ==> void\n",
                       text)
+
+    def test_a_recorded_argument_is_passed_again(self):
+        # slots fault 3 makes the pool one slot too big, so the first
+        # number past it, computed from the object, moves with the fault:
+        # the oracle's number is passed again, and the call it judged
+        # shows the change, by oracle and by reference; --replan computes
+        # the number again
+        oracle = os.path.join(self.tmp.name, "slots")
+        args = ["--walk", "protocol", "--boundaries"]
+        rc, _, _ = test_run(oracle, "slots.bc", 1, "--accept", *args,
+                            unit="slots")
+        self.assertEqual(rc, 0)
+        past = "slots_taken(target, 1 /* i >= 0 && i >= n */)"
+        dump = json.loads(bcwalk("oracle", "dump", oracle).stdout)
+        self.assertEqual([e["args"] for e in dump["entries"]
+                          if e["sequence"] == ["slots_open(1 /* n >= 0 && "
+                                               "n <= 64 */)", past]],
+                         [{"1": 1}])
+
+        def taken_past(seqs, number):
+            return [s for s in seqs
+                    if [(c["fn"], c["args"]) for c in s["calls"]] ==
+                    [("slots_open", ["1"]), ("slots_taken", ["#0", number])]
+                    and s["calls"][1]["labels"][1] == "i >= 0 && i >= n"]
+        rc, seqs, summary = test_run(oracle, "slots-fault3.bc", 1, *args,
+                                     unit="slots")
+        self.assertEqual(rc, 1)
+        (seq,) = taken_past(seqs, "1")
+        self.assertEqual((seq["oracle"], seq["calls"][1]["result"],
+                          seq["was"]["result"]), ("changed", "0", "-1"))
+        self.assertEqual(taken_past(seqs, "2"), [])
+        p = bcwalk("test", example("slots-fault3.bc"), "--unit", "slots",
+                   "--depth", "1", *args, "--reference", example("slots.bc"),
+                   "--format", "jsonl", check=1)
+        seqs = [json.loads(line) for line in p.stdout.splitlines()][:-1]
+        (seq,) = taken_past(seqs, "1")
+        self.assertEqual((seq["oracle"], seq["was"]["result"]),
+                         ("differs", "-1"))
+        rc, seqs, summary = test_run(oracle, "slots-fault3.bc", 1, *args,
+                                     "--replan", unit="slots")
+        self.assertEqual(len(taken_past(seqs, "2")), 1)
+        self.assertEqual(taken_past(seqs, "1"), [])
 
     def test_a_state_made_unreachable_fails_at_its_cover(self):
         # fault 3 drops on a history of two: full is never reached.  The

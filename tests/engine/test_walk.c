@@ -320,6 +320,101 @@ static void test_walk__prefix_covers_give_jwalk_state_figures(void **state)
     assert_int_equal(discarded, 132);
 }
 
+/* Pinned values (bcwalk test's recorded arguments): a plan of a
+ * constructor and `at(obj, i)`, whose i is computed from the object
+ * (relative); the worker here passes a pinned value, else 100 + the
+ * call's index, and reports it. */
+enum { PIN_NEW, PIN_AT };
+static const bcw_walk_step pin_step[] = {
+    [PIN_AT] = {.mutator = true, .nout = 1, .relative = 2}};
+
+static int pin_exec(void *payload, bcw_job *jobs, size_t njobs,
+                    bcw_job_done done, void *ctx)
+{
+    unsigned *pins_seen = payload;
+    for (size_t j = 0; j < njobs; j++) {
+        assert_int_equal(bcw__job_prepare(&jobs[j]), 0);
+        for (uint32_t i = 0; i < jobs[j].nseq; i++) {
+            const uint16_t *w = &jobs[j].words[jobs[j].off[i]];
+            bcw_wire_result *r = &jobs[j].results[i];
+            memset(r, 0, sizeof *r);
+            unsigned len = w[0] & BCW_SEQ_LEN_MASK;
+            assert_true(w[0] & BCW_SEQ_PINNED);
+            const uint16_t *pin = &w[len + 3];
+            uint64_t passed = 100 + len;
+            for (unsigned k = 0; k < w[len + 2]; k++, pin += BCW_PIN_WORDS) {
+                assert_true(pin[0] >= 1 && pin[0] <= len);
+                assert_int_equal(pin[1], 1);
+                (*pins_seen)++;
+                if (pin[0] == len)
+                    passed = pin[2] | (uint64_t)pin[3] << 16 |
+                             (uint64_t)pin[4] << 32 | (uint64_t)pin[5] << 48;
+            }
+            r->out[1] = passed;
+            r->state = len + 1;
+            r->calls = len + 2;
+        }
+        int err = done(ctx, &jobs[j]);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/* The oracle's value for the first at() only: its value, with bit 1. */
+static uint32_t pin_first(void *payload, const uint16_t *steps, unsigned len,
+                          uint64_t before, uint64_t *vals)
+{
+    (void)payload;
+    if (len == 0)
+        return 0;
+    assert_int_equal(steps[len], PIN_AT);
+    assert_int_equal(before, len); /* the state its prefix left */
+    if (len != 1)
+        return 0;
+    vals[1] = 0xfedcba9876543210u;
+    return 2;
+}
+
+static int pin_record(void *payload, const bcw_seq *s)
+{
+    uint64_t *outs = payload;
+    if (s->len == 3)
+        for (unsigned k = 1; k <= 3; k++)
+            outs[k] = s->outs[k][1];
+    return 0;
+}
+
+static void test_walk__pinned_values_are_passed_again(void **state)
+{
+    (void)state;
+    static const uint16_t pin_ctors[] = {PIN_NEW}, pin_methods[] = {PIN_AT};
+    unsigned pins_seen = 0;
+    uint64_t outs[4] = {0};
+    bcw_walk_cfg cfg = {.kind = BCW_WALK_PROTOCOL,
+                        .depth = 3,
+                        .nctors = 1,
+                        .ctors = pin_ctors,
+                        .nmethods = 1,
+                        .methods = pin_methods,
+                        .step = pin_step,
+                        .exec = pin_exec,
+                        .exec_payload = &pins_seen,
+                        .pin = pin_first,
+                        .emit = pin_record,
+                        .emit_payload = outs};
+    bcw_summary s;
+    assert_int_equal(bcw__walk_run(&s, &cfg), 0);
+    /* the first call takes the oracle's value in every sequence, the
+     * second its own from its prefix's run, the third computes one */
+    assert_int_equal(outs[1], 0xfedcba9876543210u);
+    assert_int_equal(outs[2], 102);
+    assert_int_equal(outs[3], 103);
+    /* pins: the oracle's in at(), its prefix's in at(); at(), and its
+     * prefix's two in at(); at(); at() */
+    assert_int_equal(pins_seen, 1 + 1 + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_walk__observer_changes_are_counted),
         cmocka_unit_test(test_walk__set_size_saturates),
         cmocka_unit_test(test_walk__prefix_covers_give_jwalk_state_figures),
+        cmocka_unit_test(test_walk__pinned_values_are_passed_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
