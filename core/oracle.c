@@ -516,10 +516,11 @@ static void pack_states(msgpack_packer *pk, const bcw_oracle_states *s)
     }
 }
 
-/* The recorded arguments: [steps], then [[k, value], ...] of the
- * parameters pinned. */
+/* The recorded arguments: the plan, [steps], then [[k, value], ...] of
+ * the parameters pinned. */
 static void pack_args(msgpack_packer *pk, const bcw_oracle_args *a)
 {
+    msgpack_pack_uint64(pk, a->plan);
     msgpack_pack_array(pk, a->nsteps);
     for (unsigned i = 0; i < a->nsteps; i++)
         msgpack_pack_uint16(pk, a->steps[i]);
@@ -557,7 +558,7 @@ int bcw_oracle_save(const bcw_oracle *o, const char *path)
     msgpack_pack_array(pk, (uint32_t)o->n);
     for (size_t i = 0; i < o->n; i++) {
         const bcw_oracle_entry *e = &o->entries[i];
-        msgpack_pack_array(pk, 11);
+        msgpack_pack_array(pk, 12);
         msgpack_pack_uint64(pk, e->state);
         msgpack_pack_uint64(pk, e->after);
         pack_strv(pk, e->calls, e->ncalls);
@@ -648,7 +649,7 @@ static void read_args(bcw_rd *r, const msgpack_object *steps,
 /* Entry `o` of the file, into the oracle. */
 static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
 {
-    const msgpack_object *f = bcw__rd_arr(r, o, 11, "entry");
+    const msgpack_object *f = bcw__rd_arr(r, o, 12, "entry");
     if (f == NULL)
         return;
     bcw_oracle_entry e = {0};
@@ -661,7 +662,8 @@ static void read_entry(bcw_rd *r, bcw_oracle *oracle, const msgpack_object *o)
     read_obs(r, &f[6], true, &e.proposed);
     e.walk = bcw__rd_str(r, &f[7], true, "walk");
     e.depth = (unsigned)bcw__rd_u64(r, &f[8], 255, "depth");
-    read_args(r, &f[9], &f[10], &e.args);
+    e.args.plan = bcw__rd_u64(r, &f[9], UINT64_MAX, "plan");
+    read_args(r, &f[10], &f[11], &e.args);
     if (r->err == 0 && e.ncalls == 0)
         bcw__rd_bad(r, "an entry with no calls");
     if (r->err == 0 && bcw_oracle_find(oracle, e.state, e.calls, e.ncalls) >= 0)
@@ -804,10 +806,12 @@ static void json_state(FILE *f, uint64_t state)
         fputs("null", f);
 }
 
-/* The recorded arguments: ", "steps": [...], "args": {"k": value,
- * ...}". */
+/* The recorded arguments: ", "plan": hex, "steps": [...], "args":
+ * {"k": value, ...}". */
 static void json_args(FILE *f, const bcw_oracle_args *a)
 {
+    fputs(", \"plan\": ", f);
+    json_state(f, a->plan);
     fputs(", \"steps\": [", f);
     for (unsigned i = 0; i < a->nsteps; i++)
         fprintf(f, "%s%u", i > 0 ? ", " : "", a->steps[i]);

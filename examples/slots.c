@@ -94,3 +94,17 @@ int slots_taken(const slots *s, int i)
         return -1;
     return (int)(s->used >> i & 1);
 }
+
+/* How many of slots from .. to - 1 of the pool are taken; -1 when to
+ * is before from or past the pool.  Its bound on `to` is relative to
+ * the object and to `from`, a generated value: a state does not decide
+ * it, so the oracle does not pin it. */
+int slots_count(const slots *s, int from, int to)
+{
+    if (to < from || to > s->n)
+        return -1;
+    int taken = 0;
+    for (int i = from; i < to; i++)
+        taken += (int)(s->used >> (i & 63) & 1);
+    return taken;
+}

@@ -653,7 +653,8 @@ static int after_walk(walk *w)
 static uint32_t pin(void *payload, const uint16_t *steps, unsigned len,
                     uint64_t before, uint64_t *vals)
 {
-    return bcw__judge_pin(payload, steps, len, before, vals);
+    sinks *sk = payload;
+    return bcw__judge_pin(sk->judge, &sk->report, steps, len, before, vals);
 }
 
 /* The walk on the build under test, judged if there is a judge, and
@@ -668,7 +669,7 @@ static int walk_test(walk *w)
          * passed again, unless the plan is made again */
         if (!w->judge_o.replan) {
             w->cfg.pin = pin;
-            w->cfg.pin_payload = sk->judge;
+            w->cfg.pin_payload = sk;
         }
         sk->ask = w->judge_o.reference == NULL ? w->judge_o.ask : NULL;
         sk->ask_payload = w->judge_o.ask_payload;

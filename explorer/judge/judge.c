@@ -48,15 +48,17 @@ struct bcw_judge {
     enum bcw_judgement judged; /* and how it was judged */
     const char *walk;          /* the walk judged (bcw__judge_walk) */
     unsigned depth;
-    /* The walk's plan is the oracle's model: its steps are the ones the
-     * entries' recorded arguments name (bcw_oracle_args). */
-    bool own_plan;
-    /* The entries with recorded arguments by their state and last step
-     * (bcw__judge_pin), the first `pinning` entries, indexed once. */
+    /* The fingerprint of the walk's plan, whose steps the entries'
+     * recorded arguments name (bcw_oracle_args); 0: not taken yet. */
+    uint64_t plan;
+    /* The entries with recorded arguments of this plan by their state
+     * and last step (bcw__judge_pin), the first `pinning` entries,
+     * indexed once. */
     bcw_index by_step;
     size_t pinning;
     bool indexed;
     uint16_t seen_step; /* the step of jd->seen's last call */
+    bool replan;        /* the plan is made again (--replan) */
 };
 
 int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
@@ -71,8 +73,6 @@ int bcw__judge_open(bcw_judge **out, const char *path, const char *unit,
     }
     jd->accept = accept;
     jd->last = -1;
-    /* an oracle in memory is a reference's, whose walk has this plan */
-    jd->own_plan = path == NULL;
     int err = path != NULL && access(path, F_OK) == 0
                   ? bcw_oracle_load(&jd->oracle, path)
                   : bcw_oracle_new(&jd->oracle, unit);
@@ -349,15 +349,41 @@ static int find_entry(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s,
     return 0;
 }
 
+/* The fingerprint of the walk's plan (r's steps): what makes each
+ * step's call, so that a plan of other options (--boundaries), of
+ * another model or taught other values, is another plan. */
+static uint64_t plan_of(bcw_judge *jd, const bcw_reporter *r)
+{
+    if (jd->plan != 0)
+        return jd->plan;
+    uint64_t h = bcw__hash(&r->nsteps, sizeof r->nsteps, 0x91a);
+    for (unsigned i = 0; i < r->nsteps; i++) {
+        const bcw_step *st = &r->steps[i];
+        const bcw_func *f = &r->unit->funcs[st->func];
+        h = bcw__hash(f->name, strlen(f->name) + 1, h);
+        for (unsigned k = 0; k < f->nparams; k++) {
+            const bcw_part *part = st->part[k];
+            int64_t words[] = {st->fixed[k], st->value[k], st->custom[k],
+                               st->age[k], st->relative[k] != NULL};
+            h = bcw__hash(words, sizeof words, h);
+            const char *texts[] = {st->label[k], part ? part->str : NULL,
+                                   part ? part->rel_text : NULL};
+            for (unsigned t = 0; t < 3; t++)
+                h = texts[t] != NULL
+                        ? bcw__hash(texts[t], strlen(texts[t]) + 1, h)
+                        : bcw__hash("", 1, h ^ t);
+        }
+    }
+    return jd->plan = h | 1;
+}
+
 /* The values computed from the object that s's last call was passed,
- * which the oracle records (none when the walk's plan is not the
- * oracle's, or the call was not made), into jd->seen.args. */
+ * which the oracle records (none when the call was not made), into
+ * jd->seen.args. */
 static void seen_args(bcw_judge *jd, const bcw_reporter *r, const bcw_seq *s)
 {
     bcw_oracle_args *a = &jd->seen.args;
-    *a = (bcw_oracle_args){0};
-    if (!jd->own_plan)
-        return;
+    *a = (bcw_oracle_args){.plan = plan_of(jd, r)};
     const bcw_step *st = &r->steps[s->steps[s->len]];
     const uint64_t *outs = s->outs[s->len];
     bool made = !(s->outcome == BCW_RUN_REJECTED && s->halted_at == s->len);
@@ -404,16 +430,18 @@ static int same_step(uint32_t i, const void *payload)
 {
     const step_lookup *l = payload;
     const bcw_oracle_entry *e = bcw_oracle_entry_at(l->jd->oracle, i);
-    return e->state == l->state && has_step(&e->args, l->step);
+    return e->state == l->state && e->args.plan == l->jd->plan &&
+           has_step(&e->args, l->step);
 }
 
-/* Entry i under its state and each of its steps, if it pins a value.
- * 0 or BCW_ENOMEM. */
+/* Entry i under its state and each of its steps, if it pins a value in
+ * this walk's plan.  0 or BCW_ENOMEM. */
 static int index_entry(bcw_judge *jd, size_t i)
 {
     const bcw_oracle_entry *e = bcw_oracle_entry_at(jd->oracle, i);
-    for (unsigned k = 0;
-         e->state != 0 && e->args.pinned != 0 && k < e->args.nsteps; k++)
+    for (unsigned k = 0; e->state != 0 && e->args.pinned != 0 &&
+                         e->args.plan == jd->plan && k < e->args.nsteps;
+         k++)
         if (bcw__index_put(&jd->by_step, step_key(e->state, e->args.steps[k]),
                            (uint32_t)i) < 0)
             return BCW_ENOMEM;
@@ -432,10 +460,12 @@ static int index_steps(bcw_judge *jd)
     return err;
 }
 
-uint32_t bcw__judge_pin(bcw_judge *jd, const uint16_t *steps, unsigned len,
-                        uint64_t before, uint64_t *vals)
+uint32_t bcw__judge_pin(bcw_judge *jd, const bcw_reporter *r,
+                        const uint16_t *steps, unsigned len, uint64_t before,
+                        uint64_t *vals)
 {
-    if (!jd->own_plan || len == 0 || (!jd->indexed && index_steps(jd) < 0))
+    plan_of(jd, r);
+    if (len == 0 || (!jd->indexed && index_steps(jd) < 0))
         return 0;
     uint64_t state = path_state(jd, steps, len - 1);
     if (state == 0)
@@ -636,19 +666,19 @@ static int count(bcw_judge *jd, const bcw_verdict_of *v, long i, bool accepted,
 }
 
 /* Entry i, met again, records the arguments this walk passed its call:
- * another step making the same call, or values where it has none for
- * this plan (an oracle replanned, or older than recorded arguments).
- * 0 or an error. */
+ * another step making the same call, values where it has none, or
+ * (--replan) this plan's in place of another's.  0 or an error. */
 static int record_args(bcw_judge *jd, size_t i)
 {
     const bcw_oracle_args *had = &bcw_oracle_entry_at(jd->oracle, i)->args;
     const bcw_oracle_args *seen = &jd->seen.args;
-    if (jd->reference || seen->nsteps == 0 ||
-        (same_values(had, seen) && has_step(had, jd->seen_step)))
+    bool same = had->plan == seen->plan && same_values(had, seen);
+    if (jd->reference || (same && has_step(had, jd->seen_step)) ||
+        (!same && had->nsteps > 0 && !jd->replan))
         return 0;
     bcw_oracle_args now = *seen;
     uint16_t *steps = NULL;
-    if (same_values(had, seen) && had->nsteps > 0) {
+    if (same && had->nsteps > 0) {
         /* one more step making that call */
         if ((steps = bcw__calloc(had->nsteps + 1, sizeof *steps)) == NULL)
             return BCW_ENOMEM;
@@ -712,6 +742,7 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
                     bcw_strlist *warnings)
 {
     *kept = NULL;
+    jd->replan = o->replan;
     bcw_oracle *oracle = bcw__judge_oracle(jd);
     size_t len = 0;
     const void *bytes = bcw_oracle_model(oracle, &len);
@@ -723,12 +754,6 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
             err = bcw_oracle_set_model(oracle, data, n);
         free(data);
         bcw__judge_changed(jd);
-        /* the entries' arguments name the old plan's steps: computed
-         * again, and recorded, as the walk meets them */
-        const bcw_oracle_args none = {0};
-        for (size_t i = 0; i < bcw_oracle_count(oracle) && err == 0; i++)
-            err = bcw_oracle_record_args(oracle, i, &none);
-        jd->own_plan = true;
         return err;
     }
     bcw_model *m = NULL;
@@ -769,7 +794,6 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
         return err;
     }
     *kept = m;
-    jd->own_plan = true;
     return 0;
 }
 

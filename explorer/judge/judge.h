@@ -50,14 +50,14 @@ BCW_INTERNAL int bcw__judge_seq(bcw_judge *jd, const bcw_reporter *r,
                                 bcw_verdict_of *v);
 
 /* The walk's bcw_walk_cfg.pin: the values the oracle recorded for the
- * last call of steps[0..len] (the constructor first), whose prefix left
- * this build's state `before`, into vals; the parameters pinned (bits),
- * 0 when the oracle has none (the entries' call from the state the
- * oracle has after that prefix, as the walk met it, recorded in the
- * plan the walk follows). */
-BCW_INTERNAL uint32_t bcw__judge_pin(bcw_judge *jd, const uint16_t *steps,
-                                     unsigned len, uint64_t before,
-                                     uint64_t *vals);
+ * last call of steps[0..len] (the constructor first; steps of r's
+ * plan), whose prefix left this build's state `before`, into vals; the
+ * parameters pinned (bits), 0 when the oracle has none (an entry of
+ * that step from the state the oracle has after that prefix, as the
+ * walk met it, recorded in this plan). */
+BCW_INTERNAL uint32_t bcw__judge_pin(bcw_judge *jd, const bcw_reporter *r,
+                                     const uint16_t *steps, unsigned len,
+                                     uint64_t before, uint64_t *vals);
 
 /* bcwalk test: the plan comes from the model of the build the oracle
  * was made from, whatever this build's analysis says (a fault changes

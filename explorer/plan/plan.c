@@ -691,6 +691,35 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
     return 0;
 }
 
+/* Does node i of the plan's pool read an earlier argument of the call
+ * (BCW_C_ARG)? */
+static bool reads_args(const bcw_plan *plan, uint32_t i, int depth)
+{
+    if (depth > 64 || i >= plan->npool)
+        return false;
+    const bcw_cnode *n = &plan->pool[i];
+    if (n->op <= BCW_C_ARG)
+        return n->op == BCW_C_ARG;
+    bool two =
+        (n->op >= BCW_C_ADD && n->op <= BCW_C_ASHR) || n->op == BCW_C_ICMP;
+    return reads_args(plan, n->a, depth + 1) ||
+           (two && reads_args(plan, n->b, depth + 1));
+}
+
+/* Is w a value computed from the object's fields alone, which a state
+ * and a step decide (bcw_walk_step.relative)?  One computed from the
+ * call's earlier arguments too depends on the values generated for
+ * them, which the state does not tell. */
+static bool pinnable(const bcw_plan *plan, const bcw_wire_param *w)
+{
+    if (w->fixed != BCW_FIXED_BOUNDS)
+        return false;
+    for (uint32_t i = 0; i < w->nbounds; i++)
+        if (reads_args(plan, (uint32_t)w->bounds + i, 0))
+            return false;
+    return true;
+}
+
 /* What the walk needs of each step, the constructors and methods it
  * walks, and the flags the workers see. */
 static int classify(bcw_alphabet *a, const bcw_unit *u)
@@ -715,7 +744,7 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
         for (unsigned k = 0; k < f->nparams; k++) {
             w->nout =
                 (uint8_t)(w->nout + reports(&a->plan->funcs[i].params[k]));
-            if (a->plan->funcs[i].params[k].fixed == BCW_FIXED_BOUNDS)
+            if (pinnable(a->plan, &a->plan->funcs[i].params[k]))
                 w->relative |= (uint8_t)(1u << k);
         }
         w->text = bcw__func_has_text(f);

@@ -56,7 +56,8 @@ typedef struct bcw_walk_step {
     bool fabricates;   /* an argument is zeroed storage: another unit's
                           instance no constructor a walk can call makes */
     uint8_t relative;  /* bit k: parameter k's value is computed from the
-                          object (BCW_FIXED_BOUNDS), reported in outs[k] */
+                          object's fields alone (BCW_FIXED_BOUNDS, reading no
+                          earlier argument), reported in outs[k] */
     uint8_t aliases;   /* the target is passed again as another argument of
                           its own type (an array added to itself): 1 to an
                           observer (it changes nothing, so only its own

@@ -40,11 +40,12 @@ typedef struct bcw_observation {
  * was passed them: bcwalk test passes them again rather than computing
  * them on the build under test, so that a fault cannot move such a
  * value along with itself (--replan computes them again).  `steps` are
- * the steps of the plan of the oracle's model making that call (a
- * category's boundary and its ordinary value may be one value), none
- * when nothing is recorded; bit k of `pinned`: args[k] is parameter k's
+ * the steps making that call (a category's boundary and its ordinary
+ * value may be one value) of the plan `plan` fingerprints, none when
+ * nothing is recorded; bit k of `pinned`: args[k] is parameter k's
  * value (its raw 64-bit word). */
 typedef struct bcw_oracle_args {
+    uint64_t plan;
     unsigned nsteps;
     const uint16_t *steps;
     uint32_t pinned;

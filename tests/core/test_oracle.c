@@ -214,13 +214,15 @@ static void test_oracle__recorded_arguments_round_trip(void **state)
     bcw_oracle *o = three(), *back = NULL;
     assert_int_equal(bcw_oracle_entry_at(o, 0)->args.nsteps, 0);
     static const uint16_t steps[] = {4, 9};
-    bcw_oracle_args a = {.nsteps = 2, .steps = steps, .pinned = 0x6};
+    bcw_oracle_args a = {
+        .plan = 0x7a, .nsteps = 2, .steps = steps, .pinned = 0x6};
     a.args[1] = (uint64_t)-1;
     a.args[2] = 64;
     assert_int_equal(bcw_oracle_record_args(o, 1, &a), 0);
     assert_int_equal(bcw_oracle_save(o, path_of("a.msgpack")), 0);
     assert_int_equal(bcw_oracle_load(&back, path_of("a.msgpack")), 0);
     const bcw_oracle_args *got = &bcw_oracle_entry_at(back, 1)->args;
+    assert_int_equal(got->plan, 0x7a);
     assert_int_equal(got->nsteps, 2);
     assert_int_equal(got->steps[1], 9);
     assert_int_equal(got->pinned, 0x6);
@@ -228,8 +230,10 @@ static void test_oracle__recorded_arguments_round_trip(void **state)
     assert_int_equal(got->args[2], 64);
     assert_int_equal(bcw_oracle_entry_at(back, 0)->args.nsteps, 0);
     char *d = dumped(back);
-    assert_non_null(strstr(d, "\"steps\": [4, 9], \"args\": {\"1\": "
-                              "18446744073709551615, \"2\": 64}"));
+    assert_non_null(strstr(d,
+                           "\"plan\": \"000000000000007a\", \"steps\": [4, 9], "
+                           "\"args\": {\"1\": "
+                           "18446744073709551615, \"2\": 64}"));
     free(d);
     /* replaced whole: the oracle keeps its own copy of the steps */
     uint16_t one[] = {4};
@@ -352,7 +356,7 @@ static void no_entries(msgpack_packer *pk)
 
 static void an_entry(msgpack_packer *pk, const char *verdict)
 {
-    msgpack_pack_array(pk, 11);
+    msgpack_pack_array(pk, 12);
     msgpack_pack_uint64(pk, 7);
     msgpack_pack_uint64(pk, 8);
     msgpack_pack_array(pk, 1);
@@ -367,6 +371,7 @@ static void an_entry(msgpack_packer *pk, const char *verdict)
     msgpack_pack_nil(pk);
     bcw__pack_str(pk, "protocol");
     msgpack_pack_uint32(pk, 0);
+    msgpack_pack_uint64(pk, 0);
     msgpack_pack_array(pk, 0);
     msgpack_pack_array(pk, 0);
 }

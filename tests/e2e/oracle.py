@@ -32,10 +32,11 @@ ENTRIES = [
     [0x9a3c0e1b55f0d2a7, 0x51, ["bstack_new()",
                                 "bstack_push(target, 1 /* x > 0 */)"],
      "pass", 1795000000, ["normal", None, None, []],
-     ["normal", None, "1", []], "protocol", 1, [2, 5], [[1, 2 ** 64 - 1]]],
+     ["normal", None, "1", []], "protocol", 1, 0x7a, [2, 5],
+     [[1, 2 ** 64 - 1]]],
     [0, 0, ["doc_new()", b"doc_put(target, \"caf\xe9\")"], "pending",
      1795000060, ["crash", "SIGSEGV: read of address 0x8 in doc_put (doc.c:9)",
-                  None, ["visit", "16"]], None, None, 0, [], []],
+                  None, ["visit", "16"]], None, None, 0, 0, [], []],
 ]
 
 # the state walk's design states: the plan's step count, the predicates,
@@ -78,7 +79,8 @@ class Dump(unittest.TestCase):
                          "bstack_push(target, 1 /* x > 0 */)"],
             "verdict": "pass", "first_seen": "2026-11-18T11:06:40Z",
             "walk": "protocol", "depth": 1,
-            "steps": [2, 5], "args": {"1": 2 ** 64 - 1},
+            "plan": "000000000000007a", "steps": [2, 5],
+            "args": {"1": 2 ** 64 - 1},
             "outcome": "normal", "cause": None, "result": None, "out": {},
             "proposed": {"outcome": "normal", "cause": None, "result": "1",
                          "out": {}}})
@@ -112,13 +114,13 @@ class Dump(unittest.TestCase):
                 ("an entry twice", oracle_bytes("bstack", ENTRIES[:1] * 2),
                  "two entries of one key"),
                 ("arguments of no step", oracle_bytes(
-                    "bstack", [ENTRIES[0][:9] + [[], [[1, 5]]]]),
+                    "bstack", [ENTRIES[0][:10] + [[], [[1, 5]]]]),
                  "corrupt oracle file (arguments of no step)"),
                 ("an argument twice", oracle_bytes(
-                    "bstack", [ENTRIES[0][:9] + [[2], [[1, 5], [1, 6]]]]),
+                    "bstack", [ENTRIES[0][:10] + [[2], [[1, 5], [1, 6]]]]),
                  "corrupt oracle file (an argument twice)"),
                 ("an argument past a call's", oracle_bytes(
-                    "bstack", [ENTRIES[0][:9] + [[2], [[8, 5]]]]),
+                    "bstack", [ENTRIES[0][:10] + [[2], [[8, 5]]]]),
                  "corrupt oracle file"),
                 ("not msgpack", b"BC\xc0\xde", "corrupt oracle file"),
                 ("empty", b"", "corrupt oracle file")):
@@ -612,6 +614,16 @@ class Test(unittest.TestCase):
                                      "--replan", unit="slots")
         self.assertEqual(len(taken_past(seqs, "2")), 1)
         self.assertEqual(taken_past(seqs, "1"), [])
+        # slots_count's `to` is bounded by the pool and by `from`, a
+        # generated value the state does not decide: computed, not
+        # pinned, so the correct build passes its own oracle
+        oracle = os.path.join(self.tmp.name, "slots-2")
+        test_run(oracle, "slots.bc", 2, "--accept", unit="slots")
+        rc, seqs, summary = test_run(oracle, "slots.bc", 2, unit="slots")
+        self.assertEqual((rc, summary["oracle"]["passed"],
+                          summary["oracle"]["missing"]), (0, len(seqs), 0))
+        self.assertIn(("slots_count", ["#0", "2", "2"]),
+                      [(c["fn"], c["args"]) for s in seqs for c in s["calls"]])
 
     def test_a_state_made_unreachable_fails_at_its_cover(self):
         # fault 3 drops on a history of two: full is never reached.  The
