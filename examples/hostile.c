@@ -23,7 +23,13 @@
  *     says, outside it, and cannot; hostile_connect cannot connect to
  *     the TCP port $BCW_HOSTILE_PORT on 127.0.0.1, nor hostile_udp send
  *     it a datagram (the worker has a network of its own, with nothing
- *     up). */
+ *     up), nor hostile_unix connect to the unix socket at the path
+ *     $BCW_HOSTILE_SOCKET (no unix sockets: seccomp);
+ *   - hostile_proc_fd cannot open the fork server's nor bcwalk's
+ *     descriptors through /proc/<pid>/fd (they are not dumpable);
+ *   - hostile_fork_sleep forks through the raw system call, past the
+ *     fork bcwalk interposes, and its child leaves the session and
+ *     sleeps, using no CPU time: ended with its sequence. */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -32,8 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 typedef struct hostile {
@@ -222,6 +230,75 @@ int hostile_connect(hostile *h)
     return reach_port(SOCK_STREAM);
 }
 
+/* 1 if it connected to the unix socket at $BCW_HOSTILE_SOCKET (and said
+ * so through it), 0 if not, -1 without it. */
+int hostile_unix(hostile *h)
+{
+    h->calls++;
+    const char *path = getenv("BCW_HOSTILE_SOCKET");
+    if (path == NULL)
+        return -1;
+    struct sockaddr_un to = {.sun_family = AF_UNIX};
+    snprintf(to.sun_path, sizeof to.sun_path, "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    int ok = connect(fd, (struct sockaddr *)&to, sizeof to) == 0 &&
+             write(fd, "x", 1) == 1;
+    close(fd);
+    return ok;
+}
+
+/* The parent of process `pid` as /proc says, or -1. */
+static int parent_of(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    int ppid = -1;
+    if (f != NULL && fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) != 1)
+        ppid = -1;
+    if (f != NULL)
+        fclose(f);
+    return ppid;
+}
+
+/* How many of the fork server's and bcwalk's descriptors 0-255 it
+ * could open through /proc/<pid>/fd for writing (writing into each):
+ * none. */
+int hostile_proc_fd(hostile *h)
+{
+    h->calls++;
+    int server = getppid(), pids[] = {server, parent_of(server)}, n = 0;
+    for (int i = 0; i < 2; i++)
+        for (int fd = 0; fd < 256 && pids[i] > 1; fd++) {
+            char path[64];
+            snprintf(path, sizeof path, "/proc/%d/fd/%d", pids[i], fd);
+            int got = open(path, O_WRONLY | O_NONBLOCK);
+            if (got >= 0) {
+                n++;
+                if (write(got, "\xff\xff\xff\xff", 4) < 0)
+                    n += 0;
+                close(got);
+            }
+        }
+    return n;
+}
+
+/* Forks through the raw system call; the child leaves the worker's
+ * session and sleeps for ever. */
+int hostile_fork_sleep(hostile *h)
+{
+    h->calls++;
+    long pid = syscall(SYS_fork);
+    if (pid == 0) {
+        syscall(SYS_setsid);
+        for (;;)
+            pause();
+    }
+    return pid > 0;
+}
+
 /* How many 64 MiB regions it could map, of up to 1024 (64 GiB); all
  * unmapped again. */
 int hostile_map(hostile *h)
@@ -229,10 +306,9 @@ int hostile_map(hostile *h)
     static void *regions[1024];
     int n = 0;
     h->calls++;
-    while (n < 1024 &&
-           (regions[n] = mmap(NULL, (size_t)64 << 20, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) !=
-               MAP_FAILED)
+    while (n < 1024 && (regions[n] = mmap(
+                            NULL, (size_t)64 << 20, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED)
         n++;
     for (int k = 0; k < n; k++)
         munmap(regions[k], (size_t)64 << 20);

@@ -90,8 +90,9 @@
     4u /* no signals or abstract unix sockets to                               \
           processes outside the worker's */
 #define BCW_SANDBOX_NET                                                        \
-    8u /* a network namespace of its own: no                                   \
-          network at all */
+    8u                       /* a network namespace of its own: no             \
+                                network at all */
+#define BCW_SANDBOX_UNIX 16u /* no unix sockets (seccomp) */
 
 #define BCW_MAX_FUNCS 256
 /* destructors a walk's sequences end with, in turn */

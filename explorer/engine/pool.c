@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +44,11 @@ int bcw__pool_new(bcw_pool **out, const char *path, const bcw_plan *plan,
     /* a worker that dies makes writes to its pipe fail with EPIPE; the
      * signal would end bcwalk instead */
     signal(SIGPIPE, SIG_IGN);
+    /* the workers' code cannot open bcwalk's descriptors (the other
+     * workers' batches, the outputs) through /proc/<pid>/fd: only a
+     * process privileged over bcwalk may, and the workers' user
+     * namespace is not (rt_sandbox.c) */
+    prctl(PR_SET_DUMPABLE, 0);
     bcw_pool *pool = bcw__calloc(1, sizeof *pool);
     if (pool == NULL)
         return BCW_ENOMEM;

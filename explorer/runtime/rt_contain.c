@@ -7,7 +7,9 @@
  *     into the runtime (it exits when the call would return, and is
  *     killed with its own children when the sequence ends); kill only
  *     reaches the worker, its group and those children, never bcwalk;
- *   - close, dup2 and dup3 cannot touch bcwalk's descriptors;
+ *   - close, dup2 and dup3 cannot touch bcwalk's descriptors, and the
+ *     worker is replaced after a sequence that closed or replaced a
+ *     standard one;
  *   - changing the process's state (signal dispositions and masks,
  *     timers, resource limits, threads, the working directory, umask,
  *     the environment) is done, and the worker is replaced after the
@@ -17,9 +19,12 @@
 #define _GNU_SOURCE
 #include "rt_contain.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -89,6 +94,56 @@ void bcw_rt_contain_end(void)
             ;
     }
     nchildren = 0;
+    bcw_rt_reap_strays();
+}
+
+/* SIGKILL to every child of the process, as /proc lists each thread's
+ * (a child forked by the raw system call, or one orphaned below it
+ * and given to this subreaper). */
+static void kill_children(void)
+{
+    DIR *tasks = opendir("/proc/self/task");
+    for (struct dirent *t; tasks != NULL && (t = readdir(tasks)) != NULL;) {
+        if (t->d_name[0] == '.')
+            continue;
+        char path[64], buf[4096];
+        snprintf(path, sizeof path, "/proc/self/task/%.16s/children",
+                 t->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *p = buf, *end; *p != '\0'; p = end) {
+            long pid = strtol(p, &end, 10);
+            if (end == p)
+                break;
+            if (pid > 0)
+                kill((pid_t)pid, SIGKILL);
+        }
+    }
+    if (tasks != NULL)
+        closedir(tasks);
+}
+
+void bcw_rt_reap_strays(void)
+{
+    /* none: one system call, the common case */
+    for (unsigned round = 0; round < 4096; round++) {
+        siginfo_t si;
+        si.si_pid = 0;
+        if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0) {
+            if (errno == EINTR)
+                continue;
+            return; /* ECHILD: no child left */
+        }
+        if (si.si_pid != 0)
+            continue; /* one reaped */
+        kill_children();
+        /* until one of them ends (a SIGKILL is not refused) */
+        while (waitid(P_ALL, 0, &si, WEXITED) < 0 && errno == EINTR)
+            ;
+    }
 }
 
 /* bcwalk's descriptors (proto.h's BCW_FD_*): the code under test cannot
@@ -98,12 +153,22 @@ static int ours(int fd)
     return fd == BCW_FD_SHM || fd == BCW_FD_CMD || fd == BCW_FD_STATUS;
 }
 
+/* The standard descriptors closed or replaced change the process for
+ * the sequences after: the next file opened would take their place, and
+ * what prints would go there.  The worker is replaced after this one. */
+static void standard(int fd)
+{
+    if (fd >= 0 && fd <= 2)
+        bcw_rt_tainted = 1;
+}
+
 int bcw_rt_close(int fd)
 {
     if (ours(fd)) {
         errno = EBADF;
         return -1;
     }
+    standard(fd);
     return close(fd);
 }
 
@@ -113,6 +178,7 @@ int bcw_rt_dup2(int fd, int to)
         errno = EBADF;
         return -1;
     }
+    standard(to);
     return dup2(fd, to);
 }
 
@@ -122,6 +188,7 @@ int bcw_rt_dup3(int fd, int to, int flags)
         errno = EBADF;
         return -1;
     }
+    standard(to);
     return dup3(fd, to, flags);
 }
 

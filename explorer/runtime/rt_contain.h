@@ -17,9 +17,16 @@
 extern int bcw_rt_tainted;
 
 /* Ends the sequence's containment: kills the children it forked, with
- * their process groups, and reaps them.  Called after every sequence
+ * their process groups, and reaps them, and every other process left
+ * below the worker (bcw_rt_reap_strays).  Called after every sequence
  * (cheap when there are none). */
 void bcw_rt_contain_end(void);
+
+/* Kills and reaps every child of the process until none is left: those
+ * the code under test forked past bcwalk's fork (the raw system call),
+ * and the processes orphaned below them, which a subreaper
+ * (PR_SET_CHILD_SUBREAPER: the worker, the fork server) is given. */
+void bcw_rt_reap_strays(void);
 
 /* What the unit's calls are renamed to (native.c's table). */
 int bcw_rt_exec(const char *path) __attribute__((noreturn));

@@ -61,6 +61,16 @@ const char *__ubsan_default_options(void)
 }
 #endif
 
+/* Every descriptor the worker inherited but its own (proto.h's
+ * BCW_FD_*, and 0-2, which bcwalk points at /dev/null): the code under
+ * test reaches nothing the shell or bcwalk's caller left open.  Before
+ * the unit's own constructors run. */
+__attribute__((constructor(101))) static void close_inherited(void)
+{
+    close_range(3, BCW_FD_BATCH - 1, 0);
+    close_range(BCW_FD_STATUS + 1, ~0u, 0);
+}
+
 static void put32(int fd, uint32_t v)
 {
     while (write(fd, &v, sizeof v) < 0 && errno == EINTR)
@@ -91,6 +101,13 @@ static void drain_commands(void)
 static enum worker_state serve(const bcw_rt_worker *w, int *status)
 {
     pid_t server = getpid();
+    /* what the workers leave running comes to the server, which ends it
+     * when they end; and their code cannot open the server's
+     * descriptors (its pipes to bcwalk) through /proc/<pid>/fd: a
+     * process that is not dumpable lets only those privileged over it
+     * (the user namespace workers are in is not) */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    prctl(PR_SET_DUMPABLE, 0);
     /* what the library's setup function covered */
     bcw_rt_cov_flush();
     put32(BCW_FD_SRV_STATUS, BCW_MSG_HELLO | BCW_PROTO_VERSION);
@@ -112,6 +129,9 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
             close(BCW_FD_SRV_CMD);
             close(BCW_FD_SRV_STATUS);
             setpgid(0, 0);
+            /* what its code leaves running comes to it: ended with
+             * the sequence (bcw_rt_contain_end) */
+            prctl(PR_SET_CHILD_SUBREAPER, 1);
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
                 _exit(BCW_EXIT_SETUP);
             /* its CPU time, and that of each process it starts, from 0:
@@ -129,6 +149,8 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
         int st = 0;
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
+        /* what outlived it */
+        bcw_rt_reap_strays();
         drain_commands();
         put32(BCW_FD_SRV_STATUS, (uint32_t)st);
     }

@@ -6,19 +6,25 @@
  * privileges, for the fork server and every worker it forks; what the
  * kernel's Landlock cannot do (network rules before ABI 4, scopes
  * before ABI 6) is left undone, and no Landlock at all is said in the
- * plan for the parent's report. */
+ * plan for the parent's report.  A seccomp filter denies unix sockets,
+ * which a path in the file system reaches whatever Landlock says. */
 #define _GNU_SOURCE
 #include "rt_sandbox.h"
 
+#include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
-#include <stdio.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -106,9 +112,51 @@ static int no_network(void)
     return put_file("/proc/self/gid_map", map);
 }
 
+#if defined(__x86_64__)
+#define OWN_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define OWN_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* No unix socket and no io_uring (whose operations pass by the
+ * filter): a socket by a path in the file system reaches any local
+ * daemon whatever the network namespace and Landlock say, so socket()
+ * for AF_UNIX fails with EACCES (socketpair, which reaches no one, is
+ * left).  System calls of another ABI (int 0x80, x32), whose numbers
+ * the filter does not know, fail with ENOSYS.  A seccomp filter,
+ * inherited by every process the worker starts; it needs
+ * no_new_privs.  0 or -1. */
+static int no_unix_sockets(void)
+{
+#ifdef OWN_ARCH
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, OWN_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 5, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 4, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 2),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                 offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+    };
+    struct sock_fprog prog = {sizeof code / sizeof *code, code};
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+                   prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0
+               ? 0
+               : -1;
+#else
+    return -1;
+#endif
+}
+
 unsigned bcw_rt_sandbox(const char *scratch, size_t size)
 {
     unsigned held = no_network() == 0 ? BCW_SANDBOX_NET : 0;
+    held |= no_unix_sockets() == 0 ? BCW_SANDBOX_UNIX : 0;
     if (scratch[0] == '\0' || strnlen(scratch, size) == size ||
         chdir(scratch) != 0)
         return held;

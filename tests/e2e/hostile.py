@@ -104,6 +104,12 @@ class Hostile(unittest.TestCase):
         self.assertEqual(last["hostile_recurse"],
                          ("crash", "SIGSEGV: stack overflow in "
                                    "hostile_recurse"))
+        # neither the fork server's pipes nor bcwalk's descriptors open
+        # through /proc/<pid>/fd
+        self.assertEqual(last["hostile_proc_fd"], ("normal", "0"))
+        # a child forked past bcwalk's fork that sleeps, using no CPU
+        # time, ends with its sequence (below: nothing left running)
+        self.assertEqual(last["hostile_fork_sleep"], ("normal", "1"))
         # after a method that changed the process, the next sequence
         # starts in a fresh one: the SIGSEGV handler hostile_handlers
         # asked for never replaces bcwalk's, and the counter a sequence
@@ -129,6 +135,55 @@ class Hostile(unittest.TestCase):
         fds = [s["calls"][-1].get("result") for s in lines[:-1]
                if s["calls"][-1]["fn"] == "hostile_fds"]
         self.assertEqual(fds, ["0"])
+
+    def test_nothing_bcwalk_inherited_reaches_the_code(self):
+        # a descriptor the caller left open (a log, say) is closed in
+        # every worker: the code neither counts nor writes it
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log")
+            with open(log, "w") as f:
+                fd = os.dup(f.fileno())
+                os.set_inheritable(fd, True)
+                try:
+                    p = subprocess.run(
+                        [common.ARGS.bcwalk, "explore", example("hostile.bc"),
+                         "--unit", "hostile", "--depth", "1", "--format",
+                         "jsonl", "--timeout", "2000", "--worker-memory",
+                         "16"], capture_output=True, text=True,
+                        pass_fds=(fd,),
+                        env=dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache),
+                        timeout=300)
+                finally:
+                    os.close(fd)
+            lines = [json.loads(line) for line in p.stdout.splitlines()]
+            fds = [s["calls"][-1].get("result") for s in lines[:-1]
+                   if s["calls"][-1]["fn"] == "hostile_fds"]
+            self.assertEqual(fds, ["0"])
+            self.assertEqual(os.path.getsize(log), 0)
+
+    def test_no_unix_socket_reaches_outside(self):
+        # a listener of the test's own on a path socket: a worker's
+        # network namespace and Landlock leave path sockets reachable,
+        # seccomp refuses the worker any unix socket
+        with tempfile.TemporaryDirectory() as d, \
+                socket.socket(socket.AF_UNIX) as srv:
+            path = os.path.join(d, "listener.sock")
+            srv.bind(path)
+            srv.listen(4)
+            srv.setblocking(False)
+            saved = dict(os.environ)
+            os.environ.update(BCW_HOSTILE_SOCKET=path)
+            try:
+                lines = jsonl("hostile.bc", "hostile", "protocol", 1,
+                              "--timeout", "2000", "--worker-memory", "16")
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+            last = {s["calls"][-1]["fn"]: s["calls"][-1].get("result")
+                    for s in lines[:-1]}
+            self.assertEqual(last["hostile_unix"], "0")
+            with self.assertRaises(BlockingIOError):
+                srv.accept()
 
     def test_the_code_writes_only_in_its_scratch_folder(self):
         if landlock_abi() < 1:
