@@ -310,18 +310,14 @@ int bcw__bitcode_link_into(LLVMModuleRef dst, LLVMModuleRef src,
 
 int bcw__bitcode_write(LLVMModuleRef mod, const char *out)
 {
-    char *tmp = bcw__sprintf("%s.tmp.%ld", out, (long)getpid());
-    if (tmp == NULL)
+    /* through memory: LLVM's own file stream ends the process on a
+     * failed write (a full disk, `ulimit -f`), ours says it */
+    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
+    if (buf == NULL)
         return BCW_ENOMEM;
-    int err = 0;
-    if (LLVMWriteBitcodeToFile(mod, tmp) != 0)
-        err = bcw__error(BCW_ERROR, "writing %s failed", tmp);
-    else if (rename(tmp, out) != 0)
-        err = bcw__error(BCW_ERROR, "rename %s to %s failed: %s", tmp, out,
-                         strerror(errno));
-    if (err < 0)
-        unlink(tmp);
-    free(tmp);
+    int err = bcw__write_file_atomic(out, LLVMGetBufferStart(buf),
+                                     LLVMGetBufferSize(buf));
+    LLVMDisposeMemoryBuffer(buf);
     return err;
 }
 

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -91,6 +92,10 @@ int main(int argc, char **argv)
     if (!standard_fds_open())
         return cli_fail("standard output is closed: reports go there "
                         "(redirect it, to /dev/null if need be)");
+    /* a file past `ulimit -f` is a write that fails (EFBIG), said as
+     * any other, its temporary removed: not a signal that ends bcwalk
+     * and leaves the temporary */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2)
         return usage(stderr), EXIT_USAGE;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -1,10 +1,12 @@
 /* file.c - whole-file reads, atomic writes, folders and the cache root. */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +17,108 @@
 #include "alloc.h"
 #include "hash.h"
 
+int bcw__output_target(const char *path, char **out)
+{
+    *out = NULL;
+    struct stat st;
+    if (lstat(path, &st) < 0) {
+        if (errno != ENOENT)
+            return bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+        return (*out = bcw__strdup(path)) != NULL ? 0 : BCW_ENOMEM;
+    }
+    char *target = NULL;
+    if (S_ISLNK(st.st_mode)) {
+        /* the file the link names, written in place of the link */
+        if ((target = realpath(path, NULL)) == NULL)
+            return bcw__error(BCW_EINPUT,
+                              "%s: a symbolic link to nothing (%s): bcwalk "
+                              "writes to the file a link names, which must "
+                              "be there",
+                              path, strerror(errno));
+        if (stat(target, &st) < 0)
+            st.st_mode = S_IFREG;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        free(target);
+        return bcw__error(BCW_EINPUT,
+                          "%s: not a regular file: bcwalk replaces only files",
+                          path);
+    }
+    *out = target != NULL ? target : bcw__strdup(path);
+    return *out != NULL ? 0 : BCW_ENOMEM;
+}
+
+/* `path` made absolute where it can be: its folder's real path and its
+ * name; the caller's, or NULL. */
+static char *resolved(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real != NULL)
+        return real;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash == NULL ? bcw__strdup(".")
+                : slash == path
+                    ? bcw__strdup("/")
+                    : bcw__sprintf("%.*s", (int)(slash - path), path);
+    char *rdir = dir != NULL ? realpath(dir, NULL) : NULL;
+    char *out = rdir != NULL
+                    ? bcw__sprintf("%s/%s", rdir, slash ? slash + 1 : path)
+                    : bcw__strdup(path);
+    free(dir);
+    free(rdir);
+    return out;
+}
+
+bool bcw__same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolved(a), *rb = resolved(b);
+    bool same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+int bcw__tmp_open(const char *path, char **tmp)
+{
+    static unsigned serial;
+    *tmp = NULL;
+    for (int tries = 0; tries < 64; tries++) {
+        char *name =
+            bcw__sprintf("%s.tmp.%ld.%u", path, (long)getpid(), serial++);
+        if (name == NULL)
+            return BCW_ENOMEM;
+        int fd = open(
+            name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            *tmp = name;
+            return fd;
+        }
+        int e = errno;
+        free(name);
+        /* no such folder, or not the user's to write: the path's fault */
+        if (e != EEXIST)
+            return bcw__error(BCW_EINPUT, "cannot write %s: %s", path,
+                              strerror(e));
+    }
+    return bcw__error(
+        BCW_EINPUT, "cannot write %s: its temporary names are all taken", path);
+}
+
 int bcw__write_file_atomic(const char *path, const void *data, size_t n)
 {
-    char *tmp = bcw__sprintf("%s.tmp.%ld", path, (long)getpid());
-    if (tmp == NULL)
-        return BCW_ENOMEM;
-    int err = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    char *target, *tmp = NULL;
+    int err = bcw__output_target(path, &target);
+    if (err < 0)
+        return err;
+    int fd = bcw__tmp_open(target, &tmp);
     if (fd < 0) {
-        /* no such folder, or not the user's to write: the path's fault */
-        err = bcw__error(BCW_EINPUT, "open %s: %s", tmp, strerror(errno));
-        goto done;
+        free(target);
+        return fd;
     }
     const char *p = data;
     while (n > 0) {
@@ -33,24 +126,24 @@ int bcw__write_file_atomic(const char *path, const void *data, size_t n)
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0) {
-            err = bcw__error(BCW_ERROR, "write %s: %s", tmp, strerror(errno));
+            err = bcw__error(BCW_ERROR, "write %s: %s", path, strerror(errno));
             goto done;
         }
         p += w;
         n -= (size_t)w;
     }
     if (fsync(fd) < 0) {
-        err = bcw__error(BCW_ERROR, "fsync %s: %s", tmp, strerror(errno));
+        err = bcw__error(BCW_ERROR, "fsync %s: %s", path, strerror(errno));
         goto done;
     }
     if (close(fd) < 0) {
         fd = -1;
-        err = bcw__error(BCW_ERROR, "close %s: %s", tmp, strerror(errno));
+        err = bcw__error(BCW_ERROR, "close %s: %s", path, strerror(errno));
         goto done;
     }
     fd = -1;
-    if (rename(tmp, path) < 0)
-        err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmp, path,
+    if (rename(tmp, target) < 0)
+        err = bcw__error(BCW_ERROR, "rename %s to %s: %s", tmp, target,
                          strerror(errno));
 done:
     if (fd >= 0)
@@ -58,6 +151,7 @@ done:
     if (err < 0)
         unlink(tmp);
     free(tmp);
+    free(target);
     return err;
 }
 
@@ -132,17 +226,27 @@ int bcw__mkdir_p(const char *path)
     return err;
 }
 
+/* Is `path` an absolute path to a folder that is there and writable? */
+static bool writable_dir(const char *path)
+{
+    struct stat st;
+    return path != NULL && path[0] == '/' && stat(path, &st) == 0 &&
+           S_ISDIR(st.st_mode) && access(path, W_OK | X_OK) == 0;
+}
+
 char *bcw__cache_root(const char *dir)
 {
     if (dir != NULL)
         return bcw__strdup(dir);
+    /* $XDG_CACHE_HOME as the user says; a home only when it is there
+     * and the user's to write: one pointing nowhere is not made */
     const char *xdg = getenv("XDG_CACHE_HOME");
     if (xdg != NULL && xdg[0] == '/')
         return bcw__sprintf("%s/bcwalk", xdg);
     const char *home = getenv("HOME");
-    if (home != NULL && home[0] == '/')
+    if (writable_dir(home))
         return bcw__sprintf("%s/.cache/bcwalk", home);
-    return bcw__sprintf("/tmp/bcwalk-cache-%ld", (long)getuid());
+    return bcw__sprintf("%s/bcwalk-cache-%ld", bcw__tmp_dir(), (long)getuid());
 }
 
 int bcw__hash_file(uint64_t *h, const char *path)

@@ -2,15 +2,34 @@
 #ifndef BCW_FILE_H
 #define BCW_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "errors.h"
 
-/* Writes `n` bytes to `path` atomically: a temporary file in the same
- * folder, fsync, rename.  0, or BCW_EINPUT when the temporary file cannot
- * be made (the path's fault), else BCW_ERROR, with the failing call
+/* Where an output named `path` is written, into *out (the caller's):
+ * `path`, or the file a symbolic link there names (the link stays; a
+ * link to nothing is refused); an existing path that is no regular file
+ * (a device, a folder, a FIFO) is refused.  0, BCW_EINPUT or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__output_target(const char *path, char **out);
+
+/* Do paths `a` and `b` name one file: the same string, the same inode,
+ * or (not there yet) the same name in the same real folder? */
+BCW_INTERNAL bool bcw__same_file(const char *a, const char *b);
+
+/* A new temporary file beside `path` (its folder: a rename replaces
+ * `path` atomically), made by this call, never an existing file nor a
+ * link planted at its name (O_EXCL | O_NOFOLLOW).  Its descriptor
+ * (close-on-exec) and its name in *tmp (the caller's), or an error:
+ * BCW_EINPUT when the folder cannot take it. */
+BCW_INTERNAL int bcw__tmp_open(const char *path, char **tmp);
+
+/* Writes `n` bytes to `path` atomically: a temporary file beside its
+ * target (bcw__output_target), fsync, rename.  0, or BCW_EINPUT when
+ * the path cannot take it, else BCW_ERROR, with the failing call
  * named. */
 /* Closes f, a memory stream (open_memstream) over *data and *len, and
  * writes what it holds to `path` atomically; frees *data.  0,
@@ -26,7 +45,9 @@ BCW_INTERNAL int bcw__read_file(char **out, size_t *len, const char *path,
 /* mkdir -p; 0 or BCW_ERROR naming the folder. */
 BCW_INTERNAL int bcw__mkdir_p(const char *path);
 /* The cache folder: `dir` if given, else $XDG_CACHE_HOME/bcwalk, else
- * ~/.cache/bcwalk.  The caller's (free()); NULL if out of memory. */
+ * $HOME/.cache/bcwalk when $HOME is a folder that is there and
+ * writable, else $TMPDIR/bcwalk-cache-UID.  The caller's (free());
+ * NULL if out of memory. */
 BCW_INTERNAL char *bcw__cache_root(const char *dir);
 /* Where bcwalk is installed: $BCWALK_PREFIX if set, else the folder above
  * the running executable's (prefix/bin/bcwalk; in the build tree

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "build.h"
 #include "engine.h"
+#include "file.h"
 #include "judge.h"
 #include "learn.h"
 #include "plan.h"
@@ -173,9 +174,48 @@ typedef struct walk {
     sinks sk;
 } walk;
 
+/* Two files of the walk that are one: an output named twice (one of
+ * the two would be lost), or an output that is an input.  0 or
+ * BCW_EINPUT naming both. */
+static int distinct_files(const bcw_explore_opts *o)
+{
+    const struct {
+        const char *opt, *path;
+        bool out;
+    } files[] = {{"the bitcode", o->bitcode, false},
+                 {"--reference", o->reference, false},
+                 {"--from-tests", o->from_tests, false},
+                 {"--generator", o->generator, false},
+                 {"-o", o->results_path, true},
+                 {"--graph", o->graph_path, true},
+                 {"--coverage", o->coverage_path, true},
+                 {"--html", o->html_path, true},
+                 {"--junit", o->junit_path, true},
+                 {"--sarif", o->sarif_path, true},
+                 {"--svg", o->svg_path, true},
+                 {"--emit-c", o->emit_c_path, true},
+                 {"--oracle", o->oracle_path, true},
+                 {"--checkpoint", o->checkpoint, true}};
+    const size_t n = sizeof files / sizeof *files;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (files[i].path != NULL && files[j].path != NULL &&
+                (files[i].out || files[j].out) &&
+                bcw__same_file(files[i].path, files[j].path))
+                return bcw__error(BCW_EINPUT,
+                                  "%s and %s name one file, %s: each output "
+                                  "needs a file of its own, and no input "
+                                  "is written over",
+                                  files[i].opt, files[j].opt, files[j].path);
+    return 0;
+}
+
 /* Options that cannot make a walk, refused before anything runs. */
 static int check_options(const bcw_model *model, const bcw_explore_opts *o)
 {
+    int err = distinct_files(o);
+    if (err < 0)
+        return err;
     if (o->unit < 0 || (unsigned)o->unit >= model->nunits)
         return bcw__error(BCW_EINPUT, "no unit number %d", o->unit);
     if (o->depth > MAX_DEPTH)

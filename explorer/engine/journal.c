@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "file.h"
 #include "hash.h"
 #include "walk.h"
 
@@ -514,7 +515,14 @@ static int open_fresh(bcw_journal *j)
                           "%s: a checkpoint is already there: --resume "
                           "continues its walk (or remove it)",
                           path);
-    j->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* the file a link there names; never a device */
+    char *target;
+    int err = bcw__output_target(path, &target);
+    if (err < 0)
+        return err;
+    j->fd =
+        open(target, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    free(target);
     if (j->fd < 0)
         return bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
     unsigned char h[HEADER_BYTES];

@@ -67,24 +67,23 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     if (r == NULL)
         return BCW_ENOMEM;
     bcw__pack_init(&r->p, "a results chunk", PACK_LIMIT);
-    r->path = bcw__strdup(path);
-    r->tmp = bcw__sprintf("%s.tmp.%ld", path, (long)getpid());
     r->text = bcw__calloc(nsteps ? nsteps : 1, sizeof *r->text);
     for (unsigned i = 0; r->text != NULL && i < nsteps; i++)
         r->text[i] = bcw__func_has_text(&u->funcs[steps[i].func]);
-    if (r->path == NULL || r->tmp == NULL || r->text == NULL) {
-        bcw__results_close(r, NULL);
-        return BCW_ENOMEM;
+    int err = r->text != NULL ? bcw__output_target(path, &r->path) : BCW_ENOMEM;
+    /* close-on-exec: never a worker's */
+    int fd = err == 0 ? bcw__tmp_open(r->path, &r->tmp) : err;
+    if (fd >= 0 && (r->f = fdopen(fd, "wb")) == NULL) {
+        close(fd);
+        fd = BCW_ENOMEM;
     }
-    r->f = fopen(r->tmp, "wbe"); /* close-on-exec: never a worker's */
-    if (r->f != NULL)
-        bcw__tmp_hold(r->tmp);
-    if (r->f == NULL) {
-        int err = bcw__error(BCW_EINPUT, "cannot write %s: %s", r->tmp,
-                             strerror(errno));
+    if (fd < 0) {
+        if (r->tmp != NULL)
+            unlink(r->tmp);
         bcw__results_close(r, NULL);
-        return err;
+        return fd;
     }
+    bcw__tmp_hold(r->tmp);
     msgpack_packer *pk = &r->p.pk;
     msgpack_pack_map(pk, 6);
     pack_kv_str(pk, "format", "bcwalk-results");
@@ -109,7 +108,7 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
         }
     }
     if (r->p.err != 0) {
-        int err = r->p.err;
+        err = r->p.err;
         bcw__results_close(r, NULL);
         return err;
     }

@@ -86,6 +86,91 @@ class Files(unittest.TestCase):
         self.assertEqual(p.stdout, "")
 
 
+class CarefulWrites(unittest.TestCase):
+    """Outputs as a careful tool writes them (issue 30): through a link
+    to its target, never over a device or an input, never one lost to
+    another, and no temporary left when the disk or a limit says no."""
+
+    def walk(self, *extra, check=None, env=None, preexec_fn=None):
+        args = [common.ARGS.bcwalk, "explore", example("bstack.bc"),
+                "--unit", "bstack", "--depth", "2", "--format", "json",
+                *extra]
+        p = subprocess.run(args, capture_output=True, text=True, timeout=300,
+                           env=env or dict(os.environ,
+                                           XDG_CACHE_HOME=common.ARGS.cache),
+                           preexec_fn=preexec_fn)
+        if check is not None:
+            self.assertEqual(p.returncode, check, p.stderr)
+        return p
+
+    def test_an_output_that_is_a_link_is_written_to_its_target(self):
+        with tempfile.TemporaryDirectory() as d:
+            target = os.path.join(d, "target.msgpack")
+            link = os.path.join(d, "latest.msgpack")
+            open(target, "w").close()
+            os.symlink("target.msgpack", link)
+            self.walk("-o", link, check=0)
+            self.assertTrue(os.path.islink(link))
+            self.assertEqual(msgpack_stream(target)[0]["format"],
+                             "bcwalk-results")
+            self.assertEqual(sorted(os.listdir(d)),
+                             ["latest.msgpack", "target.msgpack"])
+            # a link to nothing, and a device, are refused before the walk
+            os.symlink("gone", os.path.join(d, "dangling"))
+            p = self.walk("-o", os.path.join(d, "dangling"), check=2)
+            self.assertIn("a symbolic link to nothing", p.stderr)
+            p = self.walk("--html", "/dev/null", check=2)
+            self.assertIn("/dev/null: not a regular file", p.stderr)
+            self.assertTrue(os.path.exists("/dev/null"))
+
+    def test_two_outputs_of_one_file_are_refused_before_the_walk(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            p = self.walk("-o", out, "--html", os.path.join(d, ".", "out"),
+                          check=2)
+            self.assertIn("-o and --html name one file", p.stderr)
+            self.assertEqual(os.listdir(d), [])
+            p = self.walk("-o", out, "--checkpoint", out, check=2)
+            self.assertIn("-o and --checkpoint name one file", p.stderr)
+            self.assertEqual(os.listdir(d), [])
+
+    def test_a_file_size_limit_is_a_clear_error_and_leaves_nothing(self):
+        import resource
+
+        def small():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            os.mkdir(out)
+            os.mkdir(os.path.join(d, "cache"))
+            env = dict(os.environ, XDG_CACHE_HOME=os.path.join(d, "cache"))
+            # the worker's build in the cache: said, and nothing left
+            p = self.walk("-o", os.path.join(out, "r.msgpack"), env=env,
+                          preexec_fn=small, check=3)
+            self.assertIn("File too large", p.stderr)
+            self.assertEqual(os.listdir(out), [])
+            cache = os.path.join(d, "cache", "bcwalk")
+            self.assertEqual([f for f in os.listdir(cache)
+                              if f.startswith("tmp.")], [])
+            # the worker built already: the walk's own files (its shared
+            # memory, the results file) say it the same way
+            self.walk(env=env, check=0)
+            p = self.walk("-o", os.path.join(out, "r.msgpack"), env=env,
+                          preexec_fn=small, check=3)
+            self.assertIn("File too large", p.stderr)
+            self.assertEqual(p.stderr.count("\n"), 1, p.stderr)
+            self.assertEqual(os.listdir(out), [])
+
+    def test_a_home_that_is_not_there_is_not_made(self):
+        with tempfile.TemporaryDirectory() as d:
+            env = {k: v for k, v in os.environ.items()
+                   if k != "XDG_CACHE_HOME"}
+            env.update(HOME=os.path.join(d, "nowhere"), TMPDIR=d)
+            self.walk(check=0, env=env)
+            self.assertFalse(os.path.exists(os.path.join(d, "nowhere")))
+            self.assertIn("bcwalk-cache-%d" % os.getuid(), os.listdir(d))
+
+
 class ModelFiles(unittest.TestCase):
     def test_analyze_saves_a_model_file(self):
         with tempfile.TemporaryDirectory() as d:
