@@ -40,6 +40,50 @@ uint64_t bcw__hash(const void *data, size_t n, uint64_t seed)
     return h;
 }
 
+int bcw__hasher_init(bcw_hasher *hs)
+{
+    hs->h = 0;
+    hs->n = 0;
+    hs->buf = bcw__malloc(BCW_HASH_BLOCK);
+    return hs->buf != NULL ? 0 : BCW_ENOMEM;
+}
+
+void bcw__hasher_add(bcw_hasher *hs, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    while (len > 0 && hs->buf != NULL) {
+        size_t take =
+            BCW_HASH_BLOCK - hs->n < len ? BCW_HASH_BLOCK - hs->n : len;
+        memcpy(hs->buf + hs->n, p, take);
+        hs->n += take;
+        p += take;
+        len -= take;
+        if (hs->n == BCW_HASH_BLOCK) {
+            hs->h = bcw__hash(hs->buf, hs->n, hs->h);
+            hs->n = 0;
+        }
+    }
+}
+
+uint64_t bcw__hasher_end(bcw_hasher *hs)
+{
+    if (hs->buf != NULL && hs->n > 0)
+        hs->h = bcw__hash(hs->buf, hs->n, hs->h);
+    free(hs->buf);
+    hs->buf = NULL;
+    return hs->h;
+}
+
+uint64_t bcw__hash_blocks(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0;
+    for (size_t at = 0; at < len; at += BCW_HASH_BLOCK)
+        h = bcw__hash(p + at,
+                      len - at < BCW_HASH_BLOCK ? len - at : BCW_HASH_BLOCK, h);
+    return h;
+}
+
 uint64_t bcw__hash_str(const char *s)
 {
     return bcw__hash(s, strlen(s), 0);

@@ -127,13 +127,82 @@ const msgpack_object *bcw__rd_field(const msgpack_object *o, const char *key)
     return NULL;
 }
 
+/* The n-byte big-endian length at p. */
+static uint64_t be(const unsigned char *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+size_t bcw__msgpack_fits(const char *data, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    size_t at = 0;
+    /* objects still to read: each takes a byte at least, so a count
+     * claiming more than the bytes left is a corrupt one */
+    uint64_t pending = 1;
+    while (pending > 0) {
+        if (at >= len)
+            return 0;
+        unsigned char t = p[at++];
+        pending--;
+        uint64_t skip = 0, items = 0;
+        unsigned size = 0; /* bytes of the length after the type byte */
+        if (t <= 0x7f || t >= 0xe0 || t == 0xc0 || t == 0xc2 || t == 0xc3)
+            continue;
+        if (t >= 0x80 && t <= 0x8f)
+            items = 2u * (t & 0x0fu);
+        else if (t >= 0x90 && t <= 0x9f)
+            items = t & 0x0fu;
+        else if (t >= 0xa0 && t <= 0xbf)
+            skip = t & 0x1fu;
+        else if (t >= 0xcc && t <= 0xd3)
+            skip = 1u << ((t - 0xcc) & 3);
+        else if (t == 0xca || t == 0xcb)
+            skip = t == 0xca ? 4 : 8;
+        else if (t >= 0xd4 && t <= 0xd8)
+            skip = 1 + (1u << (t - 0xd4));
+        else if (t == 0xc4 || t == 0xd9 || t == 0xc7)
+            size = 1;
+        else if (t == 0xc5 || t == 0xda || t == 0xc8 || t == 0xdc || t == 0xde)
+            size = 2;
+        else if (t == 0xc6 || t == 0xdb || t == 0xc9 || t == 0xdd || t == 0xdf)
+            size = 4;
+        else
+            return 0; /* 0xc1: never used */
+        if (size > 0) {
+            if (len - at < size)
+                return 0;
+            uint64_t n = be(p + at, size);
+            at += size;
+            if (t == 0xdc || t == 0xdd)
+                items = n;
+            else if (t == 0xde || t == 0xdf)
+                items = 2 * n;
+            else
+                skip = n + (t >= 0xc7 && t <= 0xc9); /* ext: its type */
+        }
+        if (skip > len - at)
+            return 0;
+        at += skip;
+        pending += items;
+        if (pending > len - at)
+            return 0;
+    }
+    return at;
+}
+
 const msgpack_object *bcw__rd_root(bcw_rd *r, msgpack_unpacked *up,
                                    const char *data, size_t len,
                                    const char *format, uint64_t version,
                                    const char *older)
 {
     size_t off = 0;
-    if (msgpack_unpack_next(up, data, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+    /* checked before msgpack-c allocates what its lengths claim */
+    if (bcw__msgpack_fits(data, len) != len ||
+        msgpack_unpack_next(up, data, len, &off) != MSGPACK_UNPACK_SUCCESS ||
         off != len || up->data.type != MSGPACK_OBJECT_MAP) {
         bcw__rd_bad(r, "not a msgpack map, or truncated");
         return NULL;

@@ -17,6 +17,12 @@ typedef struct bcw_rd {
     int err;          /* the first problem, 0 while there is none */
 } bcw_rd;
 
+/* The bytes of the msgpack object at data (len bytes), its encoding
+ * checked without unpacking it: 0 when it is cut short, uses a type
+ * byte msgpack does not, or a string, array or map claims more than the
+ * bytes left (what msgpack-c would allocate for before finding out). */
+BCW_INTERNAL size_t bcw__msgpack_fits(const char *data, size_t len);
+
 /* Records "PATH: corrupt KIND file (WHAT)" as the reader's problem
  * (BCW_EINPUT), unless it has one; returns the reader's error. */
 BCW_INTERNAL int bcw__rd_bad(bcw_rd *r, const char *what);

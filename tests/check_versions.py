@@ -24,7 +24,7 @@ FORMATS = [
     ("worker protocol", "core/wire/proto.h", "BCW_PROTO_VERSION",
      "docs/worker-protocol.md"),
     ("model file", "core/model_io.c", "MODEL_VERSION", "docs/model.md"),
-    ("results file", "explorer/report/results.c", "RESULTS_VERSION",
+    ("results file", "explorer/engine/replay.h", "RESULTS_VERSION",
      "docs/results.md"),
     ("generator interface", "include/bcwalk/generator.h",
      "BCW_GENERATOR_VERSION", "docs/generators.md"),

@@ -316,21 +316,56 @@ static int read_header(results_file *f, size_t *off)
     }
     if (!header)
         return bcw__error(BCW_EINPUT, "%s: not a bcwalk results file", f->path);
+    const msgpack_object *ver = bcw__rd_field(&f->up.data, "version");
+    if (ver == NULL || ver->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+        ver->via.u64 != RESULTS_VERSION)
+        return bcw__error(BCW_EINPUT,
+                          "%s: results version %llu, this bcwalk reads %d: "
+                          "run the walk again with this bcwalk",
+                          f->path,
+                          ver && ver->type == MSGPACK_OBJECT_POSITIVE_INTEGER
+                              ? (unsigned long long)ver->via.u64
+                              : 0ull,
+                          RESULTS_VERSION);
     return 0;
 }
 
+/* Is the file whole: every object of it msgpack whose lengths fit its
+ * bytes, and its last 8 bytes the checksum of those before them (the
+ * trailer's last entry, docs/results.md)? */
+static bool sealed(const results_file *f)
+{
+    static const char key[] = "\xa8"
+                              "checksum\xcf";
+    const size_t tail = sizeof key - 1 + 8;
+    if (f->len < tail ||
+        memcmp(f->data + f->len - tail, key, sizeof key - 1) != 0)
+        return false;
+    for (size_t at = 0, n; at < f->len; at += n)
+        if ((n = bcw__msgpack_fits(f->data + at, f->len - at)) == 0)
+            return false;
+    uint64_t sum = 0;
+    for (size_t i = f->len - 8; i < f->len; i++)
+        sum = sum << 8 | (unsigned char)f->data[i];
+    return sum == bcw__hash_blocks(f->data, f->len - 8);
+}
+
 /* Where the replay section and the trailer start, into *roff and *soff,
- * as the trailer says: it ends with where the section is, in 9 bytes
- * (0xcf, then big-endian), and follows the section.  false when it does
- * not say, or says wrong. */
+ * as the trailer says: its `replay_at`, just before its checksum, is
+ * where the section is, in 9 bytes (0xcf, then big-endian), and the
+ * trailer follows the section.  false when it does not say, or says
+ * wrong. */
 static bool sections_by_trailer(const results_file *f, size_t *roff,
                                 size_t *soff)
 {
-    if (f->len < 9 || (unsigned char)f->data[f->len - 9] != 0xcf)
+    static const char key[] = "\xa9replay_at\xcf";
+    const size_t at = f->len - 18 - 9; /* before "checksum" and its 8 */
+    if (f->len < 18 + sizeof key - 1 + 8 ||
+        memcmp(f->data + at - (sizeof key - 2), key, sizeof key - 1) != 0)
         return false;
     uint64_t tail = 0;
     for (int k = 1; k <= 8; k++)
-        tail = tail << 8 | (unsigned char)f->data[f->len - 9 + k];
+        tail = tail << 8 | (unsigned char)f->data[at + k];
     size_t r = (size_t)tail;
     msgpack_unpacked probe;
     msgpack_unpacked_init(&probe);
@@ -545,6 +580,8 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
     msgpack_unpacked_init(&f.us);
     size_t off = 0;
     err = read_header(&f, &off);
+    if (err == 0 && !sealed(&f))
+        err = bcw__rd_bad(&f.rd, "its checksum does not match its bytes");
     if (err == 0)
         err = open_sections(&f, off);
     if (err == 0)

@@ -16,15 +16,13 @@
 
 #include "alloc.h"
 #include "file.h"
+#include "hash.h"
 #include "pack.h"
 #include "plan.h"
 
 #define FLUSH_AT (64 * 1024)
 /* far above what one flush interval packs: a sequence, or the states */
 #define PACK_LIMIT ((size_t)1 << 30)
-/* The header's `version`: docs/results.md states it and
- * tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 9
 
 struct bcw_results {
     char *path, *tmp;
@@ -32,8 +30,19 @@ struct bcw_results {
     bool *text;         /* by step: its calls' out blocks carry text (walk.h) */
     uint64_t written;   /* bytes written so far */
     uint64_t replay_at; /* where the replay section begins, 0: none */
+    bcw_hasher sum;     /* of every byte written: the trailer's checksum */
     bcw_pack p;         /* its error is the writer's, sticky */
 };
+
+/* Writes n bytes to the file, counted into its checksum. */
+static void put(bcw_results *r, const void *data, size_t n)
+{
+    if (r->p.err == 0 && n > 0 && fwrite(data, 1, n, r->f) != n)
+        r->p.err =
+            bcw__error(BCW_ERROR, "write %s: %s", r->path, strerror(errno));
+    bcw__hasher_add(&r->sum, data, n);
+    r->written += n;
+}
 
 static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
 {
@@ -49,12 +58,7 @@ static void pack_kv_u64(msgpack_packer *pk, const char *k, uint64_t v)
 
 static void flush(bcw_results *r)
 {
-    bcw_buf *b = &r->p.buf;
-    if (r->p.err == 0 && b->len > 0 &&
-        fwrite(b->data, 1, b->len, r->f) != b->len)
-        r->p.err =
-            bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
-    r->written += b->len;
+    put(r, r->p.buf.data, r->p.buf.len);
     bcw__pack_clear(&r->p);
 }
 
@@ -70,7 +74,9 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
     r->text = bcw__calloc(nsteps ? nsteps : 1, sizeof *r->text);
     for (unsigned i = 0; r->text != NULL && i < nsteps; i++)
         r->text[i] = bcw__func_has_text(&u->funcs[steps[i].func]);
-    int err = r->text != NULL ? bcw__output_target(path, &r->path) : BCW_ENOMEM;
+    int err = r->text != NULL && bcw__hasher_init(&r->sum) == 0
+                  ? bcw__output_target(path, &r->path)
+                  : BCW_ENOMEM;
     /* close-on-exec: never a worker's */
     int fd = err == 0 ? bcw__tmp_open(r->path, &r->tmp) : err;
     if (fd >= 0 && (r->f = fdopen(fd, "wb")) == NULL) {
@@ -268,10 +274,7 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
         bcw__pack_str(pk, big[k]);
         msgpack_pack_bin(pk, len[k]);
         flush(r);
-        if (r->p.err == 0 && len[k] > 0 &&
-            fwrite(data[k], 1, len[k], r->f) != len[k])
-            r->p.err =
-                bcw__error(BCW_ERROR, "write %s: %s", r->tmp, strerror(errno));
+        put(r, data[k], len[k]);
     }
     return r->p.err;
 }
@@ -283,7 +286,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
     int err = r->p.err;
     if (s != NULL && err == 0) {
         msgpack_packer *pk = &r->p.pk;
-        msgpack_pack_map(pk, r->replay_at ? 2 : 1);
+        msgpack_pack_map(pk, r->replay_at ? 3 : 2);
         bcw__pack_str(pk, "summary");
         msgpack_pack_map(pk, s->partial ? 9 : 8);
         if (s->partial) {
@@ -304,7 +307,16 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
             bcw__pack_str(pk, "replay_at");
             msgpack_pack_fix_uint64(pk, r->replay_at);
         }
+        /* the checksum of every byte before its own 8, which end the
+         * file */
+        bcw__pack_str(pk, "checksum");
         flush(r);
+        put(r, "\xcf", 1);
+        uint64_t sum = bcw__hasher_end(&r->sum);
+        unsigned char be[8];
+        for (unsigned i = 0; i < 8; i++)
+            be[i] = (unsigned char)(sum >> (56 - 8 * i));
+        put(r, be, sizeof be);
         err = r->p.err;
         if (err == 0 && (fflush(r->f) != 0 || fsync(fileno(r->f)) != 0))
             err = bcw__error(BCW_ERROR, "sync %s: %s", r->tmp, strerror(errno));
@@ -319,6 +331,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
     if (r->tmp != NULL)
         bcw__tmp_release(r->tmp);
     bcw__pack_free(&r->p);
+    bcw__hasher_end(&r->sum);
     free(r->text);
     free(r->path);
     free(r->tmp);

@@ -416,6 +416,13 @@ static void test_oracle__bad_files_are_refused(void **state)
     free(good);
     assert_refused("", 0, "not a msgpack map, or truncated");
     assert_refused("\x93\x01\x02\x03", 4, "not a msgpack map");
+    /* lengths past the file's bytes: refused before anything is
+     * allocated for them (a map of 2^32 - 1 pairs, an array of as many
+     * elements, a string of 4 GiB), not an allocation of 64 GiB */
+    assert_refused("\xdf\xff\xff\xff\xff\x01\x02", 7, "not a msgpack map");
+    assert_refused("\x81\xa1k\xdd\xff\xff\xff\xff\x01", 9, "not a msgpack map");
+    assert_refused("\x81\xa1k\xdb\xff\xff\xff\xff", 8, "not a msgpack map");
+    assert_refused("\x81\xa1k\xc1", 4, "not a msgpack map");
     bcw_pack p;
     sealed_map(&p, 2, version_two);
     assert_refused(p.buf.data, p.buf.len,

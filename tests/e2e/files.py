@@ -31,7 +31,7 @@ class Files(unittest.TestCase):
         self.assertIsNone(replay["replay"]["shard"])
         self.assertEqual({k: header[k] for k in ("format", "version", "unit",
                                                  "walk", "depth")},
-                         {"format": "bcwalk-results", "version": 9,
+                         {"format": "bcwalk-results", "version": 10,
                           "unit": "bstack", "walk": "protocol", "depth": 3})
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual(fns[:3], ["bstack_new", "bstack_free", "bstack_push"])
@@ -55,6 +55,22 @@ class Files(unittest.TestCase):
         self.assertEqual(pop[8:], ["abort() called in bstack_pop "
                                    "(bstack.c:50)", None, None])
         self.assertTrue(all(s[8] is None for s in seqs if s[2] == 0))
+        # the trailer's checksum, last: one byte changed anywhere and
+        # the file is refused, not read as other results
+        self.assertEqual(list(trailer)[-1], "checksum")
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "bad.msgpack")
+            for at in (len(data) // 3, len(data) // 2, len(data) - 20):
+                changed = bytearray(data)
+                changed[at] ^= 0x01
+                with open(bad, "wb") as f:
+                    f.write(changed)
+                q = bcwalk("report", bad, check=2)
+                self.assertIn("corrupt results file (its checksum does not "
+                              "match its bytes)", q.stderr)
+            with open(bad, "wb") as f:
+                f.write(data)
+            bcwalk("report", bad, check=0)
 
     def test_results_keep_leaks_and_texts(self):
         with tempfile.TemporaryDirectory() as d:
