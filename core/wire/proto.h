@@ -95,6 +95,9 @@
 #define BCW_SANDBOX_UNIX 16u /* no unix sockets (seccomp) */
 
 #define BCW_MAX_FUNCS 256
+/* The storage an init function (or an empty cell) is given: the most a
+ * unit walked so may take, aligned to a page. */
+#define BCW_MAX_UNIT_STORAGE (1u << 16)
 /* destructors a walk's sequences end with, in turn */
 #define BCW_MAX_DESTRUCTORS 8
 #define BCW_MAX_BATCH 4096

@@ -156,6 +156,12 @@ static int await_hello(bcw_pool *pool, bcw_worker *w)
                               "setup function: it crashed (signal %d) in the "
                               "worker, before any sequence",
                               w->batch->results[0].signo);
+        if (code == BCW_EXIT_SETUP)
+            return bcw__error(BCW_ERROR,
+                              "worker %s refused its plan (exit status %d): "
+                              "the unit passes a limit of the worker that "
+                              "bcwalk did not check first; please report it",
+                              pool->path, code);
         return bcw__error(BCW_ERROR,
                           "worker %s did not start (hello 0x%08x, expected "
                           "0x%08x; exit status %d): rebuild it by removing "

@@ -768,6 +768,25 @@ static int classify(bcw_alphabet *a, const bcw_unit *u)
     return 0;
 }
 
+/* A unit an init function makes (or an empty cell) lives in the
+ * worker's storage for it: one larger than that cannot be walked. */
+static int storage_fits(const bcw_alphabet *a, const bcw_unit *u)
+{
+    for (unsigned i = 0; i < a->nsteps; i++) {
+        enum bcw_role role = u->funcs[a->steps[i].func].role;
+        if ((role == BCW_ROLE_INIT_CONSTRUCTOR || role == BCW_ROLE_EMPTY) &&
+            u->size > BCW_MAX_UNIT_STORAGE)
+            return bcw__error(BCW_EINPUT,
+                              "unit %s: bcwalk cannot build a worker for a "
+                              "struct of %llu bytes that %s makes in the "
+                              "caller's storage (at most %u bytes)",
+                              u->name, (unsigned long long)u->size,
+                              u->funcs[a->steps[i].func].name,
+                              BCW_MAX_UNIT_STORAGE);
+    }
+    return 0;
+}
+
 /* The workers' limits, and the state hashed after every call: states
  * are counted, and observers checked, with or without pruning. */
 static void limits(bcw_plan *plan, const bcw_plan_opts *o)
@@ -801,7 +820,7 @@ int bcw__alphabet_make(bcw_alphabet *a, const bcw_model *m, const bcw_unit *u,
     if (!a->plan || !a->walk || !a->ctors || !a->methods || !a->mutators)
         return BCW_ENOMEM;
     if ((err = make_plan(a->plan, m, u, a->steps, a->nsteps)) < 0 ||
-        (err = classify(a, u)) < 0 ||
+        (err = storage_fits(a, u)) < 0 || (err = classify(a, u)) < 0 ||
         (err = bcw__generator_plan(gen, &a->plan->gen, a->plan->funcs, u,
                                    a->steps, a->nsteps)) < 0)
         return err;

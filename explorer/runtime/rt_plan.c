@@ -54,6 +54,17 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     return 0;
 }
 
+/* Does a constructor of the plan take the worker's storage for the
+ * unit (an init function, an empty cell)? */
+static bool stored(const bcw_shm *shm)
+{
+    for (uint32_t i = 0; i < shm->nfuncs && i < BCW_MAX_FUNCS; i++)
+        if (shm->funcs[i].role == BCW_ROLE_INIT_CONSTRUCTOR ||
+            shm->funcs[i].role == BCW_ROLE_EMPTY)
+            return true;
+    return false;
+}
+
 /* Checks plan entry i and prepares its call. */
 static int setup_func(bcw_rt_worker *w, unsigned i)
 {
@@ -110,7 +121,7 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
     if (shm->magic != BCW_SHM_MAGIC || shm->version != BCW_PROTO_VERSION ||
         shm->nfuncs > BCW_MAX_FUNCS ||
         shm->ndestructors > BCW_MAX_DESTRUCTORS ||
-        shm->unit_size > sizeof w->unit_storage ||
+        (shm->unit_size > sizeof w->unit_storage && stored(shm)) ||
         shm->npool > BCW_MAX_PLAN_NODES || shm->npreds > BCW_MAX_PREDS ||
         shm->nfills > BCW_MAX_FILLS || shm->invariant > shm->nfuncs ||
         (shm->invariant > 0 &&

@@ -29,7 +29,6 @@
 #define BCW_RT_CELLS BCW_CUSTOM_CELLS
 #define BCW_RT_CELL_SIZE 16
 /* Static storage of an init constructor's or a cell unit's object. */
-#define BCW_RT_UNIT_STORAGE (1u << 16)
 /* The longest buffer argument. */
 #define BCW_RT_MAX_BUFFER (64u << 10)
 #define BCW_RT_MAX_RETAINS 64 /* references a sequence takes, at most */
@@ -119,7 +118,7 @@ typedef struct bcw_rt_worker {
     int arena_spans_lost;
     bcw_rt_span arena_spans[BCW_RT_ARENA_SPANS];
     _Alignas(16) char arena[BCW_RT_ARENA_SIZE];
-    _Alignas(16) char unit_storage[BCW_RT_UNIT_STORAGE];
+    _Alignas(4096) char unit_storage[BCW_MAX_UNIT_STORAGE];
     _Alignas(16) char cells[BCW_RT_CELLS][BCW_RT_CELL_SIZE];
 } bcw_rt_worker;
 

@@ -32,6 +32,17 @@ class BadInput(unittest.TestCase):
                                 "link the library's files into one with "
                                 "llvm-link")
 
+    def test_a_unit_too_large_for_its_storage_is_named(self):
+        # huge.c's init function makes a 1 MiB struct in the caller's
+        # storage: said before any worker is built, not a worker that
+        # "did not start"
+        self.expect_usage_error("explore", example("huge.bc"), "--unit",
+                                "huge", "--depth", "1",
+                                needle="unit huge: bcwalk cannot build a "
+                                "worker for a struct of 1048580 bytes that "
+                                "huge_init makes in the caller's storage (at "
+                                "most 65536 bytes)")
+
     def test_truncated_bitcode(self):
         with tempfile.NamedTemporaryFile(suffix=".bc") as f:
             f.write(open(example("bstack.bc"), "rb").read()[:700])
@@ -120,6 +131,36 @@ class BadInput(unittest.TestCase):
         self.expect_usage_error("analyze", newer,
                                 needle="bitcode from LLVM 19 cannot be read "
                                        "by bcwalk built with LLVM 14")
+
+    def test_debug_info_no_compiler_writes_is_a_model_in_time(self):
+        # tests/data/debuginfo/: a pointer, a const through a volatile and
+        # typedefs that are their own base types, nulls among a struct's
+        # members, which LLVM's verifier lets through; bcwalk followed
+        # the cycles forever (a stack overflow, a loop, LLVM's sroa
+        # looping) and crashed on the nulls.  Each is a model, with the
+        # IR's type where debug info's never ends.
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        for name, line in (
+                ("self-pointer", "int box_get(struct box *p1)"),
+                ("qualifier-cycle", "int box_get(struct box *p1)"),
+                ("null-member", "void box_set(box *b, enum mode v)"),
+                ("self-typedef", "void box_set(struct box *p1, int p2)")):
+            with self.subTest(name), tempfile.TemporaryDirectory() as d:
+                bc = os.path.join(d, name + ".bc")
+                subprocess.run([common.ARGS.clang, "-c", "-emit-llvm",
+                                source("tests", "data", "debuginfo",
+                                       name + ".ll"), "-o", bc], check=True)
+                try:
+                    p = subprocess.run([common.ARGS.bcwalk, "analyze", bc],
+                                       capture_output=True, text=True,
+                                       env=env, timeout=60)
+                except subprocess.TimeoutExpired:
+                    self.fail("bcwalk analyze %s.ll: no answer in 60 s"
+                              % name)
+                # a signal is a negative return code
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn("unit box (", p.stdout)
+                self.assertIn(line, p.stdout)
 
     def test_missing_file(self):
         self.expect_usage_error("analyze", "/nonexistent.bc",
