@@ -60,7 +60,9 @@ static char *resolved(const char *path)
                 : slash == path
                     ? bcw__strdup("/")
                     : bcw__sprintf("%.*s", (int)(slash - path), path);
-    char *rdir = dir != NULL ? realpath(dir, NULL) : NULL;
+    if (dir == NULL)
+        return NULL;
+    char *rdir = realpath(dir, NULL);
     char *out = rdir != NULL
                     ? bcw__sprintf("%s/%s", rdir, slash ? slash + 1 : path)
                     : bcw__strdup(path);
@@ -69,15 +71,15 @@ static char *resolved(const char *path)
     return out;
 }
 
-bool bcw__same_file(const char *a, const char *b)
+int bcw__same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     if (strcmp(a, b) == 0)
-        return true;
+        return 1;
     if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     char *ra = resolved(a), *rb = resolved(b);
-    bool same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+    int same = ra == NULL || rb == NULL ? BCW_ENOMEM : strcmp(ra, rb) == 0;
     free(ra);
     free(rb);
     return same;

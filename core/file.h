@@ -17,8 +17,9 @@
 BCW_INTERNAL int bcw__output_target(const char *path, char **out);
 
 /* Do paths `a` and `b` name one file: the same string, the same inode,
- * or (not there yet) the same name in the same real folder? */
-BCW_INTERNAL bool bcw__same_file(const char *a, const char *b);
+ * or (not there yet) the same name in the same real folder?  1 or 0, or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__same_file(const char *a, const char *b);
 
 /* A new temporary file beside `path` (its folder: a rename replaces
  * `path` atomically), made by this call, never an existing file nor a

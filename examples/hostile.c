@@ -27,6 +27,8 @@
  *     $BCW_HOSTILE_SOCKET (no unix sockets: seccomp);
  *   - hostile_proc_fd cannot open the fork server's nor bcwalk's
  *     descriptors through /proc/<pid>/fd (they are not dumpable);
+ *   - hostile_traceme asks to be traced by its parent, the fork server
+ *     (ptrace is refused), then crashes: a crash like any other;
  *   - hostile_fork_sleep forks through the raw system call, past the
  *     fork bcwalk interposes, and its child leaves the session and
  *     sleeps, using no CPU time: ended with its sequence. */
@@ -35,9 +37,11 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -283,6 +287,16 @@ int hostile_proc_fd(hostile *h)
             }
         }
     return n;
+}
+
+/* Asks to be traced, then writes through NULL: -1 if it could not be
+ * traced (it never returns). */
+int hostile_traceme(hostile *h)
+{
+    h->calls++;
+    long traced = ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+    *(volatile int *)(uintptr_t)(traced + 1) = 1;
+    return (int)traced;
 }
 
 /* Forks through the raw system call; the child leaves the worker's

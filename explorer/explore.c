@@ -198,15 +198,20 @@ static int distinct_files(const bcw_explore_opts *o)
                  {"--checkpoint", o->checkpoint, true}};
     const size_t n = sizeof files / sizeof *files;
     for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
-            if (files[i].path != NULL && files[j].path != NULL &&
-                (files[i].out || files[j].out) &&
-                bcw__same_file(files[i].path, files[j].path))
+        for (size_t j = i + 1; j < n; j++) {
+            int same = files[i].path != NULL && files[j].path != NULL &&
+                               (files[i].out || files[j].out)
+                           ? bcw__same_file(files[i].path, files[j].path)
+                           : 0;
+            if (same < 0)
+                return same;
+            if (same)
                 return bcw__error(BCW_EINPUT,
                                   "%s and %s name one file, %s: each output "
                                   "needs a file of its own, and no input "
                                   "is written over",
                                   files[i].opt, files[j].opt, files[j].path);
+        }
     return 0;
 }
 

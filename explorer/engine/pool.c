@@ -319,6 +319,9 @@ static int worker_died(bcw_pool *pool, bcw_worker *w, bool hung, bool kill_it)
         cur = last->seq;
     /* a value outside the run was written by the code under test */
     bool known = said || (cur >= first && cur < w->end);
+    /* the batch's header, which only the parent writes, written over */
+    bool scribbled =
+        w->batch->nonce != w->nonce || w->batch->tail != w->nonce || !known;
     if (!known)
         cur = first;
     uint32_t len = len_of(w->job, cur);
@@ -355,7 +358,14 @@ static int worker_died(bcw_pool *pool, bcw_worker *w, bool hung, bool kill_it)
         w->redo[w->nredo++] = cur;
         return next_run(pool, w);
     }
-    if (said) {
+    if (scribbled && !hung) {
+        /* it wrote over bcwalk's shared memory and died: however it
+         * died (a fault, an abort, its last words written over too, as
+         * the bytes it wrote decide), the call's outcome is that, the
+         * same in every run */
+        put_result(w, cur, BCW_RUN_CRASH, BCW_SIG_SCRIBBLE, call,
+                   BCW_CAUSE_SCRIBBLE, 0);
+    } else if (said) {
         /* the worker recorded a fatal signal, or the hang it was told
          * of, itself */
         store_result(w, cur, &last->result, &last->cause);

@@ -122,10 +122,11 @@ static int no_network(void)
  * filter): a socket by a path in the file system reaches any local
  * daemon whatever the network namespace and Landlock say, so socket()
  * for AF_UNIX fails with EACCES (socketpair, which reaches no one, is
- * left).  System calls of another ABI (int 0x80, x32), whose numbers
- * the filter does not know, fail with ENOSYS.  A seccomp filter,
- * inherited by every process the worker starts; it needs
- * no_new_privs.  0 or -1. */
+ * left).  No ptrace (EPERM): PTRACE_TRACEME would make the fork server
+ * the worker's tracer, stopping it on its next signal.  System calls of another
+ * ABI (int 0x80, x32), whose numbers the filter does not know, fail with
+ * ENOSYS.  A seccomp filter, inherited by every process the worker starts; it
+ * needs no_new_privs.  0 or -1. */
 static int no_unix_sockets(void)
 {
 #ifdef OWN_ARCH
@@ -134,7 +135,8 @@ static int no_unix_sockets(void)
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, OWN_ARCH, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 5, 0),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 6, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 6, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 4, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 2),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -142,6 +144,7 @@ static int no_unix_sockets(void)
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
     };
     struct sock_fprog prog = {sizeof code / sizeof *code, code};
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&

@@ -110,6 +110,11 @@ class Hostile(unittest.TestCase):
         # a child forked past bcwalk's fork that sleeps, using no CPU
         # time, ends with its sequence (below: nothing left running)
         self.assertEqual(last["hostile_fork_sleep"], ("normal", "1"))
+        # it cannot make the fork server its tracer: its crash is a crash
+        self.assertEqual(last["hostile_traceme"],
+                         ("crash", "SIGSEGV: write to address 0x0 in "
+                                   "hostile_traceme (hostile.c:%d)"
+                                   % line_of("(traced + 1) = 1")))
         # after a method that changed the process, the next sequence
         # starts in a fresh one: the SIGSEGV handler hostile_handlers
         # asked for never replaces bcwalk's, and the counter a sequence
@@ -242,7 +247,8 @@ class Hostile(unittest.TestCase):
         scribblers = {"scribble_shared": ("crash", "wrote over bcwalk's "
                                                    "shared memory"),
                       "scribble_forge": ("hang", "no return within 1000 ms"),
-                      "scribble_all": None}
+                      "scribble_all": ("crash", "wrote over bcwalk's "
+                                                "shared memory")}
 
         def walk(jobs):
             lines = jsonl("scribble.bc", "scribble", "protocol", 2,
@@ -266,15 +272,11 @@ class Hostile(unittest.TestCase):
                     continue
                 self.assertEqual(len(calls), first + 1, fns)
                 expect = scribblers[fns[first]]
-                if expect is None:
-                    # the whole process written over: it dies some way
-                    self.assertIn(last["outcome"], ("crash", "abort",
-                                                    "hang"))
-                else:
-                    self.assertEqual((last["outcome"], last["cause"]),
-                                     expect)
-                    seen.append([(c["fn"], c["outcome"], c.get("cause"))
-                                 for c in calls])
+                # the whole process written over too (scribble_all): it
+                # dies some way, and the call's outcome is the same
+                self.assertEqual((last["outcome"], last["cause"]), expect)
+                seen.append([(c["fn"], c["outcome"], c.get("cause"))
+                             for c in calls])
             return seen
         self.assertEqual(walk("1"), walk("2"))
         settle()
