@@ -35,77 +35,91 @@ static uint64_t mix(uint64_t h, uint64_t w)
 /* Plan index of an "observer" that counts its calls in the state. */
 static int sneaky = -1;
 
-/* Runs each sequence on a capacity-10 stack: pop and top abort when
- * empty, push on full is ignored.  A normal sequence's state is the
- * worker's: the size and all ten slots, stale ones included (a fresh
- * slot holds 0), and its key adds the next pushed value. */
-static int fake_exec(void *payload, bcw_job *jobs, size_t njobs,
-                     bcw_job_done done, void *ctx)
+/* Runs every sequence of the jobs through `run`, a model of the worker
+ * writing its result (zeroed first), and hands each job to done: what
+ * the fake executors below are made of. */
+static int run_each(bcw_job *jobs, size_t njobs, bcw_job_done done, void *ctx,
+                    void (*run)(void *payload, const uint16_t *w,
+                                bcw_wire_result *r),
+                    void *payload)
 {
-    uint64_t *executed = payload;
     for (size_t j = 0; j < njobs; j++) {
         assert_int_equal(bcw__job_prepare(&jobs[j]), 0);
         for (uint32_t i = 0; i < jobs[j].nseq; i++) {
-            const uint16_t *w = &jobs[j].words[jobs[j].off[i]];
-            bcw_wire_result *r = &jobs[j].results[i];
-            memset(r, 0, sizeof *r);
-            int size = 0, data[10] = {0}, reads = 0;
-            unsigned len = w[0] & BCW_SEQ_LEN_MASK, next = 1;
-            r->calls = 2 + len;
-            (*executed)++;
-            for (unsigned k = 1; k <= len; k++) {
-                uint64_t ret = 0;
-                switch (w[1 + k]) {
-                case PUSH:
-                    if (size < 10)
-                        data[size++] = (int)next;
-                    next++;
-                    break;
-                case POP:
-                case TOP:
-                    if (size == 0) {
-                        r->outcome = BCW_RUN_ABORT;
-                        r->halted_at = (uint16_t)k;
-                        r->calls = 1 + k;
-                        k = len;
-                        break;
-                    }
-                    if (w[1 + k] == POP)
-                        size--;
-                    else
-                        ret = (uint64_t)data[size - 1];
-                    break;
-                case SIZE:
-                    ret = (uint64_t)size;
-                    break;
-                case IS_EMPTY:
-                    ret = size == 0;
-                    break;
-                case IS_FULL:
-                    ret = size == 10;
-                    break;
-                }
-                r->ret = ret;
-            }
-            if (r->outcome != BCW_RUN_NORMAL)
-                continue;
-            for (unsigned k = 1; k <= len; k++)
-                reads += w[1 + k] == sneaky;
-            uint64_t h = mix((uint64_t)reads, (uint64_t)size);
-            for (unsigned k = 0; k < 10; k++)
-                h = mix(h, (uint64_t)data[k]);
-            r->state = h | 1;
-            r->key = mix(r->state, next) | 1;
-            /* the worker's own check: the sneaky observer, last, moved
-             * the state it found */
-            if ((w[0] & BCW_SEQ_CHECK_OBSERVER) && w[1 + len] == sneaky)
-                r->flags |= BCW_RESULT_OBSERVER_CHANGED;
+            memset(&jobs[j].results[i], 0, sizeof jobs[j].results[i]);
+            run(payload, &jobs[j].words[jobs[j].off[i]], &jobs[j].results[i]);
         }
         int err = done(ctx, &jobs[j]);
         if (err < 0)
             return err;
     }
     return 0;
+}
+
+/* Runs a sequence on a capacity-10 stack: pop and top abort when
+ * empty, push on full is ignored.  A normal sequence's state is the
+ * worker's: the size and all ten slots, stale ones included (a fresh
+ * slot holds 0), and its key adds the next pushed value. */
+static void stack_run(void *payload, const uint16_t *w, bcw_wire_result *r)
+{
+    uint64_t *executed = payload;
+    int size = 0, data[10] = {0}, reads = 0;
+    unsigned len = w[0] & BCW_SEQ_LEN_MASK, next = 1;
+    r->calls = 2 + len;
+    (*executed)++;
+    for (unsigned k = 1; k <= len; k++) {
+        uint64_t ret = 0;
+        switch (w[1 + k]) {
+        case PUSH:
+            if (size < 10)
+                data[size++] = (int)next;
+            next++;
+            break;
+        case POP:
+        case TOP:
+            if (size == 0) {
+                r->outcome = BCW_RUN_ABORT;
+                r->halted_at = (uint16_t)k;
+                r->calls = 1 + k;
+                k = len;
+                break;
+            }
+            if (w[1 + k] == POP)
+                size--;
+            else
+                ret = (uint64_t)data[size - 1];
+            break;
+        case SIZE:
+            ret = (uint64_t)size;
+            break;
+        case IS_EMPTY:
+            ret = size == 0;
+            break;
+        case IS_FULL:
+            ret = size == 10;
+            break;
+        }
+        r->ret = ret;
+    }
+    if (r->outcome != BCW_RUN_NORMAL)
+        return;
+    for (unsigned k = 1; k <= len; k++)
+        reads += w[1 + k] == sneaky;
+    uint64_t h = mix((uint64_t)reads, (uint64_t)size);
+    for (unsigned k = 0; k < 10; k++)
+        h = mix(h, (uint64_t)data[k]);
+    r->state = h | 1;
+    r->key = mix(r->state, next) | 1;
+    /* the worker's own check: the sneaky observer, last, moved
+     * the state it found */
+    if ((w[0] & BCW_SEQ_CHECK_OBSERVER) && w[1 + len] == sneaky)
+        r->flags |= BCW_RESULT_OBSERVER_CHANGED;
+}
+
+static int fake_exec(void *payload, bcw_job *jobs, size_t njobs,
+                     bcw_job_done done, void *ctx)
+{
+    return run_each(jobs, njobs, done, ctx, stack_run, payload);
 }
 
 typedef struct seen {
@@ -328,37 +342,30 @@ enum { PIN_NEW, PIN_AT };
 static const bcw_walk_step pin_step[] = {
     [PIN_AT] = {.mutator = true, .nout = 1, .relative = 2}};
 
+static void pin_run(void *payload, const uint16_t *w, bcw_wire_result *r)
+{
+    unsigned *pins_seen = payload;
+    unsigned len = w[0] & BCW_SEQ_LEN_MASK;
+    assert_true(w[0] & BCW_SEQ_PINNED);
+    const uint16_t *pin = &w[len + 3];
+    uint64_t passed = 100 + len;
+    for (unsigned k = 0; k < w[len + 2]; k++, pin += BCW_PIN_WORDS) {
+        assert_true(pin[0] >= 1 && pin[0] <= len);
+        assert_int_equal(pin[1], 1);
+        (*pins_seen)++;
+        if (pin[0] == len)
+            passed = pin[2] | (uint64_t)pin[3] << 16 | (uint64_t)pin[4] << 32 |
+                     (uint64_t)pin[5] << 48;
+    }
+    r->out[1] = passed;
+    r->state = len + 1;
+    r->calls = len + 2;
+}
+
 static int pin_exec(void *payload, bcw_job *jobs, size_t njobs,
                     bcw_job_done done, void *ctx)
 {
-    unsigned *pins_seen = payload;
-    for (size_t j = 0; j < njobs; j++) {
-        assert_int_equal(bcw__job_prepare(&jobs[j]), 0);
-        for (uint32_t i = 0; i < jobs[j].nseq; i++) {
-            const uint16_t *w = &jobs[j].words[jobs[j].off[i]];
-            bcw_wire_result *r = &jobs[j].results[i];
-            memset(r, 0, sizeof *r);
-            unsigned len = w[0] & BCW_SEQ_LEN_MASK;
-            assert_true(w[0] & BCW_SEQ_PINNED);
-            const uint16_t *pin = &w[len + 3];
-            uint64_t passed = 100 + len;
-            for (unsigned k = 0; k < w[len + 2]; k++, pin += BCW_PIN_WORDS) {
-                assert_true(pin[0] >= 1 && pin[0] <= len);
-                assert_int_equal(pin[1], 1);
-                (*pins_seen)++;
-                if (pin[0] == len)
-                    passed = pin[2] | (uint64_t)pin[3] << 16 |
-                             (uint64_t)pin[4] << 32 | (uint64_t)pin[5] << 48;
-            }
-            r->out[1] = passed;
-            r->state = len + 1;
-            r->calls = len + 2;
-        }
-        int err = done(ctx, &jobs[j]);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    return run_each(jobs, njobs, done, ctx, pin_run, payload);
 }
 
 /* The oracle's value for the first at() only: its value, with bit 1. */
