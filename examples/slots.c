@@ -7,7 +7,10 @@
  *   3  a boundary that moves with the fault: slots_open makes the pool one
  *      slot too big, so the first number past it (n, a value computed
  *      from the object) moves too; only the number the oracle recorded,
- *      passed again, shows that slots_taken now answers for it */
+ *      passed again, shows that slots_taken now answers for it
+ *   4  a constructor that never makes a pool: slots_open returns NULL
+ *      always, no constructor at all to the faulty build's own analysis
+ *      (the oracle's plan still calls it) */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +28,10 @@ typedef struct slots {
 
 slots *slots_open(int n)
 {
+#if SLOTS_FAULT == 4
+    if (n >= 0)
+        return NULL;
+#endif
 #if SLOTS_FAULT == 1
     if (n <= 0 || n > SLOTS_MAX)
 #else

@@ -736,6 +736,23 @@ static bool has_func(const bcw_unit *u, const char *name)
     return false;
 }
 
+/* Does the build whose model is `model` define function `name`: one
+ * it walks, or one its analysis skipped (a constructor a fault made
+ * return NULL always is no constructor to that build's analysis, and
+ * still the oracle's to call)? */
+static bool defines(const bcw_model *model, const char *name)
+{
+    size_t n = strlen(name);
+    for (unsigned j = 0; j < model->nsyms; j++)
+        if (strcmp(model->syms[j], name) == 0)
+            return true;
+    for (unsigned j = 0; j < model->nskipped; j++)
+        if (strncmp(model->skipped[j], name, n) == 0 &&
+            model->skipped[j][n] == ':')
+            return true;
+    return false;
+}
+
 /* bcwalk test's plan (judge.h). */
 int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
                     const bcw_judge_opts *o, bcw_model **kept,
@@ -762,13 +779,9 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
         return err;
     int k = bcw_model_find_unit(m, u->name);
     const char *missing = k < 0 ? u->name : NULL;
-    for (unsigned i = 0; missing == NULL && i < m->nsyms; i++) {
-        unsigned j = 0;
-        while (j < model->nsyms && strcmp(model->syms[j], m->syms[i]) != 0)
-            j++;
-        if (j == model->nsyms)
+    for (unsigned i = 0; missing == NULL && i < m->nsyms; i++)
+        if (!defines(model, m->syms[i]))
             missing = m->syms[i];
-    }
     if (missing != NULL) {
         err = bcw__strlist_add(
             warnings,

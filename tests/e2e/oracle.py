@@ -529,10 +529,12 @@ class Test(unittest.TestCase):
                          {"empty", "full", "default"})
 
     def test_every_shape_of_fault_fails_at_the_least_depth_showing_it(self):
-        # issue 29's shapes: a constructor returning NULL (undo fault 9),
-        # a state made unreachable (undo fault 3: full is never reached),
-        # a teardown halting on some states (undo fault 10: after a
-        # drop), a boundary moved by one (slots fault 1: slots_open(0)
+        # issue 29's shapes: a constructor returning NULL (undo fault 9;
+        # slots fault 4, always: no constructor at all to its own
+        # build's analysis), a state made unreachable (undo fault 3:
+        # full is never reached), a teardown halting on some states (undo
+        # fault 10: after a drop), a boundary moved by one (slots fault
+        # 1: slots_open(0)
         # refused; fault 2: the slot one past the pool given back), an
         # init function forgetting a field (counter fault 1: its storage
         # is not zeroed for it, as a C caller's stack is not), an
@@ -546,6 +548,7 @@ class Test(unittest.TestCase):
                 ("undo-fault10", "undo", "protocol", 4, []),
                 ("slots-fault1", "slots", "protocol", 1, ["--boundaries"]),
                 ("slots-fault2", "slots", "protocol", 1, []),
+                ("slots-fault4", "slots", "protocol", 1, []),
                 ("counter-fault1", "counter", "protocol", 1, []),
                 ("undo-fault5", "undo", "algebra", 5, [])):
             correct = unit + ".bc"
