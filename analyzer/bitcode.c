@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "diinfo.h"
 #include "file.h"
 #include "text.h"
 
@@ -310,6 +311,10 @@ int bcw__bitcode_link_into(LLVMModuleRef dst, LLVMModuleRef src,
 
 int bcw__bitcode_write(LLVMModuleRef mod, const char *out)
 {
+    /* the debug records of variables whose size LLVM would look for
+     * forever (a typedef of itself): clang compiling the module would
+     * hang on them as sroa does */
+    bcw__di_drop_unsized(mod);
     /* through memory: LLVM's own file stream ends the process on a
      * failed write (a full disk, `ulimit -f`), ours says it */
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
@@ -341,6 +346,7 @@ int bcw__bitcode_simplify(bcw_bitcode *bc)
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                                        noinline);
     }
+    bcw__di_drop_unsized(bc->mod);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(bc->mod, "function(sroa)", NULL, opts);
     LLVMDisposePassBuilderOptions(opts);

@@ -44,7 +44,9 @@ BCW_INTERNAL int bcw__bitcode_link_into(LLVMModuleRef dst, LLVMModuleRef src,
                                         const char *dst_path);
 
 /* Writes mod's bitcode to `out` atomically (a temporary file beside it,
- * renamed).  0, BCW_ERROR naming what failed, or BCW_ENOMEM. */
+ * renamed), without the debug records LLVM would size forever
+ * (bcw__di_drop_unsized), which would hang clang compiling it.  0,
+ * BCW_ERROR naming what failed, or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__bitcode_write(LLVMModuleRef mod, const char *out);
 
 /* Disposes the module and its context; a zeroed struct is accepted. */
@@ -52,7 +54,9 @@ BCW_INTERNAL void bcw__bitcode_dispose(bcw_bitcode *bc);
 
 /* Makes the module analysable: drops optnone/noinline (clang -O0 puts them
  * everywhere and they block every pass) and runs sroa so that -O0's
- * parameter spills to allocas become plain SSA values. */
+ * parameter spills to allocas become plain SSA values, first dropping
+ * the debug intrinsics sroa would never finish with
+ * (bcw__di_drop_unsized). */
 BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
 
 /* The function a call instruction calls, looking through bitcasts, or

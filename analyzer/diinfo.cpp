@@ -9,9 +9,10 @@ extern "C" {
 
 #include "abi.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/Config/llvm-config.h>
-#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
@@ -26,6 +27,25 @@ extern "C" {
 
 using namespace llvm;
 
+/* The most base types a walk follows from a type: far more than any C
+ * type names (`const char *const *` is five), and the end of a cycle,
+ * which LLVM's verifier lets through (a pointer or typedef that is its
+ * own base type, directly or through others). */
+enum { MAX_HOPS = 64 };
+
+/* Whether t's chain of base types ends within MAX_HOPS.  Every walk
+ * down a chain asks first, so that none follows a cycle forever. */
+static bool ends(const DIType *t)
+{
+    for (unsigned hops = 0; hops < MAX_HOPS; hops++) {
+        auto *d = dyn_cast_or_null<DIDerivedType>(t);
+        if (d == nullptr)
+            return true;
+        t = d->getBaseType();
+    }
+    return false;
+}
+
 static void copy(char *dst, size_t n, const std::string &s)
 {
     std::strncpy(dst, s.c_str(), n - 1);
@@ -33,8 +53,12 @@ static void copy(char *dst, size_t n, const std::string &s)
     bcw__utf8_clean(dst);
 }
 
+/* t without its typedefs and qualifiers; t itself when its chain does
+ * not end. */
 static const DIType *strip(const DIType *t, bool *is_const)
 {
+    if (!ends(t))
+        return t;
     while (auto *d = dyn_cast_or_null<DIDerivedType>(t)) {
         unsigned tag = d->getTag();
         if (tag == dwarf::DW_TAG_const_type && is_const)
@@ -51,11 +75,13 @@ static const DIType *strip(const DIType *t, bool *is_const)
 
 /* How C writes type t: typedefs by name, or, when `canonical`, by what
  * they stand for (but for an anonymous struct, which only its typedef
- * names). */
+ * names); "?" when its chain does not end. */
 static std::string spell(const DIType *t, bool canonical = false)
 {
     if (t == nullptr)
         return "void";
+    if (!ends(t))
+        return "?";
     if (auto *b = dyn_cast<DIBasicType>(t))
         return b->getName() == "_Bool" ? "bool" : b->getName().str();
     if (auto *c = dyn_cast<DICompositeType>(t)) {
@@ -102,6 +128,8 @@ static std::string spell(const DIType *t, bool canonical = false)
 static std::string struct_name(const DICompositeType *c, const DIType *named)
 {
     std::string name = c->getName().str();
+    if (!ends(named))
+        return name;
     for (const DIType *t = named; name.empty() && t != nullptr;) {
         auto *td = dyn_cast<DIDerivedType>(t);
         if (td == nullptr)
@@ -177,6 +205,8 @@ static void callback_abi(const DISubroutineType *st, bcw_di_type *out)
  * *sds`, also as `const sds`): a handle to characters, "" otherwise. */
 static std::string handle_name(const DIType *t)
 {
+    if (!ends(t))
+        return "";
     auto *d = dyn_cast_or_null<DIDerivedType>(t);
     while (d != nullptr && (d->getTag() == dwarf::DW_TAG_const_type ||
                             d->getTag() == dwarf::DW_TAG_volatile_type))
@@ -193,8 +223,13 @@ static std::string handle_name(const DIType *t)
                : "";
 }
 
+/* What debug info says of type t into out; nothing, as for a slot
+ * without debug info, when t's chain does not end: the IR's type then
+ * stands. */
 static void classify(const DIType *t, bcw_di_type *out)
 {
+    if (!ends(t))
+        return;
     out->known = 1;
     copy(out->spelling, sizeof out->spelling, spell(t));
     copy(out->handle, sizeof out->handle, handle_name(t));
@@ -222,7 +257,7 @@ static void classify(const DIType *t, bcw_di_type *out)
          * solver makes a category of each entry */
         std::string list;
         for (const DINode *e : c->getElements()) {
-            auto *en = dyn_cast<DIEnumerator>(e);
+            auto *en = dyn_cast_or_null<DIEnumerator>(e);
             if (en == nullptr)
                 continue;
             std::string entry = (list.empty() ? "" : ", ") +
@@ -279,6 +314,22 @@ static void classify(const DIType *t, bcw_di_type *out)
     }
 }
 
+/* Calls f with the variable of each debug intrinsic of fn (from LLVM
+ * 19, of each debug record). */
+template <typename F> static void each_variable(const Function &fn, F f)
+{
+    for (const Instruction &inst : instructions(fn)) {
+        if (auto *dvi = dyn_cast<DbgVariableIntrinsic>(&inst))
+            f(dvi->getVariable());
+#if LLVM_VERSION_MAJOR >= 19
+        /* LLVM 19 keeps variable locations as records, not intrinsics */
+        for (const DbgVariableRecord &r :
+             filterDbgVars(inst.getDbgRecordRange()))
+            f(r.getVariable());
+#endif
+    }
+}
+
 extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
                                  unsigned max)
 {
@@ -297,16 +348,7 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
     };
     for (const DINode *node : sp->getRetainedNodes())
         name_arg(dyn_cast<DILocalVariable>(node));
-    for (const Instruction &inst : instructions(*fn)) {
-        if (auto *dvi = dyn_cast<DbgVariableIntrinsic>(&inst))
-            name_arg(dvi->getVariable());
-#if LLVM_VERSION_MAJOR >= 19
-        /* LLVM 19 keeps variable locations as records, not intrinsics */
-        for (const DbgVariableRecord &r :
-             filterDbgVars(inst.getDbgRecordRange()))
-            name_arg(r.getVariable());
-#endif
-    }
+    each_variable(*fn, name_arg);
     return (int)n;
 }
 
@@ -336,16 +378,41 @@ extern "C" int bcw__di_canonical(LLVMValueRef fnref, unsigned slot, char *buf,
 
 /* A struct definition of the module named `name`, for a slot whose own
  * compile unit only declares it (typedef struct x X; in a header): the
- * definition lives in another compile unit of a linked module. */
+ * definition lives in another compile unit of a linked module.  Visits
+ * the types its globals, functions and variables name, each once, and
+ * skips a null among a struct's members: LLVM's verifier lets both a
+ * cycle and such a null through, and LLVM's DebugInfoFinder crashes on
+ * the null. */
 static const DICompositeType *definition(const Module &mod, StringRef name)
 {
-    DebugInfoFinder finder;
-    finder.processModule(mod);
-    for (const DIType *t : finder.types()) {
-        auto *c = dyn_cast<DICompositeType>(t);
-        if (c && c->getTag() == dwarf::DW_TAG_structure_type &&
-            !c->isForwardDecl() && c->getName() == name)
-            return c;
+    SmallVector<const DIType *, 64> work;
+    for (const DICompileUnit *cu : mod.debug_compile_units())
+        for (const DIGlobalVariableExpression *g : cu->getGlobalVariables())
+            work.push_back(g->getVariable()->getType());
+    for (const Function &fn : mod) {
+        if (const DISubprogram *sp = fn.getSubprogram())
+            work.push_back(sp->getType());
+        each_variable(fn, [&](const DILocalVariable *v) {
+            work.push_back(v->getType());
+        });
+    }
+    SmallPtrSet<const DIType *, 32> seen;
+    for (size_t i = 0; i < work.size(); i++) {
+        const DIType *t = work[i];
+        if (t == nullptr || !seen.insert(t).second)
+            continue;
+        if (auto *d = dyn_cast<DIDerivedType>(t))
+            work.push_back(d->getBaseType());
+        else if (auto *st = dyn_cast<DISubroutineType>(t))
+            for (const DIType *p : st->getTypeArray())
+                work.push_back(p);
+        else if (auto *c = dyn_cast<DICompositeType>(t)) {
+            if (c->getTag() == dwarf::DW_TAG_structure_type &&
+                !c->isForwardDecl() && c->getName() == name)
+                return c;
+            for (const DINode *e : c->getElements())
+                work.push_back(dyn_cast_or_null<DIType>(e));
+        }
     }
     return nullptr;
 }
@@ -390,7 +457,7 @@ extern "C" int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
         return 0;
     unsigned n = 0;
     for (const DINode *e : st->getElements()) {
-        auto *m = dyn_cast<DIDerivedType>(e);
+        auto *m = dyn_cast_or_null<DIDerivedType>(e);
         if (m == nullptr || m->getTag() != dwarf::DW_TAG_member || n >= max)
             continue;
         bcw_di_field *f = &out[n++];
@@ -407,4 +474,34 @@ extern "C" int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
                            b->getEncoding() == dwarf::DW_ATE_signed_char;
     }
     return (int)n;
+}
+
+/* Whether LLVM finds v's size: DIVariable::getSizeInBits follows base
+ * types until one has a size, forever around a cycle of unsized ones. */
+static bool sized(const DIVariable *v)
+{
+    const DIType *t = v->getType();
+    for (unsigned hops = 0; hops < MAX_HOPS; hops++) {
+        auto *d = dyn_cast_or_null<DIDerivedType>(t);
+        if (d == nullptr || d->getSizeInBits() != 0)
+            return true;
+        t = d->getBaseType();
+    }
+    return false;
+}
+
+extern "C" void bcw__di_drop_unsized(LLVMModuleRef mod)
+{
+    for (Function &fn : *unwrap(mod))
+        for (Instruction &inst : make_early_inc_range(instructions(fn))) {
+#if LLVM_VERSION_MAJOR >= 19
+            for (DbgVariableRecord &r :
+                 make_early_inc_range(filterDbgVars(inst.getDbgRecordRange())))
+                if (!sized(r.getVariable()))
+                    r.eraseFromParent();
+#endif
+            auto *dvi = dyn_cast<DbgVariableIntrinsic>(&inst);
+            if (dvi != nullptr && !sized(dvi->getVariable()))
+                dvi->eraseFromParent();
+        }
 }

@@ -70,6 +70,13 @@ unsigned bcw__di_struct_bits(LLVMValueRef fn, unsigned slot);
 int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
                    unsigned max);
 
+/* Erases the debug intrinsics (from LLVM 19 the records) of each
+ * variable whose size LLVM's passes would look for forever: its type's
+ * base types go round a cycle of types without a size (a typedef that
+ * is its own base type, which LLVM's verifier lets through).  sroa asks
+ * every variable it moves to registers. */
+void bcw__di_drop_unsized(LLVMModuleRef mod);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 """bad_input.py - end-to-end tests of usage errors: files that are not
-bitcode, bitcode bcwalk cannot read, bad options and units. ctest runs this
-file as test_e2e_bad_input."""
+bitcode, bitcode bcwalk cannot read, debug info no compiler writes, bad
+options and units. ctest runs this file as test_e2e_bad_input."""
 import os
 import random
 import subprocess
@@ -161,6 +161,17 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(p.returncode, 0, p.stderr)
                 self.assertIn("unit box (", p.stdout)
                 self.assertIn(line, p.stdout)
+                # and walked: the worker's build (clang on the unit's
+                # bitcode) does not hang on them either
+                try:
+                    p = subprocess.run(
+                        [common.ARGS.bcwalk, "explore", bc, "--unit", "box",
+                         "--depth", "1", "--format", "json"],
+                        capture_output=True, text=True, env=env, timeout=120)
+                except subprocess.TimeoutExpired:
+                    self.fail("bcwalk explore %s.ll: no answer in 120 s"
+                              % name)
+                self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_missing_file(self):
         self.expect_usage_error("analyze", "/nonexistent.bc",
