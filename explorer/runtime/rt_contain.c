@@ -94,7 +94,6 @@ void bcw_rt_contain_end(void)
             ;
     }
     nchildren = 0;
-    bcw_rt_reap_strays();
 }
 
 /* SIGKILL to every child of the process, as /proc lists each thread's

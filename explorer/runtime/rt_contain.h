@@ -17,9 +17,8 @@
 extern int bcw_rt_tainted;
 
 /* Ends the sequence's containment: kills the children it forked, with
- * their process groups, and reaps them, and every other process left
- * below the worker (bcw_rt_reap_strays).  Called after every sequence
- * (cheap when there are none). */
+ * their process groups, and reaps them.  Called after every sequence
+ * (free when there are none). */
 void bcw_rt_contain_end(void);
 
 /* Kills and reaps every child of the process until none is left: those

@@ -130,7 +130,7 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
             close(BCW_FD_SRV_STATUS);
             setpgid(0, 0);
             /* what its code leaves running comes to it: ended with
-             * the sequence (bcw_rt_contain_end) */
+             * the batch */
             prctl(PR_SET_CHILD_SUBREAPER, 1);
             if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
                 _exit(BCW_EXIT_SETUP);
@@ -306,6 +306,10 @@ int main(void)
                     _exit(BCW_EXIT_RESTART);
                 }
             }
+            /* what the batch's code started past bcwalk's fork: ended
+             * with the batch (a system call per batch; one per sequence
+             * would cost a third of a short walk's speed) */
+            bcw_rt_reap_strays();
             bcw_rt_cov_flush();
             put32(BCW_FD_STATUS, BCW_MSG_DONE);
             state = W_READY;
