@@ -31,7 +31,7 @@
  *     (ptrace is refused), then crashes: a crash like any other;
  *   - hostile_fork_sleep forks through the raw system call, past the
  *     fork bcwalk interposes, and its child leaves the session and
- *     sleeps, using no CPU time: ended with its sequence. */
+ *     sleeps, using no CPU time: ended with its batch. */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>

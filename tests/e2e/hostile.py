@@ -108,7 +108,7 @@ class Hostile(unittest.TestCase):
         # through /proc/<pid>/fd
         self.assertEqual(last["hostile_proc_fd"], ("normal", "0"))
         # a child forked past bcwalk's fork that sleeps, using no CPU
-        # time, ends with its sequence (below: nothing left running)
+        # time, ends with its batch (below: nothing left running)
         self.assertEqual(last["hostile_fork_sleep"], ("normal", "1"))
         # it cannot make the fork server its tracer: its crash is a crash
         self.assertEqual(last["hostile_traceme"],
