@@ -177,6 +177,22 @@ class CarefulWrites(unittest.TestCase):
             self.assertEqual(p.stderr.count("\n"), 1, p.stderr)
             self.assertEqual(os.listdir(out), [])
 
+    def test_a_full_disk_is_a_clear_error_and_leaves_nothing(self):
+        # a filesystem of 64 KiB: the results file does not fit
+        with tempfile.TemporaryDirectory() as d:
+            if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k",
+                               "tmpfs", d], capture_output=True).returncode:
+                self.skipTest("cannot mount a small filesystem here (not "
+                              "root)")
+            try:
+                p = self.walk("--depth", "4", "-o", os.path.join(d, "r"),
+                              check=3)
+                self.assertIn("No space left on device", p.stderr)
+                self.assertEqual(p.stderr.count("\n"), 1, p.stderr)
+                self.assertEqual(os.listdir(d), [])
+            finally:
+                subprocess.run(["umount", d])
+
     def test_a_home_that_is_not_there_is_not_made(self):
         with tempfile.TemporaryDirectory() as d:
             env = {k: v for k, v in os.environ.items()
