@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all setup configure build demo check check-asan check-llvm19 check-slurm bench install golden format clean
+.PHONY: all setup configure build demo check check-asan check-llvm19 check-slurm bench fuzz install golden format clean
 
 all: build
 
@@ -45,6 +45,13 @@ check-llvm19:
 check-slurm: build
 	@BCW_SLURM=1 ./scripts/setup.sh
 	./tests/slurm/run.sh $(BUILD)/bin/bcwalk $(BUILD)/examples/bstack.bc
+
+# The libFuzzer harnesses of bcwalk's file readers (fuzz/), each run for
+# FUZZ_SECONDS (default 60) from seeds made of the examples; fails when
+# one crashes (its input in $(BUILD)-fuzz/crashes/).
+FUZZ_SECONDS ?= 60
+fuzz: build
+	./fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
 # Installs bin/bcwalk, its runtime, the public headers, the opt plugin, a
 # pkg-config file and the man page under PREFIX (make install
