@@ -175,8 +175,12 @@ static size_t put_pins(walker *w, size_t at, const uint16_t *steps,
     const node *nd = &w->nodes[at];
     uint64_t vals[BCW_MAX_PARAMS];
     uint64_t before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
-    uint32_t mask = cfg->pin(cfg->pin_payload, steps, len, before, vals) &
-                    cfg->step[nd->step].relative;
+    /* the oracle is asked only for a call that has values to pin */
+    uint8_t relative = cfg->step[nd->step].relative;
+    uint32_t mask =
+        relative != 0
+            ? cfg->pin(cfg->pin_payload, steps, len, before, vals) & relative
+            : 0;
     size_t n = 1;
     unsigned k = len;
     for (size_t j = at; j != NO_PARENT; j = w->nodes[j].parent, k--) {
