@@ -179,8 +179,11 @@ static bool worn_out(const bcw_rt_worker *w)
         next.tv_nsec -= 1000000000L;
     }
     struct timespec used;
-    return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used) == 0 &&
-           (uint64_t)used.tv_sec * 2 >= cpu;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used) != 0)
+        return false;
+    uint64_t used_ns =
+        (uint64_t)used.tv_sec * 1000000000u + (uint64_t)used.tv_nsec;
+    return used_ns * 2 >= (uint64_t)cpu * 1000000000u;
 }
 
 /* The batch the parent wrote, copied into the worker's own memory and
