@@ -12,9 +12,11 @@
 #include <llvm-c/Linker.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,20 +101,36 @@ static LLVMBool parse(const char *data, size_t len, const char *path, char *msg,
 }
 
 /* The child's exit codes: read and verified, or not readable (LLVM's
- * parse error, handled in process), or read but not a valid module. */
-enum { CHECK_OK = 0, CHECK_UNREADABLE = 1, CHECK_INVALID = 3 };
+ * parse error, handled in process), or read but not a valid module.
+ * None is 0 or 1, which an exit in LLVM or a sanitizer's report in the
+ * child gives: any other ending is the reader's failure. */
+enum { CHECK_OK = 100, CHECK_UNREADABLE = 101, CHECK_INVALID = 103 };
 
 /* In a child process (LLVM's reader may abort or crash on malformed
  * input): parses the len bytes at data and verifies the module, writing
  * LLVM's complaint to fd. */
 static void check_child(const char *data, size_t len, const char *path, int fd)
 {
+    /* a fault in LLVM's reader ends the child as a fault, whatever the
+     * process that forked it handles (a fuzzer's, a sanitizer's) */
+    static const int fatal[] = {SIGSEGV, SIGBUS,  SIGFPE, SIGILL,
+                                SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t k = 0; k < sizeof fatal / sizeof *fatal; k++)
+        signal(fatal[k], SIG_DFL);
+    /* LLVM's reader sizes tables by counts in the file: what a damaged
+     * count asks for fails in the child (LLVM gives up), never takes the
+     * machine's memory.  A reader needs far less than this. */
+    rlim_t data_max = ((rlim_t)4 << 30) + (rlim_t)len * 64;
+    struct rlimit lim = {data_max, data_max};
+    setrlimit(RLIMIT_DATA, &lim);
     dup2(fd, 2); /* "LLVM ERROR: ..." before an abort */
     char msg[512] = "";
     LLVMContextRef ctx = NULL;
     LLVMModuleRef mod;
-    if (parse(data, len, path, msg, &ctx, &mod))
+    if (parse(data, len, path, msg, &ctx, &mod)) {
+        dprintf(fd, "%s", msg[0] ? msg : "parse failed");
         _exit(CHECK_UNREADABLE);
+    }
     char *why = NULL;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &why)) {
         dprintf(fd, "%s", why ? why : "");
@@ -121,9 +139,26 @@ static void check_child(const char *data, size_t len, const char *path, int fd)
     _exit(CHECK_OK);
 }
 
+/* LLVM's parse error `msg` on the bitcode at path, as one line. */
+static int unreadable(const char *path, const char *msg)
+{
+    int major = producer_major(msg);
+    if (major > BCW_LLVM_MAJOR)
+        return bcw__error(BCW_EINPUT,
+                          "%s: bitcode from LLVM %d cannot be read by "
+                          "bcwalk built with LLVM %d: build bcwalk with "
+                          "cmake -DBCW_LLVM_VERSION=%d, or compile the "
+                          "library with clang-%d",
+                          path, major, BCW_LLVM_MAJOR, major, BCW_LLVM_MAJOR);
+    return bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)", path,
+                      msg[0] ? msg : "parse failed");
+}
+
 /* Reads untrusted bitcode in a child first: 0 when bcwalk may read it
- * itself (valid, or a parse error LLVM reports cleanly), else an error
- * saying what the child found (one line). */
+ * itself (LLVM read it and its verifier accepts it), else an error
+ * saying what the child found (one line).  bcwalk's own process never
+ * parses what the child could not (LLVM's reader leaks, and may do
+ * worse, on what it gives up on). */
 static int check_bitcode(const char *data, size_t len, const char *path)
 {
     int fds[2];
@@ -156,9 +191,10 @@ static int check_bitcode(const char *data, size_t len, const char *path)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (WIFEXITED(status) && (WEXITSTATUS(status) == CHECK_OK ||
-                              WEXITSTATUS(status) == CHECK_UNREADABLE))
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_OK)
         return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_UNREADABLE)
+        return unreadable(path, text);
     if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_INVALID)
         return bcw__error(BCW_EINPUT, "%s: invalid module (%s)", path,
                           why[0] ? why : "LLVM's verifier refused it");
@@ -166,9 +202,9 @@ static int check_bitcode(const char *data, size_t len, const char *path)
                       "%s: invalid or truncated bitcode (LLVM's reader %s "
                       "on it%s%s)",
                       path,
-                      WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT
-                          ? "gave up"
-                          : "crashed",
+                      WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT
+                          ? "crashed"
+                          : "gave up",
                       why[0] ? ": " : "", why);
 }
 
@@ -222,19 +258,7 @@ int bcw__bitcode_load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
     LLVMContextRef own = ctx;
     LLVMModuleRef mod;
     if (parse(data, len, path, msg, &ctx, &mod)) {
-        int major = producer_major(msg);
-        if (major > BCW_LLVM_MAJOR)
-            err =
-                bcw__error(BCW_EINPUT,
-                           "%s: bitcode from LLVM %d cannot be read by "
-                           "bcwalk built with LLVM %d: build bcwalk with "
-                           "cmake -DBCW_LLVM_VERSION=%d, or compile the "
-                           "library with clang-%d",
-                           path, major, BCW_LLVM_MAJOR, major, BCW_LLVM_MAJOR);
-        else
-            err =
-                bcw__error(BCW_EINPUT, "%s: invalid or truncated bitcode (%s)",
-                           path, msg[0] ? msg : "parse failed");
+        err = unreadable(path, msg);
         if (own == NULL)
             LLVMContextDispose(ctx);
         free(data);

@@ -1,10 +1,8 @@
 /* main.c - the bcwalk command: dispatches to one cmd_<name>.c per
  * subcommand, using only the public API. */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,29 +27,6 @@ static const cli_cmd commands[] = {
     {"learn", cmd_learn,
      "learn a unit's model from the library's own test program"},
 };
-
-int cli_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("bcwalk: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return EXIT_USAGE;
-}
-
-int cli_ask(const char *question)
-{
-    fflush(stdout);
-    fputs(question, stderr);
-    char line[64];
-    if (fgets(line, sizeof line, stdin) == NULL) {
-        fputc('\n', stderr);
-        return -1;
-    }
-    return tolower((unsigned char)line[0]);
-}
 
 static void usage(FILE *f)
 {

@@ -305,8 +305,10 @@ typedef struct results_file {
 static int read_header(results_file *f, size_t *off)
 {
     bool header = false;
-    if (msgpack_unpack_next(&f->up, f->data, f->len, off) ==
-        MSGPACK_UNPACK_SUCCESS) {
+    /* lengths bounded by the bytes before msgpack allocates for them */
+    if (bcw__msgpack_fits(f->data, f->len) > 0 &&
+        msgpack_unpack_next(&f->up, f->data, f->len, off) ==
+            MSGPACK_UNPACK_SUCCESS) {
         const msgpack_object *o = &f->up.data;
         const msgpack_object *fmt =
             o->type == MSGPACK_OBJECT_MAP ? bcw__rd_field(o, "format") : NULL;

@@ -19,6 +19,44 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(lines), 1, p.stderr)
         self.assertIn(needle, lines[0])
 
+    def test_what_the_fuzzers_found_is_one_line(self):
+        # tests/data/fuzz/HARNESS/: the inputs a fuzzer of fuzz/ crashed
+        # on, each given to the command its harness runs in process
+        # (fuzz/README.md), as the harness gave it: a report or one line
+        # and exit 2, nothing crashed
+        top = source("tests", "data", "fuzz")
+        lcov = os.path.join(common.ARGS.tmp, "fuzz.info")
+        commands = {
+            "analyze": lambda f: ["analyze", f],
+            "oracle": lambda f: ["oracle", "dump", f],
+            "results": lambda f: ["report", f, "--format", "json"],
+            "journal": lambda f: ["explore", example("bstack.bc"), "--unit",
+                                  "bstack", "--depth", "2", "--coverage",
+                                  lcov, "--checkpoint", f, "--resume",
+                                  "--format", "json"],
+            "learned": lambda f: ["explore", example("fifo.bc"), "--unit",
+                                  "fifo", "--walk", "learned",
+                                  "--from-tests", f, "--depth", "2",
+                                  "--format", "json"],
+        }
+        seen = 0
+        for harness in sorted(os.listdir(top)):
+            for name in sorted(os.listdir(os.path.join(top, harness))):
+                with self.subTest(harness=harness, input=name), \
+                        tempfile.TemporaryDirectory() as d:
+                    # a copy: a resumed walk appends to its journal
+                    f = os.path.join(d, name)
+                    with open(os.path.join(top, harness, name), "rb") as src, \
+                            open(f, "wb") as dst:
+                        dst.write(src.read())
+                    p = bcwalk(*commands[harness](f), raw=True)
+                    err = p.stderr.decode(errors="replace")
+                    self.assertIn(p.returncode, (0, 2), err)
+                    if p.returncode == 2:
+                        self.assertEqual(len(err.strip().splitlines()), 1, err)
+                    seen += 1
+        self.assertGreater(seen, 0)
+
     def test_not_bitcode(self):
         self.expect_usage_error("analyze", __file__, needle="not LLVM bitcode")
 

@@ -1,0 +1,21 @@
+/* fuzz_results.c - libFuzzer harness of the results reader
+ * (bcw_recorded_open, explorer/engine/replay.c) through `bcwalk
+ * report`, in process: any bytes are a walk's report printed again, or
+ * a one-line error (exit 2), never a crash, a hang or a leak.  The seeds
+ * are whole walks' results and shards' (run.sh): a shard alone is its
+ * part of the walk.  The checksum is made right (fuzz_sealed). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "fuzz_file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+    int rc = fuzz_command(cmd_report, "report",
+                          fuzz_sealed(data, n, bcw__hash_blocks), "--format",
+                          "json", NULL);
+    if (rc != EXIT_OK && rc != EXIT_USAGE)
+        abort();
+    return 0;
+}
