@@ -27,6 +27,16 @@
 
 #define BITCODE_LIMIT ((size_t)1 << 32)
 
+/* AddressSanitizer's shadow memory is data too, mapped at start: with it
+ * no data limit leaves room for anything (its allocator has its own) */
+#if defined(__SANITIZE_ADDRESS__)
+#define BCW_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BCW_ASAN 1
+#endif
+#endif
+
 /* The context's diagnostic handler: LLVM's first error into payload (512
  * bytes), or nothing when it is NULL (a handler stays set: without one
  * LLVM exits the process on an error). */
@@ -117,12 +127,15 @@ static void check_child(const char *data, size_t len, const char *path, int fd)
                                 SIGABRT, SIGTRAP, SIGSYS};
     for (size_t k = 0; k < sizeof fatal / sizeof *fatal; k++)
         signal(fatal[k], SIG_DFL);
-    /* LLVM's reader sizes tables by counts in the file: what a damaged
-     * count asks for fails in the child (LLVM gives up), never takes the
-     * machine's memory.  A reader needs far less than this. */
+        /* LLVM's reader sizes tables by counts in the file: what a damaged
+         * count asks for fails in the child (LLVM gives up), never takes the
+         * machine's memory.  A reader needs far less than this.  Not with
+         * AddressSanitizer (BCW_ASAN). */
+#ifndef BCW_ASAN
     rlim_t data_max = ((rlim_t)4 << 30) + (rlim_t)len * 64;
     struct rlimit lim = {data_max, data_max};
     setrlimit(RLIMIT_DATA, &lim);
+#endif
     dup2(fd, 2); /* "LLVM ERROR: ..." before an abort */
     char msg[512] = "";
     LLVMContextRef ctx = NULL;

@@ -30,8 +30,10 @@ static inline const char *fuzz_path(const char *name)
 static inline void fuzz_write(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
-    if (f == NULL || fwrite(data, 1, n, f) != n || fclose(f) != 0)
+    if (f == NULL || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+        perror(path);
         abort();
+    }
 }
 
 /* bcw__hash with seed 0: the checksum of the models, oracles and

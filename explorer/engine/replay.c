@@ -371,7 +371,10 @@ static bool sections_by_trailer(const results_file *f, size_t *roff,
     size_t r = (size_t)tail;
     msgpack_unpacked probe;
     msgpack_unpacked_init(&probe);
+    /* where it says may be inside an object: what starts there is
+     * bounded by the bytes before msgpack allocates for it */
     bool found = tail > 0 && tail < f->len &&
+                 bcw__msgpack_fits(f->data + r, f->len - r) > 0 &&
                  msgpack_unpack_next(&probe, f->data, f->len, &r) ==
                      MSGPACK_UNPACK_SUCCESS &&
                  probe.data.type == MSGPACK_OBJECT_MAP &&
@@ -414,7 +417,7 @@ static int open_sections(results_file *f, size_t off)
         msgpack_unpack_next(&f->ur, f->data, f->len, &roff) ==
             MSGPACK_UNPACK_SUCCESS)
         f->replay = bcw__rd_field(&f->ur.data, "replay");
-    if (soff != SIZE_MAX &&
+    if (soff != SIZE_MAX && bcw__msgpack_fits(f->data + soff, f->len - soff) &&
         msgpack_unpack_next(&f->us, f->data, f->len, &soff) ==
             MSGPACK_UNPACK_SUCCESS)
         f->summary = bcw__rd_field(&f->us.data, "summary");

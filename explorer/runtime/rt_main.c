@@ -96,11 +96,37 @@ static void drain_commands(void)
         ;
 }
 
+/* The worker the server waits for (0: none), and whether the server is
+ * to end when it has: its end comes from a signal (on_end). */
+static volatile pid_t serving;
+static volatile sig_atomic_t ending;
+
+/* The server's end, by bcwalk's death (its PDEATHSIG) or a signal to
+ * bcwalk's process group (^C): the worker killed first, so that what it
+ * left running comes to the server, which ends it before it ends
+ * (serve); with no worker, nothing is left. */
+static void on_end(int signo)
+{
+    (void)signo;
+    pid_t pid = serving;
+    if (pid == 0)
+        _exit(0);
+    ending = 1;
+    kill(pid, SIGKILL);
+}
+
 /* SERVE: forks a worker per FORK command.  Returns W_READY in a new
  * worker, W_EXIT (with *status) in the server when the parent is done. */
 static enum worker_state serve(const bcw_rt_worker *w, int *status)
 {
     pid_t server = getpid();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_end;
+    static const int ends[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t k = 0; k < sizeof ends / sizeof *ends; k++)
+        sigaction(ends[k], &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     /* what the workers leave running comes to the server, which ends it
      * when they end; and their code cannot open the server's
      * descriptors (its pipes to bcwalk) through /proc/<pid>/fd: a
@@ -128,6 +154,8 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
              * with the server, never holds the server's pipes */
             close(BCW_FD_SRV_CMD);
             close(BCW_FD_SRV_STATUS);
+            for (size_t k = 0; k < sizeof ends / sizeof *ends; k++)
+                signal(ends[k], SIG_DFL);
             setpgid(0, 0);
             /* what its code leaves running comes to it: ended with
              * the batch */
@@ -145,12 +173,16 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
             bcw_rt_halt_worker(cpu);
             return W_READY;
         }
+        serving = pid;
         put32(BCW_FD_SRV_STATUS, (uint32_t)pid);
         int st = 0;
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
+        serving = 0;
         /* what outlived it */
         bcw_rt_reap_strays();
+        if (ending)
+            _exit(0);
         drain_commands();
         put32(BCW_FD_SRV_STATUS, (uint32_t)st);
     }

@@ -127,7 +127,7 @@ static int no_network(void)
  * ABI (int 0x80, x32), whose numbers the filter does not know, fail with
  * ENOSYS.  A seccomp filter, inherited by every process the worker starts; it
  * needs no_new_privs.  0 or -1. */
-static int refuse_syscalls(void)
+int bcw_rt_refuse_syscalls(void)
 {
 #ifdef OWN_ARCH
     struct sock_filter code[] = {
@@ -159,7 +159,7 @@ static int refuse_syscalls(void)
 unsigned bcw_rt_sandbox(const char *scratch, size_t size)
 {
     unsigned held = no_network() == 0 ? BCW_SANDBOX_NET : 0;
-    held |= refuse_syscalls() == 0 ? BCW_SANDBOX_UNIX : 0;
+    held |= bcw_rt_refuse_syscalls() == 0 ? BCW_SANDBOX_UNIX : 0;
     if (scratch[0] == '\0' || strnlen(scratch, size) == size ||
         chdir(scratch) != 0)
         return held;

@@ -362,6 +362,29 @@ class Hostile(unittest.TestCase):
         settle()
         self.assertEqual(running(), [])
 
+    def test_a_sleeping_stray_is_gone_when_bcwalk_is_killed(self):
+        # examples/stray.c: a process forked past bcwalk's fork sleeps,
+        # then the call after hangs; bcwalk killed outright then: the
+        # fork server ends the worker, then what it left, then itself
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        bcwalk("explore", example("stray.bc"), "--unit", "stray",
+               "--depth", "1", check=0)
+        p = subprocess.Popen(
+            [common.ARGS.bcwalk, "explore", example("stray.bc"), "--unit",
+             "stray", "--depth", "2", "--timeout", "60000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        self.addCleanup(p.kill)
+        # the fork server, the worker hanging and the sleeping stray
+        for _ in range(300):
+            if len(running()) >= 3:
+                break
+            time.sleep(0.1)
+        self.assertGreaterEqual(len(running()), 3)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        settle()
+        self.assertEqual(running(), [])
+
 
 if __name__ == "__main__":
     common.main()
