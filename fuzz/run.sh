@@ -64,6 +64,8 @@ done
 "$bcwalk" learn "$examples/fifo_tests.bc" "$examples/fifo.bc" --unit fifo \
     -o "$corpus/learned/fifo.learned" >/dev/null
 
+# what a harness's children leave in their working folder stays here
+cd "$out"
 status=0
 echo "| harness | seconds | executions | coverage | crashes |"
 echo "|---|---:|---:|---:|---:|"
