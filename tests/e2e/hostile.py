@@ -338,52 +338,42 @@ class Hostile(unittest.TestCase):
         settle()
         self.assertEqual(running(), [])
 
-    def test_nothing_is_left_running_when_bcwalk_is_killed(self):
-        # a hang in flight, then bcwalk killed outright: its workers and
-        # what they forked die with it
+    def kill_in_a_hang(self, unit, least):
+        """A depth-2 walk of examples/UNIT.c killed outright once at least
+        `least` of its processes run (a call hangs then): nothing is left
+        running after."""
         env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
         # the worker built first, so that the walk below is running it
         # when it is killed, however slowly a loaded machine builds
-        bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
-               "--depth", "1", "--timeout", "300", check=0)
+        bcwalk("explore", example(unit + ".bc"), "--unit", unit, "--depth",
+               "1", "--timeout", "300", check=0)
         p = subprocess.Popen(
-            [common.ARGS.bcwalk, "explore", example("faulty.bc"), "--unit",
-             "faulty", "--depth", "2", "--timeout", "60000"],
+            [common.ARGS.bcwalk, "explore", example(unit + ".bc"), "--unit",
+             unit, "--depth", "2", "--timeout", "60000"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         self.addCleanup(p.kill)
         for _ in range(300):
-            if running():
+            if len(running()) >= least:
                 break
             time.sleep(0.1)
         time.sleep(0.5)
-        self.assertNotEqual(running(), [])
+        self.assertGreaterEqual(len(running()), least)
         p.send_signal(signal.SIGKILL)
         p.wait()
         settle()
         self.assertEqual(running(), [])
 
+    def test_nothing_is_left_running_when_bcwalk_is_killed(self):
+        # a hang in flight, then bcwalk killed outright: its workers and
+        # what they forked die with it
+        self.kill_in_a_hang("faulty", 1)
+
     def test_a_sleeping_stray_is_gone_when_bcwalk_is_killed(self):
         # examples/stray.c: a process forked past bcwalk's fork sleeps,
-        # then the call after hangs; bcwalk killed outright then: the
-        # fork server ends the worker, then what it left, then itself
-        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
-        bcwalk("explore", example("stray.bc"), "--unit", "stray",
-               "--depth", "1", check=0)
-        p = subprocess.Popen(
-            [common.ARGS.bcwalk, "explore", example("stray.bc"), "--unit",
-             "stray", "--depth", "2", "--timeout", "60000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        self.addCleanup(p.kill)
-        # the fork server, the worker hanging and the sleeping stray
-        for _ in range(300):
-            if len(running()) >= 3:
-                break
-            time.sleep(0.1)
-        self.assertGreaterEqual(len(running()), 3)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        settle()
-        self.assertEqual(running(), [])
+        # then the call after hangs (the fork server, the worker and the
+        # stray run); bcwalk killed outright then: the fork server ends
+        # the worker, then what it left, then itself
+        self.kill_in_a_hang("stray", 3)
 
 
 if __name__ == "__main__":
