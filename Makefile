@@ -4,12 +4,17 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all setup configure build demo check check-asan check-llvm19 check-slurm bench fuzz install golden format clean
+.PHONY: all setup setup-check configure build demo check check-asan check-llvm19 check-slurm bench fuzz install golden format clean
 
 all: build
 
+# what building and running bcwalk needs; setup-check adds the tests'
+# tools (scripts/setup.sh)
 setup:
-	@./scripts/setup.sh
+	@./scripts/setup.sh build
+
+setup-check:
+	@./scripts/setup.sh check
 
 $(BUILD)/CMakeCache.txt: | setup
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -22,10 +27,13 @@ build: setup configure
 demo: build
 	@./scripts/demo.sh $(BUILD)
 
-check: build
+# configured again: the tests are built once cmocka is there
+check: setup-check build
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-check-asan: setup
+check-asan: setup-check
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DBCW_SANITIZE=ON
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS)
@@ -33,7 +41,7 @@ check-asan: setup
 # The same suite built against LLVM 19 (clang-19 makes the examples and
 # the native code of units), for bitcode from newer compilers.
 check-llvm19:
-	@BCW_LLVM=19 ./scripts/setup.sh
+	@BCW_LLVM=19 ./scripts/setup.sh check
 	cmake -S . -B $(BUILD)-llvm19 $(CMAKE_FLAGS) -DBCW_LLVM_VERSION=19
 	cmake --build $(BUILD)-llvm19 -j $(JOBS)
 	cd $(BUILD)-llvm19 && ctest --output-on-failure -j $(JOBS)
@@ -43,7 +51,7 @@ check-llvm19:
 # results equal one unsharded run's byte for byte.  Installs slurm-wlm and
 # munge if missing.
 check-slurm: build
-	@BCW_SLURM=1 ./scripts/setup.sh
+	@BCW_SLURM=1 ./scripts/setup.sh build
 	./tests/slurm/run.sh $(BUILD)/bin/bcwalk $(BUILD)/examples/bstack.bc
 
 # The libFuzzer harnesses of bcwalk's file readers (fuzz/), each run for
@@ -61,6 +69,8 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
+	@./scripts/setup.sh bench
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD) --target bench
 
 # tests/golden/ written anew from this build's reports: review the diff

@@ -1,13 +1,37 @@
 #!/bin/sh
-# setup.sh - install the Debian packages bcwalk needs, or name the missing ones.
-# Run by `make setup` (and so by `make demo`, `make check`, `make bench`).
+# setup.sh [build|check|bench] - install the Debian packages a step needs,
+# or name the missing ones.  build (the default): what building and
+# running bcwalk needs (`make`, `make demo`, `make install`); check: that
+# and what the tests use (`make check`); bench: that and what the
+# benchmarks compare against (`make bench`).  README.md lists the same
+# packages (tests/check_packages.py holds the two together).
 set -eu
 
+step=${1:-build}
 # BCW_LLVM chooses the LLVM to build against (14, the default, or 19).
 LLVM=${BCW_LLVM:-14}
-# lcov (genhtml), graphviz (dot), libxml2-utils (xmllint), python3-jsonschema
-# and chromium read back the exports of `bcwalk report` in the tests.
-PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libcmocka-dev libjansson-dev bubblewrap cmake make python3 python3-msgpack pkg-config lcov graphviz libxml2-utils python3-jsonschema chromium"
+# bcwalk itself: LLVM and clang (the analysis, the workers' native code,
+# the sanitizer runtimes of --sanitize), Z3, libffi, msgpack-c, the build
+# tools, and python3 (the man page is made from --help)
+BUILD_PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev cmake make pkg-config python3"
+# the tests: cmocka (the unit tests, the emitted C tests), msgpack for
+# Python (the end-to-end tests), and what reads back the exports: lcov
+# (genhtml), graphviz (dot), libxml2-utils (xmllint),
+# python3-jsonschema and chromium; npm, which fetches the SARIF schema
+# (sarif-schema.sh), comes with Node.js, not as a Debian package here
+CHECK_PKGS="libcmocka-dev python3-msgpack lcov graphviz libxml2-utils python3-jsonschema chromium"
+# the benchmarks: jansson (bench_json), bubblewrap (bench_sandbox)
+BENCH_PKGS="libjansson-dev bubblewrap python3-msgpack"
+
+case $step in
+build) PKGS=$BUILD_PKGS ;;
+check) PKGS="$BUILD_PKGS $CHECK_PKGS" ;;
+bench) PKGS="$BUILD_PKGS $BENCH_PKGS" ;;
+*)
+    echo "usage: setup.sh [build|check|bench]" >&2
+    exit 2
+    ;;
+esac
 # BCW_SLURM=1 adds what `make check-slurm` needs: a single-node Slurm
 # cluster (scripts/slurm-cluster.sh) and its authentication daemon.
 if [ "${BCW_SLURM:-}" = 1 ]; then
@@ -21,20 +45,18 @@ for p in $PKGS; do
     fi
 done
 
-if [ -z "$missing" ]; then
-    exec "$(dirname "$0")/sarif-schema.sh"
-fi
-
-if [ "$(id -u)" -eq 0 ]; then
+if [ -n "$missing" ] && [ "$(id -u)" -eq 0 ]; then
     echo "setup: installing$missing" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q >&2
     # shellcheck disable=SC2086
     apt-get install -y -q --no-install-recommends $missing >&2
-else
+elif [ -n "$missing" ]; then
     echo "setup: missing Debian packages:$missing" >&2
     echo "setup: run as root: apt-get update && apt-get install -y$missing" >&2
     exit 1
 fi
 
-exec "$(dirname "$0")/sarif-schema.sh"
+if [ "$step" = check ]; then
+    exec "$(dirname "$0")/sarif-schema.sh"
+fi
