@@ -27,7 +27,7 @@ typedef struct explore_args {
 
 static const explore_args defaults = {.o = BCW_EXPLORE_OPTS_INIT};
 
-static const cli_word walks[] = {
+const cli_word cli_walks[] = {
     {.word = "protocol",
      .value = BCW_WALK_PROTOCOL,
      .help = "every method sequence after each constructor"},
@@ -88,7 +88,7 @@ static const cli_word prunes[] = {
              "lists the units)"},                                              \
         {.name = "walk",                                                       \
          .arg = "KIND",                                                        \
-         CLI_WORD(explore_args, o.walk, walks),                                \
+         CLI_WORD(explore_args, o.walk, cli_walks),                            \
          .help = "which walk"},                                                \
         {.name = "depth",                                                      \
          .arg = "K",                                                           \

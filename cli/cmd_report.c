@@ -15,9 +15,10 @@
 /* bcwalk merge and bcwalk report: a walk again from results files, its
  * command the one they recorded, each sequence's result theirs. */
 typedef struct replay_args {
-    const char *out;   /* merge: -o FILE */
-    const char *graph; /* --graph FILE */
-    const char *lcov;  /* --lcov FILE */
+    const char *out;       /* merge: -o FILE */
+    const char *graph;     /* --graph FILE or --dot FILE */
+    const char *graph_opt; /* which of the two was given */
+    const char *lcov;      /* --lcov FILE */
     const char *html, *junit, *sarif, *svg, *emit_c;
     int format; /* --format, -1: none given */
 } replay_args;
@@ -76,9 +77,52 @@ static void replay_help(bool merge)
                    "  --dot FILE    the state graph as DOT (state walks; "
                    "--graph is the same)\n"
                    "  --svg FILE    the state graph as SVG, drawn by "
-                   "Graphviz's dot\n"
+                   "Graphviz's dot (state walks)\n"
                    "  --emit-c FILE a C file of cmocka tests, one per "
-                   "sequence, asserting what it gave\n");
+                   "sequence, asserting what it gave\n"
+                   "An export that does not apply to the walk (--dot or "
+                   "--svg of another walk than\nthe state walk, --lcov of "
+                   "a walk without --coverage) is refused on a line of\n"
+                   "its own, the others written: the exit status is then "
+                   "2.\n");
+}
+
+/* Each export asked for that does not apply to the walk the results
+ * files hold (o, as recorded), said on a line of its own and left out,
+ * so that the others are still written: the state graph (--dot,
+ * --graph, --svg) is the state walk's, the lcov file a walk run with
+ * --coverage.  Returns how many were left out. */
+static unsigned refuse_exports(const char *cmd, replay_args *r,
+                               const bcw_explore_opts *o,
+                               const bcw_recorded *recorded, size_t npaths)
+{
+    const char *walk = "unknown";
+    for (size_t k = 0; cli_walks[k].word != NULL; k++)
+        if (cli_walks[k].value == (int)o->walk)
+            walk = cli_walks[k].word;
+    const char *holds =
+        npaths > 1 ? "these results files hold" : "this results file holds";
+    const char *a = strchr("aeiou", walk[0]) != NULL ? "an" : "a";
+    const struct {
+        const char **path, *opt;
+    } graphs[] = {{&r->graph, r->graph_opt}, {&r->svg, "--svg"}};
+    unsigned refused = 0;
+    for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++)
+        if (*graphs[i].path != NULL && o->walk != BCW_WALK_STATE) {
+            cli_fail("%s: %s: the state graph is drawn by the state walk "
+                     "only (%s %s %s walk)",
+                     cmd, graphs[i].opt, holds, a, walk);
+            *graphs[i].path = NULL;
+            refused++;
+        }
+    if (r->lcov != NULL && !bcw_recorded_covered(recorded)) {
+        cli_fail("%s: --lcov: the walk was run without --coverage: its "
+                 "results have no coverage to write",
+                 cmd);
+        r->lcov = NULL;
+        refused++;
+    }
+    return refused;
 }
 
 static int replay_command(int argc, char **argv, bool merge)
@@ -103,6 +147,7 @@ static int replay_command(int argc, char **argv, bool merge)
         } else if (strcmp(arg, "--graph") == 0 || strcmp(arg, "--dot") == 0) {
             rc = value ? CLI_RUN : replay_usage(merge);
             r.graph = value ? argv[++i] : NULL;
+            r.graph_opt = arg;
         } else if (replay_file(arg, &r) != NULL) {
             rc = value ? CLI_RUN : replay_usage(merge);
             *replay_file(arg, &r) = value ? argv[++i] : NULL;
@@ -131,6 +176,7 @@ static int replay_command(int argc, char **argv, bool merge)
     bcw_model *model = NULL;
     int err = bcw_recorded_open(&recorded, paths, npaths);
     free(paths);
+    unsigned refused = 0;
     if (err == 0)
         err = bcw_recorded_model(recorded, &model);
     if (err < 0) {
@@ -148,6 +194,7 @@ static int replay_command(int argc, char **argv, bool merge)
                       cmd);
         goto out;
     }
+    refused = refuse_exports(cmd, &r, &opts, recorded, npaths);
     opts.unit = bcw_model_find_unit(model, unit);
     opts.argv = rargv;
     opts.argc = rargc;
@@ -169,7 +216,10 @@ static int replay_command(int argc, char **argv, bool merge)
     opts.report = format >= 0 ? stdout : NULL;
     bcw_summary sum;
     err = opts.unit < 0 ? opts.unit : bcw_explore_run(&sum, model, &opts);
-    rc = err < 0 ? cli_fail("%s: %s", cmd, bcw_error_last()) : EXIT_OK;
+    /* an export refused fails the command, the others written */
+    rc = err < 0       ? cli_fail("%s: %s", cmd, bcw_error_last())
+         : refused > 0 ? EXIT_USAGE
+                       : EXIT_OK;
 out:
     bcw_model_free(model);
     bcw_recorded_free(recorded);

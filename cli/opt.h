@@ -32,6 +32,9 @@ typedef struct cli_word {
 /* The words of --format (text, json, jsonl): explore's, and report's
  * and merge's (cmd_explore.c). */
 extern const cli_word cli_formats[];
+/* The words of --walk (protocol, algebra, state, learned), explore's;
+ * report and merge name a results file's walk with them. */
+extern const cli_word cli_walks[];
 
 #define CLI_REQUIRED 1u /* the command does not run without it */
 

@@ -229,11 +229,20 @@ static int check_options(const bcw_model *model, const bcw_explore_opts *o)
     if (o->reference != NULL && o->oracle_path != NULL)
         return bcw__error(BCW_EINPUT, "an oracle file or a reference build, "
                                       "not both");
-    if (o->walk != BCW_WALK_STATE &&
-        (o->predicates != NULL || o->graph_path != NULL || o->probe_depth))
+    /* each named, for the caller to tell which setting to blame */
+    if (o->walk != BCW_WALK_STATE && o->predicates != NULL)
+        return bcw__error(BCW_EINPUT, "design-state predicates apply to the "
+                                      "state walk only");
+    if (o->walk != BCW_WALK_STATE && o->probe_depth)
         return bcw__error(BCW_EINPUT,
-                          "design-state predicates, probe depth and state "
-                          "graph apply to the state walk only");
+                          "the probe depth applies to the state walk only");
+    if (o->walk != BCW_WALK_STATE &&
+        (o->graph_path != NULL || o->svg_path != NULL))
+        return bcw__error(BCW_EINPUT,
+                          "the state graph (%s) is drawn by the state walk "
+                          "only: this is the %s walk",
+                          o->graph_path != NULL ? "DOT" : "SVG",
+                          bcw__walk_name(o->walk));
     if (o->shard_n > 0 && o->shard_i >= o->shard_n)
         return bcw__error(BCW_EINPUT, "shard %u of %u: shards count from 0",
                           o->shard_i, o->shard_n);
@@ -776,13 +785,27 @@ static int close_judge(walk *w, int err)
     return err == 0 ? jerr : err;
 }
 
+/* err, or 0 when it is an export refused (BCW_EINPUT: a file that
+ * cannot be written, a graph with nothing to draw), kept in *refused:
+ * that export fails alone, the others and the results file are
+ * written. */
+static int alone(int err, int *refused)
+{
+    if (err != BCW_EINPUT)
+        return err;
+    *refused = err;
+    return 0;
+}
+
 /* The summary, then the files, so that a run that failed leaves none:
  * the state graph, the exports, the lcov file (what a walk cut short
- * covered is covered too) and the results file's replay section. */
-static int write_report(walk *w)
+ * covered is covered too) and the results file's replay section.  An
+ * export refused fails alone (alone()), kept in *refused (0: none). */
+static int write_report(walk *w, int *refused)
 {
     sinks *sk = &w->sk;
     bcw_summary *out = w->out;
+    *refused = 0;
     int err = bcw__symbols_err(sk->report.symbols);
     if (err == 0 && w->hits != NULL)
         err = bcw__report_coverage(&sk->report, w->covp, w->hits, out);
@@ -792,13 +815,18 @@ static int write_report(walk *w)
     if (err == 0)
         err = bcw__report_summary(&sk->report, out);
     if (err == 0 && w->graph_path != NULL && !out->partial)
-        err = bcw__states_dot(&w->states, w->u, w->a.steps, w->graph_path);
+        err =
+            alone(bcw__states_dot(&w->states, w->u, w->a.steps, w->graph_path),
+                  refused);
     if (err == 0)
-        err = bcw__exports_write(sk->exports, &sk->report, out,
-                                 w->cfg.kind == BCW_WALK_STATE ? &w->states
-                                                               : NULL);
+        err = alone(bcw__exports_write(
+                        sk->exports, &sk->report, out,
+                        w->cfg.kind == BCW_WALK_STATE ? &w->states : NULL),
+                    refused);
     if (err == 0 && w->hits != NULL && w->coverage_path != NULL)
-        err = bcw__cov_lcov(w->covp, w->hits, w->u->name, w->coverage_path);
+        err =
+            alone(bcw__cov_lcov(w->covp, w->hits, w->u->name, w->coverage_path),
+                  refused);
     if (err == 0 && w->keep_record && !out->partial)
         err =
             bcw__walk_write_replay(sk->results, &w->id, w->o, &w->record,
@@ -858,10 +886,12 @@ int bcw_explore_run(bcw_summary *out, const bcw_model *model,
         (err = make_plan(&w)) == 0 && (err = open_outputs(&w)) == 0 &&
         (err = walk_reference(&w)) == 0)
         err = walk_test(&w);
+    int refused = 0;
     if (err == 0 || err == BCW_STOPPED) {
         err = close_judge(&w, stopped(&w, err));
         if (err == 0)
-            err = write_report(&w);
+            err = write_report(&w, &refused);
     }
-    return walk_end(&w, err);
+    err = walk_end(&w, err);
+    return err < 0 ? err : refused;
 }

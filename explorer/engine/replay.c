@@ -653,6 +653,11 @@ void bcw_recorded_shard(const bcw_recorded *rc, unsigned *i, unsigned *n)
     *n = rc->shard_n;
 }
 
+int bcw_recorded_covered(const bcw_recorded *rc)
+{
+    return rc->hits != NULL;
+}
+
 void bcw_recorded_free(bcw_recorded *rc)
 {
     if (rc == NULL)

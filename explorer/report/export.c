@@ -726,6 +726,39 @@ static int write_html(bcw_exports *x, const bcw_reporter *r,
     return bcw__write_stream_atomic(f, &data, &len, path);
 }
 
+/* x's --emit-c file. */
+static int write_emit_c(bcw_exports *x, const bcw_reporter *r)
+{
+    const bcw_export_opts *o = &x->o;
+    int err = x->emit == NULL ? bcw__emit_c_new(&x->emit, r) : 0;
+    if (err < 0)
+        return err;
+    char from[1024] = "";
+    size_t n = 0;
+    for (unsigned i = 0; i < o->argc && n < sizeof from; i++)
+        n += (size_t)snprintf(from + n, sizeof from - n, "%s%s",
+                              i ? " " : "bcwalk ", o->argv[i]);
+    const char **names = bcw__calloc(x->ngroups + 1, sizeof *names);
+    for (unsigned i = 0; names != NULL && i < x->ngroups; i++)
+        names[i] = x->groups[i].name;
+    err = names == NULL ? BCW_ENOMEM
+                        : bcw__emit_c_write(x->emit, r, from, names, x->ngroups,
+                                            o->emit_c_path);
+    free(names);
+    return err;
+}
+
+/* err, or 0 when it is an export refused (BCW_EINPUT: no states to
+ * draw, no Graphviz, a file that cannot be written), kept in *refused:
+ * that export fails alone, and the others are written. */
+static int alone(int err, int *refused)
+{
+    if (err != BCW_EINPUT)
+        return err;
+    *refused = err;
+    return 0;
+}
+
 int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
                        const bcw_summary *sum, const bcw_states *st)
 {
@@ -733,39 +766,30 @@ int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
         return 0;
     const bcw_export_opts *o = &x->o;
     char *svg = NULL;
-    int err = 0;
-    if (o->html_path != NULL || o->svg_path != NULL)
-        err = graph_svg(r, st, &svg);
-    if (err == 0 && o->svg_path != NULL && svg == NULL)
-        err = bcw__error(BCW_EINPUT,
-                         "--svg: the walk has no design states to draw (the "
-                         "state walk, --walk state, finds them)");
-    if (err == 0 && o->svg_path != NULL)
-        err = bcw__write_file_atomic(o->svg_path, svg, strlen(svg));
+    int refused = 0;
+    /* the page and the SVG need the graph drawn */
+    int drawn = o->html_path != NULL || o->svg_path != NULL
+                    ? graph_svg(r, st, &svg)
+                    : 0;
+    int err = alone(drawn, &refused);
+    if (err == 0 && drawn == 0 && o->svg_path != NULL)
+        err = alone(svg == NULL
+                        ? bcw__error(BCW_EINPUT,
+                                     "--svg: the walk found no design "
+                                     "states: there is no state graph to "
+                                     "draw")
+                        : bcw__write_file_atomic(o->svg_path, svg, strlen(svg)),
+                    &refused);
     if (err == 0 && o->junit_path != NULL)
-        err = write_junit(x, r, sum, o->junit_path);
+        err = alone(write_junit(x, r, sum, o->junit_path), &refused);
     if (err == 0 && o->sarif_path != NULL)
-        err = write_sarif(x, r, o->sarif_path);
-    if (err == 0 && o->html_path != NULL)
-        err = write_html(x, r, sum, svg, o->html_path);
-    if (err == 0 && o->emit_c_path != NULL && x->emit == NULL)
-        err = bcw__emit_c_new(&x->emit, r);
-    if (err == 0 && o->emit_c_path != NULL) {
-        char from[1024] = "";
-        size_t n = 0;
-        for (unsigned i = 0; i < o->argc && n < sizeof from; i++)
-            n += (size_t)snprintf(from + n, sizeof from - n, "%s%s",
-                                  i ? " " : "bcwalk ", o->argv[i]);
-        const char **names = bcw__calloc(x->ngroups + 1, sizeof *names);
-        for (unsigned i = 0; names != NULL && i < x->ngroups; i++)
-            names[i] = x->groups[i].name;
-        err = names == NULL ? BCW_ENOMEM
-                            : bcw__emit_c_write(x->emit, r, from, names,
-                                                x->ngroups, o->emit_c_path);
-        free(names);
-    }
+        err = alone(write_sarif(x, r, o->sarif_path), &refused);
+    if (err == 0 && drawn == 0 && o->html_path != NULL)
+        err = alone(write_html(x, r, sum, svg, o->html_path), &refused);
+    if (err == 0 && o->emit_c_path != NULL)
+        err = alone(write_emit_c(x, r), &refused);
     free(svg);
-    return err;
+    return err < 0 ? err : refused;
 }
 
 /* The calls of a sequence as the text report prints it (a line each,

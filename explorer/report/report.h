@@ -235,7 +235,11 @@ BCW_INTERNAL int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r,
 
 /* Writes every file asked for, each atomically: `st` the state walk's
  * states (NULL for another walk), `sum` the walk's summary, r's cov
- * and hits its coverage.  0 or the first error. */
+ * and hits its coverage.  0, or the first error that stops them all
+ * (out of memory, a failed write); an export refused (BCW_EINPUT: the
+ * SVG of a walk with no design states, a file that cannot be opened;
+ * the page and the SVG both when Graphviz cannot draw the graph) fails
+ * alone: the others are written and the last refusal is returned. */
 BCW_INTERNAL int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
                                     const bcw_summary *sum,
                                     const bcw_states *st);

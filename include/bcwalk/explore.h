@@ -332,7 +332,13 @@ typedef struct bcw_summary {
  * unreadable custom generator one that begins "custom generator FILE: ",
  * a setup function that is not the module's, takes parameters, aborts
  * or crashes (BCW_EINPUT) one that begins "setup function ", so that a
- * caller can tell which of its settings to blame. */
+ * caller can tell which of its settings to blame.  A file that does not
+ * apply to the walk (the state graph, graph_path or svg_path, of
+ * another walk than the state walk) is refused before anything runs.
+ * An export refused at the end (BCW_EINPUT: the SVG of a state walk
+ * that found no design states, a file that cannot be opened) fails
+ * alone: the report, the results file and the other exports are
+ * written, *out is filled, and the last refusal is returned. */
 int bcw_explore_run(bcw_summary *out, const bcw_model *model,
                     const bcw_explore_opts *opts);
 
@@ -352,6 +358,9 @@ int bcw_recorded_model(const bcw_recorded *rc, bcw_model **out);
  * its shard (0/0: none). */
 const char *const *bcw_recorded_argv(const bcw_recorded *rc, unsigned *argc);
 void bcw_recorded_shard(const bcw_recorded *rc, unsigned *i, unsigned *n);
+/* 1 when the walk they recorded measured coverage (coverage_path), so
+ * that a replay can write it; 0 when it did not. */
+int bcw_recorded_covered(const bcw_recorded *rc);
 void bcw_recorded_free(bcw_recorded *rc);
 
 #endif

@@ -272,7 +272,62 @@ class StateGraph(unittest.TestCase):
     def test_a_walk_without_states_has_no_graph_to_draw(self):
         res = walk_to("bst.msgpack", "bstack.bc", "bstack", "--depth", "2")
         p = bcwalk("report", res, "--svg", tmp("none.svg"), check=2)
-        self.assertIn("no design states to draw", p.stderr)
+        self.assertEqual(p.stderr, "bcwalk: report: --svg: the state graph "
+                         "is drawn by the state walk only (this results "
+                         "file holds a protocol walk)\n")
+        self.assertFalse(os.path.exists(tmp("none.svg")))
+
+    def test_an_export_that_does_not_apply_fails_alone(self):
+        # issue 31: --dot on a protocol walk's results named no option
+        # and no other export of the command was written
+        res = walk_to("alone.msgpack", "bstack.bc", "bstack", "--depth", "2")
+        files = {opt: tmp("alone" + ext) for opt, ext in (
+            ("--dot", ".dot"), ("--svg", ".svg"), ("--lcov", ".info"),
+            ("--html", ".html"), ("--junit", ".xml"), ("--sarif", ".sarif"),
+            ("--emit-c", ".c"))}
+        p = bcwalk("report", res, "--format", "json",
+                   *[w for opt, f in files.items() for w in (opt, f)],
+                   check=2)
+        self.assertEqual(json.loads(p.stdout)["walk"], "protocol")
+        self.assertEqual(p.stderr.splitlines(), [
+            "bcwalk: report: --dot: the state graph is drawn by the state "
+            "walk only (this results file holds a protocol walk)",
+            "bcwalk: report: --svg: the state graph is drawn by the state "
+            "walk only (this results file holds a protocol walk)",
+            "bcwalk: report: --lcov: the walk was run without --coverage: "
+            "its results have no coverage to write"])
+        for opt, f in files.items():
+            self.assertEqual(os.path.exists(f),
+                             opt not in ("--dot", "--svg", "--lcov"), opt)
+        # --graph is named as it was given; an algebra walk is "an"
+        res = walk_to("alg.msgpack", "bstack.bc", "bstack", "--walk",
+                      "algebra", "--depth", "1")
+        p = bcwalk("report", res, "--graph", tmp("alg.dot"), "--junit",
+                   tmp("alg.xml"), check=2)
+        self.assertIn("Exercised", p.stdout)
+        self.assertEqual(p.stderr, "bcwalk: report: --graph: the state graph "
+                         "is drawn by the state walk only (this results "
+                         "file holds an algebra walk)\n")
+        self.assertTrue(os.path.exists(tmp("alg.xml")))
+        # a state walk's results: the same command writes them all
+        res = walk_to("st.msgpack", "bstack.bc", "bstack", "--walk",
+                      "state", "--depth", "1")
+        p = exported(res, "--dot", tmp("st.dot"), "--svg", tmp("st.svg"),
+                     "--html", tmp("st.html"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(read(tmp("st.dot")).startswith("digraph "))
+        # an export refused at the end of a walk fails alone as well:
+        # the report, the results file and the other exports are written
+        out = {ext: tmp("end" + ext) for ext in (".msgpack", ".html", ".xml")}
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--walk", "state", "--depth", "1", "--format", "json",
+                   "--svg", "/nonexistent/end.svg", "--html", out[".html"],
+                   "--junit", out[".xml"], "-o", out[".msgpack"], check=2)
+        self.assertEqual(p.stderr, "bcwalk: cannot write /nonexistent/end.svg"
+                         ": No such file or directory\n")
+        self.assertEqual(json.loads(p.stdout)["walk"], "state")
+        for f in out.values():
+            self.assertTrue(os.path.exists(f), f)
 
 
 class JUnit(unittest.TestCase):
