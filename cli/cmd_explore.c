@@ -172,6 +172,10 @@ static const cli_word prunes[] = {
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.graph_path),                             \
          .help = "state walk: write the state graph as DOT"},                  \
+        {.name = "dot",                                                        \
+         .arg = "FILE",                                                        \
+         CLI_FILE_OUT(explore_args, o.graph_path),                             \
+         .help = "the same as --graph (report's name for it)"},                \
         {.name = "from-tests",                                                 \
          .arg = "MODEL",                                                       \
          CLI_FILE_IN(explore_args, o.from_tests),                              \
@@ -384,7 +388,7 @@ static int verify(const cli_spec *s, const explore_args *a,
                   const cli_args *given)
 {
     static const char *const state_only[] = {"predicates", "probe-depth",
-                                             "graph", "svg"};
+                                             "graph", "dot", "svg"};
     bool test = s == &test_spec;
     if (test &&
         cli_given(given, s, "oracle") == cli_given(given, s, "reference"))
@@ -471,12 +475,12 @@ static int shard_of(const cli_spec *s, explore_args *a)
 static bool unrecorded(const char *name)
 {
     static const char *const names[] = {
-        "shard",    "output",      "jobs",
-        "format",   "checkpoint",  "checkpoint-every",
-        "resume",   "time-limit",  "graph",
-        "progress", "max-results", "coverage",
-        "html",     "junit",       "sarif",
-        "svg",      "emit-c"};
+        "shard",    "output",     "jobs",
+        "format",   "checkpoint", "checkpoint-every",
+        "resume",   "time-limit", "graph",
+        "dot",      "progress",   "max-results",
+        "coverage", "html",       "junit",
+        "sarif",    "svg",        "emit-c"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;

@@ -164,6 +164,32 @@ class DesignStates(unittest.TestCase):
         self.assertEqual([s["name"] for s in doc["states"]],
                          ["Empty", "default", "Full"])
 
+    def test_explore_and_test_take_dot_as_report_does(self):
+        # issue 31: report writes the graph with --dot, explore had only
+        # --graph; explore and test take the same export options
+        with tempfile.TemporaryDirectory() as tmp:
+            dot, graph = (os.path.join(tmp, n) for n in ("d.dot", "g.dot"))
+            explore_json("bstack.bc", "bstack", "state", 1, "--dot", dot)
+            explore_json("bstack.bc", "bstack", "state", 1, "--graph", graph)
+            with open(dot) as f, open(graph) as g:
+                text = f.read()
+                self.assertEqual(text, g.read())
+            self.assertTrue(text.startswith('digraph "bstack" {'))
+            self.assertIn('s0 [label="empty"];', text)
+            tested = os.path.join(tmp, "t.dot")
+            bcwalk("test", example("bstack.bc"), "--unit", "bstack",
+                   "--walk", "state", "--depth", "1", "--oracle",
+                   os.path.join(tmp, "o.msgpack"), "--accept", "--format",
+                   "json", "--dot", tested, check=0)
+            with open(tested) as f:
+                self.assertEqual(f.read(), text)
+        for cmd in ("explore", "test"):
+            self.assertIn("--dot FILE", bcwalk(cmd, "--help").stdout)
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--dot", "x.dot", check=2)
+        self.assertEqual(p.stderr, "bcwalk: explore: --dot applies to the "
+                         "state walk only (--walk state)\n")
+
 
 if __name__ == "__main__":
     common.main()
