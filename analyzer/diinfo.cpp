@@ -505,3 +505,23 @@ extern "C" void bcw__di_drop_unsized(LLVMModuleRef mod)
                 dvi->eraseFromParent();
         }
 }
+
+extern "C" int bcw__di_cxx(LLVMModuleRef mod)
+{
+    int found = -1;
+    for (const DICompileUnit *cu : unwrap(mod)->debug_compile_units()) {
+        switch (cu->getSourceLanguage()) {
+        case dwarf::DW_LANG_C_plus_plus:
+        case dwarf::DW_LANG_C_plus_plus_03:
+        case dwarf::DW_LANG_C_plus_plus_11:
+        case dwarf::DW_LANG_C_plus_plus_14:
+        case 0x2a: /* DW_LANG_C_plus_plus_17, unnamed in LLVM 14 */
+        case 0x2b: /* DW_LANG_C_plus_plus_20 */
+        case dwarf::DW_LANG_ObjC_plus_plus:
+            return 1;
+        default:
+            found = 0;
+        }
+    }
+    return found;
+}

@@ -77,6 +77,11 @@ int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,
  * every variable it moves to registers. */
 void bcw__di_drop_unsized(LLVMModuleRef mod);
 
+/* Whether the module's source is C++ by its debug information: 1 when a
+ * compile unit's language is C++ (or Objective-C++), 0 when none is, -1
+ * when the module has no compile unit (no debug information). */
+int bcw__di_cxx(LLVMModuleRef mod);
+
 #ifdef __cplusplus
 }
 #endif

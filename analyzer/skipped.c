@@ -1,5 +1,5 @@
 /* skipped.c - the "no unit found" error listing the structs and
- * functions of the module. */
+ * functions of the module, and saying when it looks like C++. */
 #define _POSIX_C_SOURCE 200809L
 #include "skipped.h"
 
@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "bitcode.h"
+#include "diinfo.h"
 
 /* Appends a, b and c to a listing, or nothing if they would pass its
  * limit: a long listing is cut, and only an allocation failure is an
@@ -24,16 +25,47 @@ static int listing_put(bcw_buf *buf, const char *a, const char *b,
     return err == 0 ? bcw__buf_put(buf, c, nc) : err;
 }
 
+/* Whether module mod is C++, and why into why (n bytes): by its
+ * compile units' language, or without debug information by a defined
+ * function's mangled name (_Z...). */
+static bool looks_cxx(LLVMModuleRef mod, char *why, size_t n)
+{
+    int cxx = bcw__di_cxx(mod);
+    if (cxx >= 0) {
+        snprintf(why, n, "its debug information's language is C++");
+        return cxx == 1;
+    }
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn)) {
+        const char *name = bcw__value_name(fn);
+        if (!LLVMIsDeclaration(fn) && strncmp(name, "_Z", 2) == 0) {
+            snprintf(why, n, "%.100s is a mangled name", name);
+            return true;
+        }
+    }
+    return false;
+}
+
 int bcw__skipped_no_unit(const bcw_finder *f)
 {
     bcw_buf b, funcs;
     bcw__buf_init(&b, 4096);
     bcw__buf_init(&funcs, 4096);
+    char lang[160];
+    bool cxx = looks_cxx(f->mod, lang, sizeof lang);
     int err = listing_put(&b, f->model->path,
                           ": no unit found (a unit is a struct with a "
                           "constructor returning T * or an init function "
-                          "T_init(T *)); structs:",
+                          "T_init(T *))",
                           "");
+    /* before the listing, which the message may cut */
+    if (err == 0 && cxx)
+        err = listing_put(&b, "; this looks like C++ (", lang,
+                          "): bcwalk walks C interfaces, so give each class "
+                          "extern \"C\" wrappers (T *T_new(...), "
+                          "T_free(T *), T_method(T *, ...))");
+    if (err == 0)
+        err = listing_put(&b, "; structs:", "", "");
     int nstructs = 0, nfuncs = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn != NULL && !err;
          fn = LLVMGetNextFunction(fn)) {

@@ -162,6 +162,32 @@ static void list_units(bcw_buf *b, const bcw_model *m, const char *name)
     }
 }
 
+/* What a name no unit has may be missing, appended to b: C++ (a
+ * walked function's name is mangled, _Z...), and debug information,
+ * where typedef names come from (no walked function has a source file,
+ * which debug information gives). */
+static void name_hints(bcw_buf *b, const bcw_model *m)
+{
+    bool debug = false;
+    const char *mangled = NULL;
+    for (unsigned i = 0; i < m->nunits; i++)
+        for (unsigned k = 0; k < m->units[i].nfuncs; k++) {
+            const bcw_func *f = &m->units[i].funcs[k];
+            debug = debug || f->file != NULL;
+            if (mangled == NULL && strncmp(f->name, "_Z", 2) == 0)
+                mangled = f->name;
+        }
+    if (mangled != NULL)
+        bcw__buf_printf(b,
+                        "; this looks like C++ (%s is a mangled name): "
+                        "bcwalk walks C interfaces, so declare its "
+                        "functions extern \"C\"",
+                        mangled);
+    if (!debug)
+        bcw__buf_printf(b, "; typedef names come from debug information, "
+                           "which the bitcode lacks: compile it with -g");
+}
+
 int bcw_model_find_unit(const bcw_model *m, const char *name)
 {
     int found = -1;
@@ -176,19 +202,25 @@ int bcw_model_find_unit(const bcw_model *m, const char *name)
     }
     if (nfound == 1)
         return found;
-    bcw_buf b;
+    bcw_buf b, hints;
     bcw__buf_init(&b, 4096);
+    bcw__buf_init(&hints, 4096);
     list_units(&b, m, nfound > 1 ? name : NULL);
     const char *list = b.err ? "(out of memory)" : b.len ? b.data : "none";
+    if (nfound == 0)
+        name_hints(&hints, m);
     if (nfound > 1)
         bcw__error(BCW_EINPUT,
                    "%s: '%s' names the type of several units (%s): give "
                    "the unit's name",
                    m->path, name, list);
     else
-        bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s' (units: %s)", m->path,
-                   name, list);
+        /* the hints before the list, which the message may cut */
+        bcw__error(BCW_ENOTFOUND, "%s: no unit named '%s'%s (units: %s)",
+                   m->path, name,
+                   hints.err == 0 && hints.len > 0 ? hints.data : "", list);
     bcw__buf_free(&b);
+    bcw__buf_free(&hints);
     return nfound > 1 ? BCW_EINPUT : BCW_ENOTFOUND;
 }
 
@@ -214,10 +246,10 @@ const char *bcw__role_name(enum bcw_role role)
 const char *bcw__kind_name(enum bcw_pkind kind)
 {
     static const char *const names[] = {
-        "unit",    "int",    "bool",     "char",     "float",      "string",
-        "element", "out",    "scratch",  "void",     "enum",       "callback",
-        "buffer",  "length", "unit_ref", "unit_out", "unit_value", "handle",
-        "struct",  "unit_cell"};
+        "unit",     "int",        "bool",   "char",    "float",
+        "string",   "element",    "out",    "scratch", "void",
+        "enum",     "callback",   "buffer", "length",  "unit_ref",
+        "unit_out", "unit_value", "handle", "struct",  "unit_cell"};
     _Static_assert(sizeof names / sizeof *names == BCW_PK_LAST + 1,
                    "a name for every parameter kind");
     return names[kind];

@@ -223,6 +223,51 @@ class BadInput(unittest.TestCase):
         self.expect_usage_error("explore", example("bstack.bc"), "--unit",
                                 "stack", needle="no unit named 'stack'")
 
+    def compiled(self, d, name, *flags):
+        """tests/data/NAME compiled to bitcode in d by the tests' clang."""
+        bc = os.path.join(d, name + ("+g" if flags else "") + ".bc")
+        subprocess.run([common.ARGS.clang, "-c", "-emit-llvm", *flags,
+                        source("tests", "data", name), "-o", bc], check=True)
+        return bc
+
+    def test_a_typedef_name_without_debug_info_asks_for_g(self):
+        # issue 31: "no unit named Queue" without a word about -g, where
+        # the typedef's name comes from
+        with tempfile.TemporaryDirectory() as d:
+            plain = self.compiled(d, "typedef_queue.c")
+            self.expect_usage_error(
+                "explore", plain, "--unit", "Queue",
+                needle="no unit named 'Queue'; typedef names come from debug "
+                       "information, which the bitcode lacks: compile it "
+                       "with -g (units: ")
+            debug = self.compiled(d, "typedef_queue.c", "-g")
+            self.assertIn("unit _Queue (Queue, ",
+                          bcwalk("analyze", debug).stdout)
+            p = bcwalk("explore", debug, "--unit", "Stack", check=2)
+            self.assertIn("no unit named 'Stack' (units: _Queue (Queue))",
+                          p.stderr)
+            self.assertNotIn("debug information", p.stderr)
+
+    def test_cxx_bitcode_is_said_to_be_cxx(self):
+        # issue 31: C++ bitcode got "no unit found" without a word about
+        # C++: its debug information's language says so, or without -g
+        # its mangled names
+        for flags, why in ((("-g",), "its debug information's language is "
+                                     "C++"),
+                           ((), "_Z10make_stackv is a mangled name")):
+            with self.subTest(flags), tempfile.TemporaryDirectory() as d:
+                bc = self.compiled(d, "cxx_stack.cpp", *flags)
+                self.expect_usage_error(
+                    "analyze", bc,
+                    needle="no unit found (a unit is a struct with a "
+                           "constructor returning T * or an init function "
+                           "T_init(T *)); this looks like C++ (%s): bcwalk "
+                           "walks C interfaces, so give each class extern "
+                           "\"C\" wrappers (T *T_new(...), T_free(T *), "
+                           "T_method(T *, ...)); structs: " % why)
+        p = bcwalk("analyze", example("nounit.bc"), check=2)
+        self.assertNotIn("C++", p.stderr)
+
     def test_bad_depth(self):
         for d in ("0", "-1", "three", "3x", "1000"):
             self.expect_usage_error("explore", example("bstack.bc"), "--unit",
