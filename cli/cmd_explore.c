@@ -610,6 +610,7 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
                                     NULL);
     if (err == 0)
         err = opts.unit = bcw_model_find_unit(model, a.unit);
+    opts.unit_name = a.unit;
     if (err < 0) {
         bcw_model_free(model);
         free(built);

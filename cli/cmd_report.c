@@ -196,6 +196,7 @@ static int replay_command(int argc, char **argv, bool merge)
     }
     refused = refuse_exports(cmd, &r, &opts, recorded, npaths);
     opts.unit = bcw_model_find_unit(model, unit);
+    opts.unit_name = unit;
     opts.argv = rargv;
     opts.argc = rargc;
     opts.recorded = recorded;

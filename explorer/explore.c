@@ -325,7 +325,8 @@ static void share_options(walk *w, const bcw_explore_opts *o)
     w->keep_record =
         o->results_path != NULL && o->argv != NULL && o->reference == NULL;
     w->sk.max_results = (uint64_t)o->max_results_mb << 20;
-    w->sk.report = (bcw_reporter){.walk = o->walk,
+    w->sk.report = (bcw_reporter){.unit_name = o->unit_name,
+                                  .walk = o->walk,
                                   .depth = o->depth,
                                   .timeout_ms = o->timeout_ms,
                                   .format = o->format,
@@ -460,6 +461,8 @@ static int open_outputs(walk *w)
     bcw_reporter *r = &w->sk.report;
     r->model = w->model;
     r->unit = w->u;
+    if (r->unit_name == NULL)
+        r->unit_name = w->u->name;
     r->steps = w->a.steps;
     r->nsteps = w->a.nsteps;
     r->dtors = w->a.plan->destructors;

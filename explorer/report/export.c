@@ -683,8 +683,8 @@ static int write_html(bcw_exports *x, const bcw_reporter *r,
     if (f == NULL)
         return BCW_ENOMEM;
     char title[300];
-    snprintf(title, sizeof title, "bcwalk: %s, %s walk, depth %u",
-             r->unit->name, bcw__walk_name(r->walk), r->depth);
+    snprintf(title, sizeof title, "bcwalk: %s, %s walk, depth %u", r->unit_name,
+             bcw__walk_name(r->walk), r->depth);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
           "charset=\"utf-8\">\n<title>",
           f);

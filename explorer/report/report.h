@@ -43,6 +43,8 @@ typedef struct bcw_verdict_of {
 typedef struct bcw_reporter {
     const bcw_model *model; /* for the units other units' arguments */
     const bcw_unit *unit;
+    const char *unit_name; /* the unit as the headers name it: as the
+                              user did (bcw_explore_opts.unit_name) */
     const bcw_step *steps; /* by plan index */
     unsigned nsteps;
     const uint16_t *dtors; /* the destructors sequences end with, in turn */

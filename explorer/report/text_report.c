@@ -345,12 +345,13 @@ int bcw__text_report_summary(const bcw_reporter *r, const bcw_summary *s,
 {
     FILE *f = r->f;
     int err = 0;
+    /* the unit as the user named it (ArrayList for _ArrayList) */
     fprintf(f, "%sTest summary for unit: %s\n\n", r->started ? "\n" : "",
-            r->unit->name);
+            r->unit_name);
     fprintf(f,
             "Test unit: %s\nTest mode: %s exploration\nTest depth: %u"
             "\n\n",
-            r->unit->name,
+            r->unit_name,
             r->walk == BCW_WALK_ALGEBRA   ? "Algebraic"
             : r->walk == BCW_WALK_STATE   ? "State"
             : r->walk == BCW_WALK_LEARNED ? "Learned"

@@ -69,8 +69,12 @@ enum bcw_answer {
 
 /* What to walk and how.  Start from BCW_EXPLORE_OPTS_INIT. */
 typedef struct bcw_explore_opts {
-    const char *bitcode; /* the .bc the model came from */
-    int unit;            /* index of the unit in the model */
+    const char *bitcode;   /* the .bc the model came from */
+    int unit;              /* index of the unit in the model */
+    const char *unit_name; /* how the report's header and the HTML page's
+                              title name the unit: as the user named it
+                              (its typedef, ArrayList for _ArrayList);
+                              NULL: the unit's own name */
     enum bcw_walk_kind walk;
     unsigned depth;          /* k, the longest method sequence */
     unsigned jobs;           /* worker processes, 0: one per core */

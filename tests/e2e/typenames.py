@@ -22,6 +22,30 @@ class UnitByItsType(unittest.TestCase):
                       "--depth", "1", check=0).stdout
         self.assertIn("oc_vec_size(target);\n==> 0", walk)
 
+    def test_reports_name_the_unit_as_the_user_did(self):
+        # issue 31: --unit ArrayList reported "Test unit: _ArrayList"; the
+        # headers name the unit as --unit did, the JSON its own name
+        res, page = common.ARGS.tmp + "/ocvec.msgpack", \
+            common.ARGS.tmp + "/ocvec.html"
+        text = bcwalk("explore", example("outctor.bc"), "--unit", "OcVec",
+                      "--depth", "1", "-o", res, "--html", page,
+                      check=0).stdout
+        self.assertIn("Test summary for unit: OcVec\n\nTest unit: OcVec\n",
+                      text)
+        with open(page) as f:
+            self.assertIn("<title>bcwalk: OcVec, protocol walk, depth 1"
+                          "</title>", f.read())
+        # report says what explore said: the name is the recorded --unit
+        self.assertEqual(bcwalk("report", res, check=0).stdout, text)
+        for name in ("oc_vec_s", "struct oc_vec_s"):
+            text = bcwalk("explore", example("outctor.bc"), "--unit", name,
+                          "--depth", "1", check=0).stdout
+            self.assertIn("Test unit: %s\n" % name, text)
+        doc = json.loads(bcwalk("explore", example("outctor.bc"), "--unit",
+                                "OcVec", "--depth", "1", "--format", "json",
+                                check=0).stdout)
+        self.assertEqual(doc["unit"], "oc_vec_s")
+
     def test_unknown_name_lists_tags_and_types(self):
         p = bcwalk("explore", example("outctor.bc"), "--unit", "OcVector",
                    check=2)
