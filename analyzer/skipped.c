@@ -25,6 +25,18 @@ static int listing_put(bcw_buf *buf, const char *a, const char *b,
     return err == 0 ? bcw__buf_put(buf, c, nc) : err;
 }
 
+/* Is name a word of buf's listing from `from` on (words after a space,
+ * up to a space or the end)? */
+static bool listed(const bcw_buf *buf, size_t from, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = from; i + 1 + n <= buf->len; i++)
+        if (buf->data[i] == ' ' && memcmp(buf->data + i + 1, name, n) == 0 &&
+            (i + 1 + n == buf->len || buf->data[i + 1 + n] == ' '))
+            return true;
+    return false;
+}
+
 /* Whether module mod is C++, and why into why (n bytes): by its
  * compile units' language, or without debug information by a defined
  * function's mangled name (_Z...). */
@@ -66,6 +78,7 @@ int bcw__skipped_no_unit(const bcw_finder *f)
                           "T_free(T *), T_method(T *, ...))");
     if (err == 0)
         err = listing_put(&b, "; structs:", "", "");
+    size_t structs_at = b.len;
     int nstructs = 0, nfuncs = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(f->mod); fn != NULL && !err;
          fn = LLVMGetNextFunction(fn)) {
@@ -79,9 +92,7 @@ int bcw__skipped_no_unit(const bcw_finder *f)
             continue;
         for (unsigned i = 0; i <= s.n && !err; i++) {
             const char *st = bcw__sig_struct(&s, i);
-            char word[72];
-            snprintf(word, sizeof word, " %s ", st ? st : "");
-            if (st != NULL && (b.data == NULL || !strstr(b.data, word))) {
+            if (st != NULL && !listed(&b, structs_at, st)) {
                 err = listing_put(&b, " ", st, "");
                 nstructs++;
             }

@@ -267,6 +267,14 @@ class BadInput(unittest.TestCase):
                            "T_method(T *, ...)); structs: " % why)
         p = bcwalk("analyze", example("nounit.bc"), check=2)
         self.assertNotIn("C++", p.stderr)
+        # each struct listed once, the last one too
+        for flags in (("-g",), ()):
+            with tempfile.TemporaryDirectory() as d:
+                err = bcwalk("analyze", self.compiled(d, "cxx_stack.cpp",
+                                                      *flags),
+                             check=2).stderr
+                structs = err.split("structs:")[1].split(";")[0].split()
+                self.assertEqual(len(structs), len(set(structs)), err)
 
     def test_bad_depth(self):
         for d in ("0", "-1", "three", "3x", "1000"):
