@@ -426,7 +426,7 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
     cfg.stopped = &stopped;
     bcw_summary sum;
     int err = bcw__walk_run(&sum, &cfg);
-    st->probed = sum.normal + sum.terminated;
+    st->probed = sum.normal + sum.terminated + sum.unmet;
     if (err == 0 && stopped > 0)
         err = bcw__strlist_add(
             &st->notes, bcw__sprintf("probing stopped before length %u of "

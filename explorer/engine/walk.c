@@ -445,14 +445,17 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
             halted_after(cfg, halted ? nd->halted_at : UINT16_MAX, w->steps,
                          &s);
     }
+    /* a call not made (its argument's category had no value on the
+     * object) is no halt of the library: counted apart */
     if (nd->outcome == BCW_RUN_NORMAL)
         sum->normal++;
+    else if (nd->outcome == BCW_RUN_REJECTED && nd->signo == BCW_SIG_UNMET)
+        sum->unmet++;
     else
         sum->terminated++;
     sum->leaking += leak != NULL;
     sum->suspect += s.suspect;
     sum->aliasing += s.aliasing;
-    sum->unmet += nd->outcome == BCW_RUN_REJECTED && nd->signo == BCW_SIG_UNMET;
     sum->predicted_void += predicted;
     if (cfg->emit == NULL)
         return 0; /* nobody reads the sequences: counted only */

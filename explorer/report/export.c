@@ -577,13 +577,18 @@ static void count_row(FILE *f, const char *what, uint64_t n, const char *id)
 
 static void html_summary(FILE *f, bcw_exports *x, const bcw_summary *s)
 {
-    uint64_t executed = s->normal + s->terminated;
+    uint64_t executed = bcw__report_executed(s);
     uint64_t total = executed + s->discarded;
     fputs("<h2>Summary</h2>\n<table id=\"summary\">\n", f);
     count_row(f, "Exercised: sequences that executed normally", s->normal,
               "normal");
     count_row(f, "Terminated: sequences that halted", s->terminated,
               "terminated");
+    if (s->unmet > 0)
+        count_row(f,
+                  "Not made: sequences whose last call's argument had no "
+                  "value on the object",
+                  s->unmet, "unmet");
     count_row(f, "Discarded: sequences not run", s->discarded, "discarded");
     count_row(f, "of the discarded, pruned below a visited state",
               s->pruned_state, "pruned_state");

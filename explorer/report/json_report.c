@@ -13,9 +13,11 @@
 
 static void json_counts(FILE *f, const bcw_summary *s)
 {
-    fprintf(f, "{\"normal\": %llu, \"terminated\": %llu, \"discarded\": %llu}",
+    fprintf(f,
+            "{\"normal\": %llu, \"terminated\": %llu, \"unmet\": %llu, "
+            "\"discarded\": %llu}",
             (unsigned long long)s->normal, (unsigned long long)s->terminated,
-            (unsigned long long)s->discarded);
+            (unsigned long long)s->unmet, (unsigned long long)s->discarded);
 }
 
 /* The state walk's states (with their predicates, covers and counts)
@@ -109,7 +111,7 @@ static void json_sequences(const bcw_reporter *r, const bcw_summary *s,
 /* "verdicts"; in a judged walk, the oracle's counts and efficiency. */
 static void json_verdicts(FILE *f, const bcw_summary *s, const char *nl)
 {
-    uint64_t executed = s->normal + s->terminated;
+    uint64_t executed = bcw__report_executed(s);
     /* judged by an oracle: its counts; else only predicted results
      * pass, and every other executed sequence is pending */
     const struct bcw_judged *j = &s->judged;

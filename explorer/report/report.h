@@ -137,6 +137,10 @@ typedef struct bcw_efficiency {
 
 BCW_INTERNAL bcw_efficiency bcw__report_efficiency(const bcw_summary *s);
 
+/* The sequences that ran: the normal, the terminated and those whose
+ * last call was not made. */
+BCW_INTERNAL uint64_t bcw__report_executed(const bcw_summary *s);
+
 /* The walk's coverage (the flags' `map` and their `hits`) in the
  * summary's counts of *out, and kept in r for the report to print; a
  * map without source lines (no debug information) is a warning.  0 or

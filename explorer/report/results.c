@@ -288,13 +288,14 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         msgpack_packer *pk = &r->p.pk;
         msgpack_pack_map(pk, r->replay_at ? 3 : 2);
         bcw__pack_str(pk, "summary");
-        msgpack_pack_map(pk, s->partial ? 9 : 8);
+        msgpack_pack_map(pk, s->partial ? 10 : 9);
         if (s->partial) {
             bcw__pack_str(pk, "partial");
             msgpack_pack_true(pk);
         }
         pack_kv_u64(pk, "normal", s->normal);
         pack_kv_u64(pk, "terminated", s->terminated);
+        pack_kv_u64(pk, "unmet", s->unmet);
         pack_kv_u64(pk, "suspect", s->suspect);
         pack_kv_u64(pk, "aliasing", s->aliasing);
         pack_kv_u64(pk, "discarded", s->discarded);

@@ -7,10 +7,15 @@
 #include "learn.h"
 #include "text.h"
 
+uint64_t bcw__report_executed(const bcw_summary *s)
+{
+    return s->normal + s->terminated + s->unmet;
+}
+
 bcw_efficiency bcw__report_efficiency(const bcw_summary *s)
 {
     bcw_efficiency e = {0};
-    uint64_t executed = s->normal + s->terminated;
+    uint64_t executed = bcw__report_executed(s);
     e.manual = s->judged.manual < executed ? s->judged.manual : executed;
     e.predicted = executed - e.manual;
     if (executed > 0) {

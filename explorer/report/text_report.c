@@ -259,12 +259,14 @@ static void text_states(const bcw_reporter *r, const bcw_states *st,
         }
         fprintf(f,
                 "cover of %u call%s after the constructor%s%s; %llu normal, "
-                "%llu terminated, %llu discarded\n",
+                "%llu terminated, ",
                 d->ncover, d->ncover == 1 ? "" : "s",
                 d->origin ? ", from test " : "", d->origin ? d->origin : "",
                 (unsigned long long)d->sum.normal,
-                (unsigned long long)d->sum.terminated,
-                (unsigned long long)d->sum.discarded);
+                (unsigned long long)d->sum.terminated);
+        if (d->sum.unmet > 0)
+            fprintf(f, "%llu not made, ", (unsigned long long)d->sum.unmet);
+        fprintf(f, "%llu discarded\n", (unsigned long long)d->sum.discarded);
     }
     fprintf(f, "\nTransitions:\n");
     for (unsigned i = 0; i < st->ntrans; i++) {
@@ -317,8 +319,8 @@ static void text_counts(const bcw_reporter *r, const bcw_summary *s)
                 (unsigned long long)s->aliasing);
     if (s->unmet > 0)
         fprintf(f,
-                "Of the terminated, %llu not made: an argument's "
-                "category had no value on the object as it was\n",
+                "Not made %llu test sequences whose last call's argument "
+                "had no value of its category on the object as it was\n",
                 (unsigned long long)s->unmet);
     if (s->leaking > 0)
         fprintf(f,

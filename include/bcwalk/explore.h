@@ -229,11 +229,12 @@ typedef struct bcw_summary {
                             another argument of its own type (an array
                             added to itself): listed apart, not the
                             library's failure */
-    uint64_t unmet;      /* of the terminated: rejected before a
-                            call whose argument's category (bounded
-                            by the object's fields) has no value on
-                            the object as it was: not made, rather
-                            than made under a false label */
+    uint64_t unmet;      /* not made, apart from the normal and the
+                            terminated: rejected before a call whose
+                            argument's category (bounded by the
+                            object's fields) has no value on the
+                            object as it was, rather than made under
+                            a false label; executed counts them */
     struct bcw_standalone_counts {
         unsigned on;         /* reproduce_dir was given */
         uint64_t halts;      /* distinct halts, leaks included */

@@ -322,8 +322,8 @@ class Outcomes(unittest.TestCase):
         # alone to confirm it (it was not its worker's first)
         self.assertGreaterEqual(summary["worker_restarts"], len(halted))
         self.assertLessEqual(summary["worker_restarts"], 2 * len(halted))
-        self.assertEqual(summary["sequences"]["terminated"] -
-                         summary["sequences"]["unmet"], len(halted))
+        # the calls not made are no halts: counted apart
+        self.assertEqual(summary["sequences"]["terminated"], len(halted))
         text = bcwalk("explore", example("spill.bc"), "--unit", "spill",
                       "--depth", "1", "--boundaries", check=0).stdout
         self.assertIn("spill_put(target, 4 /* i >= 0 && i <= cap */, 1);\n"
