@@ -78,24 +78,24 @@ def self_test():
         if check(d):
             print("self-test: the copy does not agree to start with")
             return 1
-        readme = os.path.join(d, "README.md")
-        with open(readme) as f:
-            text = f.read()
-        with open(readme, "w") as f:
-            f.write(text.replace("libz3-dev, ", "", 1))
-        if not any("lacks libz3-dev" in p for p in check(d)):
-            print("self-test: a package dropped from the README went unseen")
-            failed = True
-        with open(readme, "w") as f:
-            f.write(text)
-        setup = os.path.join(d, "scripts", "setup.sh")
-        with open(setup) as f:
-            text = f.read()
-        with open(setup, "w") as f:
-            f.write(text.replace('BENCH_PKGS="', 'BENCH_PKGS="valgrind ', 1))
-        if not any("lacks valgrind" in p for p in check(d)):
-            print("self-test: a package added to setup.sh went unseen")
-            failed = True
+        # (file, its text changed, the problem that must be seen, what
+        # the change was)
+        plants = [("README.md", ("libz3-dev, ", ""), "lacks libz3-dev",
+                   "a package dropped from the README"),
+                  (os.path.join("scripts", "setup.sh"),
+                   ('BENCH_PKGS="', 'BENCH_PKGS="valgrind '), "lacks valgrind",
+                   "a package added to setup.sh")]
+        for rel, (old, new), needle, what in plants:
+            path = os.path.join(d, rel)
+            with open(path) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(text.replace(old, new, 1))
+            if not any(needle in p for p in check(d)):
+                print("self-test: %s went unseen" % what)
+                failed = True
+            with open(path, "w") as f:
+                f.write(text)
     return 1 if failed else 0
 
 
