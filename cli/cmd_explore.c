@@ -23,6 +23,7 @@ typedef struct explore_args {
     int progress;         /* --progress: lines on stderr even off a tty */
     const char *shard;    /* --shard I/N: into o.shard_i, o.shard_n */
     int interactive;      /* test --interactive */
+    int force;            /* --force: no limit on the text report */
 } explore_args;
 
 static const explore_args defaults = {.o = BCW_EXPLORE_OPTS_INIT};
@@ -287,6 +288,15 @@ static const cli_word prunes[] = {
          CLI_INT(explore_args, o.max_results_mb, 1, 16777216),                 \
          .help = "stop the walk when its results file (-o) passes MB MiB: "    \
                  "the report says partial, exit status 3"},                    \
+        {.name = "max-report",                                                 \
+         .arg = "MB",                                                          \
+         CLI_INT(explore_args, o.max_report_mb, 1, 16777216),                  \
+         .help = "stop the walk when its text report passes MB MiB "           \
+                 "(default 1024): the summary follows, partial, exit status "  \
+                 "3"},                                                         \
+        {.name = "force",                                                      \
+         CLI_FLAG(explore_args, force),                                        \
+         .help = "no limit on the text report (--max-report)"},                \
         {.name = "progress",                                                   \
          CLI_FLAG(explore_args, progress),                                     \
          .help = "report progress on stderr even when it is not a terminal: "  \
@@ -475,12 +485,13 @@ static int shard_of(const cli_spec *s, explore_args *a)
 static bool unrecorded(const char *name)
 {
     static const char *const names[] = {
-        "shard",    "output",     "jobs",
-        "format",   "checkpoint", "checkpoint-every",
-        "resume",   "time-limit", "graph",
-        "dot",      "progress",   "max-results",
-        "coverage", "html",       "junit",
-        "sarif",    "svg",        "emit-c"};
+        "shard",      "output",     "jobs",
+        "format",     "checkpoint", "checkpoint-every",
+        "resume",     "time-limit", "graph",
+        "dot",        "progress",   "max-results",
+        "max-report", "force",      "coverage",
+        "html",       "junit",      "sarif",
+        "svg",        "emit-c"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -595,6 +606,8 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     if (nrecorded < 0)
         return cli_fail("%s: out of memory", cmd->cmd);
     bcw_explore_opts opts = a.o;
+    if (a.force)
+        opts.max_report_mb = 0;
     opts.argv = recorded;
     opts.argc = (unsigned)nrecorded;
     bcw_model *model = NULL;
@@ -641,6 +654,14 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     free(recorded);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
+    if (sum.partial && sum.report_full) {
+        fprintf(stderr,
+                "bcwalk: %s: the walk stopped when its text report passed "
+                "%u MiB (--max-report; --force lifts it); write it with -o "
+                "FILE and --format jsonl, or walk less deep\n",
+                cmd->cmd, opts.max_report_mb);
+        return EXIT_UNFINISHED;
+    }
     if (sum.partial && sum.results_full) {
         fprintf(stderr,
                 "bcwalk: %s: the walk stopped when its results file passed "

@@ -3,7 +3,8 @@
  * model the walk is planned from, the plan, the outputs opened, the
  * reference's walk (judge), the walk on the build under test (build and
  * engine), the judgement closed, and the report with its files. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* fopencookie: the text report's bytes counted */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,12 @@ typedef struct sinks {
     bool training;        /* the reference's walk: observed, not reported */
     uint64_t max_results; /* bytes, 0: no limit (max_results_mb) */
     bool results_full;    /* the walk stopped there */
+    /* the text report's stream, counting what it passes on to the
+     * caller's (max_report_mb), or NULL */
+    FILE *counted;
+    FILE *report_to;
+    uint64_t report_bytes, max_report;
+    bool report_full;                      /* the walk stopped there */
     enum bcw_answer (*ask)(void *payload); /* --interactive, until stopped */
     void *ask_payload;
     bcw_exports *exports; /* report --html, --junit ..., or NULL */
@@ -71,6 +78,10 @@ static int emit(void *payload, const bcw_seq *seq)
         return err < 0 ? err : extend ? BCW_EMIT_EXTEND : 0;
     if (err == 0)
         err = bcw__report_seq(&s->report, seq);
+    if (err == 0 && s->max_report > 0 && s->report_bytes > s->max_report) {
+        s->report_full = true;
+        return BCW_STOPPED;
+    }
     if (err == 0)
         err = bcw__exports_seq(s->exports, &s->report, seq);
     if (err == 0)
@@ -89,6 +100,32 @@ static int emit(void *payload, const bcw_seq *seq)
         }
     }
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
+}
+
+/* The counted stream's writes: passed on to the caller's stream. */
+static ssize_t counted_write(void *payload, const char *buf, size_t n)
+{
+    sinks *s = payload;
+    size_t put = fwrite(buf, 1, n, s->report_to);
+    s->report_bytes += put;
+    return put == n ? (ssize_t)n : -1;
+}
+
+/* The text report through a stream that counts its bytes, when it has a
+ * limit (--max-report): the walk stops past it.  0 or BCW_ENOMEM. */
+static int count_report(sinks *s, const bcw_explore_opts *o)
+{
+    if (o->report == NULL || o->format != BCW_REPORT_TEXT ||
+        o->max_report_mb == 0)
+        return 0;
+    s->max_report = (uint64_t)o->max_report_mb << 20;
+    s->report_to = o->report;
+    cookie_io_functions_t io = {.write = counted_write};
+    s->counted = fopencookie(s, "w", io);
+    if (s->counted == NULL)
+        return BCW_ENOMEM;
+    s->report.f = s->counted;
+    return 0;
 }
 
 /* The unit's code, for coverage: the functions the plan calls and
@@ -349,7 +386,9 @@ static int walk_begin(walk *w, bcw_summary *out, const bcw_model *model,
     w->sk.report.symbols = o->recorded != NULL
                                ? o->recorded->symbols
                                : (w->own_symbols = bcw__symbols_new());
-    return w->sk.report.symbols == NULL ? BCW_ENOMEM : 0;
+    if (w->sk.report.symbols == NULL)
+        return BCW_ENOMEM;
+    return count_report(&w->sk, o);
 }
 
 /* The model unit u is planned from: the oracle's (bcwalk test, the
@@ -749,9 +788,16 @@ static int stopped(walk *w, int err)
         return err;
     w->out->partial = 1;
     w->out->results_full = w->sk.results_full;
+    w->out->report_full = w->sk.report_full;
     return bcw__strlist_add(
         &w->sk.report.warnings,
-        w->sk.results_full
+        w->sk.report_full
+            ? bcw__sprintf("the walk stopped when its text report passed "
+                           "%llu MiB (--max-report; --force lifts it): "
+                           "write it with -o FILE and --format jsonl, or "
+                           "walk less deep",
+                           (unsigned long long)(w->sk.max_report >> 20))
+        : w->sk.results_full
             ? bcw__sprintf("the walk stopped when its results file "
                            "passed its limit of %u MiB (--max-results): "
                            "the file holds the sequences before",
@@ -841,6 +887,9 @@ static int write_report(walk *w, int *refused)
  * when err is 0) and frees the walk; err or the first error closing. */
 static int walk_end(walk *w, int err)
 {
+    /* what the counted stream holds, passed on */
+    if (w->sk.counted != NULL && fclose(w->sk.counted) != 0 && err == 0)
+        err = bcw__error(BCW_ERROR, "writing the report failed");
     if (w->journal != NULL) {
         uint64_t recorded;
         bcw__journal_counts(w->journal, &w->out->replayed, &recorded);

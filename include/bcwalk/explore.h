@@ -184,6 +184,10 @@ typedef struct bcw_explore_opts {
     /* The most the results file may hold, in MiB (0: no limit): the walk
      * stops when its sequences pass it, partial as at the time limit. */
     unsigned max_results_mb;
+    /* The most the text report (format BCW_REPORT_TEXT to `report`) may
+     * print, in MiB (0: no limit): the walk stops when its sequences
+     * pass it, partial as at the time limit, and the summary follows. */
+    unsigned max_report_mb;
     /* Shards (docs/shards.md): a fixed part of the walk, shard_i of
      * shard_n (0 <= shard_i < shard_n; shard_n 0: the whole walk).
      * Every shard runs the lengths up to the first with enough sequences
@@ -212,7 +216,7 @@ typedef struct bcw_explore_opts {
         .walk = BCW_WALK_PROTOCOL, .depth = 3, .jobs = 0, .timeout_ms = 1000,  \
         .memory_mb = 1024, .format = BCW_REPORT_TEXT, .use_ffi = 0,            \
         .combine = BCW_COMBINE_ALL, .max_combos = 64, .probe_depth = 0,        \
-        .prune = BCW_PRUNE_AUTO, .boundaries = 0                               \
+        .prune = BCW_PRUNE_AUTO, .boundaries = 0, .max_report_mb = 1024        \
     }
 
 /* JWalk's summary counts and the run's totals.  normal + terminated +
@@ -267,6 +271,7 @@ typedef struct bcw_summary {
     int spill_full;           /* 1: stopped_at is where the disk had no
                                  room for the spilled tree */
     int results_full;         /* 1: partial, stopped by max_results_mb */
+    int report_full;          /* 1: partial, stopped by max_report_mb */
     int partial;              /* 1: stopped by the time limit before the
                                  walk's end (time_limit_s); the counts are
                                  of the lengths it finished */

@@ -140,6 +140,38 @@ class Progress(unittest.TestCase):
                          doc["sequences"])
 
 
+class BoundedReport(unittest.TestCase):
+    """--max-report MB (default 1024) and --force: a text report that
+    would go on past its limit stops the walk there, the summary after."""
+
+    def walk(self, *extra):
+        return bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                      "--depth", "6", "--prune", "none", *extra, raw=True)
+
+    def test_a_text_report_past_its_limit_stops_the_walk(self):
+        p = self.walk("--max-report", "1")
+        self.assertEqual(p.returncode, 3)
+        out = p.stdout.decode()
+        # a buffer past the limit at most, then the summary and the
+        # warning saying how to go on
+        self.assertLess(len(p.stdout), (1 << 20) + (64 << 10))
+        self.assertIn("Test summary for unit: bstack", out)
+        self.assertIn("Warning: the walk stopped when its text report "
+                      "passed 1 MiB (--max-report; --force lifts it)", out)
+        err = p.stderr.decode().strip().splitlines()
+        self.assertEqual(len(err), 1, err)
+        self.assertIn("-o FILE and --format jsonl", err[0])
+
+    def test_force_lifts_it_and_other_formats_have_none(self):
+        p = self.walk("--max-report", "1", "--force")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertGreater(len(p.stdout), 1 << 20)
+        self.assertNotIn(b"Warning: the walk stopped", p.stdout)
+        p = self.walk("--max-report", "1", "--format", "jsonl")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertGreater(len(p.stdout), 1 << 20)
+
+
 class Memory(unittest.TestCase):
     """--memory: the walk's own budget, never a silent cut."""
 
