@@ -663,55 +663,79 @@ static const char *halt_colour(const char *node)
 /* Most method names an edge's label lists before "+N". */
 #define EDGE_NAMES 4
 
+/* The label of the edge from state `from` to `node`, whose first
+ * transition is st->trans[i]: its methods and how many of the state's
+ * calls took it, into l. */
+static void edge_label(const bcw_states *st, const bcw_unit *u,
+                       const bcw_step *steps, unsigned from, unsigned i,
+                       const char *node, bcw_buf *l)
+{
+    unsigned calls = 0, taken = 0, names = 0, more = 0;
+    char other[32];
+    for (unsigned k = 0; k < st->ntrans; k++)
+        calls += st->trans[k].from == from;
+    for (unsigned k = i; k < st->ntrans; k++) {
+        const bcw_transition *e = &st->trans[k];
+        if (e->from != from ||
+            strcmp(target(e, other, sizeof other), node) != 0)
+            continue;
+        taken++;
+        const char *name = u->funcs[steps[e->step].func].name;
+        bool seen = false;
+        for (unsigned j = i; j < k && !seen; j++)
+            seen =
+                st->trans[j].from == from &&
+                strcmp(target(&st->trans[j], other, sizeof other), node) == 0 &&
+                strcmp(u->funcs[steps[st->trans[j].step].func].name, name) == 0;
+        if (seen)
+            continue;
+        if (names++ < EDGE_NAMES)
+            bcw__buf_printf(l, "%s%s", names > 1 ? ", " : "", name);
+        else
+            more++;
+    }
+    if (more > 0)
+        bcw__buf_printf(l, " +%u", more);
+    bcw__buf_printf(l, "\n%u of %u", taken, calls);
+}
+
+/* The first transition from state `from` to `node`: its index, or
+ * st->ntrans when there is none. */
+static unsigned first_edge(const bcw_states *st, unsigned from,
+                           const char *node)
+{
+    char other[32];
+    unsigned i = 0;
+    while (i < st->ntrans &&
+           !(st->trans[i].from == from &&
+             strcmp(target(&st->trans[i], other, sizeof other), node) == 0))
+        i++;
+    return i;
+}
+
 /* The edges out of state `from`, parallel ones collapsed: one edge per
  * node reached, labelled with its methods and how many of the calls
- * from the state took it. */
+ * from the state took it.  A loop back to the state has its label in
+ * the state's node (state_node): Graphviz sets loops' labels over the
+ * other edges'. */
 static void state_edges(const bcw_states *st, const bcw_unit *u,
                         const bcw_step *steps, unsigned from, bcw_buf *b)
 {
-    unsigned calls = 0;
-    for (unsigned i = 0; i < st->ntrans; i++)
-        calls += st->trans[i].from == from;
     for (unsigned i = 0; i < st->ntrans; i++) {
         const bcw_transition *t = &st->trans[i];
-        char node[32], other[32];
+        char node[32];
         if (t->from != from)
             continue;
         target(t, node, sizeof node);
-        bool first = true;
-        for (unsigned k = 0; k < i && first; k++)
-            first = !(
-                st->trans[k].from == from &&
-                strcmp(target(&st->trans[k], other, sizeof other), node) == 0);
-        if (!first)
+        if (first_edge(st, from, node) != i)
             continue; /* its edge is written */
+        if (t->to == (int)from) {
+            bcw__buf_printf(b, "  s%u -> s%u;\n", from, from);
+            continue;
+        }
         bcw_buf l;
         bcw__buf_init(&l, 4096);
-        unsigned taken = 0, names = 0, more = 0;
-        for (unsigned k = i; k < st->ntrans; k++) {
-            const bcw_transition *e = &st->trans[k];
-            if (e->from != from ||
-                strcmp(target(e, other, sizeof other), node) != 0)
-                continue;
-            taken++;
-            const char *name = u->funcs[steps[e->step].func].name;
-            bool seen = false;
-            for (unsigned j = i; j < k && !seen; j++)
-                seen = st->trans[j].from == from &&
-                       strcmp(target(&st->trans[j], other, sizeof other),
-                              node) == 0 &&
-                       strcmp(u->funcs[steps[st->trans[j].step].func].name,
-                              name) == 0;
-            if (seen)
-                continue;
-            if (names++ < EDGE_NAMES)
-                bcw__buf_printf(&l, "%s%s", names > 1 ? ", " : "", name);
-            else
-                more++;
-        }
-        if (more > 0)
-            bcw__buf_printf(&l, " +%u", more);
-        bcw__buf_printf(&l, "\n%u of %u", taken, calls);
+        edge_label(st, u, steps, from, i, node, &l);
         bcw__buf_printf(b, "  s%u -> %s [label=", from, node);
         dot_str(b, l.data != NULL ? l.data : "");
         if (l.data == NULL)
@@ -719,6 +743,29 @@ static void state_edges(const bcw_states *st, const bcw_unit *u,
         bcw__buf_printf(b, "%s];\n", t->to >= 0 ? "" : ", color=\"#b3261e\"");
         bcw__buf_free(&l);
     }
+}
+
+/* State i's node: its name, and under it the loop back to it, its
+ * methods and share of the state's calls after a loop sign. */
+static void state_node(const bcw_states *st, const bcw_unit *u,
+                       const bcw_step *steps, unsigned i, bcw_buf *b)
+{
+    char node[32];
+    snprintf(node, sizeof node, "s%u", i);
+    bcw_buf l;
+    bcw__buf_init(&l, 4096);
+    bcw__buf_printf(&l, "%s", st->states[i].name);
+    unsigned loop = first_edge(st, i, node);
+    if (loop < st->ntrans) {
+        bcw__buf_printf(&l, "\n\xe2\x86\xba "); /* a loop sign */
+        edge_label(st, u, steps, i, loop, node, &l);
+    }
+    bcw__buf_printf(b, "  s%u [label=", i);
+    dot_str(b, l.data != NULL ? l.data : "");
+    if (l.data == NULL)
+        b->err = l.err ? l.err : BCW_ENOMEM;
+    bcw__buf_printf(b, "%s];\n", st->states[i].walked ? "" : ", style=dashed");
+    bcw__buf_free(&l);
 }
 
 int bcw__states_dot_buf(const bcw_states *st, const bcw_unit *u,
@@ -729,12 +776,8 @@ int bcw__states_dot_buf(const bcw_states *st, const bcw_unit *u,
     bcw__buf_printf(b, " {\n  rankdir=LR;\n  node [shape=ellipse, "
                        "fontname=\"Helvetica\"];\n  edge [fontname="
                        "\"Helvetica\", fontsize=10];\n");
-    for (unsigned i = 0; i < st->nstates; i++) {
-        bcw__buf_printf(b, "  s%u [label=", i);
-        dot_str(b, st->states[i].name);
-        bcw__buf_printf(b, "%s];\n",
-                        st->states[i].walked ? "" : ", style=dashed");
-    }
+    for (unsigned i = 0; i < st->nstates; i++)
+        state_node(st, u, steps, i, b);
     /* each halt's node once, in the order first reached */
     for (unsigned i = 0; i < st->ntrans; i++) {
         char node[32], other[32];

@@ -192,8 +192,8 @@ class Encoding(unittest.TestCase):
                          [b"Leer\xe9", b"default", b"Voll\xc3\xa9"])
         with open(dot, "rb") as f:
             graph = utf8(f.read())
-        self.assertIn('[label="Leer\\\\xe9"]', graph)
-        self.assertIn('[label="Voll\u00e9"]', graph)
+        self.assertIn('[label="Leer\\\\xe9\\n', graph)
+        self.assertIn('[label="Voll\u00e9\\n', graph)
         graph = msgpack_stream(results)[-3]
         self.assertEqual([s[0] for s in graph["states"]],
                          [b"Leer\xe9", "default", "Voll\u00e9"])
