@@ -50,6 +50,10 @@ static int ask(sinks *s)
 {
     if (s->ask == NULL || !bcw__judge_asks(s->judge))
         return 0;
+    /* the sequence asked about in the caller's stream first (the
+     * counted stream, count_report, buffers its own) */
+    if (s->counted != NULL)
+        fflush(s->counted);
     switch (s->ask(s->ask_payload)) {
     case BCW_ANSWER_PASS:
         return bcw__judge_answer(s->judge, BCW_VERDICT_PASS, s->judged);
