@@ -239,6 +239,31 @@ static int members_of(const bcw_sig *s, unsigned i, bcw_param *out)
     return err;
 }
 
+/* The size of the largest struct the byte pointer p is itself indexed
+ * as (a GEP's source type: pointers are opaque, bitcode.c), 0 when none:
+ * a `uint8_t *pool_alloc` the function makes its struct in is storage
+ * of that size, not a string. */
+static uint64_t used_as_struct(LLVMValueRef p, LLVMTargetDataRef td, int hops)
+{
+    uint64_t size = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsABitCastInst(user) && hops < 4) {
+            /* typed bitcode read as opaque keeps its casts, ptr to ptr */
+            uint64_t inner = used_as_struct(user, td, hops + 1);
+            size = inner > size ? inner : size;
+            continue;
+        }
+        if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != p)
+            continue;
+        LLVMTypeRef t = LLVMGetGEPSourceElementType(user);
+        if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMTypeIsSized(t) &&
+            LLVMABISizeOfType(td, t) > size)
+            size = LLVMABISizeOfType(td, t);
+    }
+    return size;
+}
+
 /* Classifies a pointer slot that is not the unit itself. */
 static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
                             bcw_param *out, const char **why)
@@ -260,6 +285,15 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
         out->kind = BCW_PK_OUT;
         out->pointee = pt->is_unsigned ? BCW_ABI_U8 : BCW_ABI_S8;
         out->pointee_size = 1;
+        return 0;
+    }
+    uint64_t as_struct =
+        pt->kind == BCW_PT_CHAR
+            ? used_as_struct(LLVMGetParam(s->fn, i - 1), f->td, 0)
+            : 0;
+    if (as_struct > 1) {
+        out->kind = BCW_PK_SCRATCH;
+        out->pointee_size = (uint32_t)(as_struct > 4096 ? 4096 : as_struct);
         return 0;
     }
     switch (pt->kind) {

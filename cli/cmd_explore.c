@@ -205,8 +205,13 @@ static const cli_word prunes[] = {
         {.name = "emit-c",                                                     \
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.emit_c_path),                            \
-         .help = "write cmocka tests replaying the sequences (test: one per "  \
-                 "oracle entry it confirmed)"},                                \
+         .help = "write cmocka tests replaying a chosen set of the "          \
+                 "sequences: every distinct halt, each state's transitions, "  \
+                 "a sample of each length (test: one per oracle entry it "     \
+                 "confirmed)"},                                                \
+        {.name = "emit-c-all",                                                 \
+         CLI_FLAG(explore_args, o.emit_c_all),                                 \
+         .help = "--emit-c: a test of every sequence, not a chosen set"},      \
         {.name = "reproduce",                                                  \
          .arg = "DIR",                                                         \
          CLI_DIR_OUT(explore_args, o.reproduce_dir),                           \
@@ -491,7 +496,7 @@ static bool unrecorded(const char *name)
         "dot",        "progress",   "max-results",
         "max-report", "force",      "coverage",
         "html",       "junit",      "sarif",
-        "svg",        "emit-c"};
+        "svg",        "emit-c",     "emit-c-all"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;

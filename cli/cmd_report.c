@@ -20,7 +20,8 @@ typedef struct replay_args {
     const char *graph_opt; /* which of the two was given */
     const char *lcov;      /* --lcov FILE */
     const char *html, *junit, *sarif, *svg, *emit_c;
-    int format; /* --format, -1: none given */
+    bool emit_c_all; /* --emit-c-all */
+    int format;      /* --format, -1: none given */
 } replay_args;
 
 /* Where report's and merge's option `arg` naming an export's file goes,
@@ -40,7 +41,7 @@ static const char **replay_file(const char *arg, replay_args *r)
 #define REPLAY_EXPORTS                                                         \
     "[--format text|json|jsonl]\n       [--html FILE] [--junit FILE] "         \
     "[--sarif FILE] [--lcov FILE]\n       [--dot FILE] [--svg FILE] "          \
-    "[--emit-c FILE]\n"
+    "[--emit-c FILE [--emit-c-all]]\n"
 
 static int replay_usage(bool merge)
 {
@@ -78,8 +79,12 @@ static void replay_help(bool merge)
                    "--graph is the same)\n"
                    "  --svg FILE    the state graph as SVG, drawn by "
                    "Graphviz's dot (state walks)\n"
-                   "  --emit-c FILE a C file of cmocka tests, one per "
-                   "sequence, asserting what it gave\n"
+                   "  --emit-c FILE C files of cmocka tests replaying "
+                   "sequences, asserting what they\n"
+                   "                gave: every distinct halt, each state's "
+                   "transitions, a sample of\n"
+                   "                each length (--emit-c-all: every "
+                   "sequence)\n"
                    "An export that does not apply to the walk (--dot or "
                    "--svg of another walk than\nthe state walk, --lcov of "
                    "a walk without --coverage) is refused on a line of\n"
@@ -148,6 +153,8 @@ static int replay_command(int argc, char **argv, bool merge)
             rc = value ? CLI_RUN : replay_usage(merge);
             r.graph = value ? argv[++i] : NULL;
             r.graph_opt = arg;
+        } else if (strcmp(arg, "--emit-c-all") == 0) {
+            r.emit_c_all = true;
         } else if (replay_file(arg, &r) != NULL) {
             rc = value ? CLI_RUN : replay_usage(merge);
             *replay_file(arg, &r) = value ? argv[++i] : NULL;
@@ -208,6 +215,7 @@ static int replay_command(int argc, char **argv, bool merge)
     opts.sarif_path = r.sarif;
     opts.svg_path = r.svg;
     opts.emit_c_path = r.emit_c;
+    opts.emit_c_all = r.emit_c_all;
     /* one shard's file is its part; shards given together, the walk */
     if (!merge && npaths == 1)
         bcw_recorded_shard(recorded, &opts.shard_i, &opts.shard_n);

@@ -328,6 +328,7 @@ static void share_options(walk *w, const bcw_explore_opts *o)
                                     .sarif_path = o->sarif_path,
                                     .svg_path = o->svg_path,
                                     .emit_c_path = o->emit_c_path,
+                                    .emit_c_all = o->emit_c_all != 0,
                                     .reproduce_dir = o->reproduce_dir,
                                     .argv = o->argv,
                                     .argc = o->argc};

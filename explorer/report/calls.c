@@ -132,6 +132,19 @@ int bcw__c_name(char *buf, size_t n, const char *name, const char *after)
     return (int)len + snprintf(buf + len, len < n ? n - len : 0, "%s", after);
 }
 
+/* A string argument in C: a writable copy of the literal, as the
+ * worker passes one. */
+static void string_c(bcw_c_names *c, char *buf, size_t n, const char *str)
+{
+    size_t len = (size_t)snprintf(buf, n, "bcw_str(");
+    if (len < n)
+        len += bcw__c_quote_to(buf + len, n - len, str, '"');
+    if (len + 1 < n)
+        snprintf(buf + len, n - len, ")");
+    else
+        c->why = "a string longer than an argument's C spelling can be";
+}
+
 /* A generated value `raw` of parameter pa in C: a number, a string
  * literal, an element's cell, zeroed storage. */
 static void value_c(bcw_c_names *c, const bcw_param *pa, uint64_t raw,
@@ -139,7 +152,7 @@ static void value_c(bcw_c_names *c, const bcw_param *pa, uint64_t raw,
 {
     switch (pa->kind) {
     case BCW_PK_STRING:
-        bcw__c_quote_to(buf, n, bcw_gen_strings[raw % BCW_STRINGS], '"');
+        string_c(c, buf, n, bcw_gen_strings[raw % BCW_STRINGS]);
         return;
     case BCW_PK_ELEMENT:
         if (raw == BCW_ELEMENT_NULL)
@@ -207,6 +220,16 @@ static void callback_c(bcw_c_names *c, const bcw_param *pa,
         bcw__c_name(buf + len, n - len, part->str, "");
 }
 
+/* The built-in callback of a callback field m (of an instance, of a
+ * table of callbacks) in C. */
+static void builtin_c(bcw_c_names *c, const bcw_field *m, char *buf, size_t n)
+{
+    bcw_param cb = {.kind = BCW_PK_CALLBACK, .nsig = m->nsig};
+    memcpy(cb.sig, m->sig, sizeof cb.sig);
+    bcw_part part = {.nvalues = 1, .values = {-(int64_t)m->callback}};
+    callback_c(c, &cb, &part, buf, n);
+}
+
 /* A buffer argument in C: writable bytes as the worker filled them (a
  * category's content, then 'a' + i % 26), as many as the call's length
  * parameter says. */
@@ -269,7 +292,7 @@ static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
         len += c != NULL ? bcw__c_name(buf + len, n - (size_t)len, f->name, "(")
                          : snprintf(buf + len, n - (size_t)len, "%s(", f->name);
     for (unsigned k = 0; k < f->nparams && len > 0 && (size_t)len < n; k++) {
-        char v[512];
+        char v[4096];
         const bcw_param *p = &f->params[k];
         unsigned sub = 0;
         int ci = bcw__unit_ref_ctor_within(r->model, p, &sub, depth - 1);
@@ -295,8 +318,26 @@ static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
     }
     if (len > 0 && (size_t)len + 1 < n)
         len += snprintf(buf + len, n - (size_t)len, ")");
-    if (c != NULL && len > 0 && (size_t)len < n)
-        snprintf(buf + len, n - (size_t)len, "; bcw_keep(bcw_o); })");
+    if (c == NULL || len <= 0 || (size_t)len >= n)
+        return;
+    len += snprintf(buf + len, n - (size_t)len, ";");
+    /* the callbacks the constructor left NULL, given built-ins as the
+     * worker gives them (plan.c's fills) */
+    const bcw_unit *o = &r->model->units[other];
+    for (unsigned i = 0; i < o->nfields && (size_t)len < n; i++) {
+        const bcw_field *m = &o->fields[i];
+        if (m->callback == 0 || m->bits != 64 || m->offset % 8 != 0 ||
+            m->offset + 8 > o->size)
+            continue;
+        char fn[64];
+        builtin_c(c, m, fn, sizeof fn);
+        len += snprintf(buf + len, n - (size_t)len,
+                        " if (bcw_o != NULL && ((void **)bcw_o)[%u] == NULL) "
+                        "((void **)bcw_o)[%u] = (void *)%s;",
+                        m->offset / 8, m->offset / 8, fn);
+    }
+    if ((size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, " bcw_keep(bcw_o); })");
 }
 
 /* Zeroed storage whose members are callbacks the worker filled (a
@@ -305,23 +346,20 @@ static void ctor_call(const bcw_reporter *r, unsigned other, int ctor,
 static void members_arg(const bcw_param *pa, char *buf, size_t n,
                         bcw_c_names *c)
 {
-    size_t len = c != NULL ? (size_t)snprintf(buf, n,
-                                              "({ void **bcw_t = bcw_cell(%u);",
-                                              pa->pointee_size)
-                           : (size_t)snprintf(buf, n, "&{");
+    size_t len =
+        c != NULL ? (size_t)snprintf(buf, n, "({ void **bcw_t = bcw_cell(%u);",
+                                     pa->pointee_size)
+                  : (size_t)snprintf(buf, n, "&{");
     for (unsigned i = 0; i < pa->nmembers && len < n; i++) {
         const bcw_field *m = &pa->members[i];
         if (c == NULL) {
-            len += (size_t)snprintf(buf + len, n - len, "%s%s = %s",
-                                    i ? ", " : "", m->name,
-                                    bcw__callback_name(m->callback));
+            len +=
+                (size_t)snprintf(buf + len, n - len, "%s%s = %s", i ? ", " : "",
+                                 m->name, bcw__callback_name(m->callback));
             continue;
         }
-        bcw_param cb = {.kind = BCW_PK_CALLBACK, .nsig = m->nsig};
-        memcpy(cb.sig, m->sig, sizeof cb.sig);
-        bcw_part part = {.nvalues = 1, .values = {-(int64_t)m->callback}};
         char fn[64];
-        callback_c(c, &cb, &part, fn, sizeof fn);
+        builtin_c(c, m, fn, sizeof fn);
         len += (size_t)snprintf(buf + len, n - len, " bcw_t[%u] = (void *)%s;",
                                 m->offset / 8, fn);
     }
@@ -427,7 +465,7 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         else if (pa->kind == BCW_PK_CALLBACK)
             snprintf(buf, n, "%s", st->part[p]->str);
         else if (c != NULL)
-            bcw__c_quote_to(buf, n, st->part[p]->str, '"');
+            string_c(c, buf, n, st->part[p]->str);
         else
             string_arg(buf, n, st->part[p]->str);
         return;
@@ -462,7 +500,7 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         const char *str = NULL;
         uint64_t raw = bcw__generator_next(r->gen, f, p, gen, &str);
         if (pa->kind == BCW_PK_STRING && c != NULL && str != NULL)
-            bcw__c_quote_to(buf, n, str, '"');
+            string_c(c, buf, n, str);
         else if (pa->kind == BCW_PK_STRING)
             string_arg(buf, n, str);
         else if (c != NULL)

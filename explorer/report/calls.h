@@ -55,9 +55,9 @@ typedef struct bcw_c_names {
     const char *why;
 } bcw_c_names;
 
-#define BCW_C_ARG_CHARS                                                        \
-    1024 /* an argument in C, nested constructors'                             \
-            calls and all */
+/* An argument in C, nested constructors' calls and all: a string of the
+ * longest length a category makes (4096), each byte escaped, fits. */
+#define BCW_C_ARG_CHARS (4 * 4096 + 256)
 
 /* The arguments of call k of seq, a call of plan step `step` (the
  * destructor's for k past seq->len), in C into args: literals, element

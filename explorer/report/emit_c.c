@@ -1,244 +1,96 @@
 /* emit_c.c - cmocka tests of a walk's sequences (emit_c.h).
  *
- * A sequence becomes a test function of plain calls, the text report's
- * C with assertions: the constructor's object is not NULL, each call's
- * result is the one the walk recorded (an integer, bool, char or enum
- * exactly; a string by its content; a pointer NULL or not), and a call
- * after which the invariant was false finds it false.  A sequence whose
- * call halted runs in a child process, expected to end as the walk saw
- * it end: the same fatal signal, SIGABRT (abort, a failed assert or
- * contract), exit with the same status, or still running when its time
- * is up (a hang).  A halt only a checker sees (a heap overflow, a double
- * free) is expected under AddressSanitizer and skipped without it.
+ * A sequence becomes a test function of plain calls, as the standalone
+ * reproductions write them (cprog.h): every argument as the worker made
+ * it (element cells, buffers, strings, handles given out earlier, other
+ * units' instances, built-in callbacks as C functions, storage a call
+ * fills), and after each call the result the walk observed asserted (an
+ * integer or a float exactly, a string by its content, a pointer as
+ * NULL, the target, an element's cell, or the pointer an earlier call
+ * gave).  A sequence whose call halted runs in a child process, expected
+ * to end as the walk saw it end: the same fatal signal, SIGABRT (abort,
+ * a failed assert or contract), exit with the same status, still
+ * running when its time is up (a hang), exit 124 where the invariant
+ * turned false.  What only a checker sees (a heap overflow, a double
+ * free, a leak) is expected under AddressSanitizer and LeakSanitizer,
+ * undefined behaviour under -fsanitize=undefined -DBCW_UNDEFINED; each
+ * is skipped, saying how to build it, without.  Left out as a skipped
+ * test that says why: a runaway allocation, a halt only bcwalk's worker
+ * sees, an argument with no C spelling.  Rejected, suspect and aliasing
+ * sequences are no tests.
  *
- * What plain C cannot say is left out, as a skipped test that says why:
- * an argument bcwalk made (an element Obj#k, a built-in callback, a
- * buffer, a handle, another unit's instance, a string too long to show),
- * a float result.  Rejected, suspect and aliasing sequences (a
- * meaningless call, an argument bcwalk made up, the target passed as its
- * own argument) are no tests. */
+ * A walk's tests are a chosen set unless all are asked for: the pinned
+ * ones (each distinct halt's shortest sequence, each transition out of
+ * each state, each oracle entry confirmed) and a uniform sample of the
+ * others of each group (a length, a state), drawn by a reservoir with a
+ * fixed seed, so the same walk emits the same tests.  They are written
+ * in the walk's order, EMIT_PER_FILE to a file. */
 #define _GNU_SOURCE
 #include "emit_c.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "cprog.h"
 #include "file.h"
+#include "hash.h"
 #include "plan.h"
 #include "text.h"
-#include "values.h"
 
-struct bcw_emit_c {
-    char *body; /* the test functions so far */
-    size_t len;
-    FILE *f; /* writing body */
-    unsigned ntests, nskipped;
-    unsigned *group; /* each test's group */
-    size_t capgroup;
+/* Tests of a group (a length, a state) kept by the sample. */
+#define EMIT_SAMPLE 100
+/* Tests to a file: one compiles in about a second. */
+#define EMIT_PER_FILE 1000
+
+/* How a test runs. */
+enum run_kind {
+    RUN_SKIPPED, /* not at all: `why` says why */
+    RUN_HERE,    /* asserting each result, in a child process */
+    RUN_CHILD    /* in a child process, expected to halt */
 };
 
-int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r)
+typedef struct test {
+    uint64_t ord; /* the sequence's place in the walk */
+    unsigned group;
+    char *calls; /* its statements, NULL once dropped from the sample */
+    enum run_kind run;
+    const char *why;     /* RUN_SKIPPED */
+    const char *fn;      /* of `why`: the function it names, or NULL */
+    const char *guard;   /* RUN_CHILD: the macro it needs, or NULL */
+    enum bcw_expect how; /* RUN_CHILD */
+    int code;
+    unsigned seconds;
+    bool leak;
+} test;
+
+typedef struct sample {
+    uint64_t seen; /* the group's unpinned tests so far */
+    size_t *slot;  /* the kept ones, by index into tests */
+    unsigned nslot;
+} sample;
+
+struct bcw_emit_c {
+    bool all;
+    test *tests;
+    size_t ntests, captests;
+    sample *samples;
+    size_t nsamples, capsamples;
+    uint64_t seqs; /* sequences offered */
+    bcw_c_names names;
+};
+
+int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r, bool all)
 {
     (void)r;
     bcw_emit_c *e = bcw__calloc(1, sizeof *e);
-    if (e == NULL || (e->f = open_memstream(&e->body, &e->len)) == NULL) {
-        free(e);
+    if (e == NULL)
         return BCW_ENOMEM;
-    }
+    e->all = all;
     *out = e;
     return 0;
-}
-
-/* Is `a`, an argument as the text report writes it, a C expression the
- * emitted file can pass?  Into `c` (n bytes) as C; *header set when it
- * is a name only the library's header declares (a function passed as a
- * callback, an enum constant). */
-static bool c_arg(const char *a, char *c, size_t n, bool *header)
-{
-    size_t len = strlen(a);
-    if (len + 8 > n)
-        return false;
-    bool name = isalpha((unsigned char)a[0]) || a[0] == '_';
-    for (size_t i = 1; name && i < len; i++)
-        name = isalnum((unsigned char)a[i]) || a[i] == '_';
-    if (name && strncmp(a, "bcw_", 4) != 0 && strcmp(a, "target") != 0 &&
-        strcmp(a, "NULL") != 0 && strcmp(a, "true") != 0 &&
-        strcmp(a, "false") != 0) {
-        *header = true;
-        memcpy(c, a, len + 1);
-        return true;
-    }
-    if (strcmp(a, "target") == 0 || strcmp(a, "&target") == 0 ||
-        strcmp(a, "NULL") == 0 || strcmp(a, "true") == 0 ||
-        strcmp(a, "false") == 0 ||
-        (len >= 2 && a[0] == '\'' && a[len - 1] == '\'') ||
-        (len >= 2 && a[0] == '"' && a[len - 1] == '"' &&
-         strstr(a, "...") == NULL)) {
-        memcpy(c, a, len + 1);
-        return true;
-    }
-    const char *d = a[0] == '-' ? a + 1 : a;
-    if (!isdigit((unsigned char)d[0]))
-        return false;
-    char *end;
-    errno = 0;
-    if (strchr(a, '.') != NULL || strchr(a, 'e') != NULL) {
-        strtod(a, &end);
-        if (*end != '\0')
-            return false;
-        memcpy(c, a, len + 1);
-        return true;
-    }
-    unsigned long long v = strtoull(d, &end, 10);
-    if (*end != '\0' || errno != 0)
-        return false;
-    if (a[0] == '-' && v > (unsigned long long)INT64_MAX)
-        snprintf(c, n, "(-%lldLL - 1)", (long long)(v - 1));
-    else if (v > (unsigned long long)INT64_MAX)
-        snprintf(c, n, "%lluULL", v);
-    else
-        snprintf(c, n, "%.*s%s", (int)len, a, v > 2147483647ull ? "LL" : "");
-    return true;
-}
-
-/* A category label as a C comment after an argument, into buf at *n:
- * no comment end inside. */
-static void comment(char *buf, size_t size, size_t *n, const char *label)
-{
-    *n += (size_t)snprintf(buf + *n, *n < size ? size - *n : 0, " /* ");
-    for (const char *p = label; *p && *n + 1 < size; p++) {
-        buf[(*n)++] = *p;
-        if (p[0] == '*' && p[1] == '/' && *n + 1 < size)
-            buf[(*n)++] = ' ';
-    }
-    *n += (size_t)snprintf(buf + *n, *n < size ? size - *n : 0, " */");
-}
-
-/* The assertion on call k's result (the call's C text in `call`), or
- * the bare call when nothing is asserted. */
-static void assert_result(FILE *f, const bcw_func *fn, const bcw_seq *s,
-                          unsigned k, const char *call)
-{
-    const bcw_param *ret = &fn->ret;
-    uint64_t raw = s->rets[k];
-    char v[80];
-    switch (ret->kind) {
-    case BCW_PK_INT:
-    case BCW_PK_ENUM:
-    case BCW_PK_BOOL:
-    case BCW_PK_CHAR:
-    case BCW_PK_LENGTH:
-        bcw_value_format(v, sizeof v, BCW_PK_INT, ret->abi, raw, 0);
-        if (strcmp(v, "-9223372036854775808") == 0)
-            snprintf(v, sizeof v, "(-9223372036854775807LL - 1)");
-        fprintf(f, "    assert_true((%s) == %s%s);\n", call, v,
-                v[0] != '-' && strtoull(v, NULL, 10) > INT64_MAX ? "ULL" : "");
-        return;
-    case BCW_PK_STRING: {
-        bcw_seq_text t = {0};
-        if (s->outs[k] != NULL)
-            t = bcw_seq_text_of(s->outs[k]);
-        if (raw == 0) {
-            fprintf(f, "    assert_null(%s);\n", call);
-        } else if (t.there && t.of == 0 && !t.cut) {
-            char bytes[BCW_TEXT_MAX + 1];
-            memcpy(bytes, t.at, t.n);
-            bytes[t.n] = '\0';
-            fprintf(f, "    assert_string_equal(%s, ", call);
-            bcw__c_quote_file(f, bytes, '"');
-            fputs(");\n", f);
-        } else {
-            fprintf(f, "    assert_non_null(%s);\n", call);
-        }
-        return;
-    }
-    case BCW_PK_UNIT:
-    case BCW_PK_ELEMENT:
-    case BCW_PK_HANDLE:
-        fprintf(f,
-                raw == 0 ? "    assert_null(%s);\n"
-                         : "    assert_non_null(%s);\n",
-                call);
-        return;
-    default:
-        fprintf(f, "    %s;\n", call);
-        return;
-    }
-}
-
-/* Sequence s's calls 0 .. last as C statements into f, asserting each
- * result when `check`; false (with *why) when an argument cannot be
- * written in C; *header set when one needs the library's header. */
-static bool statements(FILE *f, const bcw_reporter *r, const bcw_seq *s,
-                       unsigned last, bool check, bool *header,
-                       const char **why)
-{
-    const bcw_unit *u = r->unit;
-    bcw_gen gen = {0};
-    bcw__generator_reset(r->gen);
-    char args[BCW_MAX_PARAMS][64], result[256], c[96];
-    const char *labels[BCW_MAX_PARAMS];
-    for (unsigned k = 0; k <= last && k <= s->len; k++) {
-        const bcw_func *fn = bcw__report_call(r, s, k, &gen, args, labels,
-                                              result, sizeof result, false);
-        bool halts =
-            k == last && s->outcome != BCW_RUN_NORMAL && s->halted_at == k;
-        char call[1024];
-        size_t n = 0;
-        unsigned first = 0;
-        if (k == 0 && fn->role == BCW_ROLE_EMPTY) {
-            fprintf(f, "    %starget = NULL;\n", u->ctype);
-            continue;
-        }
-        if (k == 0 && fn->role == BCW_ROLE_INIT_CONSTRUCTOR) {
-            /* storage of the unit's size: its type may be incomplete
-             * here (the declarations bcwalk writes) */
-            fprintf(f,
-                    "    _Alignas(max_align_t) unsigned char storage[%llu];\n"
-                    "    %s *target = (%s *)storage;\n",
-                    (unsigned long long)(u->size ? u->size : 1), u->ctype,
-                    u->ctype);
-            n = (size_t)snprintf(call, sizeof call, "%s(target", fn->name);
-            first = 1;
-        } else {
-            n = (size_t)snprintf(call, sizeof call, "%s(", fn->name);
-        }
-        for (unsigned p = first; p < fn->nparams && n < sizeof call; p++) {
-            if (!c_arg(args[p], c, sizeof c, header)) {
-                *why = "an argument bcwalk made has no C spelling here";
-                return false;
-            }
-            n += (size_t)snprintf(call + n, sizeof call - n, "%s%s",
-                                  p ? ", " : "", c);
-            if (labels[p] != NULL && n < sizeof call)
-                comment(call, sizeof call, &n, labels[p]);
-        }
-        if (n < sizeof call)
-            snprintf(call + n, sizeof call - n, ")");
-        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR &&
-            fn->ret.kind == BCW_PK_UNIT) {
-            size_t tn = strlen(fn->ret.ctype);
-            fprintf(f, "    %s%starget = %s;\n", fn->ret.ctype,
-                    tn > 0 && fn->ret.ctype[tn - 1] == '*' ? "" : " ", call);
-            if (check && !halts && k >= s->nprefix)
-                fputs("    assert_non_null(target);\n", f);
-        } else if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR) {
-            *why = "its constructor gives the object back through a pointer";
-            return false;
-        } else if (check && !halts && k >= s->nprefix) {
-            /* the state walk's cover (its prefix) was not observed */
-            assert_result(f, fn, s, k, call);
-        } else {
-            fprintf(f, "    %s;\n", call);
-        }
-    }
-    return true;
 }
 
 enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code, const char **why)
@@ -285,242 +137,344 @@ enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code, const char **why)
     return EXPECT_NONE;
 }
 
-int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r, const bcw_seq *s,
-                    unsigned group, const char *gname)
-{
-    if (s->suspect || s->aliasing || s->outcome == BCW_RUN_REJECTED)
-        return 0;
-    if (bcw__grow(&e->group, &e->capgroup, e->ntests + 1, sizeof *e->group) < 0)
-        return BCW_ENOMEM;
-    unsigned id = e->ntests++;
-    e->group[id] = group;
-    FILE *f = e->f;
-    int code = 0;
-    const char *why = NULL;
-    enum bcw_expect how = s->outcome == BCW_RUN_NORMAL
-                              ? EXPECT_NONE
-                              : bcw__halt_expect(s, &code, &why);
-    /* the calls made: up to the one that halted (the destructor: all) */
-    unsigned last = s->outcome == BCW_RUN_NORMAL || s->halted_at > s->len
-                        ? s->len
-                        : s->halted_at;
-    bool dtor_halts = s->outcome != BCW_RUN_NORMAL && s->halted_at > s->len;
-    char *calls = NULL;
-    size_t ncalls = 0;
-    FILE *cf = open_memstream(&calls, &ncalls);
-    if (cf == NULL)
-        return BCW_ENOMEM;
-    bool native = how == EXPECT_SIGNAL || how == EXPECT_ABORT ||
-                  how == EXPECT_EXIT || how == EXPECT_HANG ||
-                  how == EXPECT_CHECKED;
-    bool header = false;
-    bool ok = (s->outcome == BCW_RUN_NORMAL || how != EXPECT_NONE) &&
-              statements(cf, r, s, last, !native, &header, &why);
-    /* a unit without a destructor: nothing ends its sequences */
-    const char *dtor = r->ndtors > 0 ? bcw__report_destructor(r, s) : NULL;
-    if (ok && dtor_halts && dtor != NULL)
-        fprintf(cf, "    %s(%s);\n", dtor,
-                s->halted_at == s->len + 2u ? "NULL" : "target");
-    if (ok && how == EXPECT_INVARIANT)
-        fprintf(cf, "    assert_false(%s(target));\n",
-                r->unit->funcs[r->unit->invariant].name);
-    else if (ok && !native && dtor != NULL)
-        fprintf(cf, "    %s(target);\n", dtor);
-    if (fclose(cf) != 0 || calls == NULL) {
-        free(calls);
-        return BCW_ENOMEM;
-    }
-    fputs("\n/* ", f);
-    for (const char *p = gname; *p; p++)
-        fputc(*p == '*' && p[1] == '/' ? '+' : *p, f);
-    fprintf(f, "%s */\n",
-            s->leak != NULL ? "; it leaks: LeakSanitizer sees it" : "");
-    /* a test naming what only the header declares runs with it */
-    const char *on = header ? "#ifdef BCW_HEADER\n" : "";
-    const char *off = header ? "#else\n    skip(); /* it names what the "
-                               "library's header declares: -DBCW_HEADER "
-                               "*/\n#endif\n"
-                             : "";
-    if (!ok) {
-        e->nskipped++;
-        fprintf(f,
-                "static void seq_%u(void **state)\n{\n    (void)state;\n"
-                "    /* not in C: %s */\n    skip();\n}\n",
-                id, why);
-    } else if (!native) {
-        fprintf(f,
-                "static void seq_%u(void **state)\n{\n    (void)state;\n"
-                "%s%s%s}\n",
-                id, on, calls, off);
-    } else {
-        static const char *const names[] = {"HALT_SIGNAL", "HALT_ABORT",
-                                            "HALT_EXIT", "HALT_HANG",
-                                            "HALT_CHECKED"};
-        unsigned seconds =
-            how == EXPECT_HANG ? (r->timeout_ms + 999) / 1000 * 2 : 10;
-        fprintf(f, "static void seq_%u_run(void)\n{\n%s%s%s}\n\n", id, on,
-                calls, header ? "#endif\n" : "");
-        fprintf(f, "static void seq_%u(void **state)\n{\n    (void)state;\n",
-                id);
-        if (how == EXPECT_CHECKED)
-            fputs("#if !BCW_CHECKED\n    skip(); /* a halt a checker sees: "
-                  "build with -fsanitize=address */\n#endif\n",
-                  f);
-        fprintf(f, "%s    assert_true(halts(seq_%u_run, %s, %d, %u));\n%s}\n",
-                on, id, names[how], code, seconds ? seconds : 2, off);
-    }
-    free(calls);
-    return ferror(f) ? BCW_ENOMEM : 0;
-}
-
-/* Does C know type `t` without the library's header?  The unit types
- * are declared by the file itself. */
-static bool known_type(const bcw_model *m, const char *t)
-{
-    static const char *const words[] = {
-        "const",     "volatile", "unsigned",  "signed",   "char",
-        "short",     "int",      "long",      "float",    "double",
-        "void",      "_Bool",    "bool",      "size_t",   "ssize_t",
-        "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t",   "int16_t",
-        "int32_t",   "int64_t",  "uint8_t",   "uint16_t", "uint32_t",
-        "uint64_t",  "struct",   "enum",      "restrict"};
-    char word[128];
-    bool after_tag = false;
-    for (const char *p = t; *p;) {
-        if (!isalpha((unsigned char)*p) && *p != '_') {
-            p++;
-            continue;
-        }
-        size_t n = 0;
-        while ((isalnum((unsigned char)p[n]) || p[n] == '_') &&
-               n + 1 < sizeof word) {
-            word[n] = p[n];
-            n++;
-        }
-        word[n] = '\0';
-        p += n;
-        bool ok = after_tag;
-        after_tag = false;
-        for (size_t i = 0; !ok && i < sizeof words / sizeof *words; i++)
-            ok = strcmp(word, words[i]) == 0;
-        for (unsigned i = 0; !ok && i < m->nunits; i++)
-            ok = strcmp(word, m->units[i].ctype) == 0;
-        if (!ok)
-            return false;
-        after_tag = strcmp(word, "struct") == 0 || strcmp(word, "enum") == 0;
-    }
-    return true;
-}
-
-static void declare(FILE *f, const bcw_func *fn)
-{
-    size_t n = strlen(fn->ret.ctype);
-    fprintf(f, "%s%s%s(", fn->ret.kind == BCW_PK_NONE ? "void" : fn->ret.ctype,
-            n > 0 && fn->ret.ctype[n - 1] == '*' ? "" : " ", fn->name);
-    for (unsigned p = 0; p < fn->nparams; p++)
-        fprintf(f, "%s%s", p ? ", " : "", fn->params[p].ctype);
-    fputs(fn->nparams ? ");\n" : "void);\n", f);
-}
-
-/* The library's declarations the tests need: each unit's type and each
- * function the walk calls; the types they name that only the library's
- * header declares into *unknown (a `, `-separated list; empty if none). */
-static void declarations(FILE *f, const bcw_reporter *r, char *unknown,
-                         size_t n)
-{
-    const bcw_model *m = r->model;
-    unknown[0] = '\0';
-    for (unsigned i = 0; i < m->nunits; i++) {
-        const char *t = m->units[i].ctype;
-        if (strncmp(t, "struct ", 7) != 0 && strchr(t, '*') == NULL)
-            fprintf(f, "typedef struct %s %s;\n", m->units[i].name, t);
-    }
-    const bcw_unit *u = r->unit;
-    for (unsigned i = 0; i < u->nfuncs; i++) {
-        const bcw_func *fn = &u->funcs[i];
-        bool used = false;
-        for (unsigned k = 0; k < r->nsteps && !used; k++)
-            used = r->steps[k].func == i;
-        used |= (int)i == u->invariant;
-        if (!used)
-            continue;
-        bool ok = fn->ret.kind == BCW_PK_NONE || known_type(m, fn->ret.ctype);
-        for (unsigned p = 0; p < fn->nparams; p++) {
-            if (known_type(m, fn->params[p].ctype))
-                continue;
-            ok = false;
-            size_t len = strlen(unknown);
-            if (strstr(unknown, fn->params[p].ctype) == NULL)
-                snprintf(unknown + len, n - len, "%s%s", len ? ", " : "",
-                         fn->params[p].ctype);
-        }
-        if (!ok && fn->ret.kind != BCW_PK_NONE &&
-            !known_type(m, fn->ret.ctype) &&
-            strstr(unknown, fn->ret.ctype) == NULL) {
-            size_t len = strlen(unknown);
-            snprintf(unknown + len, n - len, "%s%s", len ? ", " : "",
-                     fn->ret.ctype);
-        }
-        declare(f, fn);
-    }
-}
-
-static const char PRELUDE[] =
-    "#define _POSIX_C_SOURCE 200809L\n"
-    "#include <fcntl.h>\n#include <setjmp.h>\n#include <signal.h>\n"
-    "#include <stdarg.h>\n#include <stdbool.h>\n#include <stddef.h>\n"
-    "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-    "#include <sys/types.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n"
-    "#include <cmocka.h>\n\n";
-
 static const char HALTS[] =
-    "/* Halts a checker sees (a heap overflow, a double free) need one. */\n"
-    "#if defined(__SANITIZE_ADDRESS__)\n#define BCW_CHECKED 1\n"
-    "#elif defined(__has_feature)\n#if __has_feature(address_sanitizer)\n"
-    "#define BCW_CHECKED 1\n#endif\n#endif\n#ifndef BCW_CHECKED\n"
-    "#define BCW_CHECKED 0\n#endif\n\n"
     "enum halt { HALT_SIGNAL, HALT_ABORT, HALT_EXIT, HALT_HANG, "
-    "HALT_CHECKED };\n\n"
-    "/* Runs `run` in a child process, its output silenced, and says whether\n"
-    " * it ended as `how` expects: killed by signal `code`, by SIGABRT,\n"
-    " * exiting with status `code`, still running after `seconds` (a hang),\n"
-    " * or any halt (a checker's report).  Returning is exit status 125. */\n"
-    "static int halts(void (*run)(void), enum halt how, int code,\n"
-    "                 unsigned seconds)\n{\n"
+    "HALT_CHECKED, HALT_NONE };\n\n"
+    "/* Runs `run` in a child process of its own process group and says\n"
+    " * whether it ended as `how` expects: killed by signal `code`, by\n"
+    " * SIGABRT, exiting with status `code`, still running after `seconds`\n"
+    " * (a hang), any halt (a checker's report), or (HALT_NONE) returning,\n"
+    " * its assertions true.  A halt's output is silenced; returning is\n"
+    " * exit status 125 where a halt is expected.  The group is killed at\n"
+    " * the end: what the library started goes with it.  A test whose\n"
+    " * assertion fails in the child ends it (bcw_child_ends). */\n"
+    "static __attribute__((unused)) int halts(void (*run)(void),\n"
+    "                                         enum halt how, int code,\n"
+    "                                         unsigned seconds)\n{\n"
     "    fflush(NULL);\n    pid_t pid = fork();\n    if (pid < 0)\n"
-    "        return 0;\n    if (pid == 0) {\n"
+    "        return 0;\n    if (pid == 0) {\n        setpgid(0, 0);\n"
+    "        setenv(\"BCW_CHILD\", \"1\", 1);\n"
     "        /* cmocka's handlers of fatal signals are the parent's */\n"
     "        for (int sig = 1; sig < 32; sig++)\n"
     "            signal(sig, SIG_DFL);\n"
     "        int null = open(\"/dev/null\", O_WRONLY);\n"
-    "        if (null >= 0) {\n            dup2(null, 1);\n"
-    "            dup2(null, 2);\n        }\n        alarm(seconds);\n"
-    "        run();\n        _exit(125);\n    }\n    int st = 0;\n"
-    "    if (waitpid(pid, &st, 0) != pid)\n        return 0;\n"
-    "    switch (how) {\n    case HALT_SIGNAL: /* a checker reports, exits */\n"
+    "        if (null >= 0 && how != HALT_NONE) {\n"
+    "            dup2(null, 1);\n            dup2(null, 2);\n        }\n"
+    "        run();\n        fflush(NULL);\n"
+    "        _exit(how == HALT_NONE ? 0 : 125);\n    }\n"
+    "    setpgid(pid, pid);\n"
+    "    int st = 0, hung = 0;\n"
+    "    long waited = 0, nap = 100000; /* ns, doubling to 10 ms */\n"
+    "    while (waitpid(pid, &st, WNOHANG) == 0) {\n"
+    "        if (waited >= (long)seconds * 1000000000L) {\n"
+    "            hung = 1;\n            kill(-pid, SIGKILL);\n"
+    "            waitpid(pid, &st, 0);\n            break;\n        }\n"
+    "        struct timespec t = {0, nap};\n"
+    "        nanosleep(&t, NULL);\n        waited += nap;\n"
+    "        nap = nap < 10000000 ? 2 * nap : nap;\n    }\n"
+    "    kill(-pid, SIGKILL);\n"
+    "    if (how == HALT_HANG || hung)\n        return how == HALT_HANG && "
+    "hung;\n"
+    "    switch (how) {\n    case HALT_NONE:\n"
+    "        return WIFEXITED(st) && WEXITSTATUS(st) == 0;\n"
+    "    case HALT_SIGNAL: /* a checker reports, exits */\n"
     "        return (WIFSIGNALED(st) && WTERMSIG(st) == code) ||\n"
     "               (BCW_CHECKED && WIFEXITED(st) && WEXITSTATUS(st) != 125);\n"
     "    case HALT_ABORT:\n"
     "        return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;\n"
     "    case HALT_EXIT:\n"
     "        return WIFEXITED(st) && WEXITSTATUS(st) == code;\n"
-    "    case HALT_HANG:\n"
-    "        return WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM;\n"
     "    default:\n"
-    "        return (WIFSIGNALED(st) && WTERMSIG(st) != SIGALRM) ||\n"
-    "               (WIFEXITED(st) && WEXITSTATUS(st) != 125);\n    }\n}\n";
+    "        return WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != "
+    "125);\n    }\n}\n\n"
+    "/* Each test's setup: in a child whose assertion failed (cmocka,\n"
+    " * having said so, goes on to the next test there), the child's end.\n"
+    " * So is the end of a group. */\n"
+    "static __attribute__((unused)) int bcw_child_ends(void **state)\n{\n"
+    "    (void)state;\n    if (getenv(\"BCW_CHILD\") != NULL)\n"
+    "        _exit(1);\n    return 0;\n}\n";
 
-int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
-                      const char *const *groups, unsigned ngroups,
-                      const char *path)
+/* How sequence s runs as a test, into t. */
+static void plan_test(test *t, const bcw_reporter *r, const bcw_seq *s)
 {
-    if (fflush(e->f) != 0 || ferror(e->f))
+    t->leak = s->outcome == BCW_RUN_NORMAL && s->leak != NULL;
+    t->seconds = 10;
+    if (s->outcome == BCW_RUN_NORMAL && !t->leak) {
+        t->run = RUN_HERE;
+        t->how = EXPECT_NONE; /* HALT_NONE */
+        t->seconds = 60;
+        return;
+    }
+    t->run = RUN_CHILD;
+    if (t->leak) {
+        t->how = EXPECT_EXIT;
+        t->code = 123;
+        t->guard = "BCW_CHECKED";
+        return;
+    }
+    if (s->cause != NULL && s->cause->kind == BCW_CAUSE_UNDEFINED) {
+        t->how = EXPECT_CHECKED;
+        t->guard = "BCW_UNDEFINED";
+        return;
+    }
+    t->how = bcw__halt_expect(s, &t->code, &t->why);
+    if (t->how == EXPECT_INVARIANT) {
+        t->how = EXPECT_EXIT; /* bcw_invariant_false */
+        t->code = 124;
+    } else if (t->how == EXPECT_CHECKED && s->cause->size == 0 &&
+               (s->cause->kind == BCW_CAUSE_OVERFLOW ||
+                s->cause->where == BCW_WHERE_PAST ||
+                s->cause->where == BCW_WHERE_BLOCK)) {
+        t->run = RUN_SKIPPED;
+        t->why = "an access past a 0-byte block, which AddressSanitizer "
+                 "gives a byte (bcwalk --reproduce shows it)";
+    } else if (t->how == EXPECT_CHECKED) {
+        t->guard = "BCW_CHECKED";
+    } else if (t->how == EXPECT_HANG) {
+        t->seconds = (r->timeout_ms + 999) / 1000 * 2;
+        t->seconds = t->seconds < 2 ? 2 : t->seconds;
+    } else if (t->how == EXPECT_NONE) {
+        t->run = RUN_SKIPPED;
+    }
+}
+
+/* Where test `id` goes: a new slot, or (a group's sample full) a slot
+ * of the sample drawn by the reservoir, or nowhere (SIZE_MAX). */
+static size_t place(bcw_emit_c *e, unsigned group, bool pin)
+{
+    if (e->all || pin)
+        return e->ntests;
+    if (group >= e->nsamples) {
+        if (bcw__grow(&e->samples, &e->capsamples, group + 1,
+                      sizeof *e->samples) < 0)
+            return SIZE_MAX - 1;
+        memset(&e->samples[e->nsamples], 0,
+               (group + 1 - e->nsamples) * sizeof *e->samples);
+        e->nsamples = group + 1;
+    }
+    sample *g = &e->samples[group];
+    uint64_t i = g->seen++;
+    if (g->slot == NULL &&
+        (g->slot = bcw__calloc(EMIT_SAMPLE, sizeof *g->slot)) == NULL)
+        return SIZE_MAX - 1;
+    if (i < EMIT_SAMPLE) {
+        g->slot[g->nslot++] = e->ntests;
+        return e->ntests;
+    }
+    /* Vitter's algorithm R, its draws a fixed function of (group, i) */
+    uint64_t j = bcw__hash(&i, sizeof i, group + 1) % (i + 1);
+    if (j >= EMIT_SAMPLE)
+        return SIZE_MAX;
+    test *old = &e->tests[g->slot[j]];
+    free(old->calls);
+    old->calls = NULL;
+    old->run = RUN_SKIPPED;
+    old->why = NULL; /* dropped: not written */
+    g->slot[j] = e->ntests;
+    return e->ntests;
+}
+
+/* A function of the library s calls that another file cannot: static
+ * in it (a static inline of its header too), or NULL. */
+static const char *static_call(const bcw_reporter *r, const bcw_seq *s)
+{
+    for (uint32_t k = 0; k <= s->len + 1; k++) {
+        const char *name = bcw__calls_name(r, s, k);
+        for (unsigned i = 0; i < r->unit->nfuncs; i++)
+            if (r->unit->funcs[i].is_static &&
+                strcmp(r->unit->funcs[i].name, name) == 0)
+                return name;
+    }
+    return NULL;
+}
+
+int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r, const bcw_seq *s,
+                    unsigned group, bool pin)
+{
+    if (s->suspect || s->aliasing || s->outcome == BCW_RUN_REJECTED)
+        return 0;
+    uint64_t ord = e->seqs++;
+    size_t at = place(e, group, pin);
+    if (at == SIZE_MAX)
+        return 0;
+    if (at == SIZE_MAX - 1 ||
+        bcw__grow(&e->tests, &e->captests, e->ntests + 1, sizeof *e->tests) < 0)
         return BCW_ENOMEM;
+    test *t = &e->tests[e->ntests++];
+    *t = (test){.ord = ord, .group = group};
+    plan_test(t, r, s);
+    if (t->run != RUN_SKIPPED && (t->fn = static_call(r, s)) != NULL) {
+        t->run = RUN_SKIPPED;
+        t->why = "static in the library: another file cannot call it";
+    }
+    if (t->run == RUN_SKIPPED)
+        return 0;
+    size_t len = 0;
+    FILE *f = open_memstream(&t->calls, &len);
+    if (f == NULL)
+        return BCW_ENOMEM;
+    e->names.why = NULL;
+    bcw__cprog_calls(f, r, s, &e->names,
+                     t->run == RUN_HERE ? BCW_CPROG_CHECK : 0);
+    if (fclose(f) != 0 || t->calls == NULL)
+        return BCW_ENOMEM;
+    if (e->names.why != NULL) {
+        free(t->calls);
+        t->calls = NULL;
+        t->run = RUN_SKIPPED;
+        t->why = e->names.why;
+    }
+    return 0;
+}
+
+/* Is test t written?  (Dropped from a sample: not.) */
+static bool written(const test *t)
+{
+    return t->calls != NULL || t->why != NULL;
+}
+
+/* Test t as function seq_<id> into f, headed by its group's name. */
+static void write_test(FILE *f, const test *t, unsigned id, const char *gname)
+{
+    static const char *const names[] = {
+        "HALT_SIGNAL", "HALT_ABORT", "HALT_EXIT", "HALT_HANG", "HALT_CHECKED"};
+    fputs("\n/* ", f);
+    for (const char *p = gname; *p; p++)
+        fputc(*p == '*' && p[1] == '/' ? '+' : *p, f);
+    fprintf(f, "%s */\n", t->leak ? "; it leaks: LeakSanitizer sees it" : "");
+    if (t->run == RUN_SKIPPED) {
+        fprintf(f,
+                "static void seq_%u(void **state)\n{\n    (void)state;\n"
+                "    /* not in C: %s%s%s */\n    skip();\n}\n",
+                id, t->fn ? t->fn : "", t->fn ? " is " : "", t->why);
+        return;
+    }
+    fprintf(f, "static void seq_%u_run(void)\n{\n%s}\n\n", id, t->calls);
+    fprintf(f, "static void seq_%u(void **state)\n{\n    (void)state;\n", id);
+    if (t->guard != NULL && strcmp(t->guard, "BCW_UNDEFINED") == 0)
+        fputs("#ifndef BCW_UNDEFINED\n    skip(); /* undefined behaviour: "
+              "build with -fsanitize=undefined\n"
+              "             -fno-sanitize-recover=all -DBCW_UNDEFINED */\n"
+              "#endif\n",
+              f);
+    else if (t->guard != NULL)
+        fprintf(f,
+                "#if !BCW_CHECKED\n    skip(); /* %s: build with "
+                "-fsanitize=address */\n#endif\n",
+                t->leak ? "a leak LeakSanitizer sees"
+                        : "a halt a checker sees");
+    fprintf(f, "    assert_true(halts(seq_%u_run, %s, %d, %u));\n}\n", id,
+            t->how == EXPECT_NONE ? "HALT_NONE" : names[t->how], t->code,
+            t->seconds);
+}
+
+static int by_ord(const void *a, const void *b)
+{
+    const test *x = a, *y = b;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/* The name of file `part` of path: path itself, then stem_2.c ... */
+static char *part_path(const char *path, unsigned part)
+{
+    if (part == 0)
+        return bcw__strdup(path);
+    size_t n = strlen(path);
+    int stem = n > 2 && strcmp(path + n - 2, ".c") == 0 ? (int)n - 2 : (int)n;
+    return bcw__sprintf("%.*s_%u.c", stem, path, part + 1);
+}
+
+static const char PRELUDE[] =
+    "#define _GNU_SOURCE\n"
+    "#include <fcntl.h>\n#include <setjmp.h>\n#include <signal.h>\n"
+    "#include <stdarg.h>\n#include <stdbool.h>\n#include <stddef.h>\n"
+    "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+    "#include <string.h>\n#include <sys/resource.h>\n#include <sys/types.h>\n"
+    "#include <sys/wait.h>\n#include <time.h>\n#include <unistd.h>\n\n"
+    "#include <cmocka.h>\n\n";
+
+/* File `part` of `nparts`: its tests (ids first..), the function
+ * running them by group, and in the first the program's main(). */
+static int write_part(const bcw_emit_c *e, const bcw_reporter *r,
+                      const char *head, const test *const *tests,
+                      unsigned ntests, unsigned first, unsigned part,
+                      unsigned nparts, const char *const *groups,
+                      unsigned ngroups, const char *path)
+{
     char *data = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&data, &len);
     if (f == NULL)
         return BCW_ENOMEM;
+    fputs(head, f);
+    fputs(PRELUDE, f);
+    fputs(bcw__cprog_helpers, f);
+    if (part == 0)
+        fputs(bcw__cprog_sanitizers, f);
+    bcw__cprog_declare(f, r->model, &e->names);
+    fputc('\n', f);
+    fputs(HALTS, f);
+    for (unsigned k = 0; k < ntests; k++)
+        write_test(f, tests[k], first + k, groups[tests[k]->group]);
+    fprintf(f,
+            "\nint bcw_tests_%u(void);\n\nint bcw_tests_%u(void)\n{\n"
+            "    int failed = 0;\n",
+            part + 1, part + 1);
+    for (unsigned i = 0; i < ngroups; i++) {
+        bool any = false;
+        for (unsigned k = 0; k < ntests && !any; k++)
+            any = tests[k]->group == i;
+        if (!any)
+            continue;
+        fprintf(f, "    {\n        const struct CMUnitTest tests[] = {\n");
+        for (unsigned k = 0; k < ntests; k++)
+            if (tests[k]->group == i)
+                fprintf(f,
+                        "            cmocka_unit_test_setup(seq_%u, "
+                        "bcw_child_ends),\n",
+                        first + k);
+        fputs("        };\n        failed += cmocka_run_group_tests_name(", f);
+        bcw__c_quote_file(f, groups[i], '"');
+        fputs(", tests, NULL, NULL);\n"
+              "        bcw_child_ends(NULL);\n    }\n",
+              f);
+    }
+    fputs("    return failed;\n}\n", f);
+    if (part == 0) {
+        for (unsigned p = 1; p < nparts; p++)
+            fprintf(f, "\nint bcw_tests_%u(void);", p + 1);
+        fputs("\n\nint main(void)\n{\n"
+              "    /* what the library starts and leaves running stops once\n"
+              "     * it has used this much CPU time, as bcwalk's worker's */\n"
+              "    struct rlimit cpu;\n"
+              "    if (getrlimit(RLIMIT_CPU, &cpu) == 0 &&\n"
+              "        cpu.rlim_cur == RLIM_INFINITY) {\n"
+              "        cpu.rlim_cur = 300;\n"
+              "        setrlimit(RLIMIT_CPU, &cpu);\n    }\n"
+              "    int failed = 0;\n",
+              f);
+        for (unsigned p = 0; p < nparts; p++)
+            fprintf(f, "    failed += bcw_tests_%u();\n", p + 1);
+        fputs("    return failed != 0;\n}\n", f);
+    }
+    return bcw__write_stream_atomic(f, &data, &len, path);
+}
+
+int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
+                      const char *const *groups, unsigned ngroups,
+                      const char *path)
+{
+    qsort(e->tests, e->ntests, sizeof *e->tests, by_ord);
+    const test **kept = bcw__calloc(e->ntests + 1, sizeof *kept);
+    if (kept == NULL)
+        return BCW_ENOMEM;
+    unsigned n = 0, skipped = 0;
+    for (size_t i = 0; i < e->ntests; i++)
+        if (written(&e->tests[i])) {
+            kept[n++] = &e->tests[i];
+            skipped += e->tests[i].run == RUN_SKIPPED;
+        }
+    unsigned nparts = n > 0 ? (n + EMIT_PER_FILE - 1) / EMIT_PER_FILE : 1;
     /* the command as the comment's text: no comment end inside */
     char safe[1024];
     size_t w = 0;
@@ -530,67 +484,66 @@ int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r, const char *from,
             safe[w++] = ' ';
     }
     safe[w] = '\0';
-    fprintf(f,
-            "/* Generated by bcwalk --emit-c from %s: the %s walk of "
-            "%s,\n * depth %u, %u tests (%u of them skipped: not in C).  "
-            "Each replays a sequence\n * the walk ran and asserts what it "
-            "observed; a call that halted is expected\n * to halt, in a "
-            "child process.  Build it with the library and cmocka:\n"
-            " *   cc -o tests this.c LIBRARY.c -lcmocka\n"
-            " * and with the library's header instead of the declarations "
-            "below:\n *   cc -DBCW_HEADER='\"lib.h\"' ...\n */\n",
-            safe, bcw__walk_name(r->walk), r->unit->name, r->depth, e->ntests,
-            e->nskipped);
-    fputs(PRELUDE, f);
-    char unknown[512];
-    char *decls = NULL;
-    size_t ndecls = 0;
-    FILE *df = open_memstream(&decls, &ndecls);
-    if (df == NULL) {
-        fclose(f);
-        free(data);
-        return BCW_ENOMEM;
+    char *files = NULL, *head = NULL;
+    size_t nfiles = 0, nhead = 0;
+    FILE *ff = open_memstream(&files, &nfiles);
+    for (unsigned p = 0; ff != NULL && p < nparts; p++) {
+        char *name = part_path(path, p);
+        const char *base = name ? strrchr(name, '/') : NULL;
+        fprintf(ff, " %s", base ? base + 1 : name ? name : "?");
+        free(name);
     }
-    declarations(df, r, unknown, sizeof unknown);
-    fclose(df);
-    fputs("#ifdef BCW_HEADER\n#include BCW_HEADER\n#else\n", f);
-    if (unknown[0] != '\0')
+    int err = ff == NULL || fclose(ff) != 0 ? BCW_ENOMEM : 0;
+    FILE *f = err == 0 ? open_memstream(&head, &nhead) : NULL;
+    if (f != NULL) {
         fprintf(f,
-                "#error \"the library's functions take types only its "
-                "header declares (%s): compile with "
-                "-DBCW_HEADER='\\\"lib.h\\\"'\"\n",
-                unknown);
-    fputs(decls ? decls : "", f);
-    free(decls);
-    fputs("#endif\n\n", f);
-    fputs(HALTS, f);
-    fwrite(e->body, 1, e->len, f);
-    fputs("\nint main(void)\n{\n    int failed = 0;\n", f);
-    for (unsigned i = 0; i < ngroups; i++) {
-        bool any = false;
-        for (unsigned k = 0; k < e->ntests && !any; k++)
-            any = e->group[k] == i;
-        if (!any)
-            continue;
-        fprintf(f, "    {\n        const struct CMUnitTest tests[] = {\n");
-        for (unsigned k = 0; k < e->ntests; k++)
-            if (e->group[k] == i)
-                fprintf(f, "            cmocka_unit_test(seq_%u),\n", k);
-        fputs("        };\n        failed += cmocka_run_group_tests_name(", f);
-        bcw__c_quote_file(f, groups[i], '"');
-        fputs(", tests, NULL, NULL);\n    }\n", f);
+                "/* Generated by bcwalk --emit-c from %s: the %s walk of "
+                "%s,\n * depth %u: %u tests of its %llu sequences (%s), "
+                "%u of them skipped.\n * Each replays a sequence the walk "
+                "ran and asserts what it observed; a\n * call that halted "
+                "is expected to halt, in a child process.  L_name is\n"
+                " * the library's function name, declared by its ABI: no "
+                "header is needed.\n * Build and run it with the library "
+                "and cmocka (AddressSanitizer runs\n * the tests of halts "
+                "only a checker sees, and of leaks):\n"
+                " *  cc -g -fsanitize=address -o tests%s LIBRARY.c -lcmocka\n"
+                " *  ./tests\n */\n",
+                safe, bcw__walk_name(r->walk), r->unit->name, r->depth, n,
+                (unsigned long long)e->seqs,
+                e->all ? "all"
+                       : "a chosen set: every distinct halt, each state's "
+                         "transitions, a sample of each length or state; "
+                         "--emit-c-all for all",
+                skipped, files ? files : "");
+        err = fclose(f) != 0 || head == NULL ? BCW_ENOMEM : 0;
+    } else {
+        err = BCW_ENOMEM;
     }
-    fputs("    return failed != 0;\n}\n", f);
-    return bcw__write_stream_atomic(f, &data, &len, path);
+    for (unsigned p = 0; err == 0 && p < nparts; p++) {
+        char *name = part_path(path, p);
+        unsigned first = p * EMIT_PER_FILE;
+        unsigned count = n - first < EMIT_PER_FILE ? n - first : EMIT_PER_FILE;
+        err = name == NULL ? BCW_ENOMEM
+                           : write_part(e, r, head, kept + first, count, first,
+                                        p, nparts, groups, ngroups, name);
+        free(name);
+    }
+    free(files);
+    free(head);
+    free(kept);
+    return err;
 }
 
 void bcw__emit_c_free(bcw_emit_c *e)
 {
     if (e == NULL)
         return;
-    if (e->f != NULL)
-        fclose(e->f);
-    free(e->body);
-    free(e->group);
+    for (size_t i = 0; i < e->ntests; i++)
+        free(e->tests[i].calls);
+    free(e->tests);
+    for (size_t i = 0; i < e->nsamples; i++)
+        free(e->samples[i].slot);
+    free(e->samples);
+    bcw__c_names_free(&e->names);
     free(e);
 }

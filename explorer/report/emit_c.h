@@ -1,7 +1,8 @@
-/* emit_c.h - a walk's sequences as a C file of cmocka tests (bcwalk
+/* emit_c.h - a walk's sequences as C files of cmocka tests (bcwalk
  * report --emit-c; docs/reports.md): each sequence replayed by plain
  * calls, asserting what the walk observed, a call that halted expected
- * to halt in a child process. */
+ * to halt in a child process; a chosen set of them unless all are asked
+ * for (--emit-c-all). */
 #ifndef BCW_EMIT_C_H
 #define BCW_EMIT_C_H
 
@@ -28,18 +29,23 @@ enum bcw_expect {
 BCW_INTERNAL enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code,
                                               const char **why);
 
-/* An emitter for the walk r reports; 0 or BCW_ENOMEM. */
-BCW_INTERNAL int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r);
+/* An emitter for the walk r reports, of every sequence's test when
+ * `all`, else of a chosen set; 0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__emit_c_new(bcw_emit_c **out, const bcw_reporter *r,
+                                 bool all);
 
-/* The test of an executed sequence, in group number `group`, named
- * `gname` (a length, or a state of the state walk). */
+/* The test of an executed sequence, in group number `group` (a length,
+ * or a state of the state walk): kept whatever the sample when `pin` (a
+ * distinct halt's shortest sequence, a state's transition, a confirmed
+ * oracle entry), else one the group's sample may keep. */
 BCW_INTERNAL int bcw__emit_c_seq(bcw_emit_c *e, const bcw_reporter *r,
-                                 const bcw_seq *s, unsigned group,
-                                 const char *gname);
+                                 const bcw_seq *s, unsigned group, bool pin);
 
-/* The file: declarations, the tests, main() running each group (groups,
- * by number, their names); written atomically to `path`.  `from` names
- * what it was made from. */
+/* The files, written atomically: `path`, then as many more as the tests
+ * need (path's stem _2.c, _3.c ...), each with the declarations, its
+ * tests and a function running them by group (groups: by number, their
+ * names); main() in the first.  `from` names what they were made
+ * from. */
 BCW_INTERNAL int bcw__emit_c_write(bcw_emit_c *e, const bcw_reporter *r,
                                    const char *from, const char *const *groups,
                                    unsigned ngroups, const char *path);

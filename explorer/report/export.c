@@ -136,10 +136,12 @@ static group *group_of(bcw_exports *x, const char *name)
     return g;
 }
 
-/* The halt s is one of, made when it is the first. */
+/* The halt s is one of, made when it is the first; *chosen when s is
+ * its shortest sequence so far. */
 static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
-                   const char *gname, unsigned *index)
+                   const char *gname, unsigned *index, bool *chosen)
 {
+    *chosen = false;
     char cause[512], leak[512], file[256] = "";
     unsigned line = 0;
     bcw__report_words(r, s, cause, sizeof cause, leak, sizeof leak);
@@ -171,6 +173,7 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
         *index = i;
         if (s->len >= h->len)
             return 0;
+        *chosen = true;
         /* a shorter one of the same halt (the state walk's states are
          * walked one after another) */
         char *text = c_text(r, s);
@@ -196,6 +199,7 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
                 .failure = is_failure(s),
                 .group = bcw__strdup(gname)};
     *index = x->nhalts++;
+    *chosen = true;
     if (h->outcome == NULL || h->fn == NULL || h->cause == NULL ||
         h->text == NULL || h->group == NULL || (site && h->file == NULL))
         return BCW_ENOMEM;
@@ -219,6 +223,28 @@ static int confirmed_entry(bcw_exports *x, const bcw_reporter *r,
     return bcw__stateset_add(&x->entries, key ? key : 1, first);
 }
 
+/* Halting or leaking sequence s counted in its halt and group g;
+ * *chosen when it is its halt's shortest so far. */
+static int count_halt(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
+                      group *g, bool *chosen)
+{
+    unsigned k;
+    int err = halt_of(x, r, s, g->name, &k, chosen);
+    if (err < 0)
+        return err;
+    if (x->halts[k].failure)
+        g->failed++;
+    else
+        g->halted++;
+    for (unsigned i = 0; i < g->nhalts; i++)
+        if (g->halts[i] == k)
+            return 0;
+    if (bcw__grow(&g->halts, &g->caphalts, g->nhalts + 1, sizeof *g->halts) < 0)
+        return BCW_ENOMEM;
+    g->halts[g->nhalts++] = k;
+    return 0;
+}
+
 int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
 {
     if (x == NULL)
@@ -233,41 +259,28 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
         return BCW_ENOMEM;
     g->run++;
     int err = 0;
-    if (x->o.emit_c_path != NULL && x->emit == NULL)
-        err = bcw__emit_c_new(&x->emit, r);
-    bool emit = x->emit != NULL;
-    if (err == 0 && emit && r->verdict != NULL)
-        err = confirmed_entry(x, r, s, &emit);
-    if (err == 0 && emit)
-        err = bcw__emit_c_seq(x->emit, r, s, (unsigned)(g - x->groups), name);
-    if (err < 0)
-        return err;
+    bool chosen = false;
     if (s->suspect || s->aliasing) { /* listed apart */
         x->suspect += s->suspect;
         x->aliasing += !s->suspect;
-        return 0;
-    }
-    if (s->outcome == BCW_RUN_REJECTED) {
+    } else if (s->outcome == BCW_RUN_REJECTED) {
         x->rejected++;
-        return 0;
+    } else if (s->outcome != BCW_RUN_NORMAL || s->leak != NULL) {
+        err = count_halt(x, r, s, g, &chosen);
     }
-    if (s->outcome == BCW_RUN_NORMAL && s->leak == NULL)
-        return 0;
-    unsigned k;
-    err = halt_of(x, r, s, name, &k);
-    if (err < 0)
+    if (err == 0 && x->o.emit_c_path != NULL && x->emit == NULL)
+        err = bcw__emit_c_new(&x->emit, r, x->o.emit_c_all);
+    if (err < 0 || x->emit == NULL)
         return err;
-    if (x->halts[k].failure)
-        g->failed++;
-    else
-        g->halted++;
-    for (unsigned i = 0; i < g->nhalts; i++)
-        if (g->halts[i] == k)
-            return 0;
-    if (bcw__grow(&g->halts, &g->caphalts, g->nhalts + 1, sizeof *g->halts) < 0)
-        return BCW_ENOMEM;
-    g->halts[g->nhalts++] = k;
-    return 0;
+    /* kept whatever the sample: a halt's shortest sequence, a state's
+     * transitions, an oracle entry confirmed */
+    bool pin = chosen || (r->state != NULL && s->len - s->nprefix <= 1);
+    if (r->verdict != NULL) {
+        err = confirmed_entry(x, r, s, &pin);
+        if (err < 0 || !pin)
+            return err;
+    }
+    return bcw__emit_c_seq(x->emit, r, s, (unsigned)(g - x->groups), pin);
 }
 
 /* --- writing ---------------------------------------------------------- */
@@ -735,7 +748,8 @@ static int write_html(bcw_exports *x, const bcw_reporter *r,
 static int write_emit_c(bcw_exports *x, const bcw_reporter *r)
 {
     const bcw_export_opts *o = &x->o;
-    int err = x->emit == NULL ? bcw__emit_c_new(&x->emit, r) : 0;
+    int err =
+        x->emit == NULL ? bcw__emit_c_new(&x->emit, r, x->o.emit_c_all) : 0;
     if (err < 0)
         return err;
     char from[1024] = "";

@@ -225,6 +225,7 @@ typedef struct bcw_exports bcw_exports;
 typedef struct bcw_export_opts {
     const char *html_path, *junit_path, *sarif_path, *svg_path;
     const char *emit_c_path;
+    bool emit_c_all; /* every sequence's test, not a chosen set */
     const char *reproduce_dir;
     const char *const *argv;
     unsigned argc;

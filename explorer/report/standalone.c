@@ -30,6 +30,7 @@
 #include "alloc.h"
 #include "build.h"
 #include "calls.h"
+#include "cprog.h"
 #include "emit_c.h"
 #include "file.h"
 #include "text.h"
@@ -81,139 +82,6 @@ void bcw__standalone_free(bcw_standalone *p)
     free(p);
 }
 
-/* The C type of ABI class `abi`. */
-static const char *c_type(enum bcw_abi abi)
-{
-    static const char *const names[] = {
-        "void",     "_Bool",   "int8_t",   "uint8_t", "int16_t",
-        "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
-        "float",    "double",  "void *"};
-    return (unsigned)abi < sizeof names / sizeof *names ? names[abi] : NULL;
-}
-
-/* A result's C type: its ABI class's, or a struct of the classes of
- * what a struct returned in registers holds. */
-static void ret_type(const bcw_param *ret, char *buf, size_t n)
-{
-    if (ret->kind == BCW_PK_NONE) {
-        snprintf(buf, n, "void");
-        return;
-    }
-    if (ret->abi != BCW_ABI_STRUCT) {
-        snprintf(buf, n, "%s", c_type(ret->abi));
-        return;
-    }
-    size_t len = (size_t)snprintf(buf, n, "struct {");
-    for (unsigned e = 0; e < ret->nsig && len < n; e++) {
-        const char *t = c_type((enum bcw_abi)ret->sig[e]);
-        len +=
-            (size_t)snprintf(buf + len, n - len, " %s e%u;", t ? t : "char", e);
-    }
-    if (len < n)
-        snprintf(buf + len, n - len, " }");
-}
-
-/* Halt s's function: its calls up to the one that halted (the
- * destructor's: all, then the destructor), checking the invariant where
- * the halt was its, and the leaks after the destructor where it was a
- * leak. */
-static void calls_c(FILE *f, const bcw_reporter *r, const bcw_seq *s,
-                    bcw_c_names *c)
-{
-    bool leak = s->outcome == BCW_RUN_NORMAL;
-    const bcw_unit *u = r->unit;
-    bcw_gen gen = {0};
-    bcw__generator_reset(r->gen);
-    static char args[BCW_MAX_PARAMS][BCW_C_ARG_CHARS];
-    bool dtor = leak || s->halted_at > s->len;
-    unsigned last = dtor ? s->len : s->halted_at;
-    const bcw_func *first = &u->funcs[r->steps[s->steps[0]].func];
-    if (first->role == BCW_ROLE_INIT_CONSTRUCTOR)
-        fprintf(f, "    void *target = bcw_init_cell(%llu);\n",
-                (unsigned long long)(u->size ? u->size : 8));
-    else
-        fputs("    void *target = NULL;\n", f);
-    /* the references it took, each released at the end */
-    fputs("    void *retained[64];\n    unsigned retains = 0;\n"
-          "    (void)retained;\n    (void)retains;\n",
-          f);
-    for (unsigned k = 0; k <= last; k++) {
-        const bcw_func *fn = &u->funcs[r->steps[s->steps[k]].func];
-        if (k == 0 && fn->role == BCW_ROLE_EMPTY)
-            continue;
-        bcw__calls_args_c(r, s, k, s->steps[k], &gen, c, args);
-        char rt[256], name[300];
-        ret_type(&fn->ret, rt, sizeof rt);
-        bcw__c_name(name, sizeof name, fn->name, "");
-        bool unit_out = false;
-        for (unsigned p = 0; p < fn->nparams; p++)
-            unit_out |= fn->params[p].kind == BCW_PK_UNIT_OUT;
-        for (unsigned p = 0; k == 0 && p < fn->nparams; p++)
-            if (fn->params[p].elem_size)
-                fprintf(f, "    bcw_esize = (uint64_t)(%s);\n", args[p]);
-        fprintf(f, "    bcw_call(%u);\n    ", k);
-        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR && !unit_out)
-            fputs("target = ", f);
-        else if (fn->ret.kind != BCW_PK_NONE)
-            fprintf(f, "%s r%u = ", rt, k);
-        fprintf(f, "%s(", name);
-        for (unsigned p = 0; p < fn->nparams; p++)
-            fprintf(f, "%s%s", p ? ", " : "", args[p]);
-        fputs(");\n", f);
-        if (fn->ret.kind != BCW_PK_NONE &&
-            !(k == 0 && !unit_out && fn->role == BCW_ROLE_CONSTRUCTOR))
-            fprintf(f, "    (void)r%u;\n", k);
-        if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR &&
-            (unit_out || fn->ret.abi == BCW_ABI_PTR))
-            fputs("    bcw_keep(target);\n", f); /* held, as the worker does */
-        else if (fn->ret.abi == BCW_ABI_PTR)
-            fprintf(f, "    bcw_keep(r%u);\n", k);
-        if (fn->rebinds && fn->ret.abi == BCW_ABI_PTR)
-            fprintf(f, "    if (r%u != NULL)\n        target = r%u;\n", k, k);
-        if (fn->retains && fn->ret.abi == BCW_ABI_PTR)
-            fprintf(f,
-                    "    if (r%u != NULL && r%u == target && retains < 64)\n"
-                    "        retained[retains++] = target;\n",
-                    k, k);
-    }
-    if (s->outcome == BCW_RUN_FAILURE && s->signo == BCW_SIG_INVARIANT &&
-        u->invariant >= 0) {
-        char name[300];
-        bcw__c_name(name, sizeof name, u->funcs[u->invariant].name, "");
-        fprintf(f, "    if (!%s(target))\n        bcw_invariant_false();\n",
-                name);
-    }
-    if (dtor && r->ndtors > 0) {
-        unsigned d =
-            r->dtors[bcw_wire_destructor_of(s->steps, s->len, r->ndtors)];
-        const bcw_func *fn = &u->funcs[r->steps[d].func];
-        char name[300];
-        bcw__c_name(name, sizeof name, fn->name, "");
-        bcw__calls_args_c(r, s, s->len + 1, d, &gen, c, args);
-        fprintf(f, "    bcw_call(%u);\n", s->len + 1);
-        for (int round = 0; round < 2; round++) {
-            fputs(round ? "    for (unsigned i = 0; i < retains; i++) {\n"
-                          "        target = retained[i];\n        "
-                        : "    ",
-                  f);
-            fprintf(f, "%s(", name);
-            for (unsigned p = 0; p < fn->nparams; p++)
-                fprintf(f, "%s%s", p ? ", " : "", args[p]);
-            fputs(round ? ");\n    }\n" : ");\n", f);
-        }
-        if (leak)
-            fputs("    bcw_leaks();\n", f);
-        else if (s->halted_at == s->len + 2u) {
-            /* then given NULL, as the worker does once */
-            fprintf(f, "    bcw_call(%u);\n    %s(", s->len + 2, name);
-            for (unsigned p = 0; p < fn->nparams; p++)
-                fprintf(f, "%s%s", p ? ", " : "",
-                        (int)p == fn->self ? "NULL" : args[p]);
-            fputs(");\n", f);
-        }
-    }
-}
-
 int bcw__standalone_halt(bcw_standalone *p, const bcw_reporter *r,
                          const bcw_seq *s, unsigned id)
 {
@@ -252,7 +120,7 @@ int bcw__standalone_halt(bcw_standalone *p, const bcw_reporter *r,
     if (f == NULL)
         return BCW_ENOMEM;
     p->names.why = NULL;
-    calls_c(f, r, s, &p->names);
+    bcw__cprog_calls(f, r, s, &p->names, BCW_CPROG_TRACE);
     if (fclose(f) != 0 || g->body == NULL)
         return BCW_ENOMEM;
     if (p->names.why != NULL) {
@@ -266,35 +134,6 @@ int bcw__standalone_halt(bcw_standalone *p, const bcw_reporter *r,
 static const char PRELUDE[] =
     "#define _GNU_SOURCE\n#include <stdint.h>\n#include <stdio.h>\n"
     "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n"
-    "/* Elements: cells carrying their number in their first bytes. */\n"
-    "#define BCW_CELLS 4096\n#define BCW_CELL_SIZE 16\n"
-    "static _Alignas(16) char bcw_cells[BCW_CELLS][BCW_CELL_SIZE];\n\n"
-    "static void *bcw_obj(uint64_t k)\n{\n"
-    "    char *cell = bcw_cells[k % BCW_CELLS];\n"
-    "    memcpy(cell, &k, sizeof k);\n    return cell;\n}\n\n"
-    "/* What a callback's argument stands for: cell k for k, another\n"
-    " * pointer for itself, past the cells' numbers; where the target\n"
-    " * copies its elements, the number in their first bcw_esize bytes. */\n"
-    "static uint64_t bcw_esize;\n\n"
-    "static uint64_t bcw_key(const void *p)\n{\n"
-    "    uint64_t k = 0;\n"
-    "    if (bcw_esize > 0 && p != NULL) {\n"
-    "        memcpy(&k, p, bcw_esize < sizeof k ? bcw_esize : sizeof k);\n"
-    "        return k;\n    }\n"
-    "    uintptr_t a = (uintptr_t)p, base = (uintptr_t)bcw_cells;\n"
-    "    if (a >= base && a < base + sizeof bcw_cells)\n"
-    "        return (a - base) / BCW_CELL_SIZE;\n"
-    "    return (uint64_t)a + BCW_CELLS;\n}\n\n"
-    "/* The built-in callbacks: compare, equal, hash, visit, zero,\n"
-    " * predicate, free; a and b their first two pointer arguments. */\n"
-    "static int64_t bcw_builtin(int kind, const void *a, const void *b)\n{\n"
-    "    uint64_t x = bcw_key(a), y = bcw_key(b);\n    switch (kind) {\n"
-    "    case 1:\n        return x < y ? -1 : x > y;\n"
-    "    case 2:\n        return x == y;\n"
-    "    case 3:\n        return (int64_t)((x * 0x9e3779b97f4a7c15ull) >> "
-    "40);\n"
-    "    case 6:\n        return (int64_t)(x & 1);\n"
-    "    default:\n        return 0;\n    }\n}\n\n"
     "/* The library's malloc, calloc, realloc and free: a 0-byte block is\n"
     " * the end of a 16-byte one, so that AddressSanitizer (which gives\n"
     " * malloc(0) a byte) sees a write into it. */\n"
@@ -319,54 +158,9 @@ static const char PRELUDE[] =
     "    if (!bcw_is_zero(p))\n        return n > 0 ? realloc(p, n) : "
     "(free(p), bcw_sa_malloc(0));\n"
     "    free((char *)p - 16);\n    return bcw_sa_malloc(n);\n}\n\n"
-    "/* What the program made (storage, buffers, other units' instances),\n"
-    " * reachable to the end as the worker's are: what LeakSanitizer finds\n"
-    " * is the library's leak. */\n"
-    "static void **bcw_kept;\nstatic size_t bcw_nkept, bcw_capkept;\n\n"
-    "static void *bcw_keep(void *p)\n{\n"
-    "    if (bcw_nkept == bcw_capkept) {\n"
-    "        bcw_capkept = bcw_capkept ? 2 * bcw_capkept : 64;\n"
-    "        bcw_kept = realloc(bcw_kept, bcw_capkept * sizeof *bcw_kept);\n"
-    "        if (bcw_kept == NULL)\n            abort();\n    }\n"
-    "    return bcw_kept[bcw_nkept++] = p;\n}\n\n"
-    "/* Zeroed storage of n bytes. */\n"
-    "static void *bcw_cell(size_t n)\n{\n"
-    "    void *p = calloc(1, n ? n : 8);\n    if (p == NULL)\n"
-    "        abort();\n    return bcw_keep(p);\n}\n\n"
-    "/* Storage of n bytes as the worker gives an init function: every\n"
-    " * byte 0xa5, as garbage a C caller's stack would hold. */\n"
-    "static void *bcw_init_cell(size_t n)\n{\n"
-    "    return memset(bcw_cell(n), 0xa5, n ? n : 8);\n}\n\n"
-    "/* n writable bytes: `content`, then 'a' + i % 26. */\n"
-    "static void *bcw_bytes(size_t n, const char *content)\n{\n"
-    "    size_t c = strlen(content);\n    char *b = bcw_cell(n);\n"
-    "    for (size_t i = 0; i < n; i++)\n"
-    "        b[i] = i < c ? content[i] : (char)('a' + i % 26);\n"
-    "    return b;\n}\n\n"
-    "/* The storage a call fills with a handle, by its parameter's name. */\n"
-    "static void *bcw_store(const char *name)\n{\n"
-    "    static struct {\n        const char *name;\n        void *at;\n"
-    "    } kept[16];\n    unsigned i = 0;\n"
-    "    while (i < 16 && kept[i].name != NULL && strcmp(kept[i].name, name))\n"
-    "        i++;\n    if (i == 16)\n        abort();\n"
-    "    if (kept[i].name == NULL) {\n        kept[i].name = name;\n"
-    "        kept[i].at = bcw_cell(4096);\n    }\n    return kept[i].at;\n}\n\n"
     "/* Which call runs: the last one named when the program halts. */\n"
     "static void bcw_call(unsigned k)\n{\n"
     "    fprintf(stderr, \"bcwalk standalone: call %u\\n\", k);\n}\n\n"
-    "static void bcw_invariant_false(void)\n{\n"
-    "    fputs(\"bcwalk standalone: the invariant is false\\n\", stderr);\n"
-    "    _exit(124);\n}\n\n"
-    "/* After the destructor: the blocks nothing the program holds reaches,\n"
-    " * LeakSanitizer's report.  Its roots are the globals (bcw_kept), not\n"
-    " * the stack nor registers, where stale copies of what the library\n"
-    " * dropped may linger. */\n"
-    "const char *__asan_default_options(void)\n{\n"
-    "    return \"detect_leaks=1:leak_check_at_exit=0:handle_abort=0:\"\n"
-    "           \"allocator_may_return_null=1\";\n}\n\n"
-    "const char *__lsan_default_options(void)\n{\n"
-    "    return \"use_stacks=0:use_registers=0\";\n}\n\n"
-    "int __lsan_do_recoverable_leak_check(void);\n\n"
     "/* Called by bcwalk's checks of undefined behaviour, compiled into\n"
     " * lib.bc where the walk's --sanitize undefined found some, before\n"
     " * the operation. */\n"
@@ -384,9 +178,7 @@ static const char PRELUDE[] =
     "            \"(%llu, %llu, %u bits)\\n\",\n"
     "            kind < sizeof what / sizeof *what ? what[kind] : \"?\",\n"
     "            (unsigned long long)a, (unsigned long long)b, bits);\n"
-    "    _exit(122);\n}\n\n"
-    "static void bcw_leaks(void)\n{\n"
-    "    if (__lsan_do_recoverable_leak_check())\n        _exit(123);\n}\n\n";
+    "    _exit(122);\n}\n\n";
 
 /* The file: the prelude, the library's functions declared by their
  * ABI, the built-in callbacks, each halt's function, main(). */
@@ -405,74 +197,9 @@ static int write_program(const bcw_standalone *p, const bcw_reporter *r,
             "halts.c lib.bc -o halts -lm\n */\n",
             bcw__walk_name(r->walk), r->unit->name);
     fputs(PRELUDE, f);
-    const bcw_model *m = r->model;
-    fputs("/* The library's functions, by their ABI. */\n", f);
-    for (unsigned i = 0; i < m->nunits; i++)
-        for (unsigned j = 0; j < m->units[i].nfuncs; j++) {
-            const bcw_func *fn = &m->units[i].funcs[j];
-            bool again = false;
-            for (unsigned a = 0; a <= i && !again; a++)
-                for (unsigned b = 0;
-                     b < (a == i ? j : m->units[a].nfuncs) && !again; b++)
-                    again = strcmp(m->units[a].funcs[b].name, fn->name) == 0;
-            if (again)
-                continue;
-            char rt[256], name[300];
-            ret_type(&fn->ret, rt, sizeof rt);
-            bcw__c_name(name, sizeof name, fn->name, "");
-            fprintf(f, "extern %s %s(", rt, name);
-            for (unsigned k = 0; k < fn->nparams; k++) {
-                const char *t = c_type(fn->params[k].abi);
-                fprintf(f, "%s%s", k ? ", " : "", t ? t : "void *");
-            }
-            fprintf(f, "%s) __asm__(", fn->nparams ? "" : "void");
-            bcw__c_quote_file(f, fn->name, '"');
-            fputs(");\n", f);
-        }
-    for (unsigned i = 0; i < p->names.callbacks.n; i++) {
-        const char *cb = p->names.callbacks.v[i];
-        bool declared = false;
-        for (unsigned a = 0; a < m->nunits && !declared; a++)
-            for (unsigned b = 0; b < m->units[a].nfuncs && !declared; b++)
-                declared = strcmp(m->units[a].funcs[b].name, cb) == 0;
-        if (declared)
-            continue;
-        char name[300];
-        bcw__c_name(name, sizeof name, cb, "");
-        fprintf(f, "extern void %s(void) __asm__(", name);
-        bcw__c_quote_file(f, cb, '"');
-        fputs(");\n", f);
-    }
-    for (unsigned i = 0; i < p->names.nbuiltins; i++) {
-        const struct bcw_c_builtin *b = &p->names.builtins[i];
-        const char *t = c_type((enum bcw_abi)b->sig[0]);
-        fprintf(f, "\nstatic %s bcw_cb_%u(", t ? t : "void", i);
-        const char *ptrs[2] = {"NULL", "NULL"};
-        static const char *const anames[] = {
-            "a0", "a1",  "a2",  "a3",  "a4",  "a5",  "a6",  "a7", "a8",
-            "a9", "a10", "a11", "a12", "a13", "a14", "a15", "a16"};
-        unsigned np = 0;
-        for (unsigned k = 1; k < b->nsig && k < 17; k++) {
-            const char *at = c_type((enum bcw_abi)b->sig[k]);
-            fprintf(f, "%s%s %s", k > 1 ? ", " : "", at ? at : "int64_t",
-                    anames[k - 1]);
-            if (b->sig[k] == BCW_ABI_PTR && np < 2)
-                ptrs[np++] = anames[k - 1];
-        }
-        fprintf(f, "%s)\n{\n", b->nsig > 1 ? "" : "void");
-        for (unsigned k = 1; k < b->nsig && k < 17; k++)
-            fprintf(f, "    (void)%s;\n", anames[k - 1]);
-        if (b->sig[0] == BCW_ABI_VOID)
-            fprintf(f, "    (void)bcw_builtin(%d, %s, %s);\n}\n", b->kind,
-                    ptrs[0], ptrs[1]);
-        else if (b->sig[0] == BCW_ABI_PTR)
-            fprintf(f,
-                    "    (void)bcw_builtin(%d, %s, %s);\n    return NULL;\n}\n",
-                    b->kind, ptrs[0], ptrs[1]);
-        else
-            fprintf(f, "    return (%s)bcw_builtin(%d, %s, %s);\n}\n", t,
-                    b->kind, ptrs[0], ptrs[1]);
-    }
+    fputs(bcw__cprog_helpers, f);
+    fputs(bcw__cprog_sanitizers, f);
+    bcw__cprog_declare(f, r->model, &p->names);
     for (unsigned i = 0; i < p->n; i++)
         if (p->progs[i].body != NULL)
             fprintf(f, "\nstatic void halt_%u(void)\n{\n%s}\n", i,

@@ -138,6 +138,7 @@ typedef struct bcw_explore_opts {
      * of cmocka tests replaying the sequences. */
     const char *html_path, *junit_path, *sarif_path, *svg_path;
     const char *emit_c_path;
+    int emit_c_all; /* 1: every sequence's test, not a chosen set */
     /* Each distinct halt as a standalone C program in this folder
      * (halts.c), built with the bitcode by clang with no bcwalk runtime
      * (AddressSanitizer on) and run: the summary says which halts it

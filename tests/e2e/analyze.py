@@ -113,6 +113,20 @@ class Analyze(unittest.TestCase):
         self.assertIn({"kind": "invariant_function",
                        "function": "account_invariant"}, a["contracts"])
 
+    def test_bytes_the_constructor_makes_its_struct_in_are_storage(self):
+        # slab_new(uint8_t *mem, ...) indexes mem as its struct: zeroed
+        # storage of the struct's size, not a string it would overrun
+        u = json.loads(bcwalk("analyze", example("slab.bc"), "--format",
+                              "json", check=0).stdout)["units"][0]
+        params = {p["name"]: p for p in u["constructors"][0]["params"]}
+        self.assertEqual(params["mem"]["kind"], "scratch")
+        self.assertEqual(params["out"]["kind"], "unit_out")
+        # a byte pointer read as characters stays a string
+        m = json.loads(bcwalk("analyze", example("str.bc"), "--format",
+                              "json", check=0).stdout)["units"][0]
+        kinds = {p["kind"] for f in m["methods"] for p in f["params"]}
+        self.assertIn("string", kinds)
+
     def test_invariant_named_by_the_user(self):
         m = json.loads(bcwalk("analyze", example("ringq.bc"), "--invariant",
                               "ringq_length", "--format", "json",

@@ -3,6 +3,7 @@ it: coverage (explore --coverage, report --lcov) by lcov and genhtml; the
 state graph (--dot, --svg) by Graphviz; JUnit XML by xmllint against a
 JUnit schema; SARIF by the SARIF 2.1.0 schema (python3-jsonschema); the
 HTML page by headless Chromium."""
+import glob
 import json
 import os
 import re
@@ -497,11 +498,12 @@ class EmitC(unittest.TestCase):
     def test_the_tests_pass_on_the_unit_and_fail_on_a_seeded_fault(self):
         res = walk_to("b4.msgpack", "bstack.bc", "bstack", "--depth", "4")
         tests_c = tmp("bstack_tests.c")
-        exported(res, "--emit-c", tests_c)
+        exported(res, "--emit-c", tests_c, "--emit-c-all")
         src = read(tests_c)
-        self.assertIn("bstack *target = bstack_new();", src)
+        self.assertIn("target = L_bstack_new();", src)
         self.assertIn("assert_true(halts(", src)  # pop on empty aborts
         self.assertNotIn("skip();\n}", src)        # every sequence in C
+        self.assertEqual(src.count("cmocka_unit_test_setup("), 667)
         bstack = common.source("examples", "bstack.c")
         good = cmocka_build(tests_c, tmp("bstack_tests"), bstack)
         self.assertEqual(good.returncode, 0, good.stdout + good.stderr)
@@ -512,6 +514,83 @@ class EmitC(unittest.TestCase):
                            "-DBSTACK_CAPACITY=3")
         self.assertNotEqual(bad.returncode, 0)
         self.assertIn("FAILED", bad.stdout + bad.stderr)
+
+    def test_a_large_walk_emits_a_chosen_set_or_all_in_files(self):
+        """By default a sample of each length and every distinct halt;
+        with --emit-c-all every sequence, in files of at most 1000
+        tests that build together and pass."""
+        res = walk_to("b5.msgpack", "bstack.bc", "bstack", "--depth", "5")
+        sarif = tmp("b7.sarif")
+        seqs = json.loads(exported(res, "--sarif", sarif).stdout)["sequences"]
+        halts = json.loads(read(sarif))["runs"][0]["results"]
+        self.assertGreater(len(halts), 0)
+        chosen = tmp("b7_chosen.c")
+        exported(res, "--emit-c", chosen)
+        src = read(chosen)
+        self.assertIn("a chosen set", src)
+        lengths = re.findall(r"^/\* length (\d+) \*/$", src, re.M)
+        self.assertEqual(sorted(set(lengths), key=int),
+                         [str(n) for n in range(6)])
+        for n in set(lengths):
+            # 100 drawn, and the halts' shortest sequences pinned
+            self.assertLessEqual(lengths.count(n), 100 + len(halts))
+        # every distinct halt's shortest sequence is a test of its halt
+        self.assertGreaterEqual(src.count("assert_true(halts(seq_"),
+                                len(halts))
+        every = tmp("b7_all.c")
+        for old in glob.glob(tmp("b7_all*.c")):
+            os.unlink(old)
+        exported(res, "--emit-c", every, "--emit-c-all")
+        files = sorted(glob.glob(tmp("b7_all*.c")))
+        total = sum(read(f).count("cmocka_unit_test_setup(")
+                    for f in files)
+        self.assertEqual(total, seqs["normal"] + seqs["terminated"] +
+                         seqs["leaking"])
+        self.assertEqual(len(files), (total + 999) // 1000)
+        self.assertIn("b7_all_2.c", read(every))  # the build line names all
+        run = cmocka_build(every, tmp("b7_all"), *files[1:],
+                           common.source("examples", "bstack.c"))
+        self.assertEqual(run.returncode, 0, run.stdout[-2000:])
+        self.assertEqual(
+            sum(int(n) for n in re.findall(r"PASSED  \] (\d+)",
+                                           run.stdout + run.stderr)),
+            total)
+
+    def test_every_shape_of_argument_is_written_and_its_tests_pass(self):
+        """Elements, buffers, strings, handles filled in storage, other
+        units' instances, out-constructors, built-in callbacks and an
+        init function's storage are all written in C; the tests build
+        with the library's source under AddressSanitizer (which checks
+        the heap halts) and pass.  Only a call of a static function (a
+        static inline of a header) is skipped, saying so."""
+        shapes = {  # example, its unit, what its tests spell in C
+            "enc": ("enc", ["bcw_bytes(", "bcw_str(\"",
+                            "assert_string_equal("]),
+            "cursor": ("clist", ["bcw_store(\"", "bcw_obj("]),
+            "pq": ("pq", ["bcw_cb_0 /*", "HALT_CHECKED"]),
+            "outctor": ("oc_vec_s", ["L_oc_vec_new(&target);"]),
+            "item": ("item", ["({ void *bcw_o"]),
+            "counter": ("counter", ["bcw_init_cell("]),
+            "slab": ("slab", ["L_slab_new(bcw_cell(32), "]),
+        }
+        for name, (unit, spelled) in shapes.items():
+            res = walk_to(name + "2.msgpack", name + ".bc", unit, "--depth",
+                          "2")
+            tests_c = tmp(name + "_shapes.c")
+            exported(res, "--emit-c", tests_c)
+            src = read(tests_c)
+            for s in spelled:
+                self.assertTrue(s in src, name + ": no " + s)
+            skipped = re.findall(r"/\* not in C: (.*) \*/", src)
+            for why in skipped:
+                self.assertIn("static in the library", why, name)
+            self.assertEqual(bool(skipped), name == "counter", name)
+            run = cmocka_build(tests_c, tmp(name + "_shapes"),
+                               common.source("examples", name + ".c"),
+                               "-fsanitize=address", "-g")
+            self.assertEqual(run.returncode, 0,
+                             name + ": " + run.stdout[-3000:])
+            self.assertNotIn("FAILED", run.stdout, name)
 
     def test_crashes_aborts_and_hangs_are_expected_to_halt(self):
         res = walk_to("f2.msgpack", "faulty.bc", "faulty", "--depth", "2")
@@ -543,7 +622,7 @@ class EmitC(unittest.TestCase):
                       read(page))
         self.assertIn("Decisions automated", read(page))
         src = read(tests_c)
-        self.assertEqual(src.count("cmocka_unit_test("),
+        self.assertEqual(src.count("cmocka_unit_test_setup("),
                          sum(e["verdict"] == "pass" for e in entries))
         bstack = common.source("examples", "bstack.c")
         good = cmocka_build(tests_c, tmp("oracle_tests"), bstack)

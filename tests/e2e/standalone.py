@@ -69,9 +69,11 @@ class Standalone(unittest.TestCase):
         self.assertIn("Obj#2", h["sequence"])
         with open(os.path.join(d, "halts.c")) as f:
             src = f.read()
-        self.assertIn("static int32_t bcw_cb_0(void * a0, void * a1)", src)
-        self.assertIn("target = L_pq_new(bcw_cb_0);", src)
-        self.assertIn("L_pq_push(target, bcw_obj(2));", src)
+        self.assertIn("int32_t bcw_cb_0(void * a0, void * a1)", src)
+        self.assertIn("target = L_pq_new(bcw_cb_0 /* cmp == bcw_compare */);",
+                      src)
+        self.assertIn("L_pq_push(target, bcw_obj(2) /* a new element */);",
+                      src)
 
     def test_a_copied_key_is_found_in_the_program_too(self):
         # copyset_add_new asserts its key is not there: the walk's compare
