@@ -92,21 +92,26 @@ static const cli_opt options[] = {
 
 static const cli_spec spec = {
     .cmd = "learn",
-    .operand = "TESTS.bc LIB.bc",
+    .operand = "TESTS.bc [LIB.bc]",
     .operand_is = "bitcode file",
     .operands = 2,
+    .min_operands = 1,
     .about =
         "Runs the library's own test program (TESTS.bc, with its main,\n"
         "linked with LIB.bc) with every call its test code makes into the\n"
         "library recorded, test by test, crash-isolated; then merges the\n"
         "unit's calls into a model of control and data dependencies\n"
-        "(James's k-tails merging).\n",
+        "(James's k-tails merging).  Given one file, it is the library built\n"
+        "with its tests (their main in its own source, under a switch such\n"
+        "as -DTEST): its test code is what the unit's functions do not call.\n",
     .after = "examples:\n"
              "  clang -g -c -emit-llvm queue.c -o queue.bc\n"
              "  clang -g -c -emit-llvm test-queue.c -o test-queue.bc\n"
              "  bcwalk learn test-queue.bc queue.bc --unit Queue\n"
              "  bcwalk learn test-queue.bc queue.bc --unit Queue -o q.learned "
-             "--svg q.svg\n",
+             "--svg q.svg\n"
+             "  clang -g -c -emit-llvm -DTEST fifo.c -o fifo-tests.bc\n"
+             "  bcwalk learn fifo-tests.bc --unit fifo\n",
     .opts = options,
     .defaults = &defaults,
     .size = sizeof defaults};
@@ -139,7 +144,8 @@ int cmd_learn(int argc, char **argv)
     if ((rc = cli_parse(&given, &spec, &a, argc, argv)) != CLI_RUN)
         return rc;
     bcw_learn_opts o = {.tests = given.operand,
-                        .bitcode = given.more[0],
+                        .bitcode =
+                            given.more[0] ? given.more[0] : given.operand,
                         .libs = a.libs,
                         .max_calls = a.max_calls,
                         .per_site = a.per_site,

@@ -215,9 +215,14 @@ int cli_parse(cli_args *out, const cli_spec *s, void *target, int argc,
         return usage_error(s, true, "unexpected '%s': it takes options only",
                            out->operand);
     unsigned want = s->operands > 0 ? s->operands : 1;
-    if (s->operand != NULL && (unsigned)noperands != want)
+    unsigned least = s->min_operands > 0 ? s->min_operands : want;
+    if (s->operand != NULL &&
+        ((unsigned)noperands < least || (unsigned)noperands > want))
         return want == 1
                    ? usage_error(s, true, "expected one %s", s->operand_is)
+               : least < want
+                   ? usage_error(s, true, "expected %u to %u operands: %s",
+                                 least, want, s->operand)
                    : usage_error(s, true, "expected %u operands: %s", want,
                                  s->operand);
     /* an output that is an input would destroy it */

@@ -89,6 +89,7 @@ typedef struct cli_spec {
     const char *operand_is; /* what it is, for the error: "bitcode file" */
     unsigned operands;      /* how many it takes (0: one); usage shows
                                `operand` for them all: "TESTS.bc LIB.bc" */
+    unsigned min_operands;  /* the fewest it takes (0: `operands`) */
     const char *about;      /* what the command does, after the usage line */
     const char *after;      /* after the options: notes, worked examples */
     const cli_opt *opts;    /* the table, ended by {.kind = CLI_END} */

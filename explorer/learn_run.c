@@ -44,7 +44,10 @@ int bcw_learn_run(const bcw_model *model, const bcw_learn_opts *opts)
                          .memory_mb = opts->memory_mb,
                          .keep = opts->keep_dir};
     bcw_trace t;
-    int err = bcw__trace_run(&t, model, opts->tests, opts->bitcode, &to);
+    /* one file: the library built with its tests */
+    const char *lib =
+        strcmp(opts->tests, opts->bitcode) == 0 ? NULL : opts->bitcode;
+    int err = bcw__trace_run(&t, model, opts->tests, lib, &to);
     if (err < 0)
         return err;
     bcw_learned l;

@@ -86,7 +86,8 @@ typedef struct bcw_trace_opts {
 } bcw_trace_opts;
 
 /* Builds the test program `tests` (bitcode with a main) linked with the
- * library `lib` (analysed as `model`) and runs it traced.  Test
+ * library `lib` (analysed as `model`; NULL: `tests` is the library built
+ * with its tests, analysed as `model`) and runs it traced.  Test
  * functions are found by a table of them (a constant array of function
  * pointers, cmocka's CMUnitTest included), else by their names (test_*,
  * *_test), else the program is one test, "main".  0, BCW_EINPUT naming

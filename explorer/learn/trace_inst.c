@@ -31,6 +31,55 @@ void bcw__trace_inst_mark(LLVMModuleRef mod)
             LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
 }
 
+static void find_func(const bcw_model *m, const char *name, int *unit,
+                      int *func);
+
+int bcw__trace_inst_mark_within(LLVMModuleRef mod, const bcw_model *m)
+{
+    /* the library's code: the model's functions, then what they call */
+    LLVMValueRef *lib = NULL;
+    size_t n = 0, cap = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn)) {
+        int unit, func;
+        find_func(m, bcw__value_name(fn), &unit, &func);
+        if (unit < 0 || LLVMIsDeclaration(fn))
+            continue;
+        if (bcw__grow(&lib, &cap, n + 1, sizeof *lib) < 0)
+            return BCW_ENOMEM;
+        lib[n++] = fn;
+    }
+    for (size_t k = 0; k < n; k++)
+        for (LLVMValueRef i = bcw__first_instruction(lib[k]); i != NULL;
+             i = bcw__next_instruction(i)) {
+            LLVMValueRef callee =
+                LLVMIsACallInst(i) ? bcw__called_function(i) : NULL;
+            bool known = callee == NULL || LLVMIsDeclaration(callee);
+            for (size_t j = 0; j < n && !known; j++)
+                known = lib[j] == callee;
+            if (known)
+                continue;
+            if (bcw__grow(&lib, &cap, n + 1, sizeof *lib) < 0) {
+                free(lib);
+                return BCW_ENOMEM;
+            }
+            lib[n++] = callee;
+        }
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    LLVMAttributeRef a =
+        LLVMCreateStringAttribute(ctx, TEST_CODE, strlen(TEST_CODE), "", 0);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn != NULL;
+         fn = LLVMGetNextFunction(fn)) {
+        bool library = LLVMIsDeclaration(fn);
+        for (size_t j = 0; j < n && !library; j++)
+            library = lib[j] == fn;
+        if (!library)
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
+    }
+    free(lib);
+    return 0;
+}
+
 static LLVMValueRef hook(bcw_trace_inst *in, const char *name, LLVMTypeRef *t,
                          LLVMTypeRef ret, LLVMTypeRef *params, unsigned n)
 {

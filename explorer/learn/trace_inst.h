@@ -31,6 +31,13 @@ typedef struct bcw_trace_inst {
  * linked in. */
 BCW_INTERNAL void bcw__trace_inst_mark(LLVMModuleRef mod);
 
+/* Marks the test code of `mod`, a library built with its tests (its
+ * main, its test functions in its own source): every function it defines
+ * but the model's and those they call, directly or not.  0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__trace_inst_mark_within(LLVMModuleRef mod,
+                                             const bcw_model *m);
+
 /* Is `fn` the test code's (marked by bcw__trace_inst_mark)? */
 BCW_INTERNAL bool bcw__trace_inst_is_test_code(LLVMValueRef fn);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bcwalk/error.h"
 #include "bitcode.h"
 #include "build.h"
 #include "trace_inst.h"
@@ -117,16 +118,32 @@ int bcw__trace_link(bcw_trace *t, const bcw_model *model, const char *tests,
                          tests);
         goto done;
     }
-    bcw__trace_inst_mark(prog.mod);
-    if ((err = bcw__bitcode_load_in(&other, lib, prog.ctx)) < 0)
-        goto done;
-    LLVMValueRef lib_main = LLVMGetNamedFunction(other.mod, "main");
-    if (lib_main != NULL && !LLVMIsDeclaration(lib_main))
-        LLVMSetValueName2(lib_main, "bcw_library_main", 16);
-    err = bcw__bitcode_link_into(prog.mod, other.mod, tests, lib);
-    other.mod = NULL; /* the link took it */
-    if (err < 0)
-        goto done;
+    if (lib == NULL) {
+        /* the library built with its tests: one file */
+        if ((err = bcw__trace_inst_mark_within(prog.mod, model)) < 0)
+            goto done;
+    } else {
+        bcw__trace_inst_mark(prog.mod);
+        if ((err = bcw__bitcode_load_in(&other, lib, prog.ctx)) < 0)
+            goto done;
+        LLVMValueRef lib_main = LLVMGetNamedFunction(other.mod, "main");
+        if (lib_main != NULL && !LLVMIsDeclaration(lib_main))
+            LLVMSetValueName2(lib_main, "bcw_library_main", 16);
+        err = bcw__bitcode_link_into(prog.mod, other.mod, tests, lib);
+        other.mod = NULL; /* the link took it */
+        if (err == BCW_EINPUT) {
+            /* a test program that is the library itself, tests and all */
+            char *said = bcw__strdup(bcw_error_last());
+            err = bcw__error(BCW_EINPUT,
+                             "%s: both files define the library: if %s is "
+                             "the library built with its tests, give it "
+                             "alone (bcwalk learn %s --unit NAME)",
+                             said ? said : lib, tests, tests);
+            free(said);
+        }
+        if (err < 0)
+            goto done;
+    }
     in.mod = prog.mod;
     in.ctx = prog.ctx;
     in.b = LLVMCreateBuilderInContext(in.ctx);

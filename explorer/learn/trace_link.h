@@ -6,7 +6,8 @@
 #include "trace.h"
 
 /* Links test program `tests` (bitcode with a main) with library `lib`
- * (analysed as `model`), finds its test functions and instruments it
+ * (analysed as `model`; NULL: `tests` is the library built with its
+ * tests, and was analysed), finds its test functions and instruments it
  * (trace_inst.h); its bitcode into file `out`.  The sites, the test
  * functions found (by number) and how they were found go into t, t's
  * whatever the outcome.  0, BCW_EINPUT naming the file and the problem

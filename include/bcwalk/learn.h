@@ -13,7 +13,9 @@ enum bcw_learn_format { BCW_LEARN_TEXT, BCW_LEARN_JSON };
 
 typedef struct bcw_learn_opts {
     const char *tests;     /* the test program's bitcode (with its main) */
-    const char *bitcode;   /* the library's, the one `model` was made from */
+    const char *bitcode;   /* the library's, the one `model` was made from;
+                              the same file: the library built with its
+                              tests (their main in its own source) */
     unsigned unit;         /* the unit learned */
     const char *libs;      /* libraries the program links with ("cmocka,m"),
                               comma-separated, or NULL */

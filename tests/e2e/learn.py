@@ -238,6 +238,39 @@ class Frameworks(unittest.TestCase):
         self.assertEqual(t["library_calls"], 9)
 
 
+class OneFile(unittest.TestCase):
+    """examples/selftest.c: the tests in the library's own source, under
+    #ifdef SELFTEST with their own main; built with the switch, one file
+    holds both and is given alone."""
+
+    def test_the_tests_calls_are_learned_not_the_librarys_own(self):
+        o = json.loads(bcwalk("learn", example("selftest-tests.bc"),
+                              "--unit", "iset8", "--format", "json",
+                              check=0).stdout)
+        self.assertEqual(o["found"], "test functions from a table of them")
+        self.assertEqual([(t["name"], t["passed"]) for t in o["tests"]],
+                         [("test_add_has", True), ("test_remove", True)])
+        # iset8_add calls iset8_has, and `of`, the tests' helper, calls
+        # iset8_add: the tests' calls only, each once
+        self.assertEqual([c["fn"] for c in o["tests"][0]["calls"]],
+                         ["iset8_new", "iset8_add", "iset8_add", "iset8_has",
+                          "iset8_add", "iset8_size", "iset8_free"])
+        # the model walks with it
+        model = os.path.join(os.environ["TMPDIR"], "iset8.learned")
+        bcwalk("learn", example("selftest-tests.bc"), "--unit", "iset8",
+               "-o", model, check=0)
+        doc = json.loads(bcwalk("explore", example("selftest.bc"), "--unit",
+                                "iset8", "--walk", "learned", "--from-tests",
+                                model, "--format", "json", check=0).stdout)
+        self.assertGreater(doc["sequences"]["normal"], 0)
+
+    def test_the_same_library_twice_says_to_give_it_alone(self):
+        p = bcwalk("learn", example("selftest-tests.bc"),
+                   example("selftest.bc"), "--unit", "iset8", check=2)
+        self.assertIn("multiply defined", p.stderr)
+        self.assertIn("give it alone (bcwalk learn ", p.stderr)
+
+
 class Cells(unittest.TestCase):
     def test_a_list_in_the_callers_cell(self):
         """examples/clist.c's list: no call makes it; the tests' sequences
@@ -375,8 +408,13 @@ class BadInput(unittest.TestCase):
                     "fifo", "--k", "1,4"], "--k 1,4")
         self.fails([example("fifo_tests.bc"), example("fifo.bc"), "--unit",
                     "fifo", "--k", "4,0"], "--k 4,0")
+        # alone, a file is the library built with its tests: this one
+        # holds no unit
         self.fails([example("fifo_tests.bc"), "--unit", "fifo"],
-                   "expected 2 operands")
+                   "no unit found")
+        self.fails([example("fifo_tests.bc"), example("fifo.bc"),
+                    example("fifo.bc"), "--unit", "fifo"],
+                   "expected 1 to 2 operands")
 
     def test_missing_library(self):
         """A cmocka suite without --lib cmocka: the message says so."""
