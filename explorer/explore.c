@@ -4,9 +4,11 @@
  * reference's walk (judge), the walk on the build under test (build and
  * engine), the judgement closed, and the report with its files. */
 #define _GNU_SOURCE /* fopencookie: the text report's bytes counted */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "build.h"
@@ -38,6 +40,10 @@ typedef struct sinks {
      * caller's (max_report_mb), or NULL */
     FILE *counted;
     FILE *report_to;
+    /* the text report's sequences, held in a temporary file until its
+     * summary and distinct halts are printed (unless a person is asked
+     * about each as it comes: --interactive), or NULL */
+    FILE *spill;
     uint64_t report_bytes, max_report;
     bool report_full;                      /* the walk stopped there */
     enum bcw_answer (*ask)(void *payload); /* --interactive, until stopped */
@@ -106,30 +112,77 @@ static int emit(void *payload, const bcw_seq *seq)
     return err == 0 && extend ? BCW_EMIT_EXTEND : err;
 }
 
-/* The counted stream's writes: passed on to the caller's stream. */
+/* The counted stream's writes: passed on to the spill, or the caller's
+ * stream. */
 static ssize_t counted_write(void *payload, const char *buf, size_t n)
 {
     sinks *s = payload;
-    size_t put = fwrite(buf, 1, n, s->report_to);
+    size_t put = fwrite(buf, 1, n, s->spill ? s->spill : s->report_to);
     s->report_bytes += put;
     return put == n ? (ssize_t)n : -1;
 }
 
-/* The text report through a stream that counts its bytes, when it has a
- * limit (--max-report): the walk stops past it.  0 or BCW_ENOMEM. */
-static int count_report(sinks *s, const bcw_explore_opts *o)
+/* Where the text report's sequences go: a temporary file, printed after
+ * the summary (route_report), unless a person is asked about them; then
+ * through a stream counting their bytes, when they have a limit
+ * (--max-report): the walk stops past it.  0, BCW_ENOMEM or BCW_ERROR. */
+static int route_report(sinks *s, const bcw_explore_opts *o)
 {
-    if (o->report == NULL || o->format != BCW_REPORT_TEXT ||
-        o->max_report_mb == 0)
+    if (o->report == NULL || o->format != BCW_REPORT_TEXT)
+        return 0;
+    s->report_to = o->report;
+    if (o->ask == NULL) {
+        char *path = bcw__sprintf("%s/bcwalk-report.XXXXXX", bcw__tmp_dir());
+        int fd = path != NULL ? mkstemp(path) : -1;
+        if (fd >= 0)
+            unlink(path);
+        if (fd < 0 || (s->spill = fdopen(fd, "w+")) == NULL) {
+            int err = path == NULL
+                          ? BCW_ENOMEM
+                          : bcw__error(BCW_ERROR,
+                                       "a temporary file for the report "
+                                       "in %s: %s",
+                                       bcw__tmp_dir(), strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            free(path);
+            return err;
+        }
+        free(path);
+        s->report.f = s->spill;
+    }
+    if (o->max_report_mb == 0)
         return 0;
     s->max_report = (uint64_t)o->max_report_mb << 20;
-    s->report_to = o->report;
     cookie_io_functions_t io = {.write = counted_write};
     s->counted = fopencookie(s, "w", io);
     if (s->counted == NULL)
         return BCW_ENOMEM;
     s->report.f = s->counted;
     return 0;
+}
+
+/* The held sequences after what was printed, `gap` a blank line first.
+ * 0 or BCW_ERROR. */
+static int unspill(sinks *s, bool gap)
+{
+    if (s->spill == NULL)
+        return 0;
+    if (s->counted != NULL)
+        fflush(s->counted);
+    FILE *f = s->spill;
+    s->spill = NULL;
+    s->report.f = s->counted != NULL ? s->counted : s->report_to;
+    bool ok = fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0;
+    if (ok && gap)
+        fputc('\n', s->report_to);
+    char buf[1 << 16];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        ok = fwrite(buf, 1, n, s->report_to) == n;
+    ok = !ferror(f) && ok;
+    fclose(f);
+    return ok ? 0 : bcw__error(BCW_ERROR, "writing the report failed");
 }
 
 /* The unit's code, for coverage: the functions the plan calls and
@@ -323,7 +376,9 @@ static void share_options(walk *w, const bcw_explore_opts *o)
                                   .replan = o->replan != 0,
                                   .ask = o->ask,
                                   .ask_payload = o->ask_payload};
-    w->export_o = (bcw_export_opts){.html_path = o->html_path,
+    w->export_o = (bcw_export_opts){.halts = o->report != NULL &&
+                                             o->format == BCW_REPORT_TEXT,
+                                    .html_path = o->html_path,
                                     .junit_path = o->junit_path,
                                     .sarif_path = o->sarif_path,
                                     .svg_path = o->svg_path,
@@ -393,7 +448,7 @@ static int walk_begin(walk *w, bcw_summary *out, const bcw_model *model,
                                : (w->own_symbols = bcw__symbols_new());
     if (w->sk.report.symbols == NULL)
         return BCW_ENOMEM;
-    return count_report(&w->sk, o);
+    return route_report(&w->sk, o);
 }
 
 /* The model unit u is planned from: the oracle's (bcwalk test, the
@@ -866,8 +921,21 @@ static int write_report(walk *w, int *refused)
     if (err == 0)
         err = bcw__exports_reproduce(sk->exports, &sk->report, w->bitcode,
                                      w->build_o.setup, out);
+    /* the text report: its summary and distinct halts, then the
+     * sequences held */
+    bool held = sk->spill != NULL, started = sk->report.started;
+    if (held) {
+        if (sk->counted != NULL)
+            fflush(sk->counted);
+        sk->report.f = sk->report_to;
+        sk->report.started = false;
+    }
     if (err == 0)
         err = bcw__report_summary(&sk->report, out);
+    if (err == 0 && held) {
+        bcw__exports_halts_text(sk->exports, sk->report_to);
+        err = unspill(sk, started);
+    }
     if (err == 0 && w->graph_path != NULL && !out->partial)
         err =
             alone(bcw__states_dot(&w->states, w->u, w->a.steps, w->graph_path),
@@ -892,6 +960,10 @@ static int write_report(walk *w, int *refused)
  * when err is 0) and frees the walk; err or the first error closing. */
 static int walk_end(walk *w, int err)
 {
+    /* a walk that failed: the sequences it held, nothing lost */
+    int uerr = unspill(&w->sk, false);
+    if (err == 0)
+        err = uerr;
     /* what the counted stream holds, passed on */
     if (w->sk.counted != NULL && fclose(w->sk.counted) != 0 && err == 0)
         err = bcw__error(BCW_ERROR, "writing the report failed");

@@ -76,7 +76,7 @@ int bcw__exports_new(bcw_exports **out, const bcw_export_opts *o)
     *out = NULL;
     if (o->html_path == NULL && o->junit_path == NULL &&
         o->sarif_path == NULL && o->svg_path == NULL &&
-        o->emit_c_path == NULL && o->reproduce_dir == NULL)
+        o->emit_c_path == NULL && o->reproduce_dir == NULL && !o->halts)
         return 0;
     bcw_exports *x = bcw__calloc(1, sizeof *x);
     if (x == NULL)
@@ -289,14 +289,32 @@ int bcw__exports_seq(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s)
 
 /* "bstack_pop: abort abort() called ... (3 sequences, the shortest of
  * length 1)", as XML text. */
+static void halt_words(const halt *h, char *msg, size_t n)
+{
+    snprintf(msg, n, "%s: %s %s%s (%llu sequence%s, the shortest of length %u)",
+             h->fn, h->outcome, h->cause,
+             h->failure ? "" : "; a halt, no failure",
+             (unsigned long long)h->count, h->count == 1 ? "" : "s", h->len);
+}
+
 static void halt_message(FILE *f, const halt *h)
 {
     char msg[1024];
-    snprintf(msg, sizeof msg,
-             "%s: %s %s%s (%llu sequence%s, the shortest of length %u)", h->fn,
-             h->outcome, h->cause, h->failure ? "" : "; a halt, no failure",
-             (unsigned long long)h->count, h->count == 1 ? "" : "s", h->len);
+    halt_words(h, msg, sizeof msg);
     bcw__xml_str(f, msg);
+}
+
+void bcw__exports_halts_text(const bcw_exports *x, FILE *f)
+{
+    if (x == NULL || x->nhalts == 0)
+        return;
+    fprintf(f, "\nDistinct halts: %u, each with its shortest sequence\n",
+            x->nhalts);
+    for (unsigned i = 0; i < x->nhalts; i++) {
+        char msg[1024];
+        halt_words(&x->halts[i], msg, sizeof msg);
+        fprintf(f, "\n%u. %s\n%s", i + 1, msg, x->halts[i].text);
+    }
 }
 
 static int write_junit(bcw_exports *x, const bcw_reporter *r,

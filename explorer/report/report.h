@@ -226,6 +226,7 @@ typedef struct bcw_export_opts {
     const char *html_path, *junit_path, *sarif_path, *svg_path;
     const char *emit_c_path;
     bool emit_c_all; /* every sequence's test, not a chosen set */
+    bool halts;      /* the distinct halts, for the text report */
     const char *reproduce_dir;
     const char *const *argv;
     unsigned argc;
@@ -259,6 +260,10 @@ BCW_INTERNAL int bcw__exports_write(bcw_exports *x, const bcw_reporter *r,
 BCW_INTERNAL int bcw__exports_reproduce(bcw_exports *x, bcw_reporter *r,
                                         const char *bitcode, const char *setup,
                                         bcw_summary *sum);
+
+/* The distinct halts x met, each with its shortest sequence, as the
+ * text report lists them after its summary; nothing when none. */
+BCW_INTERNAL void bcw__exports_halts_text(const bcw_exports *x, FILE *f);
 
 BCW_INTERNAL void bcw__exports_free(bcw_exports *x);
 

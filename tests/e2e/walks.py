@@ -2,6 +2,7 @@
 BoundedStack counts, the text and jsonl reports, builds of the bitcode,
 stubs and jobs. ctest runs this file as test_e2e_walks."""
 import json
+import re
 import os
 import random
 import subprocess
@@ -142,7 +143,8 @@ class Progress(unittest.TestCase):
 
 class BoundedReport(unittest.TestCase):
     """--max-report MB (default 1024) and --force: a text report that
-    would go on past its limit stops the walk there, the summary after."""
+    would go on past its limit stops the walk there, the summary first;
+    the text report starts with the summary and the distinct halts."""
 
     def walk(self, *extra):
         return bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
@@ -161,6 +163,30 @@ class BoundedReport(unittest.TestCase):
         err = p.stderr.decode().strip().splitlines()
         self.assertEqual(len(err), 1, err)
         self.assertIn("-o FILE and --format jsonl", err[0])
+
+    def test_the_summary_and_the_distinct_halts_come_first(self):
+        out = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
+                     "--depth", "2", check=0).stdout
+        self.assertTrue(out.startswith("Test summary for unit: faulty\n"))
+        summary = out.index("Reached ")
+        halts = out.index("Distinct halts: 4, each with its shortest "
+                          "sequence\n")
+        first = out.index("Exploring all method protocols of length: 0")
+        self.assertLess(summary, halts)
+        self.assertLess(halts, first)
+        listed = re.findall(r"^\d+\. (\w+): (\w+) ", out[halts:first], re.M)
+        self.assertEqual(listed, [("faulty_crash", "crash"),
+                                  ("faulty_hang", "hang"),
+                                  ("faulty_check", "abort"),
+                                  ("faulty_new", "leak")])
+        # each with its shortest sequence, the one of length 1
+        self.assertIn("1. faulty_crash: crash SIGSEGV: write to address 0x0 "
+                      "in faulty_crash (faulty.c:38) (2 sequences, the "
+                      "shortest of length 1)\nfaulty *target = faulty_new();"
+                      "\nfaulty_crash(target);\n", out)
+        # the halt listed, then each sequence in its place
+        self.assertEqual(out.count("\nfaulty_crash(target);\n==> *crash*"),
+                         1 + 2)
 
     def test_force_lifts_it_and_other_formats_have_none(self):
         p = self.walk("--max-report", "1", "--force")
