@@ -205,7 +205,7 @@ static const cli_word prunes[] = {
         {.name = "emit-c",                                                     \
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.emit_c_path),                            \
-         .help = "write cmocka tests replaying a chosen set of the "          \
+         .help = "write cmocka tests replaying a chosen set of the "           \
                  "sequences: every distinct halt, each state's transitions, "  \
                  "a sample of each length (test: one per oracle entry it "     \
                  "confirmed)"},                                                \
@@ -659,6 +659,16 @@ static int walk_command(const cli_spec *cmd, int argc, char **argv)
     free(recorded);
     if (err < 0)
         return cli_fail_library(cmd, &given, err);
+    if (sum.partial && sum.report_full && sum.report_projected > 0) {
+        fprintf(stderr,
+                "bcwalk: %s: the walk stopped after its sequences of length "
+                "%u: its text report would pass %u MiB, about %.1f MiB by "
+                "depth %u (--max-report; --force lifts it); write it with -o "
+                "FILE and --format jsonl, or walk less deep\n",
+                cmd->cmd, sum.projected_after, opts.max_report_mb,
+                sum.report_projected / (1 << 20), opts.depth);
+        return EXIT_UNFINISHED;
+    }
     if (sum.partial && sum.report_full) {
         fprintf(stderr,
                 "bcwalk: %s: the walk stopped when its text report passed "

@@ -45,11 +45,54 @@ typedef struct sinks {
      * about each as it comes: --interactive), or NULL */
     FILE *spill;
     uint64_t report_bytes, max_report;
-    bool report_full;                      /* the walk stopped there */
+    bool report_full; /* the walk stopped there */
+    /* the text report's growth, length by length (protocol and algebra
+     * walks): where the current length began, the last one's bytes, and
+     * the size projected to `depth` once it passes max_report */
+    bool project;
+    unsigned depth, nmethods, cur_len, projected_after;
+    uint64_t len_start, len_seqs, len_normal;
+    double projected;
     enum bcw_answer (*ask)(void *payload); /* --interactive, until stopped */
     void *ask_payload;
     bcw_exports *exports; /* report --html, --junit ..., or NULL */
 } sinks;
+
+/* At the first sequence of length `len`: the text report's size at the
+ * walk's depth projected from the length just done (from length 2 on,
+ * the first whose share of normal sequences tells), where each normal
+ * sequence is extended by every method (the walk prunes none): as many
+ * sequences as that at the next length, normal in the same share, each
+ * a call longer.  True, the walk to stop now, when it would pass
+ * max_report. */
+static bool project(sinks *s, unsigned len)
+{
+    if (s->counted != NULL)
+        fflush(s->counted);
+    uint64_t now = s->report_bytes, bytes = now - s->len_start;
+    unsigned done = s->cur_len;
+    bool stop = false;
+    if (s->len_seqs > 0 && len == done + 1 && done >= 2) {
+        double share = (double)s->len_normal / (double)s->len_seqs;
+        double n = (double)s->len_normal * s->nmethods;
+        double each = (double)bytes / (double)s->len_seqs, total = (double)now;
+        for (unsigned k = len; k <= s->depth && total < 1e18; k++) {
+            each = each * (k + 3) / (k + 2);
+            total += n * each;
+            n *= share * s->nmethods;
+        }
+        if (total > (double)s->max_report) {
+            s->report_full = true;
+            s->projected = total;
+            s->projected_after = done;
+            stop = true;
+        }
+    }
+    s->len_start = now;
+    s->len_seqs = s->len_normal = 0;
+    s->cur_len = len;
+    return stop;
+}
 
 /* A person's answer for the sequence just printed, if it waits for one. */
 static int ask(sinks *s)
@@ -86,8 +129,13 @@ static int emit(void *payload, const bcw_seq *seq)
     bool extend = err == 0 && s->verdict.extend;
     if (s->training)
         return err < 0 ? err : extend ? BCW_EMIT_EXTEND : 0;
+    if (err == 0 && s->project && seq->len - seq->nprefix != s->cur_len &&
+        project(s, seq->len - seq->nprefix))
+        return BCW_STOPPED;
     if (err == 0)
         err = bcw__report_seq(&s->report, seq);
+    s->len_seqs++;
+    s->len_normal += seq->outcome == BCW_RUN_NORMAL;
     if (err == 0 && s->max_report > 0 && s->report_bytes > s->max_report) {
         s->report_full = true;
         return BCW_STOPPED;
@@ -154,6 +202,7 @@ static int route_report(sinks *s, const bcw_explore_opts *o)
     if (o->max_report_mb == 0)
         return 0;
     s->max_report = (uint64_t)o->max_report_mb << 20;
+    s->depth = o->depth;
     cookie_io_functions_t io = {.write = counted_write};
     s->counted = fopencookie(s, "w", io);
     if (s->counted == NULL)
@@ -730,6 +779,11 @@ static int run_build(walk *w, const char *bitcode, const char *say)
 {
     bool cover;
     bcw_pool *pool = NULL;
+    /* a walk that prunes nothing grows its text report as it goes */
+    w->sk.project =
+        w->sk.max_report > 0 && !w->cfg.prune_state &&
+        (w->cfg.kind == BCW_WALK_PROTOCOL || w->cfg.kind == BCW_WALK_ALGEBRA);
+    w->sk.nmethods = w->cfg.nmethods;
     int err = build(w, bitcode, say, &cover);
     if (err == 0 && w->recorded == NULL)
         err = start(w, cover, &pool);
@@ -849,9 +903,21 @@ static int stopped(walk *w, int err)
     w->out->partial = 1;
     w->out->results_full = w->sk.results_full;
     w->out->report_full = w->sk.report_full;
+    w->out->report_projected = w->sk.projected;
+    w->out->projected_after = w->sk.projected_after;
     return bcw__strlist_add(
         &w->sk.report.warnings,
-        w->sk.report_full
+        w->sk.projected > 0
+            ? bcw__sprintf("the walk stopped after its sequences of length "
+                           "%u: its text report would pass %llu MiB "
+                           "(--max-report; --force lifts it), about %.1f MiB "
+                           "by depth %u as each length has grown it: write "
+                           "it with -o FILE and --format jsonl, or walk less "
+                           "deep",
+                           w->sk.projected_after,
+                           (unsigned long long)(w->sk.max_report >> 20),
+                           w->sk.projected / (1 << 20), w->sk.depth)
+        : w->sk.report_full
             ? bcw__sprintf("the walk stopped when its text report passed "
                            "%llu MiB (--max-report; --force lifts it): "
                            "write it with -o FILE and --format jsonl, or "

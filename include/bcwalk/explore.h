@@ -273,6 +273,11 @@ typedef struct bcw_summary {
                                  room for the spilled tree */
     int results_full;         /* 1: partial, stopped by max_results_mb */
     int report_full;          /* 1: partial, stopped by max_report_mb */
+    /* report_full before the limit: the text report's size projected to
+     * the walk's depth from its lengths so far (bytes), after length
+     * projected_after; 0: stopped at the limit itself */
+    double report_projected;
+    unsigned projected_after;
     int partial;              /* 1: stopped by the time limit before the
                                  walk's end (time_limit_s); the counts are
                                  of the lengths it finished */

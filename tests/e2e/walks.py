@@ -151,18 +151,41 @@ class BoundedReport(unittest.TestCase):
                       "--depth", "6", "--prune", "none", *extra, raw=True)
 
     def test_a_text_report_past_its_limit_stops_the_walk(self):
-        p = self.walk("--max-report", "1")
+        # the state walk's covers make its lengths' sizes uneven: it
+        # stops at the limit itself
+        p = self.walk("--walk", "state", "--depth", "5", "--max-report", "1")
         self.assertEqual(p.returncode, 3)
         out = p.stdout.decode()
-        # a buffer past the limit at most, then the summary and the
+        # a buffer past the limit at most, the summary first, and the
         # warning saying how to go on
         self.assertLess(len(p.stdout), (1 << 20) + (64 << 10))
-        self.assertIn("Test summary for unit: bstack", out)
+        self.assertTrue(out.startswith("Test summary for unit: bstack"))
         self.assertIn("Warning: the walk stopped when its text report "
                       "passed 1 MiB (--max-report; --force lifts it)", out)
         err = p.stderr.decode().strip().splitlines()
         self.assertEqual(len(err), 1, err)
         self.assertIn("-o FILE and --format jsonl", err[0])
+
+    def test_a_walk_growing_past_the_limit_stops_before(self):
+        # a walk that prunes nothing: the report's size at its depth is
+        # projected from each length done; past the limit it stops there
+        p = self.walk("--max-report", "1")
+        self.assertEqual(p.returncode, 3)
+        self.assertLess(len(p.stdout), 64 << 10)
+        out = p.stdout.decode()
+        m = re.search(r"Warning: the walk stopped after its sequences of "
+                      r"length (\d+): its text report would pass 1 MiB "
+                      r"\(--max-report; --force lifts it\), about "
+                      r"([0-9.]+) MiB by depth 6", out)
+        self.assertIsNotNone(m, out[-2000:])
+        # the whole walk's report, forced: the estimate is of its size,
+        # within a factor of three
+        whole = len(self.walk("--force").stdout) / (1 << 20)
+        self.assertLess(float(m.group(2)), 3 * whole)
+        self.assertGreater(float(m.group(2)), whole / 3)
+        err = p.stderr.decode().strip().splitlines()
+        self.assertEqual(len(err), 1, err)
+        self.assertIn("about %s MiB by depth 6" % m.group(2), err[0])
 
     def test_the_summary_and_the_distinct_halts_come_first(self):
         out = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
