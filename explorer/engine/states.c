@@ -500,8 +500,10 @@ static int walk_emit(void *payload, const bcw_seq *s)
     bool added;
     if (s->state != 0 && bcw__stateset_add(&ws->seen, s->state, &added) < 0)
         return BCW_ENOMEM;
-    if (s->len == s->nprefix + 1) {
-        /* one method after the cover: a transition of the graph */
+    bool unmade = s->outcome == BCW_RUN_REJECTED && s->signo == BCW_SIG_UNMET;
+    if (s->len == s->nprefix + 1 && !unmade) {
+        /* one method after the cover: a transition of the graph (a call
+         * not made, its argument's category empty on the object, none) */
         int to = -1;
         uint32_t value;
         if (s->outcome == BCW_RUN_NORMAL &&

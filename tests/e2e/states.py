@@ -193,5 +193,23 @@ class DesignStates(unittest.TestCase):
                          "state walk only (--walk state)\n")
 
 
+class NotMade(unittest.TestCase):
+    """A call not made (its argument's category had no value on the
+    object as it was) is counted apart, and is no transition: neither in
+    the summary's list nor as an edge of the state graph."""
+
+    def test_a_call_not_made_is_no_transition(self):
+        dot = os.path.join(tempfile.mkdtemp(), "tank.dot")
+        out = bcwalk("explore", example("callee.bc"), "--unit", "tank",
+                     "--walk", "state", "--depth", "1", "--dot", dot,
+                     check=0).stdout
+        self.assertIn("Not made 2 test sequences", out)
+        transitions = out[out.index("Transitions:"):].split("\n\n")[0]
+        self.assertIn("--tank_fill", transitions)
+        self.assertNotIn("*rejected*", transitions)
+        with open(dot) as f:
+            self.assertNotIn("rejected", f.read())
+
+
 if __name__ == "__main__":
     common.main()
