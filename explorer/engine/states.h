@@ -32,6 +32,7 @@ typedef struct bcw_tseqs {
     bcw_tseq *v;
     unsigned n;
     size_t cap;
+    bcw_strlist none; /* "test: why it gave no sequence" */
 } bcw_tseqs;
 
 typedef struct bcw_dstate {

@@ -213,6 +213,7 @@ typedef struct bcw_gaps {
     unsigned longer;         /* of them, longer than the walk's depth */
     unsigned depth;          /* the walk's */
     bcw_strlist cut;         /* "test: why its sequence stops early" */
+    bcw_strlist none;        /* "test: why it gave the walk no sequence" */
     bcw_strlist only_tests;  /* states only the tests' calls reach:
                                 "name (test)" */
     bcw_strlist states;      /* design states no test reaches */

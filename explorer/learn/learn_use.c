@@ -306,6 +306,33 @@ static char *call_cut(unsigned n, const bcw_lcall *c)
     return b.data;
 }
 
+/* Why test x gave the walk no sequence: its first call of one of the
+ * unit's constructors passes values no constructor step passes, or made
+ * no instance; or it calls none. */
+static char *no_seq(const bcw_ltest *x, const bcw_unit *u,
+                    const bcw_step *steps, const uint16_t *ctors,
+                    unsigned nctors)
+{
+    for (unsigned i = 0; i < x->ncalls; i++) {
+        const bcw_lcall *c = &x->calls[i];
+        const bcw_func *f = c->func >= 0 ? func_named(u, c->fn) : NULL;
+        if (f == NULL || (f->role != BCW_ROLE_CONSTRUCTOR &&
+                          f->role != BCW_ROLE_INIT_CONSTRUCTOR))
+            continue;
+        char *why = call_cut(i + 1, c);
+        if (why != NULL && step_of(u, steps, ctors, nctors, c) >= 0) {
+            /* "its call 1, f(5), made no instance" */
+            char *end = strstr(why, ", passes values");
+            if (end != NULL)
+                strcpy(end, ", made no instance");
+        }
+        char *s = why ? bcw__sprintf("%s: %s", x->name, why) : NULL;
+        free(why);
+        return s;
+    }
+    return bcw__sprintf("%s: it calls no constructor of %s", x->name, u->name);
+}
+
 /* Test x's sequence on instance k, from its call `first` on (after the
  * call that made it, or the first on a cell). */
 static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned first, int64_t k,
@@ -358,6 +385,9 @@ int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l, const bcw_unit *u,
     for (unsigned t = 0; t < l->ntests && err == 0; t++) {
         const bcw_ltest *x = &l->tests[t];
         uint64_t seen = 0; /* instances #0 .. #63 met */
+        bool on_unit = false, made = false;
+        for (unsigned i = 0; i < x->ncalls && !on_unit; i++)
+            on_unit = x->calls[i].func >= 0;
         for (unsigned i = 0; i < x->ncalls && err == 0; i++) {
             const bcw_lcall *c = &x->calls[i];
             int ctor = c->func >= 0 ? step_of(u, steps, ctors, nctors, c) : -1;
@@ -377,6 +407,7 @@ int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l, const bcw_unit *u,
             if ((err = one_seq(&s, x, first, k, u, steps, methods, nmethods,
                                ctor)) < 0)
                 break;
+            made = true;
             bool dup = false;
             for (unsigned j = 0; j < out->n && !dup; j++)
                 dup = same_seq(&out->v[j], &s) &&
@@ -394,6 +425,11 @@ int bcw__learned_seqs(bcw_tseqs *out, const bcw_learned *l, const bcw_unit *u,
             }
             out->v[out->n++] = s;
         }
+        /* a test calling the unit that gave no sequence: why */
+        if (err == 0 && on_unit && !made &&
+            bcw__strlist_add(&out->none, no_seq(x, u, steps, ctors, nctors)) <
+                0)
+            err = BCW_ENOMEM;
     }
     if (err < 0)
         bcw__tseqs_free(out);
@@ -410,6 +446,7 @@ void bcw__tseqs_free(bcw_tseqs *s)
         free(s->v[i].outcome);
     }
     free(s->v);
+    bcw__strlist_free(&s->none);
     memset(s, 0, sizeof *s);
 }
 
@@ -610,6 +647,8 @@ int bcw__learned_gaps(bcw_gaps *g, const bcw_learned *l, const bcw_tseqs *ts,
             err = bcw__strlist_add(
                 &g->cut, bcw__sprintf("%s: %s", ts->v[i].test, ts->v[i].cut));
     }
+    for (unsigned i = 0; i < ts->none.n && err == 0; i++)
+        err = bcw__strlist_add(&g->none, bcw__strdup(ts->none.v[i]));
     if (err == 0 && st != NULL)
         err = state_gaps(g, ts, st, u, steps);
     /* functions, each once */
@@ -635,6 +674,7 @@ int bcw__learned_gaps(bcw_gaps *g, const bcw_learned *l, const bcw_tseqs *ts,
 void bcw__gaps_free(bcw_gaps *g)
 {
     bcw__strlist_free(&g->cut);
+    bcw__strlist_free(&g->none);
     bcw__strlist_free(&g->only_tests);
     bcw__strlist_free(&g->states);
     bcw__strlist_free(&g->transitions);

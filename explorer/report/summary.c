@@ -64,6 +64,8 @@ void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
                 "\nFrom the tests: %u categories of their values; %u "
                 "sequences of their calls, %u longer than the depth %u\n",
                 g->categories, g->sequences, g->longer, g->depth);
+    gap_list(f, json, "no_sequence", "tests that gave no sequence", &g->none,
+             sep);
     gap_list(f, json, "cut", "test sequences cut short", &g->cut, sep);
     gap_list(f, json, "states_only_tests",
              "states only the tests reach (their calls are the cover)",

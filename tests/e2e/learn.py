@@ -271,6 +271,25 @@ class OneFile(unittest.TestCase):
         self.assertIn("give it alone (bcwalk learn ", p.stderr)
 
 
+class NoSequence(unittest.TestCase):
+    def test_a_test_that_gives_no_sequence_says_why(self):
+        """tests/data/learn/nomake.c: a test whose constructor made no
+        instance gives --walk learned no sequence, and the summary says
+        which test and why."""
+        model = os.path.join(os.environ["TMPDIR"], "nomake.learned")
+        bcwalk("learn", compile_test("nomake"), example("faulty.bc"),
+               "--unit", "faulty", "-o", model, check=0)
+        doc = json.loads(bcwalk("explore", example("faulty.bc"), "--unit",
+                                "faulty", "--walk", "learned",
+                                "--from-tests", model, "--depth", "2",
+                                "--format", "json", check=0).stdout)
+        t = doc["from_tests"]
+        self.assertEqual(t["sequences"], 1)  # test_big's
+        self.assertEqual(t["no_sequence"],
+                         ["test_small: its call 1, faulty_with_capacity(5), "
+                          "made no instance"])
+
+
 class Cells(unittest.TestCase):
     def test_a_list_in_the_callers_cell(self):
         """examples/clist.c's list: no call makes it; the tests' sequences
