@@ -285,8 +285,10 @@ typedef struct walk {
     const bcw_model *given; /* the caller's: the results file's in a replay */
     const bcw_model *model;
     const bcw_unit *u;
-    bcw_model *kept;   /* the oracle's model, planning the walk */
-    bcw_model *taught; /* with the tests' values (--from-tests) */
+    bcw_model *kept;           /* the oracle's model, planning the walk */
+    bcw_model *taught;         /* with the tests' values (--from-tests) */
+    const bcw_model *untaught; /* the model before them, and its unit */
+    const bcw_unit *untaught_u;
     /* the plan */
     bcw_usergen *gen;
     bcw_alphabet a;
@@ -524,6 +526,8 @@ static int choose_model(walk *w)
         }
     }
     if (w->from_tests != NULL) {
+        w->untaught = w->model;
+        w->untaught_u = w->u;
         if ((err = bcw__learned_teach(&w->learned, &w->taught,
                                       &w->gaps.categories, w->model, w->u,
                                       w->from_tests)) < 0)
@@ -553,6 +557,24 @@ static int recorded_coverage(walk *w)
     return 0;
 }
 
+/* What the tests' values add to the walk (--from-tests): its alphabet's
+ * constructors and methods without them, into the gaps the summary
+ * states. */
+static int untaught_size(walk *w)
+{
+    bcw_alphabet plain = {0};
+    bcw_strlist said = {0}; /* the walk's own alphabet warned already */
+    int err = bcw__alphabet_make(&plain, w->untaught, w->untaught_u, &w->plan_o,
+                                 w->gen, &said);
+    if (err == 0) {
+        w->gaps.ctors_before = plain.nctors;
+        w->gaps.methods_before = plain.nmethods;
+    }
+    bcw__alphabet_free(&plain);
+    bcw__strlist_free(&said);
+    return err;
+}
+
 /* The plan: the alphabet and what the workers get, the tests'
  * sequences, the design states' predicates, and the walk's
  * configuration from them. */
@@ -572,6 +594,8 @@ static int make_plan(walk *w)
     if (err == 0 && w->from_tests != NULL)
         err = bcw__learned_seqs(&w->tseqs, &w->learned, u, a->steps, a->nsteps,
                                 a->ctors, a->nctors, a->methods, a->nmethods);
+    if (err == 0 && w->from_tests != NULL)
+        err = untaught_size(w);
     if (err == 0 &&
         (w->changed = bcw__calloc(a->nsteps, sizeof *w->changed)) == NULL)
         err = BCW_ENOMEM;

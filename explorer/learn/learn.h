@@ -208,7 +208,10 @@ BCW_INTERNAL bool bcw__lwalk_extends(bcw_lwalk *w, const uint16_t *seq,
 
 /* What the tests and the walk each reach that the other does not. */
 typedef struct bcw_gaps {
-    unsigned categories;     /* categories the tests' values added */
+    unsigned categories; /* categories the tests' values added */
+    /* the walk's constructors and methods (steps) without them, and
+     * with: how much they grow the walk */
+    unsigned ctors_before, methods_before, ctors_after, methods_after;
     unsigned sequences;      /* the tests' sequences on the unit */
     unsigned longer;         /* of them, longer than the walk's depth */
     unsigned depth;          /* the walk's */

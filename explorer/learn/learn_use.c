@@ -635,9 +635,13 @@ int bcw__learned_gaps(bcw_gaps *g, const bcw_learned *l, const bcw_tseqs *ts,
                       unsigned nctors, const uint16_t *methods,
                       unsigned nmethods, unsigned depth)
 {
-    unsigned categories = g->categories;
+    bcw_gaps kept = *g; /* the caller's figures */
     memset(g, 0, sizeof *g);
-    g->categories = categories;
+    g->categories = kept.categories;
+    g->ctors_before = kept.ctors_before;
+    g->methods_before = kept.methods_before;
+    g->ctors_after = nctors;
+    g->methods_after = nmethods;
     g->sequences = ts->n;
     g->depth = depth;
     int err = 0;

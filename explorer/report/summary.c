@@ -54,16 +54,34 @@ void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
     char sep[8], end[16];
     snprintf(sep, sizeof sep, ",%s", json ? nl : "");
     snprintf(end, sizeof end, "},%s", json ? nl : "");
+    /* the walk's size with the tests' categories over without them:
+     * every sequence of up to `depth` methods after a constructor */
+    double with = 0, without = 0, a = g->ctors_after, b = g->ctors_before;
+    for (unsigned l = 0; l <= g->depth; l++) {
+        with += a;
+        without += b;
+        a *= g->methods_after;
+        b *= g->methods_before;
+    }
+    double times = without > 0 ? with / without : 1;
     if (json)
         fprintf(f,
-                "\"from_tests\": {\"categories\": %u, \"sequences\": %u, "
+                "\"from_tests\": {\"categories\": %u, \"steps\": "
+                "{\"constructors\": [%u, %u], \"methods\": [%u, %u], "
+                "\"times\": %.2f}, \"sequences\": %u, "
                 "\"longer_than_depth\": %u,%s",
-                g->categories, g->sequences, g->longer, nl);
+                g->categories, g->ctors_before, g->ctors_after,
+                g->methods_before, g->methods_after, times, g->sequences,
+                g->longer, nl);
     else
         fprintf(f,
-                "\nFrom the tests: %u categories of their values; %u "
-                "sequences of their calls, %u longer than the depth %u\n",
-                g->categories, g->sequences, g->longer, g->depth);
+                "\nFrom the tests: %u categories of their values (the walk's "
+                "methods %u -> %u, constructors %u -> %u: up to %.2f times "
+                "its sequences at depth %u); %u sequences of their calls, %u "
+                "longer than the depth %u\n",
+                g->categories, g->methods_before, g->methods_after,
+                g->ctors_before, g->ctors_after, times, g->depth, g->sequences,
+                g->longer, g->depth);
     gap_list(f, json, "no_sequence", "tests that gave no sequence", &g->none,
              sep);
     gap_list(f, json, "cut", "test sequences cut short", &g->cut, sep);

@@ -284,6 +284,13 @@ class NoSequence(unittest.TestCase):
                                 "--from-tests", model, "--depth", "2",
                                 "--format", "json", check=0).stdout)
         t = doc["from_tests"]
+        # the walk's growth from the tests' values, stated: two
+        # constructor steps more and one method step, and what they make
+        # of an unpruned walk of depth 2
+        self.assertEqual(t["steps"]["constructors"], [3, 5])
+        self.assertEqual(t["steps"]["methods"], [4, 5])
+        self.assertEqual(t["steps"]["times"],
+                         round(5 * (1 + 5 + 25) / (3 * (1 + 4 + 16)), 2))
         self.assertEqual(t["sequences"], 1)  # test_big's
         self.assertEqual(t["no_sequence"],
                          ["test_small: its call 1, faulty_with_capacity(5), "
