@@ -186,9 +186,9 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
     if (err == 0 && undecided > 0)
         err = add_note(p, bcw__sprintf("Z3 answered unknown for %u of its "
                                        "%u combinations (a check may have "
-                                       "reached its %u ms limit): they have "
-                                       "no category",
-                                       undecided, 1u << n, BCW_Z3_TIMEOUT_MS));
+                                       "reached its limit of work): they "
+                                       "have no category",
+                                       undecided, 1u << n));
     return err;
 }
 

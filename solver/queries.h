@@ -3,8 +3,8 @@
  * maximum, a representative, which of its literals the others imply.
  *
  * Each answers with Z3_L_TRUE, Z3_L_FALSE or Z3_L_UNDEF — Z3's unknown
- * (a check that ran into BCW_Z3_TIMEOUT_MS) is a third answer, not a
- * failure — and returns 0, or the session's failure (BCW_ENOMEM,
+ * (a check that ran into its limit of work, session.h) is a third answer,
+ * not a failure — and returns 0, or the session's failure (BCW_ENOMEM,
  * BCW_ERROR) with nothing answered. */
 #ifndef BCW_SOLVER_QUERIES_H
 #define BCW_SOLVER_QUERIES_H

@@ -68,9 +68,17 @@ int bcw__session_open(bcw_session *s)
     Z3_params sp = Z3_mk_params(s->z);
     if (sp != NULL) {
         Z3_params_inc_ref(s->z, sp);
-        Z3_symbol timeout = Z3_mk_string_symbol(s->z, "timeout");
-        if (timeout != NULL)
-            Z3_params_set_uint(s->z, sp, timeout, BCW_Z3_TIMEOUT_MS);
+        static const struct {
+            const char *name;
+            unsigned value;
+        } limits[] = {{"timeout", BCW_Z3_TIMEOUT_MS},
+                      {"rlimit", BCW_Z3_RLIMIT},
+                      {"max_conflicts", BCW_Z3_MAX_CONFLICTS}};
+        for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+            Z3_symbol name = Z3_mk_string_symbol(s->z, limits[i].name);
+            if (name != NULL)
+                Z3_params_set_uint(s->z, sp, name, limits[i].value);
+        }
         if (s->sv != NULL)
             Z3_solver_set_params(s->z, s->sv, sp);
         Z3_params_dec_ref(s->z, sp);

@@ -322,9 +322,10 @@ static char *no_seq(const bcw_ltest *x, const bcw_unit *u,
         char *why = call_cut(i + 1, c);
         if (why != NULL && step_of(u, steps, ctors, nctors, c) >= 0) {
             /* "its call 1, f(5), made no instance" */
+            static const char made[] = ", made no instance";
             char *end = strstr(why, ", passes values");
-            if (end != NULL)
-                strcpy(end, ", made no instance");
+            if (end != NULL && strlen(end) >= sizeof made - 1)
+                memcpy(end, made, sizeof made);
         }
         char *s = why ? bcw__sprintf("%s: %s", x->name, why) : NULL;
         free(why);
