@@ -404,8 +404,12 @@ void bcw__report_words(const bcw_reporter *r, const bcw_seq *s, char *cause,
 }
 
 bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s, char *file,
-                      size_t nfile, unsigned *line)
+                      size_t nfile, unsigned *line, bool *inside)
 {
+    bool exact;
+    if (inside == NULL)
+        inside = &exact;
+    *inside = true;
     const bcw_wire_cause *c = s->outcome != BCW_RUN_NORMAL ? s->cause : s->leak;
     char func[128];
     uint64_t pc = c == NULL                      ? 0
@@ -446,5 +450,6 @@ bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s, char *file,
         return false;
     snprintf(file, nfile, "%s", fn->file);
     *line = fn->line;
+    *inside = false;
     return true;
 }

@@ -43,8 +43,10 @@ typedef struct halt {
     unsigned len;
     uint64_t count;
     bool failure;
-    char *group; /* the first group it was met in */
-    char *line1; /* --reproduce: its calls on one line */
+    char *group;  /* the first group it was met in */
+    char *line1;  /* --reproduce: its calls on one line */
+    bool inside;  /* line is the halt's own, not the function's start */
+    bool guarded; /* a write found after the call, by a block's guard */
 } halt;
 
 typedef struct group {
@@ -145,7 +147,8 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
     char cause[512], leak[512], file[256] = "";
     unsigned line = 0;
     bcw__report_words(r, s, cause, sizeof cause, leak, sizeof leak);
-    bool site = bcw__report_site(r, s, file, sizeof file, &line);
+    bool inside = true;
+    bool site = bcw__report_site(r, s, file, sizeof file, &line, &inside);
     const char *outcome =
         s->outcome == BCW_RUN_NORMAL ? "leak" : bcw__outcome_name(s->outcome);
     const char *fn = s->outcome == BCW_RUN_NORMAL
@@ -196,6 +199,9 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
                 .text = c_text(r, s),
                 .len = s->len,
                 .count = 1,
+                .inside = inside,
+                .guarded = s->outcome != BCW_RUN_NORMAL && s->cause != NULL &&
+                           s->cause->kind == BCW_CAUSE_OVERFLOW,
                 .failure = is_failure(s),
                 .group = bcw__strdup(gname)};
     *index = x->nhalts++;
@@ -472,7 +478,21 @@ static int write_sarif(bcw_exports *x, const bcw_reporter *r, const char *path)
                   "{\"artifactLocation\": {\"uri\": ",
                   f);
             uri(f, h->file);
-            fprintf(f, "}, \"region\": {\"startLine\": %u}}}]", h->line);
+            fprintf(f, "}, \"region\": {\"startLine\": %u}}", h->line);
+            if (!h->inside) {
+                /* the function's start: say why not the halt's line */
+                fputs(", \"message\": {\"text\": ", f);
+                bcw__json_str(
+                    f, h->guarded
+                           ? "where the function whose call halted starts: "
+                             "the write past the block was found after the "
+                             "call, by the block's guard; walk with "
+                             "--sanitize address for the line that wrote"
+                           : "where the function whose call halted starts: "
+                             "the halt has no place of its own");
+                fputs("}", f);
+            }
+            fputs("}]", f);
         }
         fprintf(f, ", \"properties\": {\"sequences\": %llu, \"group\": ",
                 (unsigned long long)h->count);

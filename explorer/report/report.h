@@ -104,11 +104,12 @@ BCW_INTERNAL void bcw__report_c(const bcw_reporter *r, const bcw_seq *s,
 
 /* Where in the library's source s halted: the cause's instruction (a
  * fatal signal's, where abort or exit was called), a failed assert's
- * place, else where the function whose call halted is defined; for a
- * leak where the first block left was allocated.  file (nfile bytes)
- * and line; false when nothing tells. */
+ * place, else (*inside false, when not NULL) where the function whose
+ * call halted is defined; for a leak where the first block left was
+ * allocated.  file (nfile bytes) and line; false when nothing tells. */
 BCW_INTERNAL bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s,
-                                   char *file, size_t nfile, unsigned *line);
+                                   char *file, size_t nfile, unsigned *line,
+                                   bool *inside);
 
 /* The destructor that ended (or was to end) s, as the worker chose it. */
 BCW_INTERNAL const char *bcw__report_destructor(const bcw_reporter *r,

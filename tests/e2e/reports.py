@@ -427,6 +427,35 @@ class Sarif(unittest.TestCase):
         self.assertEqual(where["startLine"],
                          line_of("faulty.c", "assert(f->n > 0);"))
 
+    def test_a_write_found_after_its_call_says_where_its_line_is(self):
+        # pq_push writes one slot past its block; a plain walk finds it
+        # after the call, by the block's guard: the result is at the
+        # function's start and says so, and --sanitize address gives the
+        # line that wrote
+        def overflow(said, *extra):
+            res = walk_to("pq%d.msgpack" % len(extra), "pq.bc", "pq",
+                          "--depth", "2", *extra)
+            out = tmp("pq%d.sarif" % len(extra))
+            exported(res, "--sarif", out)
+            with open(out) as f:
+                doc = json.load(f)
+            jsonschema.Draft4Validator(sarif_schema()).validate(doc)
+            return [r["locations"][0] for r in doc["runs"][0]["results"]
+                    if said in r["message"]["text"]]
+        [plain] = overflow("pq_push: crash heap overflow: a write past")
+        self.assertEqual(plain["physicalLocation"]["region"]["startLine"],
+                         line_of("pq.c", "int pq_push(pq *q, void *item)"))
+        self.assertIn("found after the call, by the block's guard; walk "
+                      "with --sanitize address", plain["message"]["text"])
+        # the two writes past it, each at its own line
+        asan = overflow("pq_push: crash AddressSanitizer", "--sanitize",
+                        "address")
+        self.assertEqual(
+            sorted(a["physicalLocation"]["region"]["startLine"] for a in asan),
+            [line_of("pq.c", "q->items[i] = q->items[i - 1];"),
+             line_of("pq.c", "q->items[i] = item;")])
+        self.assertFalse(any("message" in a for a in asan))
+
     def test_the_schema_refuses_what_is_not_sarif(self):
         with self.assertRaises(jsonschema.ValidationError):
             jsonschema.Draft4Validator(sarif_schema()).validate(
