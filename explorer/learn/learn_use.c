@@ -292,9 +292,10 @@ static bool same_seq(const bcw_tseq *a, const bcw_tseq *b)
            memcmp(a->steps, b->steps, (a->len + 1) * sizeof *a->steps) == 0;
 }
 
-/* "its call 5, arraylist_append(#0, NULL), passes values no step of the
- * walk passes" */
-static char *call_cut(unsigned n, const bcw_lcall *c)
+#define NO_STEP ", passes values no step of the walk passes"
+
+/* "its call 5, arraylist_append(#0, NULL)" and `what` (NO_STEP) */
+static char *call_cut(unsigned n, const bcw_lcall *c, const char *what)
 {
     bcw_buf b;
     bcw__buf_init(&b, 4096);
@@ -302,7 +303,7 @@ static char *call_cut(unsigned n, const bcw_lcall *c)
     for (unsigned a = 0; a < c->nargs; a++)
         bcw__buf_printf(&b, "%s%s", a ? ", " : "",
                         c->args[a].text ? c->args[a].text : "?");
-    bcw__buf_printf(&b, "), passes values no step of the walk passes");
+    bcw__buf_printf(&b, ")%s", what);
     return b.data;
 }
 
@@ -319,14 +320,10 @@ static char *no_seq(const bcw_ltest *x, const bcw_unit *u,
         if (f == NULL || (f->role != BCW_ROLE_CONSTRUCTOR &&
                           f->role != BCW_ROLE_INIT_CONSTRUCTOR))
             continue;
-        char *why = call_cut(i + 1, c);
-        if (why != NULL && step_of(u, steps, ctors, nctors, c) >= 0) {
-            /* "its call 1, f(5), made no instance" */
-            static const char made[] = ", made no instance";
-            char *end = strstr(why, ", passes values");
-            if (end != NULL && strlen(end) >= sizeof made - 1)
-                memcpy(end, made, sizeof made);
-        }
+        char *why = call_cut(i + 1, c,
+                             step_of(u, steps, ctors, nctors, c) >= 0
+                                 ? ", made no instance"
+                                 : NO_STEP);
         char *s = why ? bcw__sprintf("%s: %s", x->name, why) : NULL;
         free(why);
         return s;
@@ -363,7 +360,7 @@ static int one_seq(bcw_tseq *s, const bcw_ltest *x, unsigned first, int64_t k,
         }
         s->cut = s->len == BCW_TEST_SEQ_MAX
                      ? bcw__sprintf("longer than %d calls", BCW_TEST_SEQ_MAX)
-                     : call_cut(s->calls, c);
+                     : call_cut(s->calls, c, NO_STEP);
         if (s->cut == NULL)
             return BCW_ENOMEM;
     }

@@ -57,9 +57,10 @@ typedef struct test {
     unsigned group;
     char *calls; /* its statements, NULL once dropped from the sample */
     enum run_kind run;
-    const char *why;     /* RUN_SKIPPED */
-    const char *fn;      /* of `why`: the function it names, or NULL */
-    const char *guard;   /* RUN_CHILD: the macro it needs, or NULL */
+    const char *why; /* RUN_SKIPPED */
+    const char *fn;  /* of `why`: the function it names, or NULL */
+    /* RUN_CHILD: the build it needs, a sanitizer's */
+    enum { NEEDS_NOTHING, NEEDS_ASAN, NEEDS_UBSAN } needs;
     enum bcw_expect how; /* RUN_CHILD */
     int code;
     unsigned seconds;
@@ -209,12 +210,12 @@ static void plan_test(test *t, const bcw_reporter *r, const bcw_seq *s)
     if (t->leak) {
         t->how = EXPECT_EXIT;
         t->code = 123;
-        t->guard = "BCW_CHECKED";
+        t->needs = NEEDS_ASAN;
         return;
     }
     if (s->cause != NULL && s->cause->kind == BCW_CAUSE_UNDEFINED) {
         t->how = EXPECT_CHECKED;
-        t->guard = "BCW_UNDEFINED";
+        t->needs = NEEDS_UBSAN;
         return;
     }
     t->how = bcw__halt_expect(s, &t->code, &t->why);
@@ -229,7 +230,7 @@ static void plan_test(test *t, const bcw_reporter *r, const bcw_seq *s)
         t->why = "an access past a 0-byte block, which AddressSanitizer "
                  "gives a byte (bcwalk --reproduce shows it)";
     } else if (t->how == EXPECT_CHECKED) {
-        t->guard = "BCW_CHECKED";
+        t->needs = NEEDS_ASAN;
     } else if (t->how == EXPECT_HANG) {
         t->seconds = (r->timeout_ms + 999) / 1000 * 2;
         t->seconds = t->seconds < 2 ? 2 : t->seconds;
@@ -351,13 +352,13 @@ static void write_test(FILE *f, const test *t, unsigned id, const char *gname)
     }
     fprintf(f, "static void seq_%u_run(void)\n{\n%s}\n\n", id, t->calls);
     fprintf(f, "static void seq_%u(void **state)\n{\n    (void)state;\n", id);
-    if (t->guard != NULL && strcmp(t->guard, "BCW_UNDEFINED") == 0)
+    if (t->needs == NEEDS_UBSAN)
         fputs("#ifndef BCW_UNDEFINED\n    skip(); /* undefined behaviour: "
               "build with -fsanitize=undefined\n"
               "             -fno-sanitize-recover=all -DBCW_UNDEFINED */\n"
               "#endif\n",
               f);
-    else if (t->guard != NULL)
+    else if (t->needs == NEEDS_ASAN)
         fprintf(f,
                 "#if !BCW_CHECKED\n    skip(); /* %s: build with "
                 "-fsanitize=address */\n#endif\n",
