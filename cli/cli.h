@@ -2,6 +2,8 @@
 #ifndef BCW_CLI_H
 #define BCW_CLI_H
 
+#include <stdbool.h>
+
 /* Exit codes (README.md): success; bad usage or bad input, the user's
  * to fix; a command that started on good input but could not finish (a
  * worker not built, not started or not answering, out of memory, a
@@ -11,6 +13,9 @@
 #define EXIT_FINDINGS 1 /* test: a failure, or something pending */
 #define EXIT_USAGE 2
 #define EXIT_UNFINISHED 3
+/* the reader of stdout gone (`| head`): quiet, as a shell says of a
+ * command SIGPIPE ended (128 + 13) */
+#define EXIT_PIPE 141
 
 typedef struct cli_cmd {
     const char *name;
@@ -34,6 +39,12 @@ int cmd_learn(int argc, char **argv);
 struct bcw_explore_opts;
 int cli_explore_args(struct bcw_explore_opts *o, const char **unit,
                      unsigned argc, const char *const *argv);
+
+/* True when stdout's reader has gone (a pipe whose reader exited): a
+ * report's write failing then is the reader's choice, said by no
+ * message.  bcwalk ignores SIGPIPE, for its workers' pipes, so such a
+ * write fails rather than ending it. */
+bool cli_stdout_gone(void);
 
 /* Prints "bcwalk: <message>" on stderr and returns EXIT_USAGE. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -226,7 +226,8 @@ static int replay_command(int argc, char **argv, bool merge)
     bcw_summary sum;
     err = opts.unit < 0 ? opts.unit : bcw_explore_run(&sum, model, &opts);
     /* an export refused fails the command, the others written */
-    rc = err < 0       ? cli_fail("%s: %s", cmd, bcw_error_last())
+    rc = err == BCW_ERROR && cli_stdout_gone() ? EXIT_PIPE
+         : err < 0     ? cli_fail("%s: %s", cmd, bcw_error_last())
          : refused > 0 ? EXIT_USAGE
                        : EXIT_OK;
 out:

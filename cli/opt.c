@@ -267,6 +267,8 @@ bool cli_given(const cli_args *a, const cli_spec *s, const char *name)
 
 int cli_fail_library(const cli_spec *s, const cli_args *a, int err)
 {
+    if (err == BCW_ERROR && cli_stdout_gone())
+        return EXIT_PIPE;
     const char *msg = bcw_error_last();
     /* the user's to fix, or bcwalk's failure on good input */
     int code = err == BCW_EINPUT || err == BCW_ENOTFOUND ? EXIT_USAGE

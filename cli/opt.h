@@ -128,7 +128,8 @@ void cli_help(const cli_spec *s, FILE *f);
  * error, naming the option it is about: a message that begins with the
  * setting of a given option has the setting replaced by the option's
  * name.  Returns the exit code of the library's error `err`: EXIT_USAGE
- * for bad input (BCW_EINPUT, BCW_ENOTFOUND), else EXIT_UNFINISHED. */
+ * for bad input (BCW_EINPUT, BCW_ENOTFOUND), else EXIT_UNFINISHED; a
+ * failure while stdout's reader is gone is EXIT_PIPE, printed not. */
 int cli_fail_library(const cli_spec *s, const cli_args *a, int err);
 
 #endif

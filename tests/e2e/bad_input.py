@@ -106,6 +106,26 @@ class BadInput(unittest.TestCase):
         self.assertEqual(p.returncode, 0)
         self.assertIn('"unit": "bstack"', p.stdout)
 
+    def test_a_reader_gone_ends_quietly_and_a_full_disk_does_not(self):
+        # `bcwalk ... | head`: the reader leaves, bcwalk ends as cat
+        # does, with no message; a write that fails otherwise is said
+        env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
+        cmd = [common.ARGS.bcwalk, "explore", example("bstack.bc"), "--unit",
+               "bstack", "--depth", "2"]
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            p = subprocess.run(cmd, stdout=w, stderr=subprocess.PIPE,
+                               text=True, env=env)
+        finally:
+            os.close(w)
+        self.assertEqual((p.returncode, p.stderr), (141, ""))
+        with open("/dev/full", "w") as full:
+            p = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE,
+                               text=True, env=env)
+        self.assertEqual((p.returncode, p.stderr.strip()),
+                         (3, "bcwalk: writing the report failed"))
+
     def test_output_never_replaces_the_input_or_a_device(self):
         with tempfile.TemporaryDirectory() as d:
             lib = os.path.join(d, "lib.bc")
