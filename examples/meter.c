@@ -1,6 +1,8 @@
 /* meter.c - a unit to measure coverage by: a helper only a fifth
- * reading reaches (grow), a switch on a mode, and a function of the
- * library no walk of the unit reaches (meter_unused).  tests/e2e/reports.py. */
+ * reading reaches (grow), a switch on a mode, a negated condition and
+ * an `&&` (whose arms a report must tell apart), and a function of the
+ * library no walk of the unit reaches (meter_unused).
+ * tests/e2e/reports.py. */
 #include <stdlib.h>
 
 typedef struct meter {
@@ -12,7 +14,7 @@ typedef struct meter {
 meter *meter_new(void)
 {
     meter *m = calloc(1, sizeof *m);
-    if (m == NULL)
+    if (!m)
         return NULL;
     m->cap = 4;
     m->scale = 1;

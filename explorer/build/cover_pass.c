@@ -238,6 +238,27 @@ static bool is_debug(LLVMValueRef in)
     return LLVMIsADbgInfoIntrinsic(in) != NULL;
 }
 
+/* Where control goes on entering bb: the line and column of its first
+ * instruction with a line, through blocks of a bare jump (the joins
+ * clang makes); 0 when none is found in a few. */
+static void dest_of(LLVMBasicBlockRef bb, uint32_t *line, uint32_t *col)
+{
+    for (int hop = 0; bb != NULL && hop < 8; hop++) {
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != NULL;
+             in = LLVMGetNextInstruction(in))
+            if (!is_debug(in) && LLVMGetDebugLocLine(in) != 0) {
+                *line = LLVMGetDebugLocLine(in);
+                *col = LLVMGetDebugLocColumn(in);
+                return;
+            }
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        bb = term != NULL && LLVMIsABranchInst(term) && !LLVMIsConditional(term)
+                 ? LLVMGetSuccessor(term, 0)
+                 : NULL;
+    }
+    *line = *col = 0;
+}
+
 typedef struct emitter {
     LLVMBuilderRef b;
     LLVMValueRef flags;
@@ -306,9 +327,13 @@ static int block(pass *p, emitter *e, LLVMBasicBlockRef bb, uint32_t fn,
     for (unsigned a = 0; a < arms; a++) {
         bcw_cov_branch *br = &m->branches[m->nbranches++];
         *br = (bcw_cov_branch){fn, file, line, flag, first + a, *group, a};
-        br->kind = !sw            ? (a == 0 ? BCW_ARM_TRUE : BCW_ARM_FALSE)
+        br->kind = !sw            ? BCW_ARM_BRANCH
                    : a + 1 < arms ? BCW_ARM_CASE
                                   : BCW_ARM_DEFAULT;
+        br->col = LLVMGetDebugLocColumn(term);
+        /* a switch's successors: the default, then the cases' */
+        unsigned to = !sw ? a : (a + 1) % arms;
+        dest_of(LLVMGetSuccessor(term, to), &br->to_line, &br->to_col);
         if (br->kind == BCW_ARM_CASE)
             br->value =
                 LLVMConstIntGetSExtValue(LLVMGetOperand(term, 2 + 2 * a));

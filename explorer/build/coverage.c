@@ -11,12 +11,12 @@
 #include "pack.h"
 
 #define MAP_FORMAT "bcwalk-coverage-map"
-#define MAP_VERSION 2
+#define MAP_VERSION 3
 #define MAP_LIMIT ((size_t)1 << 30)
 #define LINE_WORDS 4 /* file, line, flag, fn */
 #define BRANCH_WORDS                                                           \
-    10 /* fn, file, line, block, flag, group, arm, kind,                       \
-         value's low and high words */
+    13 /* fn, file, line, block, flag, group, arm, kind,                       \
+         value's low and high words, col, to_line, to_col */
 
 void bcw__cov_take(uint8_t *hits, uint8_t *set, uint32_t n, unsigned len)
 {
@@ -107,7 +107,8 @@ void bcw__cov_map_pack(msgpack_packer *pk, const bcw_cov_map *m)
         uint64_t v = (uint64_t)b->value;
         uint32_t w[BRANCH_WORDS] = {
             b->fn,    b->file, b->line, b->block,    b->flag,
-            b->group, b->arm,  b->kind, (uint32_t)v, (uint32_t)(v >> 32)};
+            b->group, b->arm,  b->kind, (uint32_t)v, (uint32_t)(v >> 32),
+            b->col,   b->to_line, b->to_col};
         put_words(pk, w, BRANCH_WORDS);
     }
     bcw__pack_str(pk, "switches_skipped");
@@ -254,7 +255,10 @@ int bcw__cov_map_read(bcw_rd *r, const msgpack_object *o, bcw_cov_map *m)
                             get_word(w + 24),
                             get_word(w + 28),
                             (int64_t)((uint64_t)get_word(w + 32) |
-                                      (uint64_t)get_word(w + 36) << 32)};
+                                      (uint64_t)get_word(w + 36) << 32),
+                            get_word(w + 40),
+                            get_word(w + 44),
+                            get_word(w + 48)};
         if (b.fn >= m->nfns || b.file >= m->nfiles || b.block >= m->nflags ||
             b.flag >= m->nflags || b.kind > BCW_ARM_DEFAULT) {
             bcw__rd_bad(r, "coverage branch out of range");

@@ -36,18 +36,22 @@ typedef struct bcw_cov_line {
 } bcw_cov_line;
 
 /* Arm `arm` of conditional `group` (numbered per function, in the
- * order of the code) at line `line`: 0 true and 1 false for a branch,
- * the cases in order (`value` each) then the default for a switch.
- * `block` is the flag of the block the conditional ends: not set, the
- * arm was not reached (lcov's "-"), set and the arm's not, it was not
- * taken. */
-enum bcw_cov_arm { BCW_ARM_TRUE, BCW_ARM_FALSE, BCW_ARM_CASE, BCW_ARM_DEFAULT };
+ * order of the code) at line `line`, column `col`: a branch's two arms
+ * (0 where the IR's condition holds, 1 where not), a switch's cases in
+ * order (`value` each) then its default.  An arm is named by where it
+ * goes, `to_line`:`to_col` (0 when no code there has a line): which arm
+ * of the IR is the source's "true" is lost, since clang branches on
+ * `x` with the arms swapped for `!x`.  `block` is the flag of the block
+ * the conditional ends: not set, the arm was not reached (lcov's "-"),
+ * set and the arm's not, it was not taken. */
+enum bcw_cov_arm { BCW_ARM_BRANCH, BCW_ARM_CASE, BCW_ARM_DEFAULT };
 
 typedef struct bcw_cov_branch {
     uint32_t fn, file, line, block, flag;
     uint32_t group, arm;
     uint32_t kind; /* enum bcw_cov_arm */
     int64_t value; /* BCW_ARM_CASE's */
+    uint32_t col, to_line, to_col;
 } bcw_cov_branch;
 
 /* A switch of more cases has no flags for its arms (a chain of as many

@@ -222,19 +222,33 @@ static double pct(uint64_t hit, uint64_t total)
     return total > 0 ? 100.0 * (double)hit / (double)total : 0.0;
 }
 
-static const char *arm_word(const bcw_cov_branch *b)
+#define ARM_TEXT 4200 /* a file's path, and room for the rest */
+
+/* An arm as the reports name it: where its conditional is, then where
+ * the arm goes ("list.c:58:9 to 59:5"), or its case ("case 3",
+ * "default"); no column where the code has none. */
+static void arm_text(char *buf, size_t size, const bcw_cov_map *m,
+                     const bcw_cov_branch *b)
 {
-    switch (b->kind) {
-    case BCW_ARM_TRUE:
-        return "true";
-    case BCW_ARM_FALSE:
-        return "false";
-    case BCW_ARM_CASE:
-        return "case";
-    default:
-        return "default";
-    }
+    int n = b->col > 0 ? snprintf(buf, size, "%s:%u:%u", m->files[b->file],
+                                  (unsigned)b->line, (unsigned)b->col)
+                       : snprintf(buf, size, "%s:%u", m->files[b->file],
+                                  (unsigned)b->line);
+    size_t at = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
+    if (b->kind == BCW_ARM_CASE)
+        snprintf(buf + at, size - at, " case %lld", (long long)b->value);
+    else if (b->kind == BCW_ARM_DEFAULT)
+        snprintf(buf + at, size - at, " default");
+    else if (b->to_line == 0)
+        snprintf(buf + at, size - at, " arm %u", (unsigned)b->arm);
+    else if (b->to_col == 0)
+        snprintf(buf + at, size - at, " to %u", (unsigned)b->to_line);
+    else
+        snprintf(buf + at, size - at, " to %u:%u", (unsigned)b->to_line,
+                 (unsigned)b->to_col);
 }
+
+static const char *const arm_kinds[] = {"branch", "case", "default"};
 
 /* Is arm b one reached and not taken? */
 static bool untaken(const bcw_cov_map *m, const uint8_t *hits,
@@ -308,11 +322,10 @@ static void print_text(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
         const bcw_cov_branch *b = &m->branches[i];
         if (!untaken(m, hits, b) || listed++ >= TEXT_LISTED)
             continue;
-        fprintf(f, "%s %s:%u %s", listed == 1 ? "Never taken:" : ";",
-                m->files[b->file], (unsigned)b->line, arm_word(b));
-        if (b->kind == BCW_ARM_CASE)
-            fprintf(f, " %lld", (long long)b->value);
-        fprintf(f, " (%s)", m->fns[b->fn].name);
+        char arm[ARM_TEXT];
+        arm_text(arm, sizeof arm, m, b);
+        fprintf(f, "%s %s (%s)", listed == 1 ? "Never taken:" : ";", arm,
+                m->fns[b->fn].name);
     }
     if (listed > TEXT_LISTED)
         fprintf(f, "; and %u more\n", listed - TEXT_LISTED);
@@ -369,10 +382,12 @@ static void print_json(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
         bcw__json_str(f, m->fns[b->fn].name);
         fputs(", \"file\": ", f);
         bcw__json_str(f, m->files[b->file]);
-        fprintf(f, ", \"line\": %u, \"arm\": \"%s\"", (unsigned)b->line,
-                arm_word(b));
+        fprintf(f, ", \"line\": %u, \"column\": %u, \"arm\": \"%s\"",
+                (unsigned)b->line, (unsigned)b->col, arm_kinds[b->kind]);
         if (b->kind == BCW_ARM_CASE)
             fprintf(f, ", \"value\": %lld", (long long)b->value);
+        fprintf(f, ", \"to_line\": %u, \"to_column\": %u",
+                (unsigned)b->to_line, (unsigned)b->to_col);
         fputc('}', f);
     }
     fprintf(f, "], \"switches_skipped\": %u},%s", (unsigned)m->switches_skipped,
@@ -496,11 +511,10 @@ void bcw__cov_html(FILE *f, const bcw_cov_map *m, const uint8_t *hits,
             continue;
         fputs(first ? "<p>Never taken:</p>\n<ul id=\"untaken\">\n" : "", f);
         first = false;
+        char arm[ARM_TEXT];
+        arm_text(arm, sizeof arm, m, b);
         fputs("<li>", f);
-        bcw__xml_str(f, m->files[b->file]);
-        fprintf(f, ":%u %s", (unsigned)b->line, arm_word(b));
-        if (b->kind == BCW_ARM_CASE)
-            fprintf(f, " %lld", (long long)b->value);
+        bcw__xml_str(f, arm);
         fputs(" (", f);
         bcw__xml_str(f, m->fns[b->fn].name);
         fputs(")</li>\n", f);

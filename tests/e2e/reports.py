@@ -134,6 +134,47 @@ class Coverage(unittest.TestCase):
         self.assertEqual(arms, {0: "1", 1: "1", 2: "1", 3: "1"})
         self.assertNotIn(switch, [b["line"] for b in five["untaken_branches"]])
 
+    def test_an_arm_is_named_by_where_it_goes(self):
+        # clang branches on m for `!m` with the arms swapped, and on each
+        # half of an `&&`: an arm is named by its conditional's column
+        # and where it goes, never by an IR polarity the source lacks
+        src = read(common.source("examples", "meter.c")).splitlines()
+        neg = line_of("meter.c", "if (!m)")
+        both = line_of("meter.c", "&& grow(m)")
+        col_and = src[both - 1].index("&&") + 1
+        col_grow = src[both - 1].index("grow(m)") + 1
+
+        def cond(line):  # the column of an if's condition
+            return src[line - 1].index("if (") + 5
+
+        def body(line):  # the column of an if's one-line body
+            return len(src[line]) - len(src[line].lstrip()) + 1
+
+        untaken = {}
+        for depth in (3, 5):
+            cov = covered("meter.bc", "meter", depth,
+                          tmp("arms%d.info" % depth))["coverage"]
+            untaken[depth] = {(b["function"], b["line"], b["column"]):
+                              (b["to_line"], b["to_column"])
+                              for b in cov["untaken_branches"]}
+        # calloc never fails: `!m` never goes to its return
+        self.assertEqual(untaken[5][("meter_new", neg, cond(neg))],
+                         (neg + 1, body(neg)))
+        # up to 4 readings, the first half never finds the meter full,
+        # never going on to grow(m); at 5 it does, and the second half
+        # never sees grow fail
+        to_line, to_col = untaken[3][("meter_add", both, col_and)]
+        self.assertEqual(to_line, both)
+        self.assertIn(to_col, range(col_grow, col_grow + len("grow(m)")))
+        self.assertNotIn(("meter_add", both, cond(both)), untaken[3])
+        self.assertNotIn(("meter_add", both, col_and), untaken[5])
+        self.assertEqual(untaken[5][("meter_add", both, cond(both))],
+                         (both + 1, body(both)))
+        p = bcwalk("explore", example("meter.bc"), "--unit", "meter",
+                   "--depth", "3", "--coverage", tmp("arms.info"))
+        self.assertIn("meter.c:%d:%d to %d:%d (meter_add)"
+                      % (both, col_and, both, to_col), p.stdout)
+
     def test_each_unit_of_a_library_counts_its_own_code(self):
         # ring.bc has two units: a walk of ring_conf is not a walk of ring
         info = tmp("ring_conf.info")
