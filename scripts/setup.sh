@@ -10,10 +10,12 @@ set -eu
 step=${1:-build}
 # BCW_LLVM chooses the LLVM to build against (14, the default, or 19).
 LLVM=${BCW_LLVM:-14}
-# bcwalk itself: LLVM and clang (the analysis, the workers' native code,
-# the sanitizer runtimes of --sanitize), Z3, libffi, msgpack-c, the build
-# tools, and python3 (the man page is made from --help)
-BUILD_PKGS="clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev cmake make pkg-config python3"
+# bcwalk itself: gcc and g++ (cmake builds bcwalk with cc and c++,
+# which clang-$LLVM does not provide), LLVM and clang (the analysis, the
+# workers' native code, the sanitizer runtimes of --sanitize), Z3,
+# libffi, msgpack-c, the build tools, and python3 (the man page is made
+# from --help)
+BUILD_PKGS="gcc g++ clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev cmake make pkg-config python3"
 # the tests: cmocka (the unit tests, the emitted C tests), msgpack for
 # Python (the end-to-end tests), and what reads back the exports: lcov
 # (genhtml), graphviz (dot), libxml2-utils (xmllint),
