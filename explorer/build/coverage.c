@@ -106,8 +106,8 @@ void bcw__cov_map_pack(msgpack_packer *pk, const bcw_cov_map *m)
         const bcw_cov_branch *b = &m->branches[i];
         uint64_t v = (uint64_t)b->value;
         uint32_t w[BRANCH_WORDS] = {
-            b->fn,    b->file, b->line, b->block,    b->flag,
-            b->group, b->arm,  b->kind, (uint32_t)v, (uint32_t)(v >> 32),
+            b->fn,    b->file,    b->line,  b->block,    b->flag,
+            b->group, b->arm,     b->kind,  (uint32_t)v, (uint32_t)(v >> 32),
             b->col,   b->to_line, b->to_col};
         put_words(pk, w, BRANCH_WORDS);
     }
