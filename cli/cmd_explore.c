@@ -184,6 +184,13 @@ static const cli_word prunes[] = {
                  "learn -o MODEL): their values become categories, the "       \
                  "states their calls reach covers of the state walk, and "     \
                  "the report says what tests and walk each miss"},             \
+        {.name = "tests-growth",                                               \
+         .arg = "N",                                                           \
+         CLI_INT(explore_args, o.tests_growth, 1, 1000000),                    \
+         .dflt = "2",                                                          \
+         .help = "--from-tests: the walk with the tests' categories has at "   \
+                 "most N times the sequences of the walk without them; the "   \
+                 "least used beyond are not walked (the report names them)"},  \
         {.name = "html",                                                       \
          .arg = "FILE",                                                        \
          CLI_FILE_OUT(explore_args, o.html_path),                              \
@@ -425,6 +432,10 @@ static int verify(const cli_spec *s, const explore_args *a,
     if (a->shard != NULL && !cli_given(given, s, "output"))
         return cli_fail("%s: --shard keeps its part in a results file for "
                         "bcwalk merge: give -o FILE",
+                        s->cmd);
+    if (cli_given(given, s, "tests-growth") && a->o.from_tests == NULL)
+        return cli_fail("%s: --tests-growth bounds what the tests' "
+                        "categories add: give --from-tests MODEL",
                         s->cmd);
     if (a->o.resume && a->o.checkpoint == NULL)
         return cli_fail("%s: --resume goes on from a checkpoint: give "

@@ -575,6 +575,53 @@ static int untaught_size(walk *w)
     return err;
 }
 
+/* Category c of the tests as the report names it: "fn(param): from
+ * tests: V (N calls)". */
+static char *tcat_text(const bcw_unit *u, const bcw_tcat *c)
+{
+    const bcw_func *f = &u->funcs[c->func];
+    return bcw__sprintf("%s(%s): %s (%u call%s)", f->name,
+                        f->params[c->param].name,
+                        f->params[c->param].parts[c->part].label, c->uses,
+                        c->uses == 1 ? "" : "s");
+}
+
+/* The tests' categories the walk takes (--from-tests): all of them
+ * when the walk with them has at most tests_growth times the sequences
+ * of the walk without them (untaught_size()'s), else the least used
+ * are dropped from the taught model, one at a time, until it has; each
+ * named in the gaps.  The learned walk, which follows the tests' calls,
+ * takes them all. */
+static int fit_tests(walk *w)
+{
+    if (w->o->walk == BCW_WALK_LEARNED)
+        return 0;
+    unsigned growth =
+        w->o->tests_growth ? w->o->tests_growth : BCW_TESTS_GROWTH;
+    w->gaps.growth = growth;
+    bcw_unit *u = &w->taught->units[bcw_model_find_unit(w->taught, w->u->name)];
+    bcw_tcat *cats = NULL;
+    unsigned n = 0;
+    bcw_strlist said = {0}; /* trial alphabets' warnings, said later */
+    int err = bcw__learned_ranked(&cats, &n, u, &w->learned);
+    for (unsigned i = 0; err == 0; i++) {
+        bcw_alphabet a = {0};
+        err = bcw__alphabet_make(&a, w->taught, u, &w->plan_o, w->gen, &said);
+        double times =
+            bcw__learned_growth(w->gaps.ctors_before, w->gaps.methods_before,
+                                a.nctors, a.nmethods, w->o->depth);
+        bcw__alphabet_free(&a);
+        if (err < 0 || times <= growth || i == n)
+            break;
+        err = bcw__strlist_add(&w->gaps.dropped, tcat_text(u, &cats[i]));
+        if (err == 0)
+            bcw__learned_drop(u, &cats[i], cats + i + 1, n - i - 1);
+    }
+    free(cats);
+    bcw__strlist_free(&said);
+    return err;
+}
+
 /* The plan: the alphabet and what the workers get, the tests'
  * sequences, the design states' predicates, and the walk's
  * configuration from them. */
@@ -587,6 +634,10 @@ static int make_plan(walk *w)
     if (w->generator != NULL)
         err =
             bcw__generator_open(&w->gen, w->generator, u, w->build_o.cache_dir);
+    if (err == 0 && w->from_tests != NULL)
+        err = untaught_size(w);
+    if (err == 0 && w->from_tests != NULL)
+        err = fit_tests(w);
     if (err == 0)
         err = bcw__alphabet_make(a, w->model, u, &w->plan_o, w->gen, warnings);
     if (err == 0)
@@ -594,8 +645,6 @@ static int make_plan(walk *w)
     if (err == 0 && w->from_tests != NULL)
         err = bcw__learned_seqs(&w->tseqs, &w->learned, u, a->steps, a->nsteps,
                                 a->ctors, a->nctors, a->methods, a->nmethods);
-    if (err == 0 && w->from_tests != NULL)
-        err = untaught_size(w);
     if (err == 0 &&
         (w->changed = bcw__calloc(a->nsteps, sizeof *w->changed)) == NULL)
         err = BCW_ENOMEM;

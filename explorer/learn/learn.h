@@ -157,6 +157,34 @@ BCW_INTERNAL int bcw__learned_load(bcw_learned *out, const char *path);
 BCW_INTERNAL int bcw__learned_categories(bcw_model *m, unsigned unit,
                                          const bcw_learned *l, unsigned *added);
 
+/* A category the tests' values added: part `part` of parameter `param`
+ * of the unit's function `func`, and how many of the tests' calls pass
+ * its value. */
+typedef struct bcw_tcat {
+    unsigned func, param, part, uses;
+} bcw_tcat;
+
+/* The categories the tests' values added to unit u, in the order a walk
+ * over its budget drops them: the least used first, and of those used
+ * as much the last (by function, parameter and category) first.  *out
+ * (the caller frees it) and *n.  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__learned_ranked(bcw_tcat **out, unsigned *n,
+                                     const bcw_unit *u, const bcw_learned *l);
+
+/* Removes category c from u, and with its parameter's last one the
+ * "generated" category it came with; the categories rest[0 .. nrest)
+ * after c on its parameter move down one. */
+BCW_INTERNAL void bcw__learned_drop(bcw_unit *u, const bcw_tcat *c,
+                                    bcw_tcat *rest, unsigned nrest);
+
+/* How many times the sequences of an unpruned walk of `depth` (a
+ * constructor, then up to `depth` methods) the tests' categories make:
+ * with ctors_after and methods_after steps over with the others. */
+BCW_INTERNAL double bcw__learned_growth(unsigned ctors_before,
+                                        unsigned methods_before,
+                                        unsigned ctors_after,
+                                        unsigned methods_after, unsigned depth);
+
 /* --from-tests: the model learned at `path` (of unit u, else
  * BCW_EINPUT) into *l, and a copy of `model` whose unit has its tests'
  * values as categories (bcw__learned_categories; *taught, the caller's,
@@ -212,6 +240,11 @@ typedef struct bcw_gaps {
     /* the walk's constructors and methods (steps) without them, and
      * with: how much they grow the walk */
     unsigned ctors_before, methods_before, ctors_after, methods_after;
+    /* the growth the walk was held to (bcw_explore_opts' tests_growth;
+     * 0: not held, the learned walk), and the categories dropped for it,
+     * "fn(param): from tests: V (N calls)" */
+    unsigned growth;
+    bcw_strlist dropped;
     unsigned sequences;      /* the tests' sequences on the unit */
     unsigned longer;         /* of them, longer than the walk's depth */
     unsigned depth;          /* the walk's */

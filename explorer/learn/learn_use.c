@@ -12,6 +12,7 @@
 /* ---- categories ---- */
 
 #define FROM_TESTS "from tests: " /* a category from the tests' values */
+#define GENERATED "generated"     /* generated values, beside them */
 
 static bool int_kind(enum bcw_pkind k)
 {
@@ -19,25 +20,37 @@ static bool int_kind(enum bcw_pkind k)
            k == BCW_PK_ENUM || k == BCW_PK_LENGTH;
 }
 
-/* Does a category of p already pass value v (or string s)? */
-static bool has_value(const bcw_param *p, const bcw_lval *v)
+/* The first category of p that passes value v (or string s), or -1. */
+static int part_passing(const bcw_param *p, const bcw_lval *v)
 {
     for (unsigned i = 0; i < p->nparts; i++) {
         const bcw_part *t = &p->parts[i];
         if (v->kind == BCW_LV_INT && t->rel < 0 && t->str == NULL)
             for (unsigned j = 0; j < t->nvalues; j++)
                 if (t->values[j] == v->value)
-                    return true;
+                    return (int)i;
         if (v->kind == BCW_LV_NULL && p->kind == BCW_PK_ELEMENT &&
             t->nvalues > 0 && t->values[0] == (int64_t)BCW_ELEMENT_NULL)
-            return true;
+            return (int)i;
         const char *vs = v->kind == BCW_LV_STRING ? v->str
                          : v->kind == BCW_LV_FUNC ? v->text
                                                   : NULL;
         if (vs != NULL && t->str != NULL && strcmp(t->str, vs) == 0)
-            return true;
+            return (int)i;
     }
-    return false;
+    return -1;
+}
+
+static bool from_tests(const bcw_part *t)
+{
+    return strncmp(t->label, FROM_TESTS, strlen(FROM_TESTS)) == 0;
+}
+
+/* Is c a call of function f (its name and arity)? */
+static bool calls_func(const bcw_lcall *c, const bcw_func *f)
+{
+    return c->func >= 0 && strcmp(f->name, c->fn) == 0 &&
+           f->nparams == c->nargs;
 }
 
 static int symbol_of(const bcw_model *m, const char *name)
@@ -110,8 +123,7 @@ int bcw__learned_teach(bcw_learned *l, bcw_model **taught, unsigned *added,
 bool bcw__learned_step(const bcw_unit *u, const bcw_step *st)
 {
     for (unsigned k = 0; k < u->funcs[st->func].nparams; k++)
-        if (st->part[k] != NULL &&
-            strncmp(st->part[k]->label, FROM_TESTS, strlen(FROM_TESTS)) == 0)
+        if (st->part[k] != NULL && from_tests(st->part[k]))
             return true;
     return false;
 }
@@ -125,16 +137,15 @@ static int add_values(bcw_model *m, bcw_func *f, const bcw_lcall *c,
         const bcw_lval *v = &c->args[k];
         unsigned mine = 0;
         for (unsigned i = 0; i < p->nparts; i++)
-            mine +=
-                strncmp(p->parts[i].label, FROM_TESTS, strlen(FROM_TESTS)) == 0;
-        if (mine >= BCW_TEST_VALUES || has_value(p, v))
+            mine += from_tests(&p->parts[i]);
+        if (mine >= BCW_TEST_VALUES || part_passing(p, v) >= 0)
             continue;
         bcw_part part;
         if ((err = part_of(m, p, v, &part)) < 0 || part.label == NULL)
             continue;
         /* generated values stay among the categories */
         if (p->nparts == 0) {
-            bcw_part gen = {.label = bcw__strdup("generated"), .rel = -1};
+            bcw_part gen = {.label = bcw__strdup(GENERATED), .rel = -1};
             if (gen.label == NULL) {
                 free(part.label);
                 free(part.str);
@@ -162,11 +173,90 @@ int bcw__learned_categories(bcw_model *m, unsigned unit, const bcw_learned *l,
         for (unsigned i = 0; i < l->tests[t].ncalls && err == 0; i++) {
             const bcw_lcall *c = &l->tests[t].calls[i];
             for (unsigned f = 0; f < u->nfuncs && err == 0; f++)
-                if (c->func >= 0 && strcmp(u->funcs[f].name, c->fn) == 0 &&
-                    u->funcs[f].nparams == c->nargs)
+                if (calls_func(c, &u->funcs[f]))
                     err = add_values(m, &u->funcs[f], c, added);
         }
     return err;
+}
+
+static int cmp_tcat(const void *a, const void *b)
+{
+    const bcw_tcat *x = a, *y = b;
+    if (x->uses != y->uses)
+        return x->uses < y->uses ? -1 : 1;
+    if (x->func != y->func)
+        return x->func > y->func ? -1 : 1;
+    if (x->param != y->param)
+        return x->param > y->param ? -1 : 1;
+    return x->part > y->part ? -1 : x->part < y->part;
+}
+
+int bcw__learned_ranked(bcw_tcat **out, unsigned *n, const bcw_unit *u,
+                        const bcw_learned *l)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    for (unsigned f = 0; f < u->nfuncs; f++)
+        for (unsigned k = 0; k < u->funcs[f].nparams; k++)
+            for (unsigned i = 0; i < u->funcs[f].params[k].nparts; i++)
+                if (from_tests(&u->funcs[f].params[k].parts[i])) {
+                    if (bcw__grow(out, &cap, *n + 1, sizeof **out) < 0)
+                        return BCW_ENOMEM;
+                    (*out)[(*n)++] = (bcw_tcat){f, k, i, 0};
+                }
+    for (unsigned t = 0; t < l->ntests; t++)
+        for (unsigned i = 0; i < l->tests[t].ncalls; i++) {
+            const bcw_lcall *c = &l->tests[t].calls[i];
+            for (unsigned j = 0; j < *n; j++) {
+                bcw_tcat *x = &(*out)[j];
+                const bcw_func *f = &u->funcs[x->func];
+                x->uses += calls_func(c, f) &&
+                           part_passing(&f->params[x->param],
+                                        &c->args[x->param]) == (int)x->part;
+            }
+        }
+    if (*n > 0)
+        qsort(*out, *n, sizeof **out, cmp_tcat);
+    return 0;
+}
+
+static void remove_part(bcw_param *p, unsigned i)
+{
+    free(p->parts[i].label);
+    free(p->parts[i].str);
+    free(p->parts[i].rel_text);
+    memmove(&p->parts[i], &p->parts[i + 1],
+            (p->nparts - i - 1) * sizeof *p->parts);
+    p->nparts--;
+}
+
+void bcw__learned_drop(bcw_unit *u, const bcw_tcat *c, bcw_tcat *rest,
+                       unsigned nrest)
+{
+    bcw_param *p = &u->funcs[c->func].params[c->param];
+    remove_part(p, c->part);
+    for (unsigned j = 0; j < nrest; j++)
+        if (rest[j].func == c->func && rest[j].param == c->param &&
+            rest[j].part > c->part)
+            rest[j].part--;
+    /* a parameter the walk generates values for is as it was */
+    if (p->nparts == 1 && strcmp(p->parts[0].label, GENERATED) == 0)
+        remove_part(p, 0);
+}
+
+double bcw__learned_growth(unsigned ctors_before, unsigned methods_before,
+                           unsigned ctors_after, unsigned methods_after,
+                           unsigned depth)
+{
+    double with = 0, without = 0, a = ctors_after, b = ctors_before;
+    for (unsigned l = 0; l <= depth; l++) {
+        with += a;
+        without += b;
+        a *= methods_after;
+        b *= methods_before;
+    }
+    return without > 0 ? with / without : 1;
 }
 
 /* ---- the tests' calls as steps ---- */
@@ -638,6 +728,8 @@ int bcw__learned_gaps(bcw_gaps *g, const bcw_learned *l, const bcw_tseqs *ts,
     g->categories = kept.categories;
     g->ctors_before = kept.ctors_before;
     g->methods_before = kept.methods_before;
+    g->growth = kept.growth;
+    g->dropped = kept.dropped;
     g->ctors_after = nctors;
     g->methods_after = nmethods;
     g->sequences = ts->n;
@@ -682,5 +774,6 @@ void bcw__gaps_free(bcw_gaps *g)
     bcw__strlist_free(&g->transitions);
     bcw__strlist_free(&g->methods);
     bcw__strlist_free(&g->unwalked);
+    bcw__strlist_free(&g->dropped);
     memset(g, 0, sizeof *g);
 }

@@ -28,8 +28,8 @@ bcw_efficiency bcw__report_efficiency(const bcw_summary *s)
     return e;
 }
 
-/* The gaps of a walk --from-tests: one list, in text or JSON (there
- * followed by `after`). */
+/* The gaps of a walk --from-tests: one list, in text (under `title`,
+ * unless NULL) or JSON (there followed by `after`). */
 static void gap_list(FILE *f, bool json, const char *key, const char *title,
                      const bcw_strlist *l, const char *after)
 {
@@ -44,7 +44,8 @@ static void gap_list(FILE *f, bool json, const char *key, const char *title,
     }
     if (l->n == 0)
         return;
-    fprintf(f, "  %s (%u):\n", title, l->n);
+    if (title != NULL)
+        fprintf(f, "  %s (%u):\n", title, l->n);
     for (unsigned i = 0; i < l->n; i++)
         fprintf(f, "    %s\n", l->v[i]);
 }
@@ -54,34 +55,35 @@ void bcw__summary_gaps(FILE *f, const bcw_gaps *g, bool json, const char *nl)
     char sep[8], end[16];
     snprintf(sep, sizeof sep, ",%s", json ? nl : "");
     snprintf(end, sizeof end, "},%s", json ? nl : "");
-    /* the walk's size with the tests' categories over without them:
-     * every sequence of up to `depth` methods after a constructor */
-    double with = 0, without = 0, a = g->ctors_after, b = g->ctors_before;
-    for (unsigned l = 0; l <= g->depth; l++) {
-        with += a;
-        without += b;
-        a *= g->methods_after;
-        b *= g->methods_before;
-    }
-    double times = without > 0 ? with / without : 1;
+    double times =
+        bcw__learned_growth(g->ctors_before, g->methods_before, g->ctors_after,
+                            g->methods_after, g->depth);
+    unsigned walked = g->categories - g->dropped.n;
     if (json)
         fprintf(f,
-                "\"from_tests\": {\"categories\": %u, \"steps\": "
+                "\"from_tests\": {\"categories\": %u, \"walked\": %u, "
+                "\"growth\": %u, \"steps\": "
                 "{\"constructors\": [%u, %u], \"methods\": [%u, %u], "
                 "\"times\": %.2f}, \"sequences\": %u, "
                 "\"longer_than_depth\": %u,%s",
-                g->categories, g->ctors_before, g->ctors_after,
-                g->methods_before, g->methods_after, times, g->sequences,
-                g->longer, nl);
+                g->categories, walked, g->growth, g->ctors_before,
+                g->ctors_after, g->methods_before, g->methods_after, times,
+                g->sequences, g->longer, nl);
     else
         fprintf(f,
-                "\nFrom the tests: %u categories of their values (the walk's "
-                "methods %u -> %u, constructors %u -> %u: up to %.2f times "
-                "its sequences at depth %u); %u sequences of their calls, %u "
-                "longer than the depth %u\n",
-                g->categories, g->methods_before, g->methods_after,
+                "\nFrom the tests: %u categories of their values, %u walked "
+                "(the walk's methods %u -> %u, constructors %u -> %u: up to "
+                "%.2f times its sequences at depth %u); %u sequences of their "
+                "calls, %u longer than the depth %u\n",
+                g->categories, walked, g->methods_before, g->methods_after,
                 g->ctors_before, g->ctors_after, times, g->depth, g->sequences,
                 g->longer, g->depth);
+    if (!json && g->dropped.n > 0)
+        fprintf(f,
+                "  %u of them not walked, the least used, to keep the "
+                "walk's growth within --tests-growth %u:\n",
+                g->dropped.n, g->growth);
+    gap_list(f, json, "not_walked", NULL, &g->dropped, sep);
     gap_list(f, json, "no_sequence", "tests that gave no sequence", &g->none,
              sep);
     gap_list(f, json, "cut", "test sequences cut short", &g->cut, sep);

@@ -67,6 +67,10 @@ enum bcw_answer {
     BCW_ANSWER_STOP   /* pending, and ask no more */
 };
 
+/* The most times the tests' categories grow a walk by default
+ * (bcw_explore_opts' tests_growth). */
+#define BCW_TESTS_GROWTH 2
+
 /* What to walk and how.  Start from BCW_EXPLORE_OPTS_INIT. */
 typedef struct bcw_explore_opts {
     const char *bitcode;   /* the .bc the model came from */
@@ -124,6 +128,12 @@ typedef struct bcw_explore_opts {
      * says what the tests and the walk each reach that the other does not
      * (its gaps); the learned walk needs it. */
     const char *from_tests;
+    /* With from_tests: the walk with the tests' categories has at most
+     * this many times the sequences of the walk without them (an
+     * unpruned walk's, at the depth); beyond it the least used are not
+     * walked, and the report names them.  0: BCW_TESTS_GROWTH.  The
+     * learned walk takes them all. */
+    unsigned tests_growth;
     /* Coverage (docs/coverage.md): the worker is built with a flag per
      * basic block and branch arm of the library's code, the summary says
      * how much of the unit's code the walk reached, and from which

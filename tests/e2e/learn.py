@@ -478,6 +478,43 @@ class FromTests(unittest.TestCase):
         self.assertFalse(any("from tests" in str(c["labels"])
                              for s in plain[:-1] for c in s["calls"]))
 
+    def test_the_walks_growth_is_bounded(self):
+        """The tests' categories grow a walk at most --tests-growth times
+        (2 by default); beyond, the least used are not walked, each
+        named, and a test's sequence stops at a value not walked."""
+        def walk(*extra):
+            return common.explore_json("fifo.bc", "fifo", "protocol", 3,
+                                       *extra)
+        both = walk("--from-tests", self.model)["from_tests"]
+        # fifo_drop(q, 2) and (q, 5): 10 -> 12 methods, 1.70 times
+        self.assertEqual((both["categories"], both["walked"],
+                          both["growth"], both["not_walked"]),
+                         (2, 2, 2, []))
+        self.assertEqual(both["steps"]["times"], 1.7)
+        plain = walk()
+        held = walk("--from-tests", self.model, "--tests-growth", "1")
+        g = held["from_tests"]
+        self.assertEqual((g["categories"], g["walked"], g["growth"]),
+                         (2, 0, 1))
+        self.assertEqual(g["steps"]["methods"], [10, 10])
+        # each used once: the last added goes first
+        self.assertEqual(g["not_walked"],
+                         ["fifo_drop(n): from tests: 5 (1 call)",
+                          "fifo_drop(n): from tests: 2 (1 call)"])
+        self.assertEqual(g["cut"], ["test_drop: its call 4, fifo_drop(#0, "
+                                    "2), passes values no step of the walk "
+                                    "passes"])
+        # the walk is the walk without the tests
+        self.assertEqual(held["sequences"], plain["sequences"])
+        text = bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
+                      "--depth", "3", "--from-tests", self.model,
+                      "--tests-growth", "1", check=0).stdout
+        self.assertIn("From the tests: 2 categories of their values, 0 "
+                      "walked", text)
+        self.assertIn("2 of them not walked, the least used, to keep the "
+                      "walk's growth within --tests-growth 1:\n"
+                      "    fifo_drop(n): from tests: 5 (1 call)\n", text)
+
     def test_covers_reach_what_probing_does_not(self):
         """test_full fills the ring (16 items): probing, 12 calls deep,
         never does; its calls become the cover of that state, and the walk
@@ -575,6 +612,10 @@ class FromTests(unittest.TestCase):
         p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
                    "--from-tests", self.model, check=2)
         self.assertIn("a model learned of unit fifo, not of bstack", p.stderr)
+        p = bcwalk("explore", example("fifo.bc"), "--unit", "fifo",
+                   "--tests-growth", "3", check=2)
+        self.assertIn("--tests-growth bounds what the tests' categories add: "
+                      "give --from-tests MODEL", p.stderr)
         bad = os.path.join(os.environ["TMPDIR"], "bad.learned")
         with open(self.model, "rb") as f:
             data = f.read()
