@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -203,6 +204,22 @@ done:
     free(data);
     fclose(f);
     return err;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+void bcw__remove_tree(const char *dir)
+{
+    nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int bcw__mkdir_p(const char *path)

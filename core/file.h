@@ -45,6 +45,10 @@ BCW_INTERNAL int bcw__read_file(char **out, size_t *len, const char *path,
 
 /* mkdir -p; 0 or BCW_ERROR naming the folder. */
 BCW_INTERNAL int bcw__mkdir_p(const char *path);
+
+/* Removes folder `dir` and everything in it (symbolic links themselves,
+ * never what they name), as far as it can. */
+BCW_INTERNAL void bcw__remove_tree(const char *dir);
 /* The cache folder: `dir` if given, else $XDG_CACHE_HOME/bcwalk, else
  * $HOME/.cache/bcwalk when $HOME is a folder that is there and
  * writable, else $TMPDIR/bcwalk-cache-UID.  The caller's (free());

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -307,17 +306,6 @@ static int make_scratch(bcw_pool *pool)
     return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-                      struct FTW *ftw)
-{
-    (void)st, (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
 /* The plan into a memfd every worker maps, sealed so that none can write
  * it (no writable mapping of it can be made, nor a read-only one made
  * writable): the code under test cannot change what later sequences
@@ -425,7 +413,7 @@ void bcw__workers_close(bcw_pool *pool)
     free(pool->w);
     free(pool->path);
     if (pool->scratch != NULL)
-        nftw(pool->scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        bcw__remove_tree(pool->scratch);
     free(pool->scratch);
     if (pool->env != environ)
         free(pool->env);

@@ -66,8 +66,9 @@ struct bcw_exports {
     unsigned ngroups;
     size_t capgroups;
     uint64_t rejected, suspect, aliasing;
-    bcw_emit_c *emit;          /* --emit-c, or NULL */
-    bcw_standalone *repro;     /* --reproduce, or NULL */
+    bcw_emit_c *emit;      /* --emit-c, or NULL */
+    bcw_standalone *repro; /* --reproduce, or for --sarif, or NULL */
+    char *scratch; /* --sarif without --reproduce: repro's folder, removed */
     bcw_standalone_halt *said; /* --reproduce: what each halt's program did */
     bcw_standalone_verdict *verdicts;
     bcw_stateset entries; /* a judged walk: the oracle entries emitted */
@@ -87,7 +88,21 @@ int bcw__exports_new(bcw_exports **out, const bcw_export_opts *o)
     *out = x;
     if (o->reproduce_dir != NULL)
         return bcw__standalone_new(&x->repro, o->reproduce_dir);
-    return 0;
+    if (o->sarif_path == NULL)
+        return 0;
+    /* SARIF puts a write a block's guard found at the line that wrote:
+     * the halt's standalone program under AddressSanitizer says it */
+    if ((x->scratch = bcw__sprintf("%s/bcwalk-sarif.XXXXXX", bcw__tmp_dir())) ==
+        NULL)
+        return BCW_ENOMEM;
+    if (mkdtemp(x->scratch) == NULL) {
+        int err = bcw__error(BCW_ERROR, "mkdtemp %s: %s", x->scratch,
+                             strerror(errno));
+        free(x->scratch);
+        x->scratch = NULL;
+        return err;
+    }
+    return bcw__standalone_new(&x->repro, x->scratch);
 }
 
 static bool is_failure(const bcw_seq *s)
@@ -473,7 +488,29 @@ static int write_sarif(bcw_exports *x, const bcw_reporter *r, const char *path)
         bcw__json_str(f, msg);
         free(msg);
         fputs("}", f);
-        if (h->file != NULL) {
+        /* a write its block's guard found: the line that wrote, as
+         * AddressSanitizer found it in the halt's standalone program */
+        const bcw_standalone_verdict *v = x->verdicts != NULL && h->guarded &&
+                                                  !h->inside &&
+                                                  x->verdicts[i].site_line > 0
+                                              ? &x->verdicts[i]
+                                              : NULL;
+        if (v != NULL) {
+            fputs(", \"locations\": [{\"physicalLocation\": "
+                  "{\"artifactLocation\": {\"uri\": ",
+                  f);
+            uri(f, v->site);
+            fprintf(f,
+                    "}, \"region\": {\"startLine\": %u}}, \"message\": "
+                    "{\"text\": ",
+                    v->site_line);
+            bcw__json_str(f, "the line that wrote past the block, as "
+                             "AddressSanitizer found it when the halt's "
+                             "shortest sequence ran again as a standalone "
+                             "C program (the walk's guard found the write "
+                             "after the call)");
+            fputs("}}]", f);
+        } else if (h->file != NULL) {
             fputs(", \"locations\": [{\"physicalLocation\": "
                   "{\"artifactLocation\": {\"uri\": ",
                   f);
@@ -486,8 +523,11 @@ static int write_sarif(bcw_exports *x, const bcw_reporter *r, const char *path)
                     f, h->guarded
                            ? "where the function whose call halted starts: "
                              "the write past the block was found after the "
-                             "call, by the block's guard; walk with "
-                             "--sanitize address for the line that wrote"
+                             "call, by the block's guard; the walk's own "
+                             "SARIF (explore --sarif) has the line that "
+                             "wrote when the halt's standalone program "
+                             "shows it, and a walk with --sanitize address "
+                             "has it always"
                            : "where the function whose call halted starts: "
                              "the halt has no place of its own");
                 fputs("}", f);
@@ -878,15 +918,20 @@ int bcw__exports_reproduce(bcw_exports *x, bcw_reporter *r, const char *bitcode,
         return 0;
     static const char *const verdicts[] = {"reproduced", "not reproduced",
                                            "not written", "not built"};
-    sum->standalone.on = 1;
-    if (x->nhalts == 0)
+    /* for SARIF alone, only when a block's guard found a write */
+    bool asked = x->o.reproduce_dir != NULL, needed = asked;
+    for (unsigned i = 0; i < x->nhalts && !needed; i++)
+        needed = x->halts[i].guarded && !x->halts[i].inside;
+    sum->standalone.on = asked;
+    /* bcwalk report runs nothing: its SARIF says what the walk's did */
+    if (x->nhalts == 0 || !needed || (!asked && bitcode == NULL))
         return 0;
     x->verdicts = bcw__calloc(x->nhalts, sizeof *x->verdicts);
     x->said = bcw__calloc(x->nhalts, sizeof *x->said);
     if (x->verdicts == NULL || x->said == NULL)
         return BCW_ENOMEM;
     int err = bcw__standalone_run(x->repro, r, bitcode, setup, x->verdicts);
-    if (err < 0)
+    if (err < 0 || !asked)
         return err;
     for (unsigned i = 0; i < x->nhalts; i++) {
         const bcw_standalone_verdict *v = &x->verdicts[i];
@@ -914,6 +959,9 @@ void bcw__exports_free(bcw_exports *x)
     if (x == NULL)
         return;
     bcw__standalone_free(x->repro);
+    if (x->scratch != NULL)
+        bcw__remove_tree(x->scratch);
+    free(x->scratch);
     free(x->said);
     free(x->verdicts);
     for (unsigned i = 0; i < x->nhalts; i++) {

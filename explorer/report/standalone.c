@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "standalone.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -271,10 +272,39 @@ static int build(const char *dir, const char *bitcode, bool undefined,
     return rc;
 }
 
+/* A frame's place, " in f /src/file.c:12:5" (or without the column),
+ * into v's site; nothing for a frame of no line ("(lib.so+0x12)"). */
+static void frame_site(const char *in, bcw_standalone_verdict *v)
+{
+    const char *path = strchr(in + strlen(" in "), ' ');
+    if (path == NULL)
+        return;
+    path++;
+    /* up to two numbers at the end, each after a colon: the leftmost
+     * is the line */
+    size_t end = strlen(path);
+    unsigned line = 0;
+    for (int nums = 0; nums < 2; nums++) {
+        size_t k = end;
+        while (k > 0 && isdigit((unsigned char)path[k - 1]))
+            k--;
+        if (k == end || k < 2 || path[k - 1] != ':')
+            break;
+        line = (unsigned)strtoul(path + k, NULL, 10);
+        end = k - 1;
+    }
+    if (line == 0)
+        return;
+    snprintf(v->site, sizeof v->site, "%.*s", (int)end, path);
+    v->site_line = line;
+}
+
 /* What AddressSanitizer said in `log`: "heap-use-after-free in f
- * (file.c:12)", its report's kind and first frame, into buf; false if
- * it said nothing.  *call the call that ran last (-1: none). */
-static bool asan_said(const char *log, int *call, char *buf, size_t n)
+ * (file.c:12)", its report's kind and first frame, into buf (and the
+ * frame's place into v); false if it said nothing.  *call the call that
+ * ran last (-1: none). */
+static bool asan_said(const char *log, int *call, char *buf, size_t n,
+                      bcw_standalone_verdict *v)
 {
     *call = -1;
     FILE *f = fopen(log, "r");
@@ -320,6 +350,7 @@ static bool asan_said(const char *log, int *call, char *buf, size_t n)
             own = strstr(line, not_own[j]) == NULL;
         if (said && own) {
             in[strcspn(in, "\n")] = '\0';
+            frame_site(in, v);
             size_t len = strlen(buf);
             snprintf(buf + len, n - len, "%s", in);
             break;
@@ -469,7 +500,7 @@ int bcw__standalone_run(bcw_standalone *p, const bcw_reporter *r,
         }
         char said[400];
         int call;
-        bool asan = asan_said(log, &call, said, sizeof said);
+        bool asan = asan_said(log, &call, said, sizeof said, &v[i]);
         run_words(st, asan, said, v[i].what, sizeof v[i].what);
         size_t len = strlen(v[i].what);
         if (call != g->call && call >= 0 &&

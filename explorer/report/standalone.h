@@ -23,6 +23,10 @@ enum bcw_standalone_kind {
 typedef struct bcw_standalone_verdict {
     enum bcw_standalone_kind verdict;
     char what[448]; /* what the program did, or why there is none */
+    /* where AddressSanitizer's report puts it: the first frame of the
+     * library's code (file, line; "" and 0 when it said nothing) */
+    char site[256];
+    unsigned site_line;
 } bcw_standalone_verdict;
 
 /* Programs written into folder `dir` (made if missing).  0 or

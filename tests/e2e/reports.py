@@ -470,31 +470,47 @@ class Sarif(unittest.TestCase):
 
     def test_a_write_found_after_its_call_says_where_its_line_is(self):
         # pq_push writes one slot past its block; a plain walk finds it
-        # after the call, by the block's guard: the result is at the
-        # function's start and says so, and --sanitize address gives the
-        # line that wrote
-        def overflow(said, *extra):
-            res = walk_to("pq%d.msgpack" % len(extra), "pq.bc", "pq",
-                          "--depth", "2", *extra)
-            out = tmp("pq%d.sarif" % len(extra))
-            exported(res, "--sarif", out)
+        # after the call, by the block's guard: the walk's SARIF puts it
+        # at the line that wrote, as the halt's standalone program under
+        # AddressSanitizer finds it, and says so; report, which runs
+        # nothing, puts it at the function's start and says why;
+        # --sanitize address gives the two lines that write
+        said = "pq_push: crash heap overflow: a write past"
+
+        def locations(out, said):
             with open(out) as f:
                 doc = json.load(f)
             jsonschema.Draft4Validator(sarif_schema()).validate(doc)
             return [r["locations"][0] for r in doc["runs"][0]["results"]
                     if said in r["message"]["text"]]
-        [plain] = overflow("pq_push: crash heap overflow: a write past")
-        self.assertEqual(plain["physicalLocation"]["region"]["startLine"],
+        writes = [line_of("pq.c", "q->items[i] = q->items[i - 1];"),
+                  line_of("pq.c", "q->items[i] = item;")]
+        res, out = tmp("pq.msgpack"), tmp("pq.sarif")
+        bcwalk("explore", example("pq.bc"), "--unit", "pq", "--depth", "2",
+               "-o", res, "--sarif", out, check=0)
+        [plain] = locations(out, said)
+        self.assertIn(plain["physicalLocation"]["region"]["startLine"],
+                      writes)
+        self.assertTrue(plain["physicalLocation"]["artifactLocation"]["uri"]
+                        .endswith("/pq.c"))
+        self.assertIn("as AddressSanitizer found it when the halt's "
+                      "shortest sequence ran again", plain["message"]["text"])
+        # nothing of that program is left behind
+        self.assertEqual(glob.glob(os.path.join(
+            common.ARGS.tmp, "bcwalk-sarif.*")), [])
+        exported(res, "--sarif", out)
+        [again] = locations(out, said)
+        self.assertEqual(again["physicalLocation"]["region"]["startLine"],
                          line_of("pq.c", "int pq_push(pq *q, void *item)"))
-        self.assertIn("found after the call, by the block's guard; walk "
-                      "with --sanitize address", plain["message"]["text"])
-        # the two writes past it, each at its own line
-        asan = overflow("pq_push: crash AddressSanitizer", "--sanitize",
-                        "address")
+        self.assertIn("found after the call, by the block's guard",
+                      again["message"]["text"])
+        res = walk_to("pq-asan.msgpack", "pq.bc", "pq", "--depth", "2",
+                      "--sanitize", "address")
+        exported(res, "--sarif", out)
+        asan = locations(out, "pq_push: crash AddressSanitizer")
         self.assertEqual(
             sorted(a["physicalLocation"]["region"]["startLine"] for a in asan),
-            [line_of("pq.c", "q->items[i] = q->items[i - 1];"),
-             line_of("pq.c", "q->items[i] = item;")])
+            writes)
         self.assertFalse(any("message" in a for a in asan))
 
     def test_the_schema_refuses_what_is_not_sarif(self):
