@@ -8,6 +8,13 @@
 
 #include "alloc.h"
 
+static void part_free(bcw_part *t)
+{
+    free(t->label);
+    free(t->rel_text);
+    free(t->str);
+}
+
 void bcw__param_free(bcw_param *p)
 {
     free(p->name);
@@ -20,11 +27,8 @@ void bcw__param_free(bcw_param *p)
     }
     free(p->conds);
     free(p->nodes);
-    for (unsigned i = 0; i < p->nparts; i++) {
-        free(p->parts[i].label);
-        free(p->parts[i].rel_text);
-        free(p->parts[i].str);
-    }
+    for (unsigned i = 0; i < p->nparts; i++)
+        part_free(&p->parts[i]);
     free(p->parts);
     free(p->parts_note);
     for (unsigned i = 0; i < p->nmembers; i++)
@@ -36,13 +40,19 @@ int bcw__param_add_part(bcw_param *p, bcw_part part)
 {
     size_t cap = p->nparts;
     if (bcw__grow(&p->parts, &cap, p->nparts + 1, sizeof *p->parts) < 0) {
-        free(part.label);
-        free(part.str);
-        free(part.rel_text);
+        part_free(&part);
         return BCW_ENOMEM;
     }
     p->parts[p->nparts++] = part;
     return 0;
+}
+
+void bcw__param_remove_part(bcw_param *p, unsigned i)
+{
+    part_free(&p->parts[i]);
+    memmove(&p->parts[i], &p->parts[i + 1],
+            (p->nparts - i - 1) * sizeof *p->parts);
+    p->nparts--;
 }
 
 int64_t bcw__param_add_node(bcw_param *p, bcw_cnode node)

@@ -84,14 +84,14 @@ typedef struct bcw_param {
                                         fills (a table of callbacks), the
                                         rest of it zeroed */
     unsigned nmembers;
-    bool members_all;                /* SCRATCH: every member of its
-                                        struct is one of those: no
-                                        made-up argument */
-    uint64_t needs_set;              /* HANDLE: the pointer fields of the
-                                        handle the call follows unchecked
-                                        (an iterator's current entry), bit i
-                                        the pointer at byte 8 * i: a handle
-                                        with one of them NULL is not passed */
+    bool members_all;   /* SCRATCH: every member of its
+                           struct is one of those: no
+                           made-up argument */
+    uint64_t needs_set; /* HANDLE: the pointer fields of the
+                           handle the call follows unchecked
+                           (an iterator's current entry), bit i
+                           the pointer at byte 8 * i: a handle
+                           with one of them NULL is not passed */
     unsigned nconds, nnodes, nparts;
     bcw_cond *conds;  /* analyzer: the branches it decides */
     bcw_cnode *nodes; /* their expression trees */
@@ -237,6 +237,11 @@ BCW_INTERNAL const char *bcw__cop_symbol(unsigned op);
  * the parameter's (freed with it, or at once on failure).  0 or
  * BCW_ENOMEM. */
 BCW_INTERNAL int bcw__param_add_part(bcw_param *p, bcw_part part);
+
+/* Removes p's category i (freeing its strings); those after move down
+ * one (--from-tests drops the tests' categories a walk has no room
+ * for). */
+BCW_INTERNAL void bcw__param_remove_part(bcw_param *p, unsigned i);
 
 /* Appends expression node `node` to p's nodes (a category's bounds
  * refer to them by index); its index, or -1 when out of memory. */

@@ -586,39 +586,38 @@ static char *tcat_text(const bcw_unit *u, const bcw_tcat *c)
                         c->uses == 1 ? "" : "s");
 }
 
-/* The tests' categories the walk takes (--from-tests): all of them
- * when the walk with them has at most tests_growth times the sequences
- * of the walk without them (untaught_size()'s), else the least used
- * are dropped from the taught model, one at a time, until it has; each
- * named in the gaps.  The learned walk, which follows the tests' calls,
- * takes them all. */
-static int fit_tests(walk *w)
+/* The alphabet of a walk --from-tests, into w->a: with all the tests'
+ * categories when the walk with them has at most tests_growth times the
+ * sequences of the walk without them (untaught_size()'s), else the
+ * least used are dropped from the taught model, one at a time, until it
+ * has; each named in the gaps.  The learned walk, which follows the
+ * tests' calls, takes them all. */
+static int fit_tests(walk *w, bcw_strlist *warnings)
 {
-    if (w->o->walk == BCW_WALK_LEARNED)
-        return 0;
     unsigned growth =
         w->o->tests_growth ? w->o->tests_growth : BCW_TESTS_GROWTH;
-    w->gaps.growth = growth;
+    bool all = w->o->walk == BCW_WALK_LEARNED;
+    w->gaps.growth = all ? 0 : growth;
     bcw_unit *u = &w->taught->units[bcw_model_find_unit(w->taught, w->u->name)];
     bcw_tcat *cats = NULL;
-    unsigned n = 0;
-    bcw_strlist said = {0}; /* trial alphabets' warnings, said later */
-    int err = bcw__learned_ranked(&cats, &n, u, &w->learned);
+    unsigned n = 0, said = warnings->n;
+    int err = all ? 0 : bcw__learned_ranked(&cats, &n, u, &w->learned);
     for (unsigned i = 0; err == 0; i++) {
-        bcw_alphabet a = {0};
-        err = bcw__alphabet_make(&a, w->taught, u, &w->plan_o, w->gen, &said);
-        double times =
+        err = bcw__alphabet_make(&w->a, w->taught, u, &w->plan_o, w->gen,
+                                 warnings);
+        if (err < 0 || all || i == n ||
             bcw__learned_growth(w->gaps.ctors_before, w->gaps.methods_before,
-                                a.nctors, a.nmethods, w->o->depth);
-        bcw__alphabet_free(&a);
-        if (err < 0 || times <= growth || i == n)
+                                w->a.nctors, w->a.nmethods,
+                                w->o->depth) <= growth)
             break;
+        /* this alphabet's warnings go: the next one says its own */
+        bcw__alphabet_free(&w->a);
+        bcw__strlist_truncate(warnings, said);
         err = bcw__strlist_add(&w->gaps.dropped, tcat_text(u, &cats[i]));
         if (err == 0)
             bcw__learned_drop(u, &cats[i], cats + i + 1, n - i - 1);
     }
     free(cats);
-    bcw__strlist_free(&said);
     return err;
 }
 
@@ -636,10 +635,11 @@ static int make_plan(walk *w)
             bcw__generator_open(&w->gen, w->generator, u, w->build_o.cache_dir);
     if (err == 0 && w->from_tests != NULL)
         err = untaught_size(w);
-    if (err == 0 && w->from_tests != NULL)
-        err = fit_tests(w);
     if (err == 0)
-        err = bcw__alphabet_make(a, w->model, u, &w->plan_o, w->gen, warnings);
+        err = w->from_tests != NULL
+                  ? fit_tests(w, warnings)
+                  : bcw__alphabet_make(a, w->model, u, &w->plan_o, w->gen,
+                                       warnings);
     if (err == 0)
         err = bcw__void_observer_warnings(warnings, u, a->steps, a->nsteps);
     if (err == 0 && w->from_tests != NULL)

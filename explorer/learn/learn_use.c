@@ -221,28 +221,18 @@ int bcw__learned_ranked(bcw_tcat **out, unsigned *n, const bcw_unit *u,
     return 0;
 }
 
-static void remove_part(bcw_param *p, unsigned i)
-{
-    free(p->parts[i].label);
-    free(p->parts[i].str);
-    free(p->parts[i].rel_text);
-    memmove(&p->parts[i], &p->parts[i + 1],
-            (p->nparts - i - 1) * sizeof *p->parts);
-    p->nparts--;
-}
-
 void bcw__learned_drop(bcw_unit *u, const bcw_tcat *c, bcw_tcat *rest,
                        unsigned nrest)
 {
     bcw_param *p = &u->funcs[c->func].params[c->param];
-    remove_part(p, c->part);
+    bcw__param_remove_part(p, c->part);
     for (unsigned j = 0; j < nrest; j++)
         if (rest[j].func == c->func && rest[j].param == c->param &&
             rest[j].part > c->part)
             rest[j].part--;
     /* a parameter the walk generates values for is as it was */
     if (p->nparts == 1 && strcmp(p->parts[0].label, GENERATED) == 0)
-        remove_part(p, 0);
+        bcw__param_remove_part(p, 0);
 }
 
 double bcw__learned_growth(unsigned ctors_before, unsigned methods_before,
