@@ -24,6 +24,7 @@
 #include "finder.h"
 #include "funcs.h"
 #include "handles.h"
+#include "hash.h"
 #include "params.h"
 #include "roles.h"
 #include "skipped.h"
@@ -134,24 +135,77 @@ static int grows_cell(const bcw_sig *s, const char *name)
 }
 
 /* Is `fn` a function of a unit, or listed as skipped? */
-static bool placed(const bcw_model *m, const char *fn)
+/* The functions placed already, in a unit or skipped ("fn: why"), by
+ * name: what skip_unitless asks of every API function. */
+typedef struct placed {
+    bcw_index ix;
+    struct name {
+        const char *s;
+        size_t n;
+    } * names;
+    unsigned nnames;
+} placed;
+
+static int add_name(placed *pl, const char *s, size_t n)
 {
-    size_t n = strlen(fn);
+    pl->names[pl->nnames] = (struct name){s, n};
+    return bcw__index_put(&pl->ix, bcw__hash(s, n, 0), pl->nnames++);
+}
+
+static int placed_make(placed *pl, const bcw_model *m)
+{
+    size_t n = m->nskipped;
     for (unsigned i = 0; i < m->nunits; i++)
-        for (unsigned j = 0; j < m->units[i].nfuncs; j++)
-            if (strcmp(m->units[i].funcs[j].name, fn) == 0)
-                return true;
-    for (unsigned i = 0; i < m->nskipped; i++)
-        if (strncmp(m->skipped[i], fn, n) == 0 && m->skipped[i][n] == ':')
-            return true;
-    return false;
+        n += m->units[i].nfuncs;
+    memset(pl, 0, sizeof *pl);
+    if ((pl->names = bcw__calloc(n ? n : 1, sizeof *pl->names)) == NULL)
+        return BCW_ENOMEM;
+    int err = 0;
+    for (unsigned i = 0; i < m->nunits && err == 0; i++)
+        for (unsigned j = 0; j < m->units[i].nfuncs && err == 0; j++)
+            err = add_name(pl, m->units[i].funcs[j].name,
+                           strlen(m->units[i].funcs[j].name));
+    for (unsigned i = 0; i < m->nskipped && err == 0; i++) {
+        const char *why = strstr(m->skipped[i], ": ");
+        err = add_name(pl, m->skipped[i],
+                       why ? (size_t)(why - m->skipped[i])
+                           : strlen(m->skipped[i]));
+    }
+    return err;
+}
+
+/* A name looked up in a placed set. */
+typedef struct lookup {
+    const placed *pl;
+    const char *s;
+    size_t n;
+} lookup;
+
+static int same_name(uint32_t i, const void *payload)
+{
+    const lookup *k = payload;
+    const struct name *x = &k->pl->names[i];
+    return x->n == k->n && memcmp(x->s, k->s, k->n) == 0;
+}
+
+static bool is_placed(const placed *pl, const char *fn)
+{
+    lookup k = {pl, fn, strlen(fn)};
+    return bcw__index_get(&pl->ix, bcw__hash(fn, k.n, 0), same_name, &k) !=
+           UINT32_MAX;
+}
+
+static void placed_free(placed *pl)
+{
+    bcw__index_free(&pl->ix);
+    free(pl->names);
 }
 
 /* Lists an API function that belongs to no unit, so that nothing the
  * library exports is left out silently. */
-static int skip_unitless(bcw_finder *f, const bcw_sig *s)
+static int skip_unitless(bcw_finder *f, const placed *pl, const bcw_sig *s)
 {
-    if (placed(f->model, s->name))
+    if (is_placed(pl, s->name))
         return 0;
     for (unsigned i = 0; i <= s->n; i++) {
         const char *st = bcw__sig_struct(s, i);
@@ -224,8 +278,12 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
         bcw__roles_retains(&f);
         err = bcw__handles_find(&f);
     }
+    placed pl = {0};
+    if (err >= 0)
+        err = placed_make(&pl, model);
     for (unsigned g = 0; g < f.nsigs && err >= 0; g++)
-        err = skip_unitless(&f, &f.sigs[g]);
+        err = skip_unitless(&f, &pl, &f.sigs[g]);
+    placed_free(&pl);
     if (err >= 0)
         err = bcw__callbacks_find(&f);
     for (unsigned i = 0; i < model->nunits && err >= 0; i++) {
