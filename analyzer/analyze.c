@@ -34,7 +34,20 @@ static int analyze_module(bcw_model **out, bcw_bitcode *bc, const char *path)
     return 0;
 }
 
-int bcw_model_analyze(bcw_model **out, const char *path)
+/* The analysis as the child that read the bitcode makes it: the
+ * model's bytes. */
+static int analyze_to_bytes(bcw_bitcode *bc, const char *path, char **data,
+                            size_t *len)
+{
+    bcw_model *m;
+    int err = analyze_module(&m, bc, path);
+    if (err == 0)
+        err = bcw__model_to_bytes(m, true, data, len);
+    bcw_model_free(m);
+    return err;
+}
+
+int bcw__model_analyze_here(bcw_model **out, const char *path)
 {
     *out = NULL;
     bcw__error_clear();
@@ -43,6 +56,21 @@ int bcw_model_analyze(bcw_model **out, const char *path)
     if (err == 0)
         err = analyze_module(out, &bc, path);
     bcw__bitcode_dispose(&bc);
+    return err;
+}
+
+int bcw_model_analyze(bcw_model **out, const char *path)
+{
+    *out = NULL;
+    bcw__error_clear();
+    /* analysed where it is read, in the child that checks it: bcwalk
+     * reads the file once, and never in its own process */
+    char *data;
+    size_t len;
+    int err = bcw__bitcode_in_child(path, analyze_to_bytes, &data, &len);
+    if (err == 0)
+        err = bcw__model_from_bytes(out, data, len, path);
+    free(data);
     return err;
 }
 

@@ -114,12 +114,59 @@ static LLVMBool parse(const char *data, size_t len, const char *path, char *msg,
  * parse error, handled in process), or read but not a valid module.
  * None is 0 or 1, which an exit in LLVM or a sanitizer's report in the
  * child gives: any other ending is the reader's failure. */
-enum { CHECK_OK = 100, CHECK_UNREADABLE = 101, CHECK_INVALID = 103 };
+enum {
+    CHECK_OK = 100,
+    CHECK_UNREADABLE = 101,
+    CHECK_INVALID = 103,
+    CHECK_FAILED = 104 /* the use's error -code: 105 .. 108 */
+};
+
+static int clean_names(LLVMModuleRef mod);
+
+/* Writes the n bytes at p to fd whole; false when it cannot. */
+static bool write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+/* The child's use of the module it read and verified: its bytes into
+ * out_fd and exit CHECK_OK, or its error's message there and exit
+ * CHECK_FAILED - error. */
+static void use_child(LLVMContextRef ctx, LLVMModuleRef mod, const char *path,
+                      bcw_bitcode_use use, int out_fd)
+{
+    bcw_bitcode bc = {ctx, mod};
+    char *bytes = NULL;
+    size_t n = 0;
+    int err = clean_names(mod);
+    if (err == 0)
+        err = use(&bc, path, &bytes, &n);
+    if (err < 0) {
+        const char *msg = bcw_error_last()[0] ? bcw_error_last()
+                          : err == BCW_ENOMEM ? "out of memory"
+                                              : "analysis failed";
+        write_all(out_fd, msg, strlen(msg));
+        _exit(CHECK_FAILED - (err < -4 ? -1 : err));
+    }
+    /* a file that takes no more: no message either */
+    _exit(write_all(out_fd, bytes, n) ? CHECK_OK : CHECK_FAILED + 5);
+}
 
 /* In a child process (LLVM's reader may abort or crash on malformed
  * input): parses the len bytes at data and verifies the module, writing
- * LLVM's complaint to fd. */
-static void check_child(const char *data, size_t len, const char *path, int fd)
+ * LLVM's complaint to fd; then, with `use`, hands the module to it
+ * (use_child). */
+static void check_child(const char *data, size_t len, const char *path, int fd,
+                        bcw_bitcode_use use, int out_fd)
 {
     /* a fault in LLVM's reader ends the child as a fault, whatever the
      * process that forked it handles (a fuzzer's, a sanitizer's) */
@@ -149,6 +196,9 @@ static void check_child(const char *data, size_t len, const char *path, int fd)
         dprintf(fd, "%s", why ? why : "");
         _exit(CHECK_INVALID);
     }
+    /* verified: what fails from here on is the use's */
+    if (use != NULL && write_all(out_fd, "V", 1))
+        use_child(ctx, mod, path, use, out_fd);
     _exit(CHECK_OK);
 }
 
@@ -167,12 +217,69 @@ static int unreadable(const char *path, const char *msg)
                       msg[0] ? msg : "parse failed");
 }
 
+/* The bytes of file fd from offset `from` on, NUL-terminated, into
+ * *out (the caller frees it) and *n. */
+static int read_from(int fd, off_t from, char **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end < from)
+        return bcw__error(BCW_ERROR, "reading the analysis: %s",
+                          end < 0 ? strerror(errno) : "nothing written");
+    size_t len = (size_t)(end - from);
+    if ((*out = bcw__malloc(len + 1)) == NULL)
+        return BCW_ENOMEM;
+    if (len > 0 && pread(fd, *out, len, from) != (ssize_t)len) {
+        free(*out);
+        *out = NULL;
+        return bcw__error(BCW_ERROR, "reading the analysis: %s",
+                          strerror(errno));
+    }
+    (*out)[len] = '\0';
+    *n = len;
+    return 0;
+}
+
+/* Did the child verify the module and hand it to its use (its mark at
+ * the start of fd)? */
+static bool child_used(int fd)
+{
+    char mark = 0;
+    return pread(fd, &mark, 1, 0) == 1 && mark == 'V';
+}
+
+/* The error of a child whose use of the module failed (status): the
+ * use's own, its message in fd, or the use ended otherwise. */
+static int use_failed(int fd, int status, const char *path)
+{
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    if (code > CHECK_FAILED && code <= CHECK_FAILED + 4) {
+        char *msg;
+        size_t n;
+        int err = read_from(fd, 1, &msg, &n);
+        if (err < 0)
+            return err;
+        bcw__error(CHECK_FAILED - code, "%s", msg);
+        free(msg);
+        return CHECK_FAILED - code;
+    }
+    return bcw__error(BCW_ERROR,
+                      "%s: bcwalk's analysis of it ended with %s%d: a bug "
+                      "of bcwalk's, not of the file",
+                      path, WIFSIGNALED(status) ? "signal " : "exit status ",
+                      WIFSIGNALED(status) ? WTERMSIG(status) : code);
+}
+
 /* Reads untrusted bitcode in a child first: 0 when bcwalk may read it
  * itself (LLVM read it and its verifier accepts it), else an error
  * saying what the child found (one line).  bcwalk's own process never
  * parses what the child could not (LLVM's reader leaks, and may do
- * worse, on what it gives up on). */
-static int check_bitcode(const char *data, size_t len, const char *path)
+ * worse, on what it gives up on).  With `use`, the child hands it the
+ * module, and what it makes goes into file out_fd (its error, the
+ * use's). */
+static int check_bitcode(const char *data, size_t len, const char *path,
+                         bcw_bitcode_use use, int out_fd)
 {
     int fds[2];
     if (pipe(fds) < 0)
@@ -186,7 +293,7 @@ static int check_bitcode(const char *data, size_t len, const char *path)
     }
     if (pid == 0) {
         close(fds[0]);
-        check_child(data, len, path, fds[1]);
+        check_child(data, len, path, fds[1], use, out_fd);
     }
     close(fds[1]);
     char text[512];
@@ -204,13 +311,16 @@ static int check_bitcode(const char *data, size_t len, const char *path)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_OK)
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_OK &&
+        (use == NULL || child_used(out_fd)))
         return 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_UNREADABLE)
         return unreadable(path, text);
     if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_INVALID)
         return bcw__error(BCW_EINPUT, "%s: invalid module (%s)", path,
                           why[0] ? why : "LLVM's verifier refused it");
+    if (use != NULL && child_used(out_fd))
+        return use_failed(out_fd, status, path);
     return bcw__error(BCW_EINPUT,
                       "%s: invalid or truncated bitcode (LLVM's reader %s "
                       "on it%s%s)",
@@ -247,23 +357,66 @@ static int clean_names(LLVMModuleRef mod)
     return 0;
 }
 
-int bcw__bitcode_load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
+/* The bitcode file at path into *data (the caller frees it), *len;
+ * BCW_EINPUT when it is not bitcode. */
+static int read_bitcode(const char *path, char **data, size_t *len)
 {
     opaque_pointers_once();
-    memset(out, 0, sizeof *out);
-    char *data = NULL;
-    size_t len = 0;
-    int err = bcw__read_file(&data, &len, path, BITCODE_LIMIT);
+    int err = bcw__read_file(data, len, path, BITCODE_LIMIT);
     if (err < 0)
         return err;
-    if (!has_bitcode_magic((const unsigned char *)data, len)) {
-        free(data);
+    if (!has_bitcode_magic((const unsigned char *)*data, *len)) {
+        free(*data);
+        *data = NULL;
         return bcw__error(BCW_EINPUT,
                           "%s: not LLVM bitcode (make it with clang -c "
                           "-emit-llvm)",
                           path);
     }
-    if ((err = check_bitcode(data, len, path)) < 0) {
+    return 0;
+}
+
+int bcw__bitcode_in_child(const char *path, bcw_bitcode_use use, char **out,
+                          size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    char *data = NULL;
+    size_t len = 0;
+    int err = read_bitcode(path, &data, &len);
+    if (err < 0)
+        return err;
+    /* the child's bytes, in a file read once it ended (no pipe to keep
+     * drained beside its messages'), unlinked at once */
+    char *name = bcw__sprintf("%s/bcwalk-analysis.XXXXXX", bcw__tmp_dir());
+    int fd = name != NULL ? mkstemp(name) : -1;
+    if (fd < 0) {
+        err = name == NULL ? BCW_ENOMEM
+                           : bcw__error(BCW_ERROR, "mkstemp %s: %s", name,
+                                        strerror(errno));
+        free(name);
+        free(data);
+        return err;
+    }
+    unlink(name);
+    free(name);
+    err = check_bitcode(data, len, path, use, fd);
+    free(data);
+    if (err == 0)
+        err = read_from(fd, 1, out, nout);
+    close(fd);
+    return err;
+}
+
+int bcw__bitcode_load_in(bcw_bitcode *out, const char *path, LLVMContextRef ctx)
+{
+    memset(out, 0, sizeof *out);
+    char *data = NULL;
+    size_t len = 0;
+    int err = read_bitcode(path, &data, &len);
+    if (err < 0)
+        return err;
+    if ((err = check_bitcode(data, len, path, NULL, -1)) < 0) {
         free(data);
         return err;
     }

@@ -24,6 +24,21 @@ BCW_INTERNAL int bcw__bitcode_load(bcw_bitcode *out, const char *path);
 BCW_INTERNAL int bcw__bitcode_load_in(bcw_bitcode *out, const char *path,
                                       LLVMContextRef ctx);
 
+/* What a child makes of a module it read and verified: bytes into
+ * *data and *len (its own to free, or not: the child ends), or an
+ * error. */
+typedef int (*bcw_bitcode_use)(bcw_bitcode *bc, const char *path, char **data,
+                               size_t *len);
+
+/* Reads `path` in a child process, as bcw__bitcode_load does (a file
+ * that is not bitcode, truncated, invalid: the same errors), and hands
+ * the module to `use` there: its bytes into *out (the caller frees
+ * them) and *nout, or its error and message.  bcwalk's own process
+ * never parses the file, and a crash in `use` ends the child only
+ * (BCW_EINPUT, "LLVM's reader crashed"). */
+BCW_INTERNAL int bcw__bitcode_in_child(const char *path, bcw_bitcode_use use,
+                                       char **out, size_t *nout);
+
 /* The named metadata listing, by name (one MDString per node), the
  * functions the library's own file defines when bcw__bitcode_link linked
  * others into it; those are its API, the rest only its callees. */

@@ -300,9 +300,12 @@ BCW_INTERNAL const char *bcw__kind_name(enum bcw_pkind kind);
 
 /* The model file's bytes (docs/model.md), the caller's to free, and a
  * model read back from them (`name` says where they came from in the
- * error): how an oracle carries the model its walk was planned from. */
-BCW_INTERNAL int bcw__model_to_bytes(const bcw_model *m, char **data,
-                                     size_t *len);
+ * error): how an oracle carries the model its walk was planned from.
+ * With `conds`, each parameter's analyzer conditions and all its
+ * expression nodes too, which no file keeps: how the analysis, made in
+ * the child that read the bitcode, comes back before it is partitioned. */
+BCW_INTERNAL int bcw__model_to_bytes(const bcw_model *m, bool conds,
+                                     char **data, size_t *len);
 BCW_INTERNAL int bcw__model_from_bytes(bcw_model **out, const char *data,
                                        size_t len, const char *name);
 

@@ -51,9 +51,11 @@ static void pfields(msgpack_packer *pk, const bcw_field *fs, unsigned n)
     }
 }
 
-static void pparam(msgpack_packer *pk, const bcw_param *p)
+/* A parameter; with `conds` (the analysis handed on, not a file) its
+ * conditions too, and every expression node. */
+static void pparam(msgpack_packer *pk, const bcw_param *p, bool conds)
 {
-    msgpack_pack_array(pk, 20);
+    msgpack_pack_array(pk, conds ? 21 : 20);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -81,6 +83,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     }
     bcw__pack_str(pk, p->parts_note);
     /* the expression nodes relative categories are evaluated from */
+    relative = relative || conds;
     msgpack_pack_array(pk, relative ? p->nnodes : 0);
     for (unsigned i = 0; relative && i < p->nnodes; i++) {
         const bcw_cnode *n = &p->nodes[i];
@@ -99,6 +102,17 @@ static void pparam(msgpack_packer *pk, const bcw_param *p)
     p->elem_size ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     pfields(pk, p->members, p->nmembers);
     p->members_all ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    if (!conds)
+        return;
+    msgpack_pack_array(pk, p->nconds);
+    for (unsigned i = 0; i < p->nconds; i++) {
+        const bcw_cond *c = &p->conds[i];
+        msgpack_pack_array(pk, 4);
+        bcw__pack_str(pk, c->text);
+        bcw__pack_str(pk, c->negated);
+        msgpack_pack_uint32(pk, c->root);
+        bcw__pack_str(pk, c->value);
+    }
 }
 
 static void pterm(msgpack_packer *pk, const bcw_term *t)
@@ -111,7 +125,7 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
     msgpack_pack_int64(pk, t->value);
 }
 
-static void pfunc(msgpack_packer *pk, const bcw_func *f)
+static void pfunc(msgpack_packer *pk, const bcw_func *f, bool conds)
 {
     msgpack_pack_array(pk, 17);
     bcw__pack_str(pk, f->name);
@@ -122,10 +136,10 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
     bcw__pack_str(pk, f->unwalkable);
     msgpack_pack_int32(pk, f->self);
     f->rebinds ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
-    pparam(pk, &f->ret);
+    pparam(pk, &f->ret, conds);
     msgpack_pack_array(pk, f->nparams);
     for (unsigned i = 0; i < f->nparams; i++)
-        pparam(pk, &f->params[i]);
+        pparam(pk, &f->params[i], conds);
     pstrv(pk, f->reads, f->nreads);
     pstrv(pk, f->wrote, f->nwrote);
     msgpack_pack_array(pk, f->ncontracts);
@@ -140,7 +154,7 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f)
     f->retains ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
 }
 
-static void punit(msgpack_packer *pk, const bcw_unit *u)
+static void punit(msgpack_packer *pk, const bcw_unit *u, bool conds)
 {
     msgpack_pack_array(pk, 9);
     bcw__pack_str(pk, u->name);
@@ -151,7 +165,7 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     pfields(pk, u->fields, u->nfields);
     msgpack_pack_array(pk, u->nfuncs);
     for (unsigned i = 0; i < u->nfuncs; i++)
-        pfunc(pk, &u->funcs[i]);
+        pfunc(pk, &u->funcs[i], conds);
     msgpack_pack_array(pk, u->npreds);
     for (unsigned i = 0; i < u->npreds; i++) {
         const bcw_pred *p = &u->preds[i];
@@ -177,8 +191,9 @@ static void punit(msgpack_packer *pk, const bcw_unit *u)
     }
 }
 
-/* The model file's bytes into p (p->err on failure). */
-static void pack_model(bcw_pack *p, const bcw_model *m)
+/* The model file's bytes into p (p->err on failure); with `conds`, the
+ * analyzer's conditions too (pparam). */
+static void pack_model(bcw_pack *p, const bcw_model *m, bool conds)
 {
     bcw__pack_init(p, "the model", MODEL_LIMIT);
     msgpack_packer *pk = &p->pk;
@@ -198,7 +213,7 @@ static void pack_model(bcw_pack *p, const bcw_model *m)
     bcw__pack_str(pk, "units");
     msgpack_pack_array(pk, m->nunits);
     for (unsigned i = 0; i < m->nunits; i++)
-        punit(pk, &m->units[i]);
+        punit(pk, &m->units[i], conds);
     /* last, so that it can cover every byte before it */
     bcw__pack_seal(p);
 }
@@ -206,19 +221,20 @@ static void pack_model(bcw_pack *p, const bcw_model *m)
 int bcw_model_save(const bcw_model *m, const char *path)
 {
     bcw_pack p;
-    pack_model(&p, m);
+    pack_model(&p, m, false);
     int err = p.err != 0 ? p.err
                          : bcw__write_file_atomic(path, p.buf.data, p.buf.len);
     bcw__pack_free(&p);
     return err;
 }
 
-int bcw__model_to_bytes(const bcw_model *m, char **data, size_t *len)
+int bcw__model_to_bytes(const bcw_model *m, bool conds, char **data,
+                        size_t *len)
 {
     *data = NULL;
     *len = 0;
     bcw_pack p;
-    pack_model(&p, m);
+    pack_model(&p, m, conds);
     if (p.err != 0) {
         bcw__pack_free(&p);
         return p.err;
@@ -261,12 +277,39 @@ static void rfields(bcw_rd *r, const msgpack_object *o, bcw_field **out,
     }
 }
 
+/* The analyzer's conditions of p (pparam's with conds). */
+static void rconds(bcw_rd *r, const msgpack_object *o, bcw_param *p)
+{
+    uint32_t n;
+    const msgpack_object *cs =
+        bcw__rd_items(r, o, sizeof *p->conds, &p->conds, &n, "conditions");
+    for (uint32_t i = 0; cs && r->err == 0 && i < n; i++) {
+        const msgpack_object *c = bcw__rd_arr(r, &cs[i], 4, "condition");
+        if (c == NULL)
+            break;
+        bcw_cond *d = &p->conds[i];
+        p->nconds = i + 1;
+        d->text = bcw__rd_str(r, &c[0], false, "condition");
+        d->negated = bcw__rd_str(r, &c[1], true, "condition negated");
+        d->root = (uint32_t)bcw__rd_u64(r, &c[2], UINT32_MAX, "condition root");
+        d->value = bcw__rd_str(r, &c[3], true, "condition value");
+        if (d->root != UINT32_MAX && d->root >= p->nnodes)
+            bcw__rd_bad(r, "condition root");
+    }
+}
+
 static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 20, "parameter");
+    const msgpack_object *a = bcw__rd_arr(r, o, 0, "parameter");
     p->pair = -1;
     if (a == NULL)
         return;
+    /* 21: the conditions handed on from the analysis */
+    uint32_t size = o->via.array.size;
+    if (size != 20 && size != 21) {
+        bcw__rd_bad(r, "parameter");
+        return;
+    }
     p->name = bcw__rd_str(r, &a[0], false, "parameter name");
     p->ctype = bcw__rd_str(r, &a[1], false, "parameter type");
     p->kind =
@@ -333,6 +376,8 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     p->elem_size = bcw__rd_bool(r, &a[17], "element size");
     rfields(r, &a[18], &p->members, &p->nmembers);
     p->members_all = bcw__rd_bool(r, &a[19], "every member filled");
+    if (size == 21)
+        rconds(r, &a[20], p);
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

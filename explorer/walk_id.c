@@ -44,7 +44,7 @@ int bcw__walk_identify(walk_id *id, const bcw_model *model,
                         o->recorded->key, NULL};
         return 0;
     }
-    int err = bcw__model_to_bytes(model, &id->own, &id->len);
+    int err = bcw__model_to_bytes(model, false, &id->own, &id->len);
     id->model = id->own;
     return err < 0 ? err : walk_key(&id->key, id->model, id->len, o);
 }

@@ -1,8 +1,9 @@
 /* fuzz_analyze.c - libFuzzer harness of the analysis: bitcode through
- * bcw_model_analyze (the analyzer, in bcwalk's own process) and
- * bcw_model_partition (the solver), then the model saved and loaded
- * again.  Any input is a model or a one-line BCW_EINPUT, never a crash,
- * a hang or a leak.
+ * bcw__model_analyze_here (the analyzer in the harness's own process,
+ * where the sanitizers watch it; bcwalk itself analyses in the child
+ * that reads the bitcode) and bcw_model_partition (the solver), then the
+ * model saved and loaded again.  Any input is a model or a one-line BCW_EINPUT,
+ * never a crash, a hang or a leak.
  *
  * An input is bitcode when it starts with bitcode's magic: it goes
  * through bcwalk's whole reading, the child that parses and verifies it
@@ -25,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "bcwalk/error.h"
 #include "bcwalk/model.h"
 #include "bcwalk/solver.h"
@@ -77,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     if (path == NULL)
         return 0;
     bcw_model *m = NULL;
-    int err = bcw_model_analyze(&m, path);
+    int err = bcw__model_analyze_here(&m, path);
     if (err == 0)
         err = bcw_model_partition(m);
     if (err != 0 && err != BCW_EINPUT)

@@ -766,7 +766,7 @@ int bcw__judge_plan(bcw_judge *jd, const bcw_model *model, const bcw_unit *u,
     if (bytes == NULL || o->replan) {
         char *data = NULL;
         size_t n = 0;
-        int err = bcw__model_to_bytes(model, &data, &n);
+        int err = bcw__model_to_bytes(model, false, &data, &n);
         if (err == 0)
             err = bcw_oracle_set_model(oracle, data, n);
         free(data);

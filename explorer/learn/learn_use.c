@@ -111,7 +111,7 @@ int bcw__learned_teach(bcw_learned *l, bcw_model **taught, unsigned *added,
                           l->unit, u->name);
     char *data = NULL;
     size_t n = 0;
-    if ((err = bcw__model_to_bytes(model, &data, &n)) == 0)
+    if ((err = bcw__model_to_bytes(model, false, &data, &n)) == 0)
         err = bcw__model_from_bytes(taught, data, n, "the model");
     free(data);
     if (err == 0)

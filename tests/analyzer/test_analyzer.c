@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "alloc.h"
+#include "analyze.h"
 #include "bcwalk/error.h"
 #include "model.h"
 
@@ -744,13 +745,13 @@ static unsigned long analyze_failing_each(const char *file, int done)
     char path[512];
     snprintf(path, sizeof path, "%s/%s", BCW_EXAMPLES, file);
     bcw_model *ref = NULL;
-    assert_int_equal(bcw_model_analyze(&ref, path), done);
+    assert_int_equal(bcw__model_analyze_here(&ref, path), done);
     char *want = ref ? json_of(ref) : NULL;
     unsigned long nth;
     for (nth = 1;; nth++) {
         bcw_model *m = (bcw_model *)1;
         bcw__alloc_fail_at(nth);
-        int err = bcw_model_analyze(&m, path);
+        int err = bcw__model_analyze_here(&m, path);
         bool reached = bcw__alloc_fail_at(0) == 0;
         if (!reached) {
             assert_int_equal(err, done);
