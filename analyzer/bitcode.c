@@ -118,7 +118,8 @@ enum {
     CHECK_OK = 100,
     CHECK_UNREADABLE = 101,
     CHECK_INVALID = 103,
-    CHECK_FAILED = 104 /* the use's error -code: 105 .. 108 */
+    CHECK_FAILED = 104, /* the use's error -code: 105 .. 108 */
+    CHECK_UNSENT = 110  /* the use's bytes could not be written */
 };
 
 static int clean_names(LLVMModuleRef mod);
@@ -157,8 +158,10 @@ static void use_child(LLVMContextRef ctx, LLVMModuleRef mod, const char *path,
         write_all(out_fd, msg, strlen(msg));
         _exit(CHECK_FAILED - (err < -4 ? -1 : err));
     }
-    /* a file that takes no more: no message either */
-    _exit(write_all(out_fd, bytes, n) ? CHECK_OK : CHECK_FAILED + 5);
+    if (write_all(out_fd, bytes, n))
+        _exit(CHECK_OK);
+    dprintf(2, "%s", strerror(errno));
+    _exit(CHECK_UNSENT);
 }
 
 /* In a child process (LLVM's reader may abort or crash on malformed
@@ -250,8 +253,9 @@ static bool child_used(int fd)
 }
 
 /* The error of a child whose use of the module failed (status): the
- * use's own, its message in fd, or the use ended otherwise. */
-static int use_failed(int fd, int status, const char *path)
+ * use's own, its message in fd; its bytes unwritten, `why`; or the use
+ * ended otherwise. */
+static int use_failed(int fd, int status, const char *path, const char *why)
 {
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
     if (code > CHECK_FAILED && code <= CHECK_FAILED + 4) {
@@ -264,6 +268,11 @@ static int use_failed(int fd, int status, const char *path)
         free(msg);
         return CHECK_FAILED - code;
     }
+    if (code == CHECK_UNSENT)
+        return bcw__error(BCW_ERROR,
+                          "%s: the analysis could not hand its model back "
+                          "through a file in %s: %s",
+                          path, bcw__tmp_dir(), why);
     return bcw__error(BCW_ERROR,
                       "%s: bcwalk's analysis of it ended with %s%d: a bug "
                       "of bcwalk's, not of the file",
@@ -320,7 +329,7 @@ static int check_bitcode(const char *data, size_t len, const char *path,
         return bcw__error(BCW_EINPUT, "%s: invalid module (%s)", path,
                           why[0] ? why : "LLVM's verifier refused it");
     if (use != NULL && child_used(out_fd))
-        return use_failed(out_fd, status, path);
+        return use_failed(out_fd, status, path, why);
     return bcw__error(BCW_EINPUT,
                       "%s: invalid or truncated bitcode (LLVM's reader %s "
                       "on it%s%s)",

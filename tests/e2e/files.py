@@ -177,6 +177,27 @@ class CarefulWrites(unittest.TestCase):
             self.assertEqual(p.stderr.count("\n"), 1, p.stderr)
             self.assertEqual(os.listdir(out), [])
 
+    def test_an_analysis_that_cannot_hand_its_model_back_says_why(self):
+        # the child that reads the bitcode analyses it and writes the
+        # model into an unlinked file: past `ulimit -f` that write fails,
+        # said in one line, and no file is left
+        import resource
+
+        def tiny():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, XDG_CACHE_HOME=d, TMPDIR=d)
+            p = subprocess.run([common.ARGS.bcwalk, "analyze",
+                                example("bstack.bc")], env=env,
+                               preexec_fn=tiny, capture_output=True,
+                               text=True)
+            self.assertEqual(
+                (p.returncode, p.stderr),
+                (3, "bcwalk: %s: the analysis could not hand its model "
+                    "back through a file in %s: File too large\n"
+                    % (example("bstack.bc"), d)))
+            self.assertEqual(os.listdir(d), [])
+
     def test_a_full_disk_is_a_clear_error_and_leaves_nothing(self):
         # a filesystem of 64 KiB: the results file does not fit
         with tempfile.TemporaryDirectory() as d:
