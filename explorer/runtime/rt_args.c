@@ -141,8 +141,8 @@ static uint64_t make_instance(bcw_rt_worker *w, unsigned fi,
  * the sequence pins for it (a value the oracle recorded), else its
  * bounds solved on the object.  Another unit's constructor, called to
  * make an argument, is given no pinned value. */
-static uint64_t bounds_value(bcw_rt_worker *w, unsigned k,
-                             const bcw_wire_param *p, bool *met)
+static uint64_t bounds_value(bcw_rt_worker *w, unsigned fi, unsigned k,
+                             bool *met)
 {
     for (uint32_t i = 0; !bcw_rt_alloc_walks && i < w->npins; i++) {
         const uint16_t *pin = &w->pins[i * BCW_PIN_WORDS];
@@ -152,7 +152,7 @@ static uint64_t bounds_value(bcw_rt_worker *w, unsigned k,
                    (uint64_t)pin[5] << 48;
         }
     }
-    return bcw_rt_bounds_value(w, p, met);
+    return bcw_rt_bounds_memo(w, fi, k, met);
 }
 
 /* Each parameter's value as the plan chooses it into vals: a category's
@@ -172,7 +172,7 @@ static void choose_values(bcw_rt_worker *w, unsigned fi, uint64_t *vals,
         w->solving_args = vals;
         w->nsolving_args = k;
         bool met = true;
-        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bounds_value(w, k, p, &met)
+        vals[k] = p->fixed == BCW_FIXED_BOUNDS ? bounds_value(w, fi, k, &met)
                   : p->fixed == BCW_FIXED_CUSTOM
                       ? bcw_rt_custom_next(fi, k, p, &w->gen, &strs[k])
                   : p->fixed == BCW_FIXED_HANDLE ||

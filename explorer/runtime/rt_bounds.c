@@ -5,6 +5,7 @@
 #include "rt_bounds.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t mask(uint64_t v, unsigned bits)
@@ -56,6 +57,49 @@ static uint64_t compare(unsigned pred, uint64_t a, uint64_t b, unsigned bits)
     }
 }
 
+/* Does a node of this op read its operand a, its operand b? */
+static bool reads_a(unsigned op)
+{
+    return op > BCW_C_ARG;
+}
+
+static bool reads_b(unsigned op)
+{
+    return (op >= BCW_C_ADD && op <= BCW_C_ASHR) || op == BCW_C_ICMP;
+}
+
+/* The value of leaf n, a BCW_C_FIELD or BCW_C_ARG node, unmasked. */
+static inline uint64_t leaf(const bcw_rt_worker *w, const bcw_cnode *n)
+{
+    uint64_t v = 0;
+    if (n->op == BCW_C_ARG) {
+        /* an earlier parameter: the value this call passes it */
+        if (n->value >= 0 && (uint64_t)n->value < w->nsolving_args)
+            v = w->solving_args[n->value];
+    } else if (w->target != NULL && n->value >= 0 &&
+               (uint64_t)n->value + (n->bits + 7) / 8 <= 4096) {
+        /* a field of the object: target's memory, the unit's size; the
+         * usual widths loaded as such (bytes stored one by one into v
+         * and read back as a word stall the CPU) */
+        const char *at = (const char *)w->target + n->value;
+        unsigned size = (n->bits + 7) / 8;
+        if (size == 8) {
+            memcpy(&v, at, 8);
+        } else if (size == 4) {
+            uint32_t x;
+            memcpy(&x, at, 4);
+            v = x;
+        } else if (size == 2) {
+            uint16_t x;
+            memcpy(&x, at, 2);
+            v = x;
+        } else {
+            memcpy(&v, at, size);
+        }
+    }
+    return v;
+}
+
 /* The value of expression node i of the pool on the unit's object.
  * Operands always come before their node (the model loader checks), and
  * the depth is bounded besides. */
@@ -66,35 +110,25 @@ static uint64_t eval(const bcw_rt_worker *w, uint32_t i, int depth)
         return 0;
     const bcw_cnode *n = &shm->pool[i];
     uint64_t a = 0, b = 0, v = 0;
-    if (n->op > BCW_C_ARG)
+    if (reads_a(n->op))
         a = eval(w, n->a, depth + 1);
-    if (n->op >= BCW_C_ADD && n->op <= BCW_C_ASHR)
+    if (reads_b(n->op))
         b = eval(w, n->b, depth + 1);
     unsigned abits =
-        n->op > BCW_C_ARG && n->a < shm->npool ? shm->pool[n->a].bits : 64;
-    if (n->op == BCW_C_ICMP)
-        b = eval(w, n->b, depth + 1);
+        reads_a(n->op) && n->a < shm->npool ? shm->pool[n->a].bits : 64;
     switch ((enum bcw_cop)n->op) {
     case BCW_C_PARAM:
         v = w->solving_x; /* the candidate being tried */
         break;
     case BCW_C_ARG:
-        /* an earlier parameter: the value this call passes it */
-        v = n->value >= 0 && (uint64_t)n->value < w->nsolving_args
-                ? w->solving_args[n->value]
-                : 0;
+    case BCW_C_FIELD:
+        v = leaf(w, n);
         break;
     case BCW_C_ICMP:
         v = compare(n->pred, a, b, abits);
         break;
     case BCW_C_CONST:
         v = (uint64_t)n->value;
-        break;
-    case BCW_C_FIELD:
-        /* a field of the object: target's memory, the unit's size */
-        if (w->target != NULL && n->value >= 0 &&
-            (uint64_t)n->value + (n->bits + 7) / 8 <= 4096)
-            memcpy(&v, (const char *)w->target + n->value, (n->bits + 7) / 8);
         break;
     case BCW_C_ADD:
         v = a + b;
@@ -419,4 +453,75 @@ uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
     }
     *met = navoid == 0;
     return (uint64_t)v;
+}
+
+void bcw_rt_bounds_setup(bcw_rt_worker *w, unsigned fi, unsigned k)
+{
+    const bcw_shm *shm = w->shm;
+    const bcw_wire_param *p = &shm->funcs[fi].params[k];
+    bcw_rt_leaves *l = &w->leaves[fi][k];
+    /* BCW_BOUNDS_MEMO=0: every value solved on its call, as the memo's
+     * benchmark compares (benchmarks/bench_bounds.py) */
+    const char *memo = getenv("BCW_BOUNDS_MEMO");
+    if (memo != NULL && strcmp(memo, "0") == 0) {
+        l->n = BCW_RT_BOUNDS_LEAVES + 1;
+        return;
+    }
+    /* every node the bounds reach, depth first, each once */
+    uint64_t seen[BCW_MAX_PLAN_NODES / 64] = {0};
+    uint32_t stack[BCW_MAX_PLAN_NODES];
+    unsigned top = 0;
+    l->n = 0;
+    for (uint32_t i = 0; i < p->nbounds; i++)
+        if (p->bounds + i < shm->npool) {
+            stack[top++] = p->bounds + i;
+            seen[(p->bounds + i) / 64] |= 1ull << (p->bounds + i) % 64;
+        }
+    while (top > 0) {
+        const bcw_cnode *n = &shm->pool[stack[--top]];
+        if (n->op == BCW_C_FIELD || n->op == BCW_C_ARG) {
+            if (l->n < BCW_RT_BOUNDS_LEAVES)
+                l->node[l->n] = (uint16_t)(n - shm->pool);
+            if (l->n <= BCW_RT_BOUNDS_LEAVES)
+                l->n++;
+        }
+        uint32_t next[2] = {reads_a(n->op) ? n->a : UINT32_MAX,
+                            reads_b(n->op) ? n->b : UINT32_MAX};
+        for (int j = 0; j < 2; j++)
+            if (next[j] < shm->npool &&
+                !(seen[next[j] / 64] & 1ull << next[j] % 64)) {
+                seen[next[j] / 64] |= 1ull << next[j] % 64;
+                stack[top++] = next[j];
+            }
+    }
+}
+
+uint64_t bcw_rt_bounds_memo(bcw_rt_worker *w, unsigned fi, unsigned k,
+                            bool *met)
+{
+    const bcw_wire_param *p = &w->shm->funcs[fi].params[k];
+    const bcw_rt_leaves *l = &w->leaves[fi][k];
+    if (l->n > BCW_RT_BOUNDS_LEAVES)
+        return bcw_rt_bounds_value(w, p, met);
+    uint16_t id = (uint16_t)(fi * BCW_MAX_PARAMS + k + 1);
+    uint64_t key[BCW_RT_BOUNDS_LEAVES];
+    uint64_t h = id * 0x9e3779b97f4a7c15ull;
+    for (unsigned i = 0; i < l->n; i++) {
+        key[i] = leaf(w, &w->shm->pool[l->node[i]]);
+        h = (h ^ key[i]) * 0xff51afd7ed558ccdull;
+    }
+    bcw_rt_memo *e = &w->memo[(h ^ h >> 29) % BCW_RT_BOUNDS_MEMO];
+    unsigned same = e->id == id ? 0 : l->n + 1;
+    while (same < l->n && e->key[same] == key[same])
+        same++;
+    if (same == l->n) {
+        *met = e->met;
+        return e->value;
+    }
+    uint64_t v = bcw_rt_bounds_value(w, p, met);
+    e->id = id;
+    e->met = *met;
+    e->value = v;
+    memcpy(e->key, key, l->n * sizeof *key);
+    return v;
 }

@@ -25,4 +25,16 @@ int64_t bcw_rt_bounds_sext(uint64_t v, unsigned bits);
 uint64_t bcw_rt_bounds_value(bcw_rt_worker *w, const bcw_wire_param *p,
                              bool *met);
 
+/* Finds the leaves (fields, earlier arguments) of the bounds of plan
+ * entry fi's parameter k, a BCW_FIXED_BOUNDS one, into w->leaves: set-up,
+ * once per worker. */
+void bcw_rt_bounds_setup(bcw_rt_worker *w, unsigned fi, unsigned k);
+
+/* bcw_rt_bounds_value for plan entry fi's parameter k, computed once per
+ * distinct value of its leaves: a state walk passes the same object
+ * state to a call many times, and a solved category costs hundreds of
+ * evaluations of its conditions. */
+uint64_t bcw_rt_bounds_memo(bcw_rt_worker *w, unsigned fi, unsigned k,
+                            bool *met);
+
 #endif

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rt_bounds.h"
 #include "rt_call.h"
 #include "rt_closure.h"
 #include "rt_custom.h"
@@ -26,6 +27,8 @@ static int setup_param(bcw_rt_worker *w, unsigned i, unsigned k)
     const bcw_shm *shm = w->shm;
     const bcw_wire_param *p = &shm->funcs[i].params[k];
     w->argtypes[i][k] = bcw_rt_call_type((enum bcw_abi)p->abi);
+    if (p->fixed == BCW_FIXED_BOUNDS)
+        bcw_rt_bounds_setup(w, i, k);
     bool handle = p->fixed == BCW_FIXED_HANDLE ||
                   p->fixed == BCW_FIXED_HANDLE_OR_NULL ||
                   p->fixed == BCW_FIXED_HANDLE_OUT;

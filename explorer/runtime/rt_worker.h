@@ -10,6 +10,7 @@
 #define BCW_RT_WORKER_H
 
 #include <ffi.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,29 @@
 #include "rt_alloc.h"
 #include "rt_halt.h"
 #include "values.h"
+
+/* The memo of values computed from the live object (rt_bounds.c): a
+ * BCW_FIXED_BOUNDS parameter's value depends on the plan and on the
+ * fields and earlier arguments its bounds read, its leaves; at most this
+ * many leaves make the key of a memo entry (a parameter reading more is
+ * solved on every call), in a table of this many entries. */
+#define BCW_RT_BOUNDS_LEAVES 6
+#define BCW_RT_BOUNDS_MEMO 1024
+
+/* The leaves of one parameter's bounds, pool indices. */
+typedef struct bcw_rt_leaves {
+    uint8_t n; /* > BCW_RT_BOUNDS_LEAVES: too many, not memoised */
+    uint16_t node[BCW_RT_BOUNDS_LEAVES];
+} bcw_rt_leaves;
+
+/* One memo entry: the parameter (fi * BCW_MAX_PARAMS + k + 1, 0 for an
+ * empty entry), its leaves' values and what they gave. */
+typedef struct bcw_rt_memo {
+    uint16_t id;
+    bool met;
+    uint64_t value;
+    uint64_t key[BCW_RT_BOUNDS_LEAVES];
+} bcw_rt_memo;
 
 /* Bytes of the per-sequence arena: strings, buffers, out-parameter and
  * scratch storage.  A sequence that needs more ends as an abort. */
@@ -57,6 +81,7 @@ typedef struct bcw_rt_worker {
     ffi_type *argtypes[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
     struct bcw_rt_closure *closures[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
     struct bcw_rt_closure *fills[BCW_MAX_FILLS]; /* shm->fills' */
+    bcw_rt_leaves leaves[BCW_MAX_FUNCS][BCW_MAX_PARAMS];
     /* libffi's types of struct results (BCW_ABI_STRUCT) */
     ffi_type ret_structs[BCW_MAX_FUNCS];
     ffi_type *ret_elems[BCW_MAX_FUNCS][BCW_MAX_STRUCT_WORDS + 1];
@@ -110,6 +135,8 @@ typedef struct bcw_rt_worker {
     uint64_t solving_x;
     const uint64_t *solving_args;
     unsigned nsolving_args;
+    /* what earlier calls of this process solved (rt_bounds.c) */
+    bcw_rt_memo memo[BCW_RT_BOUNDS_MEMO];
     /* The arena (rt_args.c) and its allocations, for the state hash to
      * follow pointers into; past BCW_RT_ARENA_SPANS the state is not
      * hashed. */

@@ -246,6 +246,70 @@ static void test_runtime__bounds_that_cross_are_unmet(void **state)
     worker_free(w);
 }
 
+/* The memo of solved values gives what solving gives, for each value of
+ * the fields and earlier arguments a category reads (a 64-bit field, a
+ * 32-bit one, an argument), met again after others took its entry; a
+ * category reading more leaves than a memo key holds is solved each
+ * time, rightly too. */
+static void test_runtime__memo_answers_as_solving_does(void **state)
+{
+    (void)state;
+    struct {
+        int64_t have;
+        int32_t want;
+        int32_t more[6];
+    } obj = {0};
+    bcw_rt_worker *w = worker_new(&obj);
+    uint64_t args[1] = {0};
+    w->solving_args = args;
+    w->nsolving_args = 1;
+    /* entry 0, parameter 1: x + have + args[0] >= want, signed 32 bits */
+    bcw_wire_param *p = &w->shm->funcs[0].params[1];
+    *p = (bcw_wire_param){.fixed = BCW_FIXED_BOUNDS,
+                          .abi = BCW_ABI_S32,
+                          .bounds = 7,
+                          .nbounds = 1};
+    node(w, 0, BCW_C_PARAM, 32, 0, 0, 0);
+    node(w, 1, BCW_C_FIELD, 32, 0, 0, 0);
+    node(w, 2, BCW_C_ARG, 32, 0, 0, 0);
+    node(w, 3, BCW_C_ADD, 32, 0, 0, 1);
+    node(w, 4, BCW_C_ADD, 32, 0, 3, 2);
+    node(w, 5, BCW_C_FIELD, 32, 8, 0, 0);
+    node(w, 6, BCW_C_ICMP, 1, 0, 4, 5);
+    w->shm->pool[6].pred = 39; /* sge */
+    node(w, 7, BCW_C_HOLDS, 0, 0, 6, 0);
+    /* parameter 2: x >= the sum of seven 32-bit fields */
+    bcw_wire_param *q = &w->shm->funcs[0].params[2];
+    *q =
+        (bcw_wire_param){.fixed = BCW_FIXED_BOUNDS, .bounds = 22, .nbounds = 1};
+    node(w, 8, BCW_C_FIELD, 32, 8, 0, 0);
+    for (uint32_t i = 0; i < 6; i++) {
+        node(w, 9 + i, BCW_C_FIELD, 32, 12 + 4 * i, 0, 0);
+        node(w, 15 + i, BCW_C_ADD, 32, 0, i == 0 ? 8 : 14 + i, 9 + i);
+    }
+    node(w, 22, BCW_C_LOWER, 0, 0, 20, 0);
+    bcw_rt_bounds_setup(w, 0, 1);
+    bcw_rt_bounds_setup(w, 0, 2);
+    assert_int_equal(w->leaves[0][1].n, 3);
+    assert_true(w->leaves[0][2].n > BCW_RT_BOUNDS_LEAVES);
+    uint64_t seed = 7;
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        obj.have = (int64_t)(seed >> 33) % 9 - 4;
+        obj.want = (int32_t)(seed >> 45) % 7;
+        obj.more[(seed >> 20) % 6] = (int32_t)(seed >> 50) % 3;
+        args[0] = (seed >> 40) % 3;
+        for (unsigned k = 1; k <= 2; k++) {
+            const bcw_wire_param *r = &w->shm->funcs[0].params[k];
+            bool met, memo_met;
+            uint64_t v = bcw_rt_bounds_value(w, r, &met);
+            assert_int_equal(bcw_rt_bounds_memo(w, 0, k, &memo_met), v);
+            assert_int_equal(memo_met, met);
+        }
+    }
+    worker_free(w);
+}
+
 /* The built-in closure `kind` of signature sig (result first) for
  * parameter k of plan entry 0: what the code under test would call. */
 static bcw_rt_closure *closure(bcw_rt_worker *w, unsigned k,
@@ -347,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_runtime__solve_a_wrap_on_an_earlier_argument),
         cmocka_unit_test(test_runtime__bounds_that_cross_are_unmet),
         cmocka_unit_test(test_runtime__signed_bounds_do_not_wrap),
+        cmocka_unit_test(test_runtime__memo_answers_as_solving_does),
         cmocka_unit_test(test_runtime__closures_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
