@@ -19,10 +19,13 @@
  * when that worker ends, the server answers its wait status and waits
  * for the next FORK.  The worker never holds the server's descriptors.
  *
- * For each batch the parent fills `seqs`, sets `nonce`, `tail`, `nseq`
- * and `first`, and sends BCW_CMD_RUN on BCW_FD_CMD; the worker copies
- * the batch, runs sequences first..nseq-1, writing results[i] and its
- * check word (bcw_wire_check) as each ends, and replies BCW_MSG_DONE.
+ * For each batch the parent fills `seqs`, sets `nonce`, `tail`, `nseq`,
+ * `first` and `slot`, and sends BCW_CMD_RUN on BCW_FD_CMD; the worker
+ * copies the batch, runs sequences first..nseq-1, writing
+ * results[slot][i] and its check word (bcw_wire_check) as each ends, and
+ * replies BCW_MSG_DONE.  The results of two runs one after the other go
+ * to the two slots: the parent sends the next run as soon as it reads
+ * DONE, and reads the results of the run before while it runs.
  * `cur` and `cur_call` name the sequence and the call in flight.
  *
  * The parent trusts nothing the code under test can write: a result
@@ -49,7 +52,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 13u
+#define BCW_PROTO_VERSION 14u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -502,6 +505,7 @@ typedef struct bcw_batch {
      * its length L (methods), then the constructor's plan index, then L
      * method indices. */
     uint32_t nseq, first;
+    uint32_t slot; /* the results' slot, 0 or 1 */
     /* What confines the code under test (BCW_SANDBOX_*: Landlock's),
      * the server's word before its hello. */
     uint32_t sandbox;
@@ -509,8 +513,8 @@ typedef struct bcw_batch {
     volatile uint32_t cur_call; /* call in flight: 0 the constructor */
     uint32_t off[BCW_MAX_BATCH];
     uint16_t seqs[BCW_MAX_SEQ_WORDS];
-    bcw_wire_result results[BCW_MAX_BATCH];
-    bcw_wire_cause causes[BCW_MAX_BATCH]; /* results[i].flags' CAUSE */
+    bcw_wire_result results[2][BCW_MAX_BATCH];
+    bcw_wire_cause causes[2][BCW_MAX_BATCH]; /* results[][i].flags' CAUSE */
     uint64_t tail;
     /* then, in the same shared memory, bcw_shm.ncov bytes: the coverage
      * flags the worker's runs set since the parent last took them

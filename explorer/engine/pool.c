@@ -109,6 +109,7 @@ static int send_run(bcw_pool *pool, bcw_worker *w, uint32_t first, uint32_t end,
     w->alone = alone;
     w->nonce = ++pool->runs * 0x9e3779b97f4a7c15u;
     b->nonce = b->tail = w->nonce;
+    b->slot = w->slot;
     b->nseq = end;
     b->first = first;
     b->cur = first;
@@ -141,6 +142,21 @@ static int send_job(bcw_pool *pool, bcw_worker *w, bcw_job *job)
     return send_run(pool, w, 0, job->nseq, false);
 }
 
+/* Job done: marked finished, for bcw__pool_run_each to hand over. */
+static void job_finished(bcw_pool *pool, const bcw_job *job)
+{
+    if (pool->finished != NULL)
+        pool->finished[job - pool->jobs] = true;
+}
+
+/* The next job to send, the ones sent back first; NULL: none left. */
+static bcw_job *next_job(bcw_pool *pool)
+{
+    if (pool->nreturned > 0)
+        return pool->returned[--pool->nreturned];
+    return pool->next < pool->njobs ? &pool->jobs[pool->next++] : NULL;
+}
+
 /* What is left of w's job once a run ended: the sequences to run again
  * alone, then the rest; or nothing, and w is no longer busy. */
 static int next_run(bcw_pool *pool, bcw_worker *w)
@@ -152,39 +168,39 @@ static int next_run(bcw_pool *pool, bcw_worker *w)
     w->nredo = w->redone = 0;
     if (w->resume < w->job->nseq)
         return send_run(pool, w, w->resume, w->job->nseq, false);
-    if (pool->finished != NULL)
-        pool->finished[w->job - pool->jobs] = true;
+    job_finished(pool, w->job);
     w->job = NULL;
     if (w->state == BCW_WORKER_BUSY)
         w->state = BCW_WORKER_IDLE;
     return 0;
 }
 
-/* Is r (with its cause c) what w's worker wrote for sequence i: its
- * check word for this run right, every field the parent reads in
- * range? */
-static bool result_ok(const bcw_worker *w, uint32_t i, const bcw_wire_result *r,
-                      const bcw_wire_cause *c)
+/* Is r (with its cause c) what a worker wrote for sequence i of job in
+ * the run of `nonce`: its check word right, every field the parent
+ * reads in range? */
+static bool result_ok(const bcw_job *job, uint64_t nonce, uint32_t i,
+                      const bcw_wire_result *r, const bcw_wire_cause *c)
 {
     bool caused = r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK);
-    return r->check == bcw_wire_check(r, c, i, w->nonce) &&
+    return r->check == bcw_wire_check(r, c, i, nonce) &&
            r->outcome <= BCW_RUN_FAILURE && r->ntext <= BCW_TEXT_MAX &&
-           r->text_of <= BCW_MAX_PARAMS &&
-           r->halted_at <= len_of(w->job, i) + 2 &&
+           r->text_of <= BCW_MAX_PARAMS && r->halted_at <= len_of(job, i) + 2 &&
            (!caused ||
             (c->kind <= BCW_CAUSE_LAST && c->access <= BCW_ACCESS_WRITE &&
              c->where <= BCW_WHERE_STACK));
 }
 
-/* Sequence i's result and cause in w's batch, copied out once and
- * checked.  false: written over. */
-static bool read_result(const bcw_worker *w, uint32_t i, bcw_wire_result *r,
+/* Sequence i's result and cause in results slot `slot` of w's batch,
+ * copied out once and checked as job's in the run of `nonce`.  false:
+ * written over. */
+static bool read_result(const bcw_worker *w, const bcw_job *job, uint64_t nonce,
+                        unsigned slot, uint32_t i, bcw_wire_result *r,
                         bcw_wire_cause *c)
 {
-    *r = w->batch->results[i];
+    *r = w->batch->results[slot][i];
     if (r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK))
-        *c = w->batch->causes[i];
-    return result_ok(w, i, r, c);
+        *c = w->batch->causes[slot][i];
+    return result_ok(job, nonce, i, r, c);
 }
 
 /* r and c into the job as sequence i's. */
@@ -219,7 +235,8 @@ static void read_last(bcw_worker *w)
  * job's entry is left to be written again. */
 static bool take_result(bcw_worker *w, uint32_t i)
 {
-    return read_result(w, i, &w->job->results[i], &w->job->causes[i]);
+    return read_result(w, w->job, w->nonce, w->slot, i, &w->job->results[i],
+                       &w->job->causes[i]);
 }
 
 /* Sequence i's result as the parent words it: `outcome` and `signo` at
@@ -245,6 +262,39 @@ static void put_result(bcw_worker *w, uint32_t i, enum bcw_outcome outcome,
     }
 }
 
+/* w answered DONE to a run that ended its job, and another job waits: w
+ * starts it at once on the other results slot, and the run's results
+ * are read while it runs.  Any that does not check spoils the worker:
+ * it is killed, the job it started goes back to be sent again, and the
+ * ended job's results that do not check run again alone. */
+static int run_done_early(bcw_pool *pool, bcw_worker *w, bcw_job *next)
+{
+    bcw_job *job = w->job;
+    uint32_t first = w->first, end = w->end;
+    uint64_t nonce = w->nonce;
+    unsigned slot = w->slot;
+    w->slot ^= 1;
+    int err = send_job(pool, w, next);
+    if (err < 0)
+        return err;
+    uint32_t nredo = 0;
+    for (uint32_t i = first; i < end; i++)
+        if (!read_result(w, job, nonce, slot, i, &job->results[i],
+                         &job->causes[i]))
+            w->redo[nredo++] = i;
+    if (nredo == 0) {
+        job_finished(pool, job);
+        return 0;
+    }
+    bcw__worker_reap(w, true);
+    pool->returned[pool->nreturned++] = w->job;
+    w->job = job;
+    w->nredo = nredo;
+    w->redone = 0;
+    w->resume = job->nseq;
+    return next_run(pool, w);
+}
+
 /* w answered DONE: its results, those that do not check to run again
  * alone; run alone, a result that does not check was written over by
  * the sequence itself after it ended (a thread or process it left). */
@@ -252,6 +302,11 @@ static int run_done(bcw_pool *pool, bcw_worker *w)
 {
     bool spoiled = false;
     bcw__worker_cov(pool, w, len_of(w->job, w->first));
+    if (!w->alone && w->end == w->job->nseq && w->redone == w->nredo) {
+        bcw_job *next = next_job(pool);
+        if (next != NULL)
+            return run_done_early(pool, w, next);
+    }
     for (uint32_t i = w->first; i < w->end; i++) {
         if (take_result(w, i))
             continue;
@@ -287,7 +342,7 @@ static bool past_deadline(const bcw_pool *pool, bcw_worker *w, double t)
         bcw_wire_result r;
         bcw_wire_cause c;
         for (uint32_t i = (uint32_t)(w->last_at >> 32); i < cur && real; i++)
-            real = read_result(w, i, &r, &c);
+            real = read_result(w, w->job, w->nonce, w->slot, i, &r, &c);
         if (real) {
             w->last_at = at;
             w->last_progress = t;
@@ -313,8 +368,9 @@ static int worker_died(bcw_pool *pool, bcw_worker *w, bool hung, bool kill_it)
     if (!w->has_last && bcw__worker_recv(w, &msg) == 1 && msg == BCW_MSG_LAST)
         read_last(w);
     const bcw_wire_last *last = &w->last;
-    bool said = w->has_last && last->seq >= first && last->seq < w->end &&
-                result_ok(w, last->seq, &last->result, &last->cause);
+    bool said =
+        w->has_last && last->seq >= first && last->seq < w->end &&
+        result_ok(w->job, w->nonce, last->seq, &last->result, &last->cause);
     if (said)
         cur = last->seq;
     /* a value outside the run was written by the code under test */
@@ -388,20 +444,20 @@ static int worker_died(bcw_pool *pool, bcw_worker *w, bool hung, bool kill_it)
     return next_run(pool, w);
 }
 
-/* Sends the jobs from *next on to the workers that are not busy, while
+/* Sends the jobs not sent yet to the workers that are not busy, while
  * there are both; *busy counts the workers it made busy. */
-static int send_jobs(bcw_pool *pool, bcw_job *jobs, size_t njobs, size_t *next,
-                     unsigned *busy)
+static int send_jobs(bcw_pool *pool, unsigned *busy)
 {
     int err = 0;
-    for (unsigned i = 0; i < pool->n && *next < njobs && err == 0; i++) {
+    for (unsigned i = 0; i < pool->n && err == 0; i++) {
         bcw_worker *w = &pool->w[i];
         if (w->state == BCW_WORKER_BUSY)
             continue;
-        if ((err = send_job(pool, w, &jobs[*next])) == 0) {
-            (*next)++;
+        bcw_job *job = next_job(pool);
+        if (job == NULL)
+            break;
+        if ((err = send_job(pool, w, job)) == 0)
             (*busy)++;
-        }
     }
     return err;
 }
@@ -489,11 +545,16 @@ int bcw__pool_run(bcw_pool *pool, bcw_job *jobs, size_t njobs)
 int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
                        bcw_job_done done, void *ctx)
 {
-    size_t next = 0;
     unsigned busy = 0;
     int err = 0;
     pool->jobs = jobs;
+    pool->njobs = njobs;
+    pool->next = 0;
+    pool->nreturned = 0;
     pool->handed = 0;
+    if (bcw__grow(&pool->returned, &pool->capreturned, pool->n,
+                  sizeof *pool->returned) < 0)
+        return BCW_ENOMEM;
     if (done != NULL) {
         if (bcw__grow(&pool->finished, &pool->capfinished, njobs,
                       sizeof *pool->finished) < 0)
@@ -504,12 +565,13 @@ int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
     if (done == NULL)
         pool->finished = NULL; /* nothing to mark */
     for (;;) {
-        err = send_jobs(pool, jobs, njobs, &next, &busy);
+        err = send_jobs(pool, &busy);
         if (err < 0 || busy == 0)
             break;
         /* the next job is made ready, and the finished ones handed over,
          * while the workers run */
-        if (next < njobs && (err = bcw__job_prepare(&jobs[next])) < 0)
+        if (pool->next < njobs &&
+            (err = bcw__job_prepare(&jobs[pool->next])) < 0)
             break;
         if ((err = hand_over(pool, njobs, done, ctx)) < 0)
             break;
@@ -534,5 +596,6 @@ void bcw__pool_free(bcw_pool *pool)
         return;
     bcw__workers_close(pool);
     free(pool->finished);
+    free(pool->returned);
     free(pool);
 }

@@ -88,6 +88,9 @@ typedef struct walker {
     uint64_t calls;
     /* words a sequence's pins may take (cfg->pin), 0: none */
     size_t pin_words;
+    /* the next level grown as this one's nodes are emitted: its error
+     * (BCW_SPILL_FULL: no room for it) */
+    int grow_err;
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
     /* scratch for emitting one sequence */
@@ -300,11 +303,15 @@ size_t bcw__walk_bytes_per_sequence(void)
     return 2 * sizeof(node) + (BCW_MAX_PARAMS + BCW_SEQ_TEXT_WORDS) * 8;
 }
 
-/* What a group's jobs are absorbed into: its first node, its length. */
+/* What a group's jobs are absorbed into: its first node, its length;
+ * the summary its nodes are emitted into, and whether the next level
+ * grows from them as they are. */
 typedef struct absorbing {
     walker *w;
     size_t from;
     unsigned level;
+    bcw_summary *out;
+    bool grow;
 } absorbing;
 
 /* Node from + i takes the result of the group's sequence i. */
@@ -354,8 +361,12 @@ static int absorb(walker *w, size_t from, size_t i, unsigned level)
     return note_state(w, nd, r, level);
 }
 
+static int finish_node(walker *w, size_t i, unsigned level, bcw_summary *out,
+                       bool grow);
+
 /* A job of the group finished (in order, while the workers run the
- * jobs after it): its nodes take their results. */
+ * jobs after it): its nodes take their results, and are emitted (and
+ * the next level grown from them) in order. */
 static int absorb_job(void *ctx, bcw_job *job)
 {
     const absorbing *a = ctx;
@@ -363,11 +374,16 @@ static int absorb_job(void *ctx, bcw_job *job)
     int err = 0;
     for (size_t i = f->first; err == 0 && i < f->first + f->n; i++)
         err = absorb(a->w, a->from, i, a->level);
+    for (size_t i = f->first; err == 0 && i < f->first + f->n; i++)
+        err = finish_node(a->w, a->from + i, a->level, a->out, a->grow);
     return err;
 }
 
-/* Executes nodes [from, to) of `level` in jobs of job_size() sequences. */
-static int execute(walker *w, size_t from, size_t to, unsigned level)
+/* Executes nodes [from, to) of `level` in jobs of job_size() sequences,
+ * emitting them into `out` (and growing the next level from them when
+ * `grow`) as their jobs finish. */
+static int execute(walker *w, size_t from, size_t to, unsigned level,
+                   bcw_summary *out, bool grow)
 {
     const bcw_walk_cfg *cfg = w->cfg;
     size_t maxw = seq_words(w, cfg->depth + cfg->nprefix + 1);
@@ -394,7 +410,7 @@ static int execute(walker *w, size_t from, size_t to, unsigned level)
                                .prepare = fill_job,
                                .ctx = &w->fills[j]};
     }
-    absorbing a = {w, from, level};
+    absorbing a = {w, from, level, out, grow};
     return cfg->exec(cfg->exec_payload, w->jobs, njobs, absorb_job, &a);
 }
 
@@ -528,6 +544,29 @@ static int plant_roots(walker *w, size_t *start)
     return err;
 }
 
+/* Node p's children into the tree, at `level`: every method the model
+ * (if any) allows after it. */
+static int grow_children(walker *w, size_t p, unsigned level, bcw_summary *out)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    int err = grow_nodes(w, w->nnodes + cfg->nmethods);
+    unsigned len = cfg->extends != NULL ? chain(w, p, w->steps) : 0;
+    for (unsigned m = 0; m < cfg->nmethods && err == 0; m++) {
+        if (cfg->extends != NULL &&
+            !cfg->extends(cfg->extends_payload, w->steps, len,
+                          cfg->methods[m])) {
+            uint64_t cut =
+                sat_add(1, subtree(cfg->nmethods, cfg->depth, level));
+            out->discarded = sat_add(out->discarded, cut);
+            out->pruned_model = sat_add(out->pruned_model, cut);
+            continue;
+        }
+        w->nodes[w->nnodes++] =
+            (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
+    }
+    return err;
+}
+
 /* Level `level` into the tree: the extendable nodes of the level before
  * it, [prev_start, prev_end), each followed by every method the model
  * (if any) allows.  *shared: the walk is shared out already (this
@@ -552,36 +591,23 @@ static int grow_level(walker *w, size_t prev_start, size_t prev_end,
             continue;
         if (share && nth++ % cfg->shard_n != cfg->shard_i)
             continue;
-        err = grow_nodes(w, w->nnodes + cfg->nmethods);
-        unsigned len = cfg->extends != NULL ? chain(w, p, w->steps) : 0;
-        for (unsigned m = 0; m < cfg->nmethods && err == 0; m++) {
-            if (cfg->extends != NULL &&
-                !cfg->extends(cfg->extends_payload, w->steps, len,
-                              cfg->methods[m])) {
-                uint64_t cut =
-                    sat_add(1, subtree(cfg->nmethods, cfg->depth, level));
-                out->discarded = sat_add(out->discarded, cut);
-                out->pruned_model = sat_add(out->pruned_model, cut);
-                continue;
-            }
-            w->nodes[w->nnodes++] =
-                (node){.parent = (uint32_t)p, .step = cfg->methods[m]};
-        }
+        err = grow_children(w, p, level, out);
     }
     return err;
 }
 
 /* Executes the level's nodes [start, end) in groups of jobs, reporting
- * progress after each group. */
+ * progress after each group; its nodes are emitted into `out`, and the
+ * next level grown from them when `grow`, as they finish. */
 static int run_level(walker *w, size_t start, size_t end, unsigned level,
-                     bcw_progress *prog, double t0)
+                     bcw_progress *prog, double t0, bcw_summary *out, bool grow)
 {
     const bcw_walk_cfg *cfg = w->cfg;
     int err = 0;
     size_t group = (size_t)JOBS_PER_GROUP * BCW_MAX_BATCH;
     for (size_t from = start; from < end && err == 0; from += group) {
         size_t to = from + group < end ? from + group : end;
-        err = execute(w, from, to, level);
+        err = execute(w, from, to, level, out, grow);
         prog->done += to - from;
         prog->calls = w->calls;
         prog->level_done = to - start;
@@ -594,26 +620,29 @@ static int run_level(walker *w, size_t start, size_t end, unsigned level,
     return err;
 }
 
-/* Emits the level's nodes [start, end) in order, and tallies the
- * sequences below each that will not run, by why. */
-static int emit_level(walker *w, size_t start, size_t end, unsigned level,
-                      bcw_summary *out)
+/* Emits node i of `level` (nodes come in order), tallies the sequences
+ * below it that will not run, by why, and when `grow` puts its children
+ * into the next level; no room for them (BCW_SPILL_FULL) stops the
+ * growing, and is the next level's w->grow_err. */
+static int finish_node(walker *w, size_t i, unsigned level, bcw_summary *out,
+                       bool grow)
 {
     const bcw_walk_cfg *cfg = w->cfg;
-    int err = 0;
-    for (size_t i = start; i < end && err == 0; i++) {
-        const node *nd = &w->nodes[i];
-        err = emit(w, i, out);
-        uint64_t below = subtree(cfg->nmethods, cfg->depth, level);
-        if (!ran(nd)) {
-            out->discarded = sat_add(out->discarded, below);
-        } else if (!extendable(cfg, nd, level)) {
-            out->discarded = sat_add(out->discarded, below);
-            out->pruned_observer = sat_add(out->pruned_observer, below);
-        } else if (nd->flags & NODE_PRUNED) {
-            out->discarded = sat_add(out->discarded, below);
-            out->pruned_state = sat_add(out->pruned_state, below);
-        }
+    int err = emit(w, i, out);
+    const node *nd = &w->nodes[i];
+    uint64_t below = subtree(cfg->nmethods, cfg->depth, level);
+    if (!ran(nd)) {
+        out->discarded = sat_add(out->discarded, below);
+    } else if (!extendable(cfg, nd, level)) {
+        out->discarded = sat_add(out->discarded, below);
+        out->pruned_observer = sat_add(out->pruned_observer, below);
+    } else if (nd->flags & NODE_PRUNED) {
+        out->discarded = sat_add(out->discarded, below);
+        out->pruned_state = sat_add(out->pruned_state, below);
+    } else if (grow && err == 0 && w->grow_err == 0) {
+        w->grow_err = grow_children(w, i, level + 1, out);
+        if (w->grow_err != BCW_SPILL_FULL)
+            err = w->grow_err;
     }
     return err;
 }
@@ -658,10 +687,14 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     bcw_progress prog = {.depth = cfg->depth};
     size_t start = 0, end = 0;
     bool shared = false; /* this shard's part is its own subtrees */
+    /* the level was grown as the one before it ran: each node's children
+     * as it was emitted, while the workers ran the jobs after it */
+    bool grown = false;
     for (unsigned level = 0; level <= cfg->depth && err == 0; level++) {
         size_t prev_start = start, prev_end = end;
-        start = w->nnodes;
-        err = level == 0
+        start = grown ? end : w->nnodes;
+        err = grown ? w->grow_err
+              : level == 0
                   ? plant_roots(w, &start)
                   : grow_level(w, prev_start, prev_end, level, &shared, out);
         end = w->nnodes;
@@ -685,9 +718,11 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
             break;
         }
         prog.length = level;
-        err = run_level(w, start, end, level, &prog, t0);
-        if (err == 0)
-            err = emit_level(w, start, end, level, out);
+        /* a walk shared out among shards decides its share of the
+         * length that first has enough subtrees from all of it */
+        grown = level < cfg->depth && (cfg->shard_n <= 1 || shared);
+        w->grow_err = 0;
+        err = run_level(w, start, end, level, &prog, t0, out, grown);
     }
     out->calls = w->calls;
     out->concrete_states = w->states.len;

@@ -154,7 +154,7 @@ static int await_hello(bcw_pool *pool, bcw_worker *w)
             return bcw__error(BCW_EINPUT,
                               "setup function: it crashed (signal %d) in the "
                               "worker, before any sequence",
-                              w->batch->results[0].signo);
+                              w->batch->results[0][0].signo);
         if (code == BCW_EXIT_SETUP)
             return bcw__error(BCW_ERROR,
                               "worker %s refused its plan (exit status %d): "

@@ -36,6 +36,7 @@ typedef struct bcw_worker {
     uint32_t first, end;
     bool alone;
     uint64_t nonce;
+    uint8_t slot; /* the batch's results slot it writes (proto.h) */
     /* What is left of the job: redo[redone..nredo-1] to run again alone,
      * then resume..nseq-1. */
     uint32_t *redo;
@@ -71,6 +72,11 @@ struct bcw_pool {
     struct bcw_job *jobs;
     bool *finished;
     size_t capfinished, handed;
+    /* how many jobs, the next to send, and those to send again first (a
+     * job started on a worker that turned out spoiled) */
+    size_t njobs, next;
+    struct bcw_job **returned;
+    size_t nreturned, capreturned;
 };
 
 /* Makes the workers' part of `pool` for `jobs` slots (0: one per core)

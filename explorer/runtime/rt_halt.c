@@ -118,8 +118,8 @@ void bcw_rt_publish(int exit_status)
             ;
     }
     if (cause)
-        batch->causes[i] = flight->cause;
-    batch->results[i] = *r;
+        batch->causes[flight->slot][i] = flight->cause;
+    batch->results[flight->slot][i] = *r;
     __atomic_store_n(&batch->cur_call, flight->call, __ATOMIC_RELAXED);
     __atomic_store_n(&batch->cur, i, __ATOMIC_RELEASE);
 }

@@ -32,6 +32,7 @@ typedef struct bcw_rt_flight {
     uint32_t call;          /* the call in flight: 0 the constructor */
     uint32_t calls;         /* calls made so far in the sequence */
     uint64_t nonce;         /* the batch's, as the parent gave it */
+    uint32_t slot;          /* and its results' slot (proto.h) */
     bcw_wire_result result; /* the sequence's result so far */
     bcw_wire_cause cause;   /* and its cause (result.flags) */
     /* Set while an interface predicate runs: a halt in it jumps to

@@ -227,9 +227,10 @@ static bool take_batch(bcw_rt_worker *w)
 {
     const bcw_batch *b = w->batch;
     w->flight.nonce = b->nonce;
+    w->flight.slot = b->slot;
     w->first = b->first;
     w->nseq = b->nseq;
-    if (w->nseq > BCW_MAX_BATCH || w->first > w->nseq ||
+    if (w->nseq > BCW_MAX_BATCH || w->first > w->nseq || w->flight.slot > 1 ||
         b->tail != w->flight.nonce)
         return false;
     for (uint32_t i = w->first; i < w->nseq; i++) {

@@ -241,7 +241,8 @@ static void run_call(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
      * shared memory: nothing the worker writes there can be trusted */
     const bcw_batch *b = w->batch;
     if (b->nonce != w->flight.nonce || b->tail != w->flight.nonce ||
-        b->first != w->first || b->nseq != w->nseq) {
+        b->first != w->first || b->nseq != w->nseq ||
+        b->slot != w->flight.slot) {
         bcw_rt_cause(BCW_CAUSE_SCRIBBLE);
         bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_SCRIBBLE);
     }

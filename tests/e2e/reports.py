@@ -223,10 +223,13 @@ class Coverage(unittest.TestCase):
             walk = ("bstack.bc", "bstack", 9, "--prune", "none")
             ck = os.path.join(folder, "walk.ckpt")
             first = os.path.join(folder, "first.info")
+            # its results file too, as the runs below: a walk of a second
+            # or more, which the limit stops
             p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
                        "--depth", "9", "--prune", "none", "--coverage", first,
                        "--checkpoint", ck, "--time-limit", "1",
-                       "--format", "json")
+                       "--format", "json", "-o",
+                       os.path.join(folder, "first.msgpack"))
             self.assertEqual(p.returncode, 3, p.stderr)
             resumed = os.path.join(folder, "resumed.info")
             doc = covered(*walk[:3], resumed, *walk[3:], "--checkpoint", ck,
