@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "bitcode.h"
+#include "diinfo.h"
 #include "effects.h"
 #include "units.h"
 
@@ -23,8 +24,10 @@ static int analyze_module(bcw_model **out, bcw_bitcode *bc, const char *path)
         err = bcw__bitcode_simplify(bc);
     if (err == 0)
         err = bcw__effects_new(&fx, bc);
+    bcw__di_index(bc->mod);
     if (err == 0)
         err = bcw__units_find(m, bc, fx);
+    bcw__di_index(NULL);
     bcw__effects_free(fx);
     if (err < 0) {
         bcw_model_free(m);

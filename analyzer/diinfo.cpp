@@ -11,6 +11,7 @@ extern "C" {
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -376,14 +377,12 @@ extern "C" int bcw__di_canonical(LLVMValueRef fnref, unsigned slot, char *buf,
     return 1;
 }
 
-/* A struct definition of the module named `name`, for a slot whose own
- * compile unit only declares it (typedef struct x X; in a header): the
- * definition lives in another compile unit of a linked module.  Visits
- * the types its globals, functions and variables name, each once, and
- * skips a null among a struct's members: LLVM's verifier lets both a
- * cycle and such a null through, and LLVM's DebugInfoFinder crashes on
- * the null. */
-static const DICompositeType *definition(const Module &mod, StringRef name)
+/* Visits the struct definitions of the module, in the order the types
+ * its globals, functions and variables name lead to them, each type once,
+ * until `found` says stop; skips a null among a struct's members: LLVM's
+ * verifier lets both a cycle and such a null through, and LLVM's
+ * DebugInfoFinder crashes on the null. */
+template <typename F> static void each_struct(const Module &mod, F found)
 {
     SmallVector<const DIType *, 64> work;
     for (const DICompileUnit *cu : mod.debug_compile_units())
@@ -408,13 +407,51 @@ static const DICompositeType *definition(const Module &mod, StringRef name)
                 work.push_back(p);
         else if (auto *c = dyn_cast<DICompositeType>(t)) {
             if (c->getTag() == dwarf::DW_TAG_structure_type &&
-                !c->isForwardDecl() && c->getName() == name)
-                return c;
+                !c->isForwardDecl() && found(c))
+                return;
             for (const DINode *e : c->getElements())
                 work.push_back(dyn_cast_or_null<DIType>(e));
         }
     }
-    return nullptr;
+}
+
+/* The module under analysis (bcw__di_index) and its struct definitions
+ * by name, the first each_struct meets of each, gathered at the first
+ * question: a module declaring many structs it defines elsewhere asked
+ * once per slot, each a walk of all its types (7% of SQLite's
+ * analysis). */
+static const Module *indexed;
+static bool index_built;
+static StringMap<const DICompositeType *> index_map;
+
+extern "C" void bcw__di_index(LLVMModuleRef mod)
+{
+    indexed = mod != nullptr ? unwrap(mod) : nullptr;
+    index_built = false;
+    index_map.clear();
+}
+
+/* A struct definition of the module named `name`, for a slot whose own
+ * compile unit only declares it (typedef struct x X; in a header): the
+ * definition lives in another compile unit of a linked module. */
+static const DICompositeType *definition(const Module &mod, StringRef name)
+{
+    if (&mod == indexed) {
+        if (!index_built)
+            each_struct(mod, [&](const DICompositeType *c) {
+                index_map.try_emplace(c->getName(), c);
+                return false;
+            });
+        index_built = true;
+        return index_map.lookup(name);
+    }
+    const DICompositeType *def = nullptr;
+    each_struct(mod, [&](const DICompositeType *c) {
+        if (c->getName() == name)
+            def = c;
+        return def != nullptr;
+    });
+    return def;
 }
 
 /* The struct slot `slot` of `fn` points to, directly or, for a

@@ -65,6 +65,12 @@ typedef struct bcw_di_field {
  * info. */
 unsigned bcw__di_struct_bits(LLVMValueRef fn, unsigned slot);
 
+/* Names the module whose struct definitions bcw__di_struct_bits and
+ * bcw__di_fields may index by name (built at their first question), or
+ * NULL: none, the index dropped.  The analysis names its module while it
+ * runs; a question about another module is answered without the index. */
+void bcw__di_index(LLVMModuleRef mod);
+
 /* Lists the top-level members of that struct (bcw__di_struct_bits).
  * Returns how many were written, at most `max`; 0 without debug info. */
 int bcw__di_fields(LLVMValueRef fn, unsigned slot, bcw_di_field *out,

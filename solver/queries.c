@@ -48,7 +48,9 @@ static int check(Z3_lbool *out, bcw_session *s, const Z3_ast *fs, unsigned n,
     Z3_solver_push(z, s->sv);
     for (unsigned i = 0; i < n; i++)
         Z3_solver_assert(z, s->sv, fs[i]);
+    bcw__session_checking(s, 1);
     Z3_lbool r = Z3_solver_check(z, s->sv);
+    bcw__session_checking(s, 0);
     /* an error makes the check's answer undefined too: look first */
     int err = bcw__session_check(s);
     if (err == 0 && r == Z3_L_TRUE && x != NULL)

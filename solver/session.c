@@ -7,11 +7,108 @@
 #define _POSIX_C_SOURCE 200809L
 #include "session.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc.h"
+
+/* The backstop of the session's checks: a thread that wakes each second
+ * and interrupts a check running past BCW_Z3_TIMEOUT_MS. */
+typedef struct bcw_watch {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;
+    Z3_context z;
+    uint64_t started_ms; /* the check in flight's start, 0: none */
+} bcw_watch;
+
+static uint64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+static void *watch(void *arg)
+{
+    bcw_watch *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (!w->stop) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        t.tv_sec += 1;
+        pthread_cond_timedwait(&w->cv, &w->mu, &t);
+        uint64_t at = __atomic_load_n(&w->started_ms, __ATOMIC_ACQUIRE);
+        if (at != 0 && now_ms() - at > BCW_Z3_TIMEOUT_MS) {
+            /* Z3 gives up on the check, answering unknown, as its own
+             * timeout did */
+            Z3_interrupt(w->z);
+            __atomic_store_n(&w->started_ms, 0, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* The session's backstop started into *out, or NULL there (no thread to
+ * be had: Z3's own timeout then); BCW_ENOMEM. */
+static int watch_start(bcw_watch **out, Z3_context z)
+{
+    bcw_watch *w = bcw__calloc(1, sizeof *w);
+    *out = NULL;
+    if (w == NULL)
+        return BCW_ENOMEM;
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0) {
+        free(w);
+        return 0;
+    }
+    w->z = z;
+    bool ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+              pthread_cond_init(&w->cv, &ca) == 0;
+    pthread_condattr_destroy(&ca);
+    if (ok && pthread_mutex_init(&w->mu, NULL) != 0) {
+        pthread_cond_destroy(&w->cv);
+        ok = false;
+    }
+    if (ok && pthread_create(&w->thread, NULL, watch, w) != 0) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        ok = false;
+    }
+    if (!ok) {
+        free(w);
+        return 0;
+    }
+    *out = w;
+    return 0;
+}
+
+static void watch_stop(bcw_watch *w)
+{
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->stop = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+}
+
+void bcw__session_checking(bcw_session *s, int on)
+{
+    if (s->watch != NULL)
+        __atomic_store_n(&s->watch->started_ms, on ? now_ms() : 0,
+                         __ATOMIC_RELEASE);
+}
 
 /* The handler is given the context only: it finds its session among
  * those open on this thread (one per partition in practice). */
@@ -65,16 +162,21 @@ int bcw__session_open(bcw_session *s)
     s->sv = Z3_mk_simple_solver(s->z);
     if (s->sv != NULL)
         Z3_solver_inc_ref(s->z, s->sv);
+    if (watch_start(&s->watch, s->z) < 0) {
+        bcw__session_close(s);
+        return BCW_ENOMEM;
+    }
     Z3_params sp = Z3_mk_params(s->z);
     if (sp != NULL) {
         Z3_params_inc_ref(s->z, sp);
         static const struct {
             const char *name;
             unsigned value;
-        } limits[] = {{"timeout", BCW_Z3_TIMEOUT_MS},
-                      {"rlimit", BCW_Z3_RLIMIT},
-                      {"max_conflicts", BCW_Z3_MAX_CONFLICTS}};
-        for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        } limits[] = {{"rlimit", BCW_Z3_RLIMIT},
+                      {"max_conflicts", BCW_Z3_MAX_CONFLICTS},
+                      {"timeout", BCW_Z3_TIMEOUT_MS}};
+        size_t n = sizeof limits / sizeof *limits - (s->watch != NULL);
+        for (size_t i = 0; i < n; i++) {
             Z3_symbol name = Z3_mk_string_symbol(s->z, limits[i].name);
             if (name != NULL)
                 Z3_params_set_uint(s->z, sp, name, limits[i].value);
@@ -101,6 +203,8 @@ void bcw__session_close(bcw_session *s)
 {
     if (s->z == NULL)
         return;
+    watch_stop(s->watch);
+    s->watch = NULL;
     bcw__session_release(s);
     if (s->sv != NULL)
         Z3_solver_dec_ref(s->z, s->sv);

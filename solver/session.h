@@ -19,8 +19,12 @@
  * take at most 0.62 M units and 4919 conflicts, in 0.3 s here. */
 #define BCW_Z3_RLIMIT 1500000u
 #define BCW_Z3_MAX_CONFLICTS 10000u
-/* ... or after this long, a backstop they reach first */
+/* ... or after this long, a backstop they reach first, kept by a thread
+ * of the session's (Z3's own "timeout" hands every check to a timer
+ * thread: a tenth of SQLite's analysis) */
 #define BCW_Z3_TIMEOUT_MS 10000u
+
+struct bcw_watch; /* session.c's */
 
 typedef struct bcw_session {
     Z3_context z;
@@ -33,6 +37,7 @@ typedef struct bcw_session {
     Z3_error_code z3_code;    /* the first error Z3 reported to the handler */
     char z3_msg[256];         /* ... and its message, copied at once */
     struct bcw_session *next; /* the thread's open sessions */
+    struct bcw_watch *watch;  /* the backstop's thread, or NULL: Z3's */
 } bcw_session;
 
 /* Opens a session in `s` (overwritten): a reference-counted context
@@ -41,6 +46,10 @@ typedef struct bcw_session {
  * closed.  0, or BCW_ERROR with Z3's message; `s` is closed again after
  * a failure. */
 BCW_INTERNAL int bcw__session_open(bcw_session *s);
+
+/* A check of the session's solver starts (`on`) or ended: the backstop
+ * interrupts one that runs past BCW_Z3_TIMEOUT_MS. */
+BCW_INTERNAL void bcw__session_checking(bcw_session *s, int on);
 
 /* Releases everything the session holds; a zeroed or closed session is
  * fine. */
