@@ -281,7 +281,11 @@ class Checkpoint(unittest.TestCase):
     def test_killed_at_random_moments_it_resumes_to_the_same_results(self):
         rng = random.Random(13)
         with tempfile.TemporaryDirectory() as folder:
+            started = time.monotonic()
             _, whole = self.walk(folder, "whole.msgpack")
+            # kills within the first half of a whole walk's time, so that
+            # a walk of any speed is killed several times
+            span = time.monotonic() - started
             ck = os.path.join(folder, "walk.ckpt")
             out = os.path.join(folder, "resumed.msgpack")
             env = dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)
@@ -299,7 +303,7 @@ class Checkpoint(unittest.TestCase):
                                          stdout=subprocess.DEVNULL,
                                          stderr=err)
                     try:
-                        p.wait(timeout=rng.uniform(0.2, 2.5))
+                        p.wait(timeout=rng.uniform(0.1, 0.5) * span)
                     except subprocess.TimeoutExpired:
                         p.kill()  # SIGKILL: nothing of bcwalk's runs after
                         p.wait()
