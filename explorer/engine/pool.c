@@ -287,6 +287,7 @@ static int run_done_early(bcw_pool *pool, bcw_worker *w, bcw_job *next)
         return 0;
     }
     bcw__worker_reap(w, true);
+    pool->restarts++;
     pool->returned[pool->nreturned++] = w->job;
     w->job = job;
     w->nredo = nredo;
@@ -321,8 +322,10 @@ static int run_done(bcw_pool *pool, bcw_worker *w)
         w->resume = w->end;
     w->state = BCW_WORKER_IDLE;
     /* a worker whose shared memory was written over is not used again */
-    if (spoiled)
+    if (spoiled) {
         bcw__worker_reap(w, true);
+        pool->restarts++;
+    }
     return next_run(pool, w);
 }
 

@@ -282,6 +282,25 @@ class Hostile(unittest.TestCase):
         settle()
         self.assertEqual(running(), [])
 
+    def test_results_written_over_while_the_next_batch_runs(self):
+        # examples/smudge.c: one call writes over the results its worker
+        # wrote before it and returns; with one worker the next batch is
+        # already running when the parent finds them out: that worker is
+        # replaced, the batch sent again, the lost results run again
+        # alone; the report is two workers' (which never met the race)
+        def walk(jobs):
+            lines = jsonl("smudge.bc", "smudge", "protocol", 13,
+                          "--prune", "none", "--jobs", jobs)
+            summary = lines[-1]
+            self.assertEqual(summary["sequences"]["normal"], 2 ** 14 - 1)
+            self.assertEqual(summary["sequences"]["terminated"], 0)
+            # the worker that held the lost results, replaced
+            self.assertGreaterEqual(summary.pop("worker_restarts"), 1)
+            for key in ("elapsed_s", "calls_per_s"):
+                summary.pop(key)
+            return lines
+        self.assertEqual(walk("1"), walk("2"))
+
     def test_a_cpu_limit_ends_what_the_clock_of_a_call_misses(self):
         # examples/escape.c: threads that burn CPU time faster than the
         # clock runs, and a child forked past bcwalk's fork that leaves
