@@ -105,22 +105,31 @@ static void index_insert(bcw_index_slot *slots, size_t cap, uint64_t hash,
     slots[j].value = value;
 }
 
+int bcw__index_reserve(bcw_index *ix, size_t want)
+{
+    if (want * 2 <= ix->cap)
+        return 0;
+    size_t ncap = ix->cap ? ix->cap : 64;
+    while (want * 2 > ncap)
+        ncap *= 2;
+    bcw_index_slot *n = bcw__malloc(ncap * sizeof *n);
+    if (n == NULL)
+        return BCW_ENOMEM;
+    for (size_t i = 0; i < ncap; i++)
+        n[i].value = UINT32_MAX;
+    for (size_t i = 0; i < ix->cap; i++)
+        if (ix->slots[i].value != UINT32_MAX)
+            index_insert(n, ncap, ix->slots[i].hash, ix->slots[i].value);
+    free(ix->slots);
+    ix->slots = n;
+    ix->cap = ncap;
+    return 0;
+}
+
 int bcw__index_put(bcw_index *ix, uint64_t hash, uint32_t value)
 {
-    if ((ix->len + 1) * 2 > ix->cap) {
-        size_t ncap = ix->cap ? ix->cap * 2 : 64;
-        bcw_index_slot *n = bcw__malloc(ncap * sizeof *n);
-        if (n == NULL)
-            return BCW_ENOMEM;
-        for (size_t i = 0; i < ncap; i++)
-            n[i].value = UINT32_MAX;
-        for (size_t i = 0; i < ix->cap; i++)
-            if (ix->slots[i].value != UINT32_MAX)
-                index_insert(n, ncap, ix->slots[i].hash, ix->slots[i].value);
-        free(ix->slots);
-        ix->slots = n;
-        ix->cap = ncap;
-    }
+    if (bcw__index_reserve(ix, ix->len + 1) < 0)
+        return BCW_ENOMEM;
     index_insert(ix->slots, ix->cap, hash, value);
     ix->len++;
     return 0;
@@ -134,7 +143,8 @@ uint32_t bcw__index_get(const bcw_index *ix, uint64_t hash,
         return UINT32_MAX;
     for (size_t j = (size_t)hash & (ix->cap - 1);
          ix->slots[j].value != UINT32_MAX; j = (j + 1) & (ix->cap - 1))
-        if (ix->slots[j].hash == hash && match(ix->slots[j].value, payload))
+        if (ix->slots[j].hash == hash &&
+            (match == NULL || match(ix->slots[j].value, payload)))
             return ix->slots[j].value;
     return UINT32_MAX;
 }

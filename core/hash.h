@@ -44,11 +44,24 @@ typedef struct bcw_index {
 /* Adds value under hash; 0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__index_put(bcw_index *ix, uint64_t hash, uint32_t value);
 /* Calls match(value, payload) for each value stored under `hash` until it
- * returns non-zero; returns that value, or UINT32_MAX. */
+ * returns non-zero; returns that value, or UINT32_MAX.  A NULL match takes
+ * the first value under `hash`: for keys that are their own hash, which
+ * it saves a look at the value's record (a cache miss in a big table). */
 BCW_INTERNAL uint32_t bcw__index_get(const bcw_index *ix, uint64_t hash,
                                      int (*match)(uint32_t value,
                                                   const void *payload),
                                      const void *payload);
+/* Makes room for n values in all without growing again; 0 or
+ * BCW_ENOMEM. */
+BCW_INTERNAL int bcw__index_reserve(bcw_index *ix, size_t n);
+/* Starts loading the slot `hash` is looked up at: a lookup some
+ * iterations later finds it in the cache (a big table's lookups are
+ * cache misses). */
+static inline void bcw__index_prefetch(const bcw_index *ix, uint64_t hash)
+{
+    if (ix->cap > 0)
+        __builtin_prefetch(&ix->slots[(size_t)hash & (ix->cap - 1)]);
+}
 BCW_INTERNAL void bcw__index_free(bcw_index *ix);
 /* Hashes of a C string and of a pointer, for the index. */
 BCW_INTERNAL uint64_t bcw__hash_str(const char *s);

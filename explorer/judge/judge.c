@@ -121,13 +121,6 @@ static uint64_t path_hash(const uint16_t *steps, unsigned n)
     return bcw__hash(steps, (n + 1) * sizeof *steps, 0x9a7);
 }
 
-static int any_value(uint32_t i, const void *payload)
-{
-    (void)i;
-    (void)payload;
-    return 1;
-}
-
 /* The oracle's state after a sequence's first len + 1 steps, where the
  * walk's sequences of that length met it (paths[1] holds the longest
  * judged, paths[0] those one shorter), 0 when it did not record it. */
@@ -139,7 +132,7 @@ static uint64_t path_state(const bcw_judge *jd, const uint16_t *steps,
                                                          : NULL;
     if (g == NULL || g->n == 0)
         return 0;
-    uint32_t i = bcw__index_get(&g->ix, path_hash(steps, len), any_value, NULL);
+    uint32_t i = bcw__index_get(&g->ix, path_hash(steps, len), NULL, NULL);
     return i == UINT32_MAX ? 0 : g->after[i];
 }
 
