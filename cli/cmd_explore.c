@@ -133,6 +133,13 @@ static const cli_word prunes[] = {
          .help = "run part I of N of the walk (I from 0 to N-1), a fixed "     \
                  "part; bcwalk merge makes the N parts' results files "        \
                  "(-o) the whole walk's (docs/shards.md)"},                    \
+        {.name = "shard-sync",                                                 \
+         .arg = "DIR",                                                         \
+         CLI_DIR_OUT(explore_args, o.shard_sync),                              \
+         .help = "shards pruning by state exchange the states each length "    \
+                 "reached through folder DIR, which they all reach, and "      \
+                 "together run what one walk runs; they must all run at "      \
+                 "once (docs/shards.md)"},                                     \
         {.name = "output",                                                     \
          .alias = 'o',                                                         \
          .arg = "FILE",                                                        \
@@ -429,6 +436,10 @@ static int verify(const cli_spec *s, const explore_args *a,
     if (a->shard != NULL && test)
         return cli_fail("test: --shard splits an explore walk; a judged walk "
                         "runs whole");
+    if (cli_given(given, s, "shard-sync") && a->shard == NULL)
+        return cli_fail("%s: --shard-sync is for a walk run in shards: give "
+                        "--shard I/N",
+                        s->cmd);
     if (a->shard != NULL && !cli_given(given, s, "output"))
         return cli_fail("%s: --shard keeps its part in a results file for "
                         "bcwalk merge: give -o FILE",
@@ -500,14 +511,28 @@ static int shard_of(const cli_spec *s, explore_args *a)
  * command a results file records (replay.h). */
 static bool unrecorded(const char *name)
 {
-    static const char *const names[] = {
-        "shard",      "output",     "jobs",
-        "format",     "checkpoint", "checkpoint-every",
-        "resume",     "time-limit", "graph",
-        "dot",        "progress",   "max-results",
-        "max-report", "force",      "coverage",
-        "html",       "junit",      "sarif",
-        "svg",        "emit-c",     "emit-c-all"};
+    static const char *const names[] = {"shard",
+                                        "shard-sync",
+                                        "output",
+                                        "jobs",
+                                        "format",
+                                        "checkpoint",
+                                        "checkpoint-every",
+                                        "resume",
+                                        "time-limit",
+                                        "graph",
+                                        "dot",
+                                        "progress",
+                                        "max-results",
+                                        "max-report",
+                                        "force",
+                                        "coverage",
+                                        "html",
+                                        "junit",
+                                        "sarif",
+                                        "svg",
+                                        "emit-c",
+                                        "emit-c-all"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;

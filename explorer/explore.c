@@ -449,6 +449,7 @@ static void share_options(walk *w, const bcw_explore_opts *o)
                                 o->prune, o->depth, o->generator != NULL),
                             .shard_i = o->shard_i,
                             .shard_n = o->shard_n,
+                            .shard_sync = o->shard_sync,
                             .memory = bcw__walk_memory(o->walk_memory_mb),
                             .stopped = &w->stopped,
                             .exec = bcw__executor_run,

@@ -40,6 +40,10 @@
 /* subtrees per shard at the length where a walk is shared out: enough
  * that their sizes even out */
 #define SHARD_SUBTREES 64
+/* ... and when the shards prune together: what one shard's part prunes
+ * the others' do too, so the walk is shared out as soon as each shard
+ * has a few subtrees, the lengths before it run by every shard */
+#define SYNC_SUBTREES 4
 
 typedef struct node {
     uint32_t parent;
@@ -91,6 +95,17 @@ typedef struct walker {
     /* the next level grown as this one's nodes are emitted: its error
      * (BCW_SPILL_FULL: no room for it) */
     int grow_err;
+    /* shards pruning together (cfg->shard_sync): the level's nodes whose
+     * keys this shard met first, each walked method's position in
+     * cfg->methods (the whole walk's breadth-first order), and where
+     * level 0 starts */
+    struct first_key {
+        size_t node;
+        uint64_t key;
+    } * firsts;
+    size_t nfirsts, capfirsts;
+    uint16_t *mpos;
+    size_t root_start;
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
     /* scratch for emitting one sequence */
@@ -293,6 +308,13 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
         err = bcw__stateset_add(&w->keys, r->key, &added);
         if (err == 0 && !added)
             nd->flags |= NODE_PRUNED;
+        if (err == 0 && added && w->mpos != NULL) {
+            if (bcw__grow(&w->firsts, &w->capfirsts, w->nfirsts + 1,
+                          sizeof *w->firsts) < 0)
+                return BCW_ENOMEM;
+            w->firsts[w->nfirsts++] =
+                (struct first_key){(size_t)(nd - w->nodes), r->key};
+        }
     }
     return err;
 }
@@ -374,14 +396,15 @@ static int absorb_job(void *ctx, bcw_job *job)
     int err = 0;
     for (size_t i = f->first; err == 0 && i < f->first + f->n; i++)
         err = absorb(a->w, a->from, i, a->level);
-    for (size_t i = f->first; err == 0 && i < f->first + f->n; i++)
+    for (size_t i = f->first; err == 0 && a->out != NULL && i < f->first + f->n;
+         i++)
         err = finish_node(a->w, a->from + i, a->level, a->out, a->grow);
     return err;
 }
 
 /* Executes nodes [from, to) of `level` in jobs of job_size() sequences,
  * emitting them into `out` (and growing the next level from them when
- * `grow`) as their jobs finish. */
+ * `grow`) as their jobs finish; out NULL: not yet. */
 static int execute(walker *w, size_t from, size_t to, unsigned level,
                    bcw_summary *out, bool grow)
 {
@@ -582,8 +605,10 @@ static int grow_level(walker *w, size_t prev_start, size_t prev_end,
     for (size_t p = prev_start; p < prev_end && !*shared; p++)
         grow += extendable(cfg, &w->nodes[p], level - 1) &&
                 !(w->nodes[p].flags & NODE_PRUNED);
-    bool share = cfg->shard_n > 1 && !*shared &&
-                 grow >= (uint64_t)SHARD_SUBTREES * cfg->shard_n;
+    bool share =
+        cfg->shard_n > 1 && !*shared &&
+        grow >= (uint64_t)(w->mpos != NULL ? SYNC_SUBTREES : SHARD_SUBTREES) *
+                    cfg->shard_n;
     *shared = *shared || share;
     for (size_t p = prev_start; p < prev_end && err == 0; p++) {
         if (!extendable(cfg, &w->nodes[p], level - 1) ||
@@ -647,6 +672,129 @@ static int finish_node(walker *w, size_t i, unsigned level, bcw_summary *out,
     return err;
 }
 
+/* Shards pruning together (cfg->shard_sync).  A node's place in the
+ * whole walk's breadth-first order, among the nodes of its length: its
+ * level-0 ancestor's index, then the position in cfg->methods of each
+ * method after it; two nodes of one length compare as these paths do,
+ * lexicographically. */
+static void path_of(const walker *w, size_t i, unsigned level, uint16_t *out)
+{
+    for (unsigned k = level; k > 0; k--) {
+        out[k] = w->mpos[w->nodes[i].step];
+        i = w->nodes[i].parent;
+    }
+    out[0] = (uint16_t)(i - w->root_start);
+}
+
+#define SYNC_MAGIC 0x53574342u /* "BCWS" */
+
+/* The exchange file of `level` from shard `shard`. */
+static char *sync_path(const walker *w, unsigned level, unsigned shard)
+{
+    return bcw__sprintf("%s/length-%u.shard-%u.keys", w->cfg->shard_sync, level,
+                        shard);
+}
+
+/* This shard's file of `level`: the keys it met first, each with its
+ * node's path (a key, then level + 1 16-bit positions). */
+static int sync_write(walker *w, unsigned level)
+{
+    size_t rec = 8 + 2 * ((size_t)level + 1), n = w->nfirsts;
+    size_t len = 16 + n * rec;
+    unsigned char *data = bcw__malloc(len);
+    char *path = sync_path(w, level, w->cfg->shard_i);
+    int err = data != NULL && path != NULL ? 0 : BCW_ENOMEM;
+    if (err == 0) {
+        uint32_t head[4] = {SYNC_MAGIC, level, w->cfg->shard_i, (uint32_t)n};
+        memcpy(data, head, sizeof head);
+        for (size_t k = 0; k < n; k++) {
+            unsigned char *at = data + 16 + k * rec;
+            memcpy(at, &w->firsts[k].key, 8);
+            path_of(w, w->firsts[k].node, level, w->steps);
+            memcpy(at + 8, w->steps, rec - 8);
+        }
+        err = bcw__write_file_atomic(path, data, len);
+    }
+    free(data);
+    free(path);
+    return err;
+}
+
+/* Shard `shard`'s file of `level`, waited for: that shard is slower, or
+ * has not started yet.  *data and *n its entries. */
+static int sync_read(walker *w, unsigned level, unsigned shard, char **data,
+                     size_t *n)
+{
+    char *path = sync_path(w, level, shard);
+    if (path == NULL)
+        return BCW_ENOMEM;
+    size_t rec = 8 + 2 * ((size_t)level + 1), len = 0;
+    int err;
+    while ((err = bcw__read_file(data, &len, path, SIZE_MAX / 2)) < 0 &&
+           access(path, F_OK) != 0) {
+        bcw__error_clear();
+        struct timespec t = {0, 20 * 1000 * 1000};
+        nanosleep(&t, NULL);
+    }
+    uint32_t head[4] = {0};
+    if (err == 0 && len >= 16)
+        memcpy(head, *data, sizeof head);
+    if (err == 0 && (len < 16 || head[0] != SYNC_MAGIC || head[1] != level ||
+                     head[2] != shard || (len - 16) % rec != 0 ||
+                     (len - 16) / rec != head[3]))
+        err = bcw__error(BCW_EINPUT,
+                         "%s: not the keys of length %u from shard %u of "
+                         "this walk (--shard-sync: a folder for the shards "
+                         "of one walk, run at once)",
+                         path, level, shard);
+    *n = err == 0 ? head[3] : 0;
+    free(path);
+    return err;
+}
+
+/* After `level`, run apart: this shard's first keys out, every other
+ * shard's in.  A key another shard met first at this length, earlier in
+ * the whole walk's order, prunes this shard's node; every key met joins
+ * those the next lengths prune by. */
+static int sync_level(walker *w, unsigned level)
+{
+    const bcw_walk_cfg *cfg = w->cfg;
+    int err = sync_write(w, level);
+    bcw_index mine = {0};
+    for (size_t k = 0; err == 0 && k < w->nfirsts; k++)
+        err = bcw__index_put(&mine, w->firsts[k].key, (uint32_t)k);
+    size_t rec = 8 + 2 * ((size_t)level + 1);
+    for (unsigned s = 0; err == 0 && s < cfg->shard_n; s++) {
+        if (s == cfg->shard_i)
+            continue;
+        char *data = NULL;
+        size_t n = 0;
+        err = sync_read(w, level, s, &data, &n);
+        for (size_t k = 0; err == 0 && k < n; k++) {
+            const char *at = data + 16 + k * rec;
+            uint64_t key;
+            bool added;
+            memcpy(&key, at, 8);
+            uint32_t m = bcw__index_get(&mine, key, NULL, NULL);
+            if (m != UINT32_MAX) {
+                uint16_t theirs[BCW_SEQ_LEN_MASK + 1];
+                memcpy(theirs, at + 8, rec - 8);
+                path_of(w, w->firsts[m].node, level, w->steps);
+                unsigned d = 0;
+                while (d <= level && theirs[d] == w->steps[d])
+                    d++;
+                if (d <= level && theirs[d] < w->steps[d])
+                    w->nodes[w->firsts[m].node].flags |= NODE_PRUNED;
+            }
+            err = bcw__stateset_add(&w->keys, key, &added);
+        }
+        free(data);
+    }
+    bcw__index_free(&mine);
+    w->nfirsts = 0;
+    return err;
+}
+
 static void walker_free(walker *w)
 {
     bcw__stateset_clear(&w->keys);
@@ -660,6 +808,8 @@ static void walker_free(walker *w)
     free(w->causes);
     free(w->jobs);
     free(w->fills);
+    free(w->firsts);
+    free(w->mpos);
     free(w);
 }
 
@@ -683,6 +833,15 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         w->pin_words = most > w->pin_words ? most : w->pin_words;
     }
     int err = 0;
+    /* shards pruning together emit a length after its exchange */
+    bool sync = cfg->shard_sync != NULL && cfg->shard_n > 1 && cfg->prune_state;
+    if (sync &&
+        (w->mpos = bcw__calloc(UINT16_MAX + 1, sizeof *w->mpos)) == NULL)
+        err = BCW_ENOMEM;
+    if (sync && err == 0)
+        err = bcw__mkdir_p(cfg->shard_sync);
+    for (unsigned m = 0; sync && err == 0 && m < cfg->nmethods; m++)
+        w->mpos[cfg->methods[m]] = (uint16_t)m;
     double t0 = bcw__now_s();
     bcw_progress prog = {.depth = cfg->depth};
     size_t start = 0, end = 0;
@@ -698,6 +857,8 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
                   ? plant_roots(w, &start)
                   : grow_level(w, prev_start, prev_end, level, &shared, out);
         end = w->nnodes;
+        if (level == 0)
+            w->root_start = start;
         if (err == BCW_SPILL_FULL) {
             /* no room on disk for this length: the walk stops before it */
             if (cfg->stopped != NULL)
@@ -720,9 +881,15 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         prog.length = level;
         /* a walk shared out among shards decides its share of the
          * length that first has enough subtrees from all of it */
-        grown = level < cfg->depth && (cfg->shard_n <= 1 || shared);
+        grown = !sync && level < cfg->depth && (cfg->shard_n <= 1 || shared);
         w->grow_err = 0;
-        err = run_level(w, start, end, level, &prog, t0, out, grown);
+        w->nfirsts = 0;
+        err = run_level(w, start, end, level, &prog, t0, sync ? NULL : out,
+                        grown);
+        if (err == 0 && sync && shared && level < cfg->depth)
+            err = sync_level(w, level);
+        for (size_t i = start; err == 0 && sync && i < end; i++)
+            err = finish_node(w, i, level, out, false);
     }
     out->calls = w->calls;
     out->concrete_states = w->states.len;

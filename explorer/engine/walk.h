@@ -122,6 +122,12 @@ typedef struct bcw_walk_cfg {
      * shard_n or more are run whole; of that length's extendable
      * sequences, the k-th is extended only by shard k mod shard_n. */
     unsigned shard_i, shard_n;
+    /* Or NULL: the folder the shards of a walk pruning by state share
+     * (docs/shards.md, "Pruning together"): after each length they run
+     * apart, each writes there the keys its part met first at that
+     * length, with their sequences, waits for every other shard's, and
+     * prunes as the whole walk does.  All shards must run at once. */
+    const char *shard_sync;
     /* Runs the jobs, handing each to done(ctx, job) once its results
      * are in, in the jobs' order (bcw__pool_run_each). */
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,

@@ -206,6 +206,10 @@ typedef struct bcw_explore_opts {
      * shard_n's to extend.  bcwalk merge makes the shards' results files
      * the whole walk's. */
     unsigned shard_i, shard_n;
+    /* Or NULL: a folder every shard of the walk reaches, made if
+     * missing, through which shards pruning by state prune together
+     * (docs/shards.md): all of them must run at once. */
+    const char *shard_sync;
     /* The command, as it is to be recorded in the results file (only
      * what changes its content: not -o, --jobs, --format ...), so that
      * bcwalk report and merge can walk again from it; NULL: none, and

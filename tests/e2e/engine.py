@@ -3,6 +3,8 @@ one core gives, byte for byte; a walk split into shards merges into what
 one run gives; any results file prints its report again."""
 import json
 import os
+import shutil
+import subprocess
 import unittest
 
 import common
@@ -98,6 +100,51 @@ class Shards(unittest.TestCase):
                     # whole walks, yet more than one
                     self.assertLess(ran, 2 * (len(lines) - 1))
                     self.assertGreater(ran, len(lines) - 1)
+
+    def test_shards_pruning_together_run_what_one_walk_runs(self):
+        # --shard-sync: three shards at once, pruning by state, exchange
+        # the keys of each length: together they run the one walk's
+        # sequences and the lengths before the share-out thrice (which
+        # each pruning apart exceeds), and merge into its results file
+        tmp = common.ARGS.tmp
+        walk = ("bstack.bc", "bstack", "--depth", "12", "--prune", "state")
+        one = os.path.join(tmp, "sync-one.msgpack")
+        whole = len(run_to(one, *walk)) - 1
+
+        def together(sync):
+            # each shard's output to a file: one blocked on a full pipe
+            # would hold the others at their exchange
+            procs, paths, outs = [], [], []
+            for i in range(3):
+                path = os.path.join(tmp, "sync%d.%d.msgpack" % (sync, i))
+                cmd = [common.ARGS.bcwalk, "explore", example(walk[0]),
+                       "--unit", walk[1], *walk[2:], "--format", "jsonl",
+                       "-o", path, "--shard", "%d/3" % i]
+                if sync:
+                    cmd += ["--shard-sync", os.path.join(tmp, "sync-dir")]
+                outs.append(open(path + ".jsonl", "w+"))
+                procs.append(subprocess.Popen(
+                    cmd, stdout=outs[-1], stderr=subprocess.DEVNULL,
+                    env=dict(os.environ, XDG_CACHE_HOME=common.ARGS.cache)))
+                paths.append(path)
+            ran = 0
+            for p, out in zip(procs, outs):
+                self.assertEqual(p.wait(timeout=300), 0)
+                out.seek(0)
+                ran += len(out.read().splitlines()) - 1
+                out.close()
+            return paths, ran
+        shutil.rmtree(os.path.join(tmp, "sync-dir"), ignore_errors=True)
+        paths, ran = together(True)
+        _, apart = together(False)
+        self.assertLess(ran, 1.1 * whole)
+        self.assertGreater(apart, 1.25 * whole)
+        merged = os.path.join(tmp, "sync-merged.msgpack")
+        bcwalk("merge", *paths, "-o", merged, check=0)
+        self.assertEqual(read(merged), read(one))
+        p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
+                   "--shard-sync", tmp, "-o", merged, check=2)
+        self.assertIn("--shard-sync is for a walk run in shards", p.stderr)
 
     def test_report_prints_a_results_file_as_explore_did(self):
         tmp = common.ARGS.tmp

@@ -117,3 +117,31 @@ if ! cmp "$one" "$merged"; then
     fail "the merged results of $SHARDS shards differ from the unsharded run's ($(wc -c <"$merged") and $(wc -c <"$one") bytes)"
 fi
 echo "check-slurm: PASS: $SHARDS shards (job array $array) merged by job $merge equal the unsharded walk ($(wc -c <"$one") bytes) in $(($(date +%s) - started)) s"
+
+# A pruned walk whose shards prune together (--shard-sync, docs/shards.md):
+# they wait for each other after every length, so the array's tasks must
+# all run at once, one per CPU of the node; the merge equals one run.
+cpus=$(sinfo -h -o %c | head -n 1)
+if [ "${cpus:-1}" -lt 2 ]; then
+    echo "check-slurm: the node has ${cpus:-1} CPU: shards pruning together not run (they must run at once)"
+    exit 0
+fi
+PRUNED="--unit bstack --walk protocol --depth 12 --prune state"
+synced=$tmp/synced.results.msgpack
+# shellcheck disable=SC2086
+"$root/scripts/slurm-walk.sh" -w -n 2 -o "$synced" -b "$BCWALK" -- "$BC" $PRUNED \
+    --shard-sync "$synced.shards/sync" &
+walker=$!
+if wait "$walker"; then st=0; else st=$?; fi
+walker=
+case $st in
+    0 | 1) ;;
+    *) fail "the walk pruned together: slurm-walk.sh exited $st" ;;
+esac
+one=$tmp/one-pruned.results.msgpack
+# shellcheck disable=SC2086
+"$BCWALK" explore "$BC" $PRUNED -o "$one" >/dev/null 2>"$tmp/one-pruned.err" ||
+    [ $? -eq 1 ] || fail "the unsharded pruned walk failed"
+cmp "$one" "$synced" ||
+    fail "the merged results of 2 shards pruning together differ from the unsharded run's"
+echo "check-slurm: PASS: 2 shards pruning together (--shard-sync) merged equal the unsharded pruned walk ($(wc -c <"$one") bytes)"
