@@ -246,8 +246,10 @@ int bcw__replay_exec(bcw_recorded *rc, bcw_job *jobs, size_t njobs)
                     BCW_EINPUT,
                     "the results files hold no result for a sequence this "
                     "walk runs: they are not all of this walk (its shards "
-                    "from the same command and bitcode), or the library "
-                    "gave other results in the shards than here");
+                    "from the same command and bitcode), one shard of "
+                    "shards that pruned together (--shard-sync; merge "
+                    "them), or the library gave other results in the "
+                    "shards than here");
             const unsigned char *p = rc->entries[e].at;
             int ok =
                 bcw__record_take(&p, rc->entries[e].end, &jobs[k], i, &got);
