@@ -42,8 +42,8 @@
 #define SHARD_SUBTREES 64
 /* ... and when the shards prune together: what one shard's part prunes
  * the others' do too, so the walk is shared out as soon as each shard
- * has a few subtrees, the lengths before it run by every shard */
-#define SYNC_SUBTREES 4
+ * has a subtree, the lengths before it run by every shard */
+#define SYNC_SUBTREES 1
 
 typedef struct node {
     uint32_t parent;
@@ -106,6 +106,7 @@ typedef struct walker {
     size_t nfirsts, capfirsts;
     uint16_t *mpos;
     size_t root_start;
+    unsigned synced_to;  /* the lengths before it exchanged */
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
     /* scratch for emitting one sequence */
@@ -720,22 +721,57 @@ static int sync_write(walker *w, unsigned level)
     return err;
 }
 
+/* The file a shard that stopped on an error leaves (sync_failed). */
+static char *failed_path(const walker *w, unsigned shard)
+{
+    return bcw__sprintf("%s/shard-%u.failed", w->cfg->shard_sync, shard);
+}
+
+/* This shard stopped on an error: the others, waiting for its keys,
+ * stop too instead of waiting for ever. */
+static void sync_failed(walker *w, int err)
+{
+    char *msg = bcw__strdup(bcw_error_last());
+    char *path = failed_path(w, w->cfg->shard_i);
+    if (msg != NULL && path != NULL &&
+        bcw__write_file_atomic(path, msg, strlen(msg)) < 0)
+        bcw__error(err, "%s", msg); /* the walk's error, not the file's */
+    free(msg);
+    free(path);
+}
+
 /* Shard `shard`'s file of `level`, waited for: that shard is slower, or
- * has not started yet.  *data and *n its entries. */
+ * has not started yet; unless it stopped on an error.  *data and *n its
+ * entries. */
 static int sync_read(walker *w, unsigned level, unsigned shard, char **data,
                      size_t *n)
 {
     char *path = sync_path(w, level, shard);
-    if (path == NULL)
+    char *failed = failed_path(w, shard);
+    if (path == NULL || failed == NULL) {
+        free(path);
+        free(failed);
         return BCW_ENOMEM;
+    }
     size_t rec = 8 + 2 * ((size_t)level + 1), len = 0;
     int err;
-    while ((err = bcw__read_file(data, &len, path, SIZE_MAX / 2)) < 0 &&
-           access(path, F_OK) != 0) {
-        bcw__error_clear();
+    /* written by a rename: there, it is whole */
+    for (;;) {
+        if (access(path, F_OK) == 0) {
+            err = bcw__read_file(data, &len, path, SIZE_MAX / 2);
+            break;
+        }
+        if (access(failed, F_OK) == 0) {
+            err = bcw__error(BCW_ERROR,
+                             "shard %u/%u stopped on an error (%s): the "
+                             "shards pruning together stop with it",
+                             shard, w->cfg->shard_n, failed);
+            break;
+        }
         struct timespec t = {0, 20 * 1000 * 1000};
         nanosleep(&t, NULL);
     }
+    free(failed);
     uint32_t head[4] = {0};
     if (err == 0 && len >= 16)
         memcpy(head, *data, sizeof head);
@@ -792,6 +828,7 @@ static int sync_level(walker *w, unsigned level)
     }
     bcw__index_free(&mine);
     w->nfirsts = 0;
+    w->synced_to = level + 1;
     return err;
 }
 
@@ -891,6 +928,16 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
         for (size_t i = start; err == 0 && sync && i < end; i++)
             err = finish_node(w, i, level, out, false);
     }
+    /* a part that ended before the walk's depth (nothing left to
+     * extend, or stopped) met no keys at the lengths after it: the other
+     * shards are told so, not left waiting */
+    for (unsigned l = w->synced_to;
+         err == 0 && sync && shared && l < cfg->depth; l++) {
+        w->nfirsts = 0;
+        err = sync_write(w, l);
+    }
+    if (err < 0 && sync && w->mpos != NULL)
+        sync_failed(w, err);
     out->calls = w->calls;
     out->concrete_states = w->states.len;
     out->prune_state = cfg->prune_state;

@@ -145,6 +145,21 @@ class Shards(unittest.TestCase):
         p = bcwalk("explore", example("bstack.bc"), "--unit", "bstack",
                    "--shard-sync", tmp, "-o", merged, check=2)
         self.assertIn("--shard-sync is for a walk run in shards", p.stderr)
+        # another shard's keys that are not keys: this shard stops, says
+        # why, and leaves its mark for the shards waiting on it
+        bad = os.path.join(tmp, "sync-bad")
+        shutil.rmtree(bad, ignore_errors=True)
+        os.makedirs(bad)
+        for level in range(12):
+            with open(os.path.join(bad, "length-%d.shard-1.keys" % level),
+                      "wb") as f:
+                f.write(b"not keys")
+        p = bcwalk("explore", example(walk[0]), "--unit", walk[1],
+                   *walk[2:], "--shard", "0/2", "--shard-sync", bad,
+                   "-o", merged, check=None)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("not the keys of length", p.stderr)
+        self.assertTrue(os.path.exists(os.path.join(bad, "shard-0.failed")))
 
     def test_report_prints_a_results_file_as_explore_did(self):
         tmp = common.ARGS.tmp
