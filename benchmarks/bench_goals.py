@@ -45,6 +45,7 @@ import time
 
 from bench import fail, print_machine, run_json
 import bench_analyzer
+import bench_bounds
 import bench_reference
 
 
@@ -57,17 +58,10 @@ def native_s(native, depth):
     return run_json([native, str(depth)])["elapsed_s"]
 
 
-def walk(bcwalk, bc, unit, depth, *extra, env=None):
-    """The JSON summary of `explore bc --unit unit --depth depth extra`,
-    with `env` added to the environment."""
-    old = dict(os.environ)
-    os.environ.update(env or {})
-    try:
-        return run_json([bcwalk, "explore", bc, "--unit", unit, "--depth",
-                         str(depth), "--format", "json", *extra])
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
+def walk(bcwalk, bc, unit, depth, *extra):
+    """The JSON summary of `explore bc --unit unit --depth depth extra`."""
+    return run_json([bcwalk, "explore", bc, "--unit", unit, "--depth",
+                     str(depth), "--format", "json", *extra])
 
 
 def alternate(repeat, runs):
@@ -118,14 +112,12 @@ def throughput(args, rows):
 
 
 def bounds(args, rows):
-    bc = os.path.join(args.examples, "slots.bc")
-    cmd = ["--walk", "state", "--prune", "none"]
-
     def run(memo):
-        env = {} if memo else {"BCW_BOUNDS_MEMO": "0"}
-        return walk(args.bcwalk, bc, "slots", 4, *cmd, env=env)["elapsed_s"]
+        return bench_bounds.walk(args.bcwalk, args.examples, "slots", 4,
+                                 memo)["elapsed_s"]
     r = alternate(args.repeat, {"off": lambda: run(False),
                                 "on": lambda: run(True)})
+    os.environ.pop("BCW_BOUNDS_MEMO", None)
     off, on = med(r["off"]), med(r["on"])
     rows.append(("2", "slots state walk (depth 4), memoised against solved "
                  "each call", ">= 5", f"{off:.3f} s -> {on:.3f} s",
