@@ -202,6 +202,14 @@ static int replay_command(int argc, char **argv, bool merge)
         goto out;
     }
     refused = refuse_exports(cmd, &r, &opts, recorded, npaths);
+    /* the results file alone: the shards' bytes copied, nothing walked */
+    if (merge && refused == 0 && r.format < 0 && !r.graph && !r.lcov &&
+        !r.html && !r.junit && !r.sarif && !r.svg && !r.emit_c &&
+        bcw_recorded_merges(recorded)) {
+        err = bcw_recorded_merge(recorded, r.out);
+        rc = err < 0 ? cli_fail("%s: %s", cmd, bcw_error_last()) : EXIT_OK;
+        goto out;
+    }
     opts.unit = bcw_model_find_unit(model, unit);
     opts.unit_name = unit;
     opts.argv = rargv;

@@ -1,6 +1,8 @@
-/* file.c - whole-file reads, atomic writes, folders and the cache root. */
+/* file.c - whole-file reads and maps, atomic writes, folders and the cache
+ * root. */
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* MAP_POPULATE */
 #include "file.h"
 
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -158,52 +161,84 @@ done:
     return err;
 }
 
+/* The file at path opened to read, into *fd, its size into *size: a
+ * regular file of at most `limit` bytes.  0 or BCW_EINPUT naming it. */
+static int open_regular(const char *path, size_t limit, int *fd, size_t *size)
+{
+    /* not blocking: a FIFO or a device is refused, never waited on */
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+    struct stat st;
+    int err = 0;
+    if (fstat(*fd, &st) < 0)
+        err = bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        err = bcw__error(BCW_EINPUT, "%s: not a regular file", path);
+    else if ((size_t)st.st_size > limit)
+        err = bcw__error(BCW_EINPUT, "%s: larger than %zu bytes", path, limit);
+    if (err != 0) {
+        close(*fd);
+        *fd = -1;
+    }
+    *size = err == 0 ? (size_t)st.st_size : 0;
+    return err;
+}
+
 int bcw__read_file(char **out, size_t *len, const char *path, size_t limit)
 {
     *out = NULL;
     *len = 0;
-    int err = 0;
-    char *data = NULL;
-    /* not blocking: a FIFO or a device is refused, never waited on */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
-    if (f == NULL) {
-        err = bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    int fd;
+    size_t size;
+    int err = open_regular(path, limit, &fd, &size);
+    if (err < 0)
         return err;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) < 0) {
-        err = bcw__error(BCW_EINPUT, "%s: %s", path, strerror(errno));
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        err = bcw__error(BCW_EINPUT, "%s: not a regular file", path);
-        goto done;
-    }
-    if ((size_t)st.st_size > limit) {
-        err = bcw__error(BCW_EINPUT, "%s: larger than %zu bytes", path, limit);
-        goto done;
-    }
-    data = bcw__malloc((size_t)st.st_size + 1);
-    if (data == NULL) {
+    char *data = bcw__malloc(size + 1);
+    size_t got = 0;
+    for (ssize_t n = 1; data != NULL && got < size && n > 0; got += (size_t)n)
+        if ((n = read(fd, data + got, size - got)) <= 0)
+            break;
+    if (data == NULL)
         err = BCW_ENOMEM;
-        goto done;
-    }
-    size_t got = fread(data, 1, (size_t)st.st_size, f);
-    if (got != (size_t)st.st_size) {
+    else if (got != size)
         err = bcw__error(BCW_EINPUT, "%s: read failed", path);
-        goto done;
+    close(fd);
+    if (err < 0) {
+        free(data);
+        return err;
     }
     data[got] = '\0';
     *out = data;
     *len = got;
-    data = NULL;
-done:
-    free(data);
-    fclose(f);
-    return err;
+    return 0;
+}
+
+int bcw__map_file(const char **out, size_t *len, const char *path, size_t limit)
+{
+    *out = NULL;
+    *len = 0;
+    int fd;
+    size_t size;
+    int err = open_regular(path, limit, &fd, &size);
+    if (err < 0 || size == 0) {
+        if (fd >= 0)
+            close(fd);
+        return err;
+    }
+    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return bcw__error(BCW_ERROR, "mmap %s: %s", path, strerror(errno));
+    *out = m;
+    *len = size;
+    return 0;
+}
+
+void bcw__unmap_file(const char *data, size_t len)
+{
+    if (data != NULL)
+        munmap((void *)data, len);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,

@@ -42,6 +42,11 @@ BCW_INTERNAL int bcw__write_file_atomic(const char *path, const void *data,
 /* Reads a whole file; *out is the caller's (free()). */
 BCW_INTERNAL int bcw__read_file(char **out, size_t *len, const char *path,
                                 size_t limit);
+/* The same, mapped read-only rather than read (*out NULL for an empty
+ * file): undone with bcw__unmap_file. */
+BCW_INTERNAL int bcw__map_file(const char **out, size_t *len, const char *path,
+                               size_t limit);
+BCW_INTERNAL void bcw__unmap_file(const char *data, size_t len);
 
 /* mkdir -p; 0 or BCW_ERROR naming the folder. */
 BCW_INTERNAL int bcw__mkdir_p(const char *path);

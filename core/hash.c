@@ -40,6 +40,21 @@ uint64_t bcw__hash(const void *data, size_t n, uint64_t seed)
     return h;
 }
 
+uint64_t bcw__hash_wide(const void *data, size_t n, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t v[4] = {seed + P1 + P2, seed + P2, seed, seed - P1};
+    for (size_t left = n; left >= 32; left -= 32, p += 32)
+        for (unsigned k = 0; k < 4; k++) {
+            uint64_t w;
+            memcpy(&w, p + 8 * k, 8);
+            v[k] = rotl(v[k] + w * P2, 31) * P1;
+        }
+    uint64_t h =
+        rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
+    return bcw__hash(p, n % 32, h ^ (uint64_t)n);
+}
+
 int bcw__hasher_init(bcw_hasher *hs)
 {
     hs->h = 0;
@@ -51,6 +66,10 @@ int bcw__hasher_init(bcw_hasher *hs)
 void bcw__hasher_add(bcw_hasher *hs, const void *data, size_t len)
 {
     const unsigned char *p = data;
+    /* whole blocks hashed where they are */
+    for (; hs->buf != NULL && hs->n == 0 && len >= BCW_HASH_BLOCK;
+         p += BCW_HASH_BLOCK, len -= BCW_HASH_BLOCK)
+        hs->h = bcw__hash_wide(p, BCW_HASH_BLOCK, hs->h);
     while (len > 0 && hs->buf != NULL) {
         size_t take =
             BCW_HASH_BLOCK - hs->n < len ? BCW_HASH_BLOCK - hs->n : len;
@@ -59,7 +78,7 @@ void bcw__hasher_add(bcw_hasher *hs, const void *data, size_t len)
         p += take;
         len -= take;
         if (hs->n == BCW_HASH_BLOCK) {
-            hs->h = bcw__hash(hs->buf, hs->n, hs->h);
+            hs->h = bcw__hash_wide(hs->buf, hs->n, hs->h);
             hs->n = 0;
         }
     }
@@ -68,7 +87,7 @@ void bcw__hasher_add(bcw_hasher *hs, const void *data, size_t len)
 uint64_t bcw__hasher_end(bcw_hasher *hs)
 {
     if (hs->buf != NULL && hs->n > 0)
-        hs->h = bcw__hash(hs->buf, hs->n, hs->h);
+        hs->h = bcw__hash_wide(hs->buf, hs->n, hs->h);
     free(hs->buf);
     hs->buf = NULL;
     return hs->h;
@@ -79,8 +98,8 @@ uint64_t bcw__hash_blocks(const void *data, size_t len)
     const unsigned char *p = data;
     uint64_t h = 0;
     for (size_t at = 0; at < len; at += BCW_HASH_BLOCK)
-        h = bcw__hash(p + at,
-                      len - at < BCW_HASH_BLOCK ? len - at : BCW_HASH_BLOCK, h);
+        h = bcw__hash_wide(
+            p + at, len - at < BCW_HASH_BLOCK ? len - at : BCW_HASH_BLOCK, h);
     return h;
 }
 

@@ -11,7 +11,13 @@
  * same continued from an earlier value. */
 BCW_INTERNAL uint64_t bcw__hash(const void *data, size_t n, uint64_t seed);
 
-/* bcw__hash over a stream written in pieces: the bytes in blocks of
+/* The same mixing in four lanes over 32-byte stripes, folded into one
+ * and ended as bcw__hash ends: four times the bytes per cycle, for
+ * checksums of files of hundreds of MB.  Not the same values as
+ * bcw__hash. */
+BCW_INTERNAL uint64_t bcw__hash_wide(const void *data, size_t n, uint64_t seed);
+
+/* bcw__hash_wide over a stream written in pieces: the bytes in blocks of
  * BCW_HASH_BLOCK, each block's hash the seed of the next, the last one
  * shorter; what a writer adds piece by piece (bcw_hasher) and a reader
  * of the whole (bcw__hash_blocks) both get. */

@@ -123,9 +123,11 @@ static int ask(sinks *s)
 static int emit(void *payload, const bcw_seq *seq)
 {
     sinks *s = payload;
-    int err = s->judge != NULL ? bcw__judge_seq(s->judge, &s->report, seq,
-                                                s->judged, &s->verdict)
-                               : 0;
+    /* a shard's layout, before the sequence's causes name symbols */
+    int err = bcw__results_part(s->results, seq,
+                                bcw__symbols_nused(s->report.symbols));
+    if (err == 0 && s->judge != NULL)
+        err = bcw__judge_seq(s->judge, &s->report, seq, s->judged, &s->verdict);
     bool extend = err == 0 && s->verdict.extend;
     if (s->training)
         return err < 0 ? err : extend ? BCW_EMIT_EXTEND : 0;
@@ -312,6 +314,7 @@ typedef struct walk {
     walk_id id;
     bcw_buf record; /* the results kept for the results file */
     bool keep_record;
+    bcw_summary shared_from;   /* a shard's counts as it was shared out */
     struct bcw_judged scratch; /* the reference walk's counts */
     bool probed;     /* the state walk's states are found: walk them */
     unsigned nnotes; /* the states' notes after probing */
@@ -450,6 +453,7 @@ static void share_options(walk *w, const bcw_explore_opts *o)
                             .shard_i = o->shard_i,
                             .shard_n = o->shard_n,
                             .shard_sync = o->shard_sync,
+                            .shared_from = &w->shared_from,
                             .memory = bcw__walk_memory(o->walk_memory_mb),
                             .stopped = &w->stopped,
                             .exec = bcw__executor_run,
@@ -695,6 +699,14 @@ static int open_outputs(walk *w)
         err =
             bcw__results_open(&w->sk.results, w->results_path, w->u, w->a.steps,
                               w->a.nsteps, w->cfg.kind, w->cfg.depth);
+    /* a shard's part is its subtrees, as the whole walk has them, unless
+     * it prunes by states alone (another shard's may prune it); the
+     * state and learned walks' shards are merged by walking again */
+    if (err == 0 && w->sk.results != NULL && w->keep_record &&
+        w->cfg.shard_n > 1 &&
+        (w->cfg.kind == BCW_WALK_PROTOCOL || w->cfg.kind == BCW_WALK_ALGEBRA) &&
+        (!w->cfg.prune_state || w->cfg.shard_sync != NULL))
+        bcw__results_parts(w->sk.results);
     if (err == 0 && (w->journal_o.path != NULL || w->keep_record))
         err = bcw__walk_identify(&w->id, w->given, w->o);
     if (err < 0 || (w->journal_o.path == NULL && w->time_limit_s == 0))
@@ -1090,9 +1102,9 @@ static int write_report(walk *w, int *refused)
             alone(bcw__cov_lcov(w->covp, w->hits, w->u->name, w->coverage_path),
                   refused);
     if (err == 0 && w->keep_record && !out->partial)
-        err =
-            bcw__walk_write_replay(sk->results, &w->id, w->o, &w->record,
-                                   sk->report.symbols, sk->report.cov, w->hits);
+        err = bcw__walk_write_replay(sk->results, &w->id, w->o, &w->record,
+                                     sk->report.symbols, sk->report.cov,
+                                     w->hits, &w->shared_from, out);
     return err;
 }
 

@@ -52,10 +52,12 @@ int bcw__walk_identify(walk_id *id, const bcw_model *model,
 int bcw__walk_write_replay(bcw_results *results, const walk_id *id,
                            const bcw_explore_opts *o, const bcw_buf *record,
                            const bcw_symbols *symbols, const bcw_cov_map *cov,
-                           const uint8_t *hits)
+                           const uint8_t *hits, const bcw_summary *shared_from,
+                           const bcw_summary *final)
 {
     if (record->data == NULL && record->err != 0)
         return record->err;
+    bcw_span rec = {(const unsigned char *)record->data, record->len};
     bcw_replay_rec x = {.argv = o->argv,
                         .argc = o->argc,
                         .key = id->key,
@@ -64,8 +66,10 @@ int bcw__walk_write_replay(bcw_results *results, const walk_id *id,
                         .shard_i = o->shard_i,
                         .shard_n = o->shard_n,
                         .symbols = symbols,
-                        .records = (const unsigned char *)record->data,
-                        .records_len = record->len,
+                        .records = &rec,
+                        .nrecords = 1,
+                        .shared_from = shared_from,
+                        .final = final,
                         .cov = hits != NULL ? cov : NULL,
                         .hits = hits};
     return bcw__results_replay(results, &x);

@@ -26,12 +26,14 @@ BCW_INTERNAL int bcw__walk_identify(walk_id *id, const bcw_model *model,
 
 /* The results file's replay section: the command o records (argv, its
  * shard), the model and key of `id`, the results `record` kept, the
- * symbols and the coverage (map and hits, or NULL).  0 or an error. */
-BCW_INTERNAL int bcw__walk_write_replay(bcw_results *results, const walk_id *id,
-                                        const bcw_explore_opts *o,
-                                        const bcw_buf *record,
-                                        const bcw_symbols *symbols,
-                                        const bcw_cov_map *cov,
-                                        const uint8_t *hits);
+ * symbols and the coverage (map and hits, or NULL), and a shard's
+ * counts as it was shared out and at its end (bcw_replay_rec).  0 or an
+ * error. */
+BCW_INTERNAL int
+bcw__walk_write_replay(bcw_results *results, const walk_id *id,
+                       const bcw_explore_opts *o, const bcw_buf *record,
+                       const bcw_symbols *symbols, const bcw_cov_map *cov,
+                       const uint8_t *hits, const bcw_summary *shared_from,
+                       const bcw_summary *final);
 
 #endif

@@ -150,6 +150,26 @@ bool bcw__symbols_used(const bcw_symbols *s, size_t k, uint64_t *pc,
     return true;
 }
 
+int bcw__symbols_use(bcw_symbols *s, uint64_t pc)
+{
+    size_t i = find(s, pc);
+    if (i == s->n)
+        return bcw__error(BCW_EINPUT, "the results files use a symbol "
+                                      "none of them lists");
+    if (s->v[i].used)
+        return 0;
+    if (bcw__grow(&s->used, &s->capused, s->nused + 1, sizeof *s->used) < 0)
+        return BCW_ENOMEM;
+    s->v[i].used = true;
+    s->used[s->nused++] = (uint32_t)i;
+    return 0;
+}
+
+size_t bcw__symbols_nused(const bcw_symbols *s)
+{
+    return s != NULL ? s->nused : 0;
+}
+
 void bcw__symbols_free(bcw_symbols *s)
 {
     if (s == NULL)
@@ -225,6 +245,13 @@ static int index_records(bcw_recorded *rc, const unsigned char *p, size_t len,
 
 int bcw__replay_exec(bcw_recorded *rc, bcw_job *jobs, size_t njobs)
 {
+    for (size_t i = 0; !rc->indexed && i < rc->nfiles; i++) {
+        int err = index_records(rc, rc->files[i].rec, rc->files[i].rec_len,
+                                rc->files[i].path);
+        if (err < 0)
+            return err;
+    }
+    rc->indexed = true;
     for (size_t k = 0; k < njobs; k++) {
         int err = bcw__job_prepare(&jobs[k]);
         if (err < 0)
@@ -303,7 +330,7 @@ static int read_coverage(bcw_recorded *rc, bcw_rd *rd, const msgpack_object *o,
  * from them, and what its replay section records. */
 typedef struct results_file {
     const char *path;
-    char *data;
+    const char *data; /* mapped */
     size_t len;
     bcw_rd rd;
     /* the header, then the objects after it in turn; the replay
@@ -316,6 +343,7 @@ typedef struct results_file {
     uint64_t key;
     const msgpack_object *model, *records;
     unsigned shard_i, shard_n; /* 0/0: not a shard */
+    size_t head_end, replay_at;
 } results_file;
 
 /* The file's first object, a map whose "format" is "bcwalk-results";
@@ -350,9 +378,10 @@ static int read_header(results_file *f, size_t *off)
     return 0;
 }
 
-/* Is the file whole: every object of it msgpack whose lengths fit its
- * bytes, and its last 8 bytes the checksum of those before them (the
- * trailer's last entry, docs/results.md)? */
+/* Is the file whole: its last 8 bytes the checksum of those before them
+ * (the trailer's last entry, docs/results.md)?  Each object unpacked
+ * from it is checked to fit its bytes before msgpack allocates for it;
+ * the sequences, which a merge copies, are never unpacked. */
 static bool sealed(const results_file *f)
 {
     static const char key[] = "\xa8"
@@ -361,9 +390,6 @@ static bool sealed(const results_file *f)
     if (f->len < tail ||
         memcmp(f->data + f->len - tail, key, sizeof key - 1) != 0)
         return false;
-    for (size_t at = 0, n; at < f->len; at += n)
-        if ((n = bcw__msgpack_fits(f->data + at, f->len - at)) == 0)
-            return false;
     uint64_t sum = 0;
     for (size_t i = f->len - 8; i < f->len; i++)
         sum = sum << 8 | (unsigned char)f->data[i];
@@ -411,6 +437,7 @@ static void sections_by_scan(results_file *f, size_t off, size_t *roff,
                              size_t *soff)
 {
     for (size_t at = off; *roff == SIZE_MAX &&
+                          bcw__msgpack_fits(f->data + off, f->len - off) > 0 &&
                           msgpack_unpack_next(&f->up, f->data, f->len, &off) ==
                               MSGPACK_UNPACK_SUCCESS;
          at = off) {
@@ -431,6 +458,7 @@ static int open_sections(results_file *f, size_t off)
     size_t roff = SIZE_MAX, soff = SIZE_MAX;
     if (!sections_by_trailer(f, &roff, &soff))
         sections_by_scan(f, off, &roff, &soff);
+    f->replay_at = roff;
     if (roff != SIZE_MAX &&
         msgpack_unpack_next(&f->ur, f->data, f->len, &roff) ==
             MSGPACK_UNPACK_SUCCESS)
@@ -537,7 +565,8 @@ static int take_walk(bcw_recorded *rc, results_file *f, bool *shards_seen,
 
 /* The symbols the file's run used, kept in rc's where rc has no answer
  * for their address yet. */
-static int read_symbols(bcw_recorded *rc, results_file *f)
+static int read_symbols(bcw_recorded *rc, results_file *f,
+                        bcw_recorded_file *kept)
 {
     bcw_rd *rd = &f->rd;
     int err = 0;
@@ -545,6 +574,9 @@ static int read_symbols(bcw_recorded *rc, results_file *f)
         bcw__rd_arr(rd, bcw__rd_field(f->replay, "symbols"), 0, "symbols");
     uint32_t nsyms =
         syms ? bcw__rd_field(f->replay, "symbols")->via.array.size : 0;
+    if (nsyms > 0 &&
+        (kept->pcs = bcw__calloc(nsyms, sizeof *kept->pcs)) == NULL)
+        return BCW_ENOMEM;
     for (uint32_t i = 0; err == 0 && i < nsyms; i++) {
         const msgpack_object *e = bcw__rd_arr(rd, &syms[i], 4, "symbol");
         if (e == NULL)
@@ -553,6 +585,7 @@ static int read_symbols(bcw_recorded *rc, results_file *f)
         char *func = bcw__rd_str(rd, &e[1], false, "symbol");
         char *file = bcw__rd_str(rd, &e[2], false, "symbol");
         unsigned line = (unsigned)bcw__rd_u64(rd, &e[3], UINT32_MAX, "symbol");
+        kept->pcs[kept->npcs++] = pc;
         if (rd->err == 0 && find(rc->symbols, pc) == rc->symbols->n &&
             add(rc->symbols, pc, func, file, line) < 0)
             err = BCW_ENOMEM;
@@ -562,19 +595,87 @@ static int read_symbols(bcw_recorded *rc, results_file *f)
     return err != 0 ? err : rd->err;
 }
 
-/* The file's records, kept for the walk and indexed. */
-static int keep_records(bcw_recorded *rc, const results_file *f)
+/* The trailer's counts (BCW_COUNTS, in results.c's order) into v. */
+static void read_counts(bcw_rd *rd, const msgpack_object *o, uint64_t *v)
 {
-    const msgpack_object *rec = f->records;
-    unsigned char *bytes = NULL;
-    if (bcw__grow(&rc->bytes, &rc->capbytes, rc->nfiles + 1,
-                  sizeof *rc->bytes) < 0 ||
-        (bytes = bcw__malloc(rec->via.bin.size ? rec->via.bin.size : 1)) ==
-            NULL)
+    static const char *const names[BCW_COUNTS] = {
+        "normal",    "terminated",      "unmet",          "suspect", "aliasing",
+        "discarded", "pruned_observer", "predicted_void", "calls"};
+    for (unsigned i = 0; i < BCW_COUNTS; i++)
+        v[i] =
+            bcw__rd_u64(rd, bcw__rd_field(o, names[i]), UINT64_MAX, "summary");
+}
+
+/* The replay section's "parts": a shard's layout, or nil.  Each part
+ * ends past the one before it, within the file's sequences, records and
+ * symbols. */
+static int read_parts(results_file *f, bcw_recorded_file *k)
+{
+    bcw_rd *rd = &f->rd;
+    const msgpack_object *o = bcw__rd_field(f->replay, "parts");
+    if (o == NULL || o->type == MSGPACK_OBJECT_NIL)
+        return 0;
+    const msgpack_object *pre =
+        bcw__rd_arr(rd, bcw__rd_field(o, "pre"), 4, "parts");
+    const msgpack_object *c =
+        pre ? bcw__rd_arr(rd, &pre[3], BCW_COUNTS, "parts") : NULL;
+    const msgpack_object *each =
+        bcw__rd_arr(rd, bcw__rd_field(o, "each"), 0, "parts");
+    if (pre == NULL || c == NULL || each == NULL)
+        return rd->err;
+    k->pre_end = bcw__rd_u64(rd, &pre[0], k->replay_at, "parts");
+    k->pre_rec = bcw__rd_u64(rd, &pre[1], k->rec_len, "parts");
+    k->pre_nsyms = bcw__rd_u64(rd, &pre[2], k->npcs, "parts");
+    for (unsigned i = 0; i < BCW_COUNTS; i++)
+        k->pre_counts[i] = bcw__rd_u64(rd, &c[i], k->counts[i], "parts");
+    uint32_t n = bcw__rd_field(o, "each")->via.array.size;
+    if (n > 0 && (k->parts = bcw__calloc(n, sizeof *k->parts)) == NULL)
         return BCW_ENOMEM;
-    memcpy(bytes, rec->via.bin.ptr, rec->via.bin.size);
-    rc->bytes[rc->nfiles++] = bytes;
-    return index_records(rc, bytes, rec->via.bin.size, f->path);
+    uint64_t end = k->pre_end, rec = k->pre_rec, nsyms = k->pre_nsyms;
+    for (uint32_t i = 0; rd->err == 0 && i < n; i++) {
+        const msgpack_object *e = bcw__rd_arr(rd, &each[i], 5, "parts");
+        if (e == NULL)
+            break;
+        bcw_shard_part *t = &k->parts[k->nparts++];
+        t->len = (unsigned)bcw__rd_u64(rd, &e[0], UINT16_MAX, "parts");
+        t->subtree = bcw__rd_u64(rd, &e[1], UINT64_MAX - 1, "parts");
+        t->end = bcw__rd_u64(rd, &e[2], k->replay_at, "parts");
+        t->rec_end = bcw__rd_u64(rd, &e[3], k->rec_len, "parts");
+        t->nsyms = bcw__rd_u64(rd, &e[4], k->npcs, "parts");
+        if (t->end < end || t->rec_end < rec || t->nsyms < nsyms)
+            bcw__rd_bad(rd, "parts");
+        end = t->end, rec = t->rec_end, nsyms = t->nsyms;
+    }
+    /* the parts end where the sequences and the records do */
+    if (rd->err == 0 &&
+        (end != k->replay_at || rec != k->rec_len || k->pre_end < k->head_end))
+        bcw__rd_bad(rd, "parts");
+    k->laid = rd->err == 0;
+    return rd->err;
+}
+
+/* The file kept for the walk (its records indexed when a replay first
+ * asks) and for a merge (its bytes, its layout). */
+static int keep_file(bcw_recorded *rc, results_file *f, bcw_recorded_file **k)
+{
+    if (bcw__grow(&rc->files, &rc->capfiles, rc->nfiles + 1,
+                  sizeof *rc->files) < 0)
+        return BCW_ENOMEM;
+    *k = &rc->files[rc->nfiles++];
+    **k = (bcw_recorded_file){
+        .path = bcw__strdup(f->path),
+        .data = f->data,
+        .len = f->len,
+        .shard_i = f->shard_i,
+        .head_end = f->head_end,
+        .replay_at = f->replay_at,
+        .rec = (const unsigned char *)f->records->via.bin.ptr,
+        .rec_len = f->records->via.bin.size};
+    f->data = NULL;
+    if ((*k)->path == NULL)
+        return BCW_ENOMEM;
+    read_counts(&f->rd, f->summary, (*k)->counts);
+    return f->rd.err;
 }
 
 /* Frees what read_one read, but for what rc took. */
@@ -586,7 +687,7 @@ static void close_file(results_file *f)
     msgpack_unpacked_destroy(&f->up);
     msgpack_unpacked_destroy(&f->ur);
     msgpack_unpacked_destroy(&f->us);
-    free(f->data);
+    bcw__unmap_file(f->data, f->len);
 }
 
 /* One results file's replay section, checked against the files before
@@ -595,7 +696,7 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
                     unsigned *nseen)
 {
     results_file f = {.path = path, .rd = {.path = path, .kind = "results"}};
-    int err = bcw__read_file(&f.data, &f.len, path, RESULTS_LIMIT);
+    int err = bcw__map_file(&f.data, &f.len, path, RESULTS_LIMIT);
     if (err < 0)
         return err;
     msgpack_unpacked_init(&f.up);
@@ -603,6 +704,7 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
     msgpack_unpacked_init(&f.us);
     size_t off = 0;
     err = read_header(&f, &off);
+    f.head_end = off;
     if (err == 0 && !sealed(&f))
         err = bcw__rd_bad(&f.rd, "its checksum does not match its bytes");
     if (err == 0)
@@ -614,12 +716,15 @@ static int read_one(bcw_recorded *rc, const char *path, bool *shards_seen,
     if (err == 0)
         err = take_walk(rc, &f, shards_seen, nseen);
     if (err == 0)
-        err = read_symbols(rc, &f);
-    if (err == 0)
         err =
             read_coverage(rc, &f.rd, bcw__rd_field(f.replay, "coverage"), path);
+    bcw_recorded_file *kept = NULL;
     if (err == 0)
-        err = keep_records(rc, &f);
+        err = keep_file(rc, &f, &kept);
+    if (err == 0)
+        err = read_symbols(rc, &f, kept);
+    if (err == 0)
+        err = read_parts(&f, kept);
     close_file(&f);
     return err;
 }
@@ -685,9 +790,13 @@ void bcw_recorded_free(bcw_recorded *rc)
     free(rc->argv);
     free(rc->model);
     bcw__symbols_free(rc->symbols);
-    for (size_t i = 0; i < rc->nfiles; i++)
-        free(rc->bytes[i]);
-    free(rc->bytes);
+    for (size_t i = 0; i < rc->nfiles; i++) {
+        free(rc->files[i].path);
+        bcw__unmap_file(rc->files[i].data, rc->files[i].len);
+        free(rc->files[i].pcs);
+        free(rc->files[i].parts);
+    }
+    free(rc->files);
     free(rc->entries);
     bcw__index_free(&rc->ix);
     bcw__cov_map_free(&rc->cov);

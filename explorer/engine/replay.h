@@ -10,7 +10,7 @@
 /* The results file's `version`, which its writer (results.c) puts in
  * the header and its reader here requires: docs/results.md states it
  * and tests/check_versions.py holds the two together. */
-#define RESULTS_VERSION 11
+#define RESULTS_VERSION 12
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,7 +41,15 @@ BCW_INTERNAL int bcw__symbols_err(const bcw_symbols *s);
 BCW_INTERNAL bool bcw__symbols_used(const bcw_symbols *s, size_t k,
                                     uint64_t *pc, const char **func,
                                     const char **file, unsigned *line);
+/* How many answers were used (bcw__symbols_used). */
+BCW_INTERNAL size_t bcw__symbols_nused(const bcw_symbols *s);
 BCW_INTERNAL void bcw__symbols_free(bcw_symbols *s);
+
+/* Bytes of a piece. */
+typedef struct bcw_span {
+    const unsigned char *at;
+    size_t len;
+} bcw_span;
 
 /* What a results file recorded for its replay, as written. */
 typedef struct bcw_replay_rec {
@@ -53,11 +61,51 @@ typedef struct bcw_replay_rec {
     size_t model_len;
     unsigned shard_i, shard_n; /* --shard I/N, 0/0: none */
     const bcw_symbols *symbols;
-    const unsigned char *records; /* bcw__record_put's, run order */
-    size_t records_len;
+    /* bcw__record_put's, run order: the pieces in turn */
+    const bcw_span *records;
+    size_t nrecords;
+    /* a shard's counts as its walk was shared out (bcw_walk_cfg's
+     * shared_from) and at its end; NULL: not a shard's walk */
+    const bcw_summary *shared_from, *final;
     const bcw_cov_map *cov; /* coverage (explore --coverage), or NULL */
     const uint8_t *hits;
 } bcw_replay_rec;
+
+/* The counts a results file's trailer has, and its "parts" for the
+ * walk as it was shared out, in this order. */
+#define BCW_COUNTS 9
+
+/* A shard's own part of one length in one subtree, as its file's
+ * "parts" records it (docs/results.md). */
+typedef struct bcw_shard_part {
+    unsigned len;
+    uint64_t subtree;
+    uint64_t end;     /* where its sequences end in the file */
+    uint64_t rec_end; /* where its records end in the records */
+    uint64_t nsyms;   /* the symbols the shard had used by then */
+} bcw_shard_part;
+
+/* One results file read back. */
+typedef struct bcw_recorded_file {
+    char *path;
+    const char *data; /* its bytes, mapped */
+    size_t len;
+    unsigned shard_i;
+    size_t head_end;  /* where the header ends: the sequences start */
+    size_t replay_at; /* where the replay section starts */
+    uint64_t counts[BCW_COUNTS]; /* the trailer's */
+    const unsigned char *rec;    /* its records, in data */
+    size_t rec_len;
+    uint64_t *pcs; /* its symbols' addresses, in the order it used them */
+    size_t npcs;
+    /* a shard's layout ("parts"), when it has one: the sequences every
+     * shard runs end at pre_end (records at pre_rec, pre_nsyms symbols
+     * used), its counts then pre_counts; its parts follow */
+    bool laid;
+    uint64_t pre_end, pre_rec, pre_nsyms, pre_counts[BCW_COUNTS];
+    bcw_shard_part *parts;
+    size_t nparts;
+} bcw_recorded_file;
 
 /* Results files read back (struct bcw_recorded, explore.h). */
 struct bcw_recorded {
@@ -68,10 +116,12 @@ struct bcw_recorded {
     size_t model_len;
     unsigned shard_i, shard_n; /* of one file; 0/0 when merged */
     bcw_symbols *symbols;
-    unsigned char **bytes; /* each file's records */
-    size_t nfiles, capbytes;
-    struct replay_entry *entries; /* by sequence hash, first file first */
+    bcw_recorded_file *files; /* in the order given */
+    size_t nfiles, capfiles;
+    /* by sequence hash, first file first, made when first asked */
+    struct replay_entry *entries;
     size_t nentries, capentries;
+    bool indexed;
     bcw_index ix;
     /* coverage, when the walk measured it: the first file's map, and
      * every file's hits merged (hits NULL: none) */
@@ -84,5 +134,9 @@ struct bcw_recorded {
  * of this walk, or the library gave other results from run to run). */
 BCW_INTERNAL int bcw__replay_exec(bcw_recorded *rc, bcw_job *jobs,
                                   size_t njobs);
+
+/* Marks the answer for pc used, after those used before (the symbols a
+ * merged file lists, in the order the whole walk used them). */
+BCW_INTERNAL int bcw__symbols_use(bcw_symbols *s, uint64_t pc);
 
 #endif

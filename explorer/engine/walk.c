@@ -106,6 +106,9 @@ typedef struct walker {
     size_t nfirsts, capfirsts;
     uint16_t *mpos;
     size_t root_start;
+    /* the first node of this shard's own part (SIZE_MAX: not shared
+     * out): its nodes' ancestors before it name their subtrees */
+    size_t share_base;
     unsigned synced_to;  /* the lengths before it exchanged */
     bcw_stateset keys;   /* of the extended nodes, when pruning */
     bcw_stateset states; /* every concrete state reached */
@@ -466,6 +469,17 @@ static const bcw_wire_cause *find_cause(walker *w, size_t i)
                : NULL;
 }
 
+/* The subtree node i is in (bcw_seq.part): its ancestor before the
+ * share-out. */
+static uint64_t part_of(const walker *w, size_t i)
+{
+    if (i < w->share_base)
+        return BCW_SEQ_EVERY_SHARD;
+    while (i >= w->share_base)
+        i = w->nodes[i].parent;
+    return i;
+}
+
 static int emit(walker *w, size_t i, bcw_summary *sum)
 {
     const bcw_walk_cfg *cfg = w->cfg;
@@ -525,6 +539,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.observer_changed = (nd->flags & NODE_OBSERVER_CHANGED) != 0;
     s.predicted = predicted;
+    s.part = part_of(w, i);
     int err = cfg->emit(cfg->emit_payload, &s);
     if (err == BCW_EMIT_EXTEND) {
         w->nodes[i].flags &= (uint16_t)~NODE_PRUNED;
@@ -611,6 +626,13 @@ static int grow_level(walker *w, size_t prev_start, size_t prev_end,
         grow >= (uint64_t)(w->mpos != NULL ? SYNC_SUBTREES : SHARD_SUBTREES) *
                     cfg->shard_n;
     *shared = *shared || share;
+    if (share) {
+        w->share_base = w->nnodes;
+        if (cfg->shared_from != NULL) {
+            *cfg->shared_from = *out;
+            cfg->shared_from->calls = w->calls;
+        }
+    }
     for (size_t p = prev_start; p < prev_end && err == 0; p++) {
         if (!extendable(cfg, &w->nodes[p], level - 1) ||
             (w->nodes[p].flags & NODE_PRUNED))
@@ -857,6 +879,7 @@ int bcw__walk_run(bcw_summary *out, const bcw_walk_cfg *cfg)
     if (w == NULL)
         return BCW_ENOMEM;
     w->cfg = cfg;
+    w->share_base = SIZE_MAX;
     w->spill.budget = cfg->memory;
     /* pins: the most a call of the walk may take */
     unsigned nsteps = cfg->nctors + cfg->nmethods + cfg->nprefix;

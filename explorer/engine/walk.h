@@ -43,7 +43,14 @@ typedef struct bcw_seq {
     uint64_t state;  /* the concrete state's hash, 0: not computed */
     uint64_t before; /* the state its last call started from (its
                         prefix's), 0: not computed or no prefix */
+    /* A shard's (bcw_walk_cfg.shard_n > 1): the subtree of the walk's
+     * share-out the sequence is in, the index of the sequence it extends
+     * at the length before that share-out (the same in every shard);
+     * BCW_SEQ_EVERY_SHARD for a length every shard runs alike. */
+    uint64_t part;
 } bcw_seq;
+
+#define BCW_SEQ_EVERY_SHARD UINT64_MAX
 
 /* A call's out block (bcw_seq.outs[k]) holds BCW_MAX_PARAMS words, and
  * for a step with text (bcw_walk_step.text) BCW_SEQ_TEXT_WORDS more:
@@ -128,6 +135,10 @@ typedef struct bcw_walk_cfg {
      * length, with their sequences, waits for every other shard's, and
      * prunes as the whole walk does.  All shards must run at once. */
     const char *shard_sync;
+    /* Or NULL: a shard's counts as its walk was shared out, before the
+     * first sequence of its own part (calls included); untouched when it
+     * never was */
+    bcw_summary *shared_from;
     /* Runs the jobs, handing each to done(ctx, job) once its results
      * are in, in the jobs' order (bcw__pool_run_each). */
     int (*exec)(void *payload, bcw_job *jobs, size_t njobs, bcw_job_done done,

@@ -189,6 +189,12 @@ BCW_INTERNAL int bcw__results_open(bcw_results **out, const char *path,
                                    unsigned nsteps, enum bcw_walk_kind walk,
                                    unsigned depth);
 
+/* Starts writing `path` as bcw__results_open does, without a header:
+ * bcw__results_put writes the bytes of one (bcwalk merge's). */
+BCW_INTERNAL int bcw__results_start(bcw_results **out, const char *path);
+/* Appends bytes as they are: a merge's, copied from the shards' files. */
+BCW_INTERNAL int bcw__results_put(bcw_results *r, const void *data, size_t n);
+
 /* Appends one sequence; `state` is the state walk's state it belongs
  * to (an index into the states bcw__results_states writes), or -1;
  * `cause` why it halted and `leak` what its destructor left, in words
@@ -201,17 +207,25 @@ BCW_INTERNAL int bcw__results_seq(bcw_results *r, const bcw_seq *seq, int state,
 BCW_INTERNAL int bcw__results_states(bcw_results *r,
                                      const struct bcw_states *st);
 
-/* With `summary`, writes the trailer, syncs and renames the file into
- * place; with NULL (a failed walk) removes the temporary.  Frees `r`
- * either way and returns the first error. */
 /* The bytes of the file so far, those packed and not yet written
  * included. */
 BCW_INTERNAL uint64_t bcw__results_size(const bcw_results *r);
+
+/* A shard's file (explore --shard) records its layout, so that bcwalk
+ * merge copies its bytes rather than walking again (docs/results.md,
+ * "parts"): bcw__results_part is then told of every sequence, before
+ * it is reported (`nsyms`: the symbols the walk used before it). */
+BCW_INTERNAL void bcw__results_parts(bcw_results *r);
+BCW_INTERNAL int bcw__results_part(bcw_results *r, const bcw_seq *s,
+                                   uint64_t nsyms);
 /* The replay section (replay.h), before the trailer: what bcwalk
  * report and merge walk again from.  0 or the writer's error. */
 struct bcw_replay_rec;
 BCW_INTERNAL int bcw__results_replay(bcw_results *r,
                                      const struct bcw_replay_rec *x);
+/* With `summary`, writes the trailer, syncs and renames the file into
+ * place; with NULL (a failed walk) removes the temporary.  Frees `r`
+ * either way and returns the first error. */
 BCW_INTERNAL int bcw__results_close(bcw_results *r, const bcw_summary *summary);
 
 /* A walk's report in the formats other tools read (bcwalk

@@ -2,12 +2,13 @@
  * buffer about every 64 KiB (one ever-growing buffer is 4x slower).  The
  * first failure, packing or writing, sticks: nothing more is written and
  * the file is never renamed into place. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sync_file_range */
 #include "report.h"
 
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <msgpack.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,17 +22,37 @@
 #include "plan.h"
 
 #define FLUSH_AT (64 * 1024)
+/* the writes sent to the disk after each of these many bytes */
+#define KICK_BYTES ((uint64_t)16 << 20)
 /* far above what one flush interval packs: a sequence, or the states */
 #define PACK_LIMIT ((size_t)1 << 30)
+
+/* A shard's own part of one length in one subtree (bcw_seq.part): its
+ * sequences come together in the file, and their records in the replay
+ * section's. */
+typedef struct results_part {
+    unsigned len;
+    uint64_t subtree;
+    uint64_t seqs;  /* how many */
+    uint64_t end;   /* the file's offset where they end */
+    uint64_t nsyms; /* the symbols the walk had used by then */
+} results_part;
 
 struct bcw_results {
     char *path, *tmp;
     FILE *f;
     bool *text;         /* by step: its calls' out blocks carry text (walk.h) */
     uint64_t written;   /* bytes written so far */
+    uint64_t kicked;    /* of them, sent to the disk when there were */
     uint64_t replay_at; /* where the replay section begins, 0: none */
     bcw_hasher sum;     /* of every byte written: the trailer's checksum */
     bcw_pack p;         /* its error is the writer's, sticky */
+    /* a shard's layout (bcw__results_parts): the sequences every shard
+     * runs alike, then its parts */
+    bool parts_on;
+    uint64_t pre_seqs, pre_end, pre_nsyms;
+    results_part *parts;
+    size_t nparts, capparts;
 };
 
 /* Writes n bytes to the file, counted into its checksum. */
@@ -42,6 +63,12 @@ static void put(bcw_results *r, const void *data, size_t n)
             bcw__error(BCW_ERROR, "write %s: %s", r->path, strerror(errno));
     bcw__hasher_add(&r->sum, data, n);
     r->written += n;
+    /* what is written so far starts going to the disk now, so that the
+     * sync at the end waits for the last of it only */
+    if (r->written - r->kicked >= KICK_BYTES) {
+        sync_file_range(fileno(r->f), 0, 0, SYNC_FILE_RANGE_WRITE);
+        r->kicked = r->written;
+    }
 }
 
 static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
@@ -62,19 +89,14 @@ static void flush(bcw_results *r)
     bcw__pack_clear(&r->p);
 }
 
-int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
-                      const bcw_step *steps, unsigned nsteps,
-                      enum bcw_walk_kind walk, unsigned depth)
+int bcw__results_start(bcw_results **out, const char *path)
 {
     *out = NULL;
     bcw_results *r = bcw__calloc(1, sizeof *r);
     if (r == NULL)
         return BCW_ENOMEM;
     bcw__pack_init(&r->p, "a results chunk", PACK_LIMIT);
-    r->text = bcw__calloc(nsteps ? nsteps : 1, sizeof *r->text);
-    for (unsigned i = 0; r->text != NULL && i < nsteps; i++)
-        r->text[i] = bcw__func_has_text(&u->funcs[steps[i].func]);
-    int err = r->text != NULL && bcw__hasher_init(&r->sum) == 0
+    int err = bcw__hasher_init(&r->sum) == 0
                   ? bcw__output_target(path, &r->path)
                   : BCW_ENOMEM;
     /* close-on-exec: never a worker's */
@@ -90,6 +112,33 @@ int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
         return fd;
     }
     bcw__tmp_hold(r->tmp);
+    *out = r;
+    return 0;
+}
+
+int bcw__results_put(bcw_results *r, const void *data, size_t n)
+{
+    flush(r);
+    put(r, data, n);
+    return r->p.err;
+}
+
+int bcw__results_open(bcw_results **out, const char *path, const bcw_unit *u,
+                      const bcw_step *steps, unsigned nsteps,
+                      enum bcw_walk_kind walk, unsigned depth)
+{
+    int err = bcw__results_start(out, path);
+    bcw_results *r = *out;
+    if (err < 0)
+        return err;
+    *out = NULL;
+    r->text = bcw__calloc(nsteps ? nsteps : 1, sizeof *r->text);
+    if (r->text == NULL) {
+        bcw__results_close(r, NULL);
+        return BCW_ENOMEM;
+    }
+    for (unsigned i = 0; i < nsteps; i++)
+        r->text[i] = bcw__func_has_text(&u->funcs[steps[i].func]);
     msgpack_packer *pk = &r->p.pk;
     msgpack_pack_map(pk, 6);
     pack_kv_str(pk, "format", "bcwalk-results");
@@ -177,6 +226,120 @@ uint64_t bcw__results_size(const bcw_results *r)
     return r->written + r->p.buf.len;
 }
 
+void bcw__results_parts(bcw_results *r)
+{
+    r->parts_on = true;
+}
+
+/* The sequences before now end the part they are in (the lengths every
+ * shard runs, before the first part), the walk having used `nsyms`
+ * symbols. */
+static void end_part(bcw_results *r, uint64_t nsyms)
+{
+    uint64_t at = bcw__results_size(r);
+    if (r->nparts == 0) {
+        r->pre_end = at;
+        r->pre_nsyms = nsyms;
+    } else {
+        r->parts[r->nparts - 1].end = at;
+        r->parts[r->nparts - 1].nsyms = nsyms;
+    }
+}
+
+int bcw__results_part(bcw_results *r, const bcw_seq *s, uint64_t nsyms)
+{
+    if (r == NULL || !r->parts_on)
+        return 0;
+    unsigned len = s->len - s->nprefix;
+    if (s->part == BCW_SEQ_EVERY_SHARD) {
+        /* after a part: not laid out as a shard (merge walks it again) */
+        r->parts_on = r->nparts == 0;
+        r->pre_seqs++;
+        return 0;
+    }
+    const results_part *cur = r->nparts ? &r->parts[r->nparts - 1] : NULL;
+    if (cur == NULL || cur->subtree != s->part || cur->len != len) {
+        end_part(r, nsyms);
+        if (bcw__grow(&r->parts, &r->capparts, r->nparts + 1,
+                      sizeof *r->parts) < 0)
+            return BCW_ENOMEM;
+        r->parts[r->nparts++] = (results_part){.len = len, .subtree = s->part};
+    }
+    r->parts[r->nparts - 1].seqs++;
+    return 0;
+}
+
+/* Skips n records of [*p, end): false when there are fewer. */
+static bool skip_records(const unsigned char **p, const unsigned char *end,
+                         uint64_t n)
+{
+    bcw_wire_result res;
+    bcw_wire_cause cause;
+    bcw_job one = {.nseq = 1, .results = &res, .causes = &cause};
+    uint64_t seq;
+    for (; n > 0; n--)
+        if (*p >= end || bcw__record_take(p, end, &one, 0, &seq) <= 0)
+            return false;
+    return true;
+}
+
+static void pack_counts(msgpack_packer *pk, const bcw_summary *s)
+{
+    const uint64_t v[] = {s->normal,          s->terminated,     s->unmet,
+                          s->suspect,         s->aliasing,       s->discarded,
+                          s->pruned_observer, s->predicted_void, s->calls};
+    msgpack_pack_array(pk, sizeof v / sizeof *v);
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        msgpack_pack_uint64(pk, v[i]);
+}
+
+/* The replay section's "parts" (docs/results.md): nil but for a shard
+ * laid out as one, whose every sequence has its record. */
+static void pack_parts(bcw_results *r, const bcw_replay_rec *x)
+{
+    msgpack_packer *pk = &r->p.pk;
+    const unsigned char *rec = x->nrecords == 1 ? x->records[0].at : NULL;
+    const unsigned char *p = rec, *end = rec + (rec ? x->records[0].len : 0);
+    uint64_t *rec_end = NULL;
+    bool laid = r->parts_on && rec != NULL && x->final != NULL &&
+                (rec_end = bcw__calloc(r->nparts + 1, sizeof *rec_end)) != NULL;
+    if (laid) {
+        laid = skip_records(&p, end, r->pre_seqs);
+        rec_end[0] = (uint64_t)(p - rec);
+    }
+    for (size_t i = 0; laid && i < r->nparts; i++) {
+        laid = skip_records(&p, end, r->parts[i].seqs);
+        rec_end[i + 1] = (uint64_t)(p - rec);
+    }
+    bcw__pack_str(pk, "parts");
+    if (!laid || p != end) {
+        msgpack_pack_nil(pk);
+        free(rec_end);
+        return;
+    }
+    /* never shared out: every sequence is every shard's */
+    const bcw_summary *pre = r->nparts ? x->shared_from : x->final;
+    msgpack_pack_map(pk, 2);
+    bcw__pack_str(pk, "pre");
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_uint64(pk, r->pre_end);
+    msgpack_pack_uint64(pk, rec_end[0]);
+    msgpack_pack_uint64(pk, r->pre_nsyms);
+    pack_counts(pk, pre);
+    bcw__pack_str(pk, "each");
+    msgpack_pack_array(pk, (uint32_t)r->nparts);
+    for (size_t i = 0; i < r->nparts; i++) {
+        const results_part *t = &r->parts[i];
+        msgpack_pack_array(pk, 5);
+        msgpack_pack_uint32(pk, t->len);
+        msgpack_pack_uint64(pk, t->subtree);
+        msgpack_pack_uint64(pk, t->end);
+        msgpack_pack_uint64(pk, rec_end[i + 1]);
+        msgpack_pack_uint64(pk, t->nsyms);
+    }
+    free(rec_end);
+}
+
 int bcw__results_states(bcw_results *r, const bcw_states *st)
 {
     if (r == NULL || r->p.err != 0)
@@ -222,10 +385,18 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
     if (r == NULL || r->p.err != 0)
         return r ? r->p.err : 0;
     msgpack_packer *pk = &r->p.pk;
+    size_t n = 0;
+    uint64_t pc;
+    const char *func, *file;
+    unsigned line;
+    while (bcw__symbols_used(x->symbols, n, &pc, &func, &file, &line))
+        n++;
+    if (r->parts_on)
+        end_part(r, n);
     r->replay_at = bcw__results_size(r);
     msgpack_pack_map(pk, 1);
     bcw__pack_str(pk, "replay");
-    msgpack_pack_map(pk, 7);
+    msgpack_pack_map(pk, 8);
     bcw__pack_str(pk, "argv");
     msgpack_pack_array(pk, x->argc);
     for (unsigned i = 0; i < x->argc; i++)
@@ -240,12 +411,6 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
         msgpack_pack_nil(pk);
     }
     bcw__pack_str(pk, "symbols");
-    size_t n = 0;
-    uint64_t pc;
-    const char *func, *file;
-    unsigned line;
-    while (bcw__symbols_used(x->symbols, n, &pc, &func, &file, &line))
-        n++;
     msgpack_pack_array(pk, (uint32_t)n);
     for (size_t k = 0; k < n; k++) {
         bcw__symbols_used(x->symbols, k, &pc, &func, &file, &line);
@@ -265,17 +430,21 @@ int bcw__results_replay(bcw_results *r, const bcw_replay_rec *x)
     } else {
         msgpack_pack_nil(pk);
     }
+    pack_parts(r, x);
     flush(r);
     /* the two big ones packed straight to the file */
-    static const char *const big[] = {"model", "records"};
-    const void *data[] = {x->model, x->records};
-    size_t len[] = {x->model_len, x->records_len};
-    for (unsigned k = 0; k < 2 && r->p.err == 0; k++) {
-        bcw__pack_str(pk, big[k]);
-        msgpack_pack_bin(pk, len[k]);
-        flush(r);
-        put(r, data[k], len[k]);
-    }
+    bcw__pack_str(pk, "model");
+    msgpack_pack_bin(pk, x->model_len);
+    flush(r);
+    put(r, x->model, x->model_len);
+    size_t nrec = 0;
+    for (size_t k = 0; k < x->nrecords; k++)
+        nrec += x->records[k].len;
+    bcw__pack_str(pk, "records");
+    msgpack_pack_bin(pk, (uint32_t)nrec);
+    flush(r);
+    for (size_t k = 0; k < x->nrecords; k++)
+        put(r, x->records[k].at, x->records[k].len);
     return r->p.err;
 }
 
@@ -333,6 +502,7 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         bcw__tmp_release(r->tmp);
     bcw__pack_free(&r->p);
     bcw__hasher_end(&r->sum);
+    free(r->parts);
     free(r->text);
     free(r->path);
     free(r->tmp);

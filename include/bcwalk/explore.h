@@ -391,6 +391,16 @@ void bcw_recorded_shard(const bcw_recorded *rc, unsigned *i, unsigned *n);
 /* 1 when the walk they recorded measured coverage (coverage_path), so
  * that a replay can write it; 0 when it did not. */
 int bcw_recorded_covered(const bcw_recorded *rc);
+/* 1 when they are every shard of a walk whose files record where their
+ * parts lie (docs/results.md, "parts"), so that bcw_recorded_merge
+ * writes the whole walk's results file by copying their bytes; 0 when
+ * the walk must be walked again (bcw_explore_run with `recorded`): a
+ * state walk's shards, or shards pruning by state apart. */
+int bcw_recorded_merges(const bcw_recorded *rc);
+/* The whole walk's results file at `path`, atomically: what one run of
+ * the walk writes, byte for byte.  0, or BCW_EINPUT (shards whose
+ * lengths run alike differ, a subtree in two shards), an I/O error. */
+int bcw_recorded_merge(bcw_recorded *rc, const char *path);
 void bcw_recorded_free(bcw_recorded *rc);
 
 #endif

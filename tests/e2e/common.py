@@ -100,6 +100,31 @@ def bcw_hash(data, seed=0):
     return h ^ h >> 32
 
 
+def bcw_hash_blocks(data):
+    """core/hash.c's bcw__hash_blocks of bytes `data`: the checksum of
+    results files (bcw__hash_wide over each MiB, chained)."""
+    m = (1 << 64) - 1
+    p1, p2 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F
+
+    def rotl(x, r):
+        return (x << r | x >> (64 - r)) & m
+
+    def wide(block, seed):
+        v = [(seed + p1 + p2) & m, (seed + p2) & m, seed, (seed - p1) & m]
+        whole = len(block) - len(block) % 32
+        for i in range(0, whole, 32):
+            for k in range(4):
+                w = int.from_bytes(block[i + 8 * k:i + 8 * k + 8], "little")
+                v[k] = rotl((v[k] + w * p2) & m, 31) * p1 & m
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) +
+             rotl(v[3], 18)) & m
+        return bcw_hash(block[whole:], h ^ len(block))
+    h = 0
+    for at in range(0, len(data), 1 << 20):
+        h = wide(data[at:at + (1 << 20)], h)
+    return h
+
+
 def without_timing(lines):
     """jsonl lines without the summary's timing, which varies run to run."""
     for k in ("elapsed_s", "calls_per_s"):

@@ -62,6 +62,13 @@ def read(path):
         return f.read()
 
 
+def replay_of(path):
+    """The replay section of results file `path`."""
+    [replay] = [o["replay"] for o in common.msgpack_stream(path)
+                if isinstance(o, dict) and "replay" in o]
+    return replay
+
+
 class Shards(unittest.TestCase):
     """--shard I/N and bcwalk merge: the shards' results files merge into
     the file one run of the whole walk writes, byte for byte."""
@@ -85,6 +92,11 @@ class Shards(unittest.TestCase):
             paths.append(path)
         return paths, ran
 
+    # the walks whose shards lay out their parts (docs/results.md,
+    # "parts"), which merge copies: not the state walk, nor a walk pruned
+    # by state apart (bstack at depth 9 prunes by default)
+    LAID = {0, 2, 4, 5}
+
     def test_shards_merge_into_one_runs_results(self):
         tmp = common.ARGS.tmp
         for k, walk in enumerate(self.WALKS):
@@ -92,8 +104,18 @@ class Shards(unittest.TestCase):
                 one = os.path.join(tmp, "one%d.msgpack" % k)
                 lines = run_to(one, *walk)
                 paths, ran = self.shards("w%d" % k, walk, 3)
+                laid = [replay_of(p)["parts"] is not None for p in paths]
+                self.assertEqual(laid, [k in self.LAID] * 3)
+                self.assertIsNone(replay_of(one)["parts"])
                 merged = os.path.join(tmp, "merged%d.msgpack" % k)
                 bcwalk("merge", *paths, "-o", merged, check=0)
+                self.assertEqual(read(merged), read(one))
+                # with a report, merge walks again: the same file
+                os.unlink(merged)
+                p = bcwalk("merge", *paths, "-o", merged, "--format", "json",
+                           check=0)
+                self.assertEqual(json.loads(p.stdout)["sequences"],
+                                 lines[-1]["sequences"])
                 self.assertEqual(read(merged), read(one))
                 if k == 0:
                     # shared out: the shards together ran less than three
@@ -136,6 +158,9 @@ class Shards(unittest.TestCase):
             return paths, ran
         shutil.rmtree(os.path.join(tmp, "sync-dir"), ignore_errors=True)
         paths, ran = together(True)
+        # pruning together, each shard runs its subtrees as the whole
+        # walk does: their files lay out their parts for merge to copy
+        self.assertTrue(all(replay_of(p)["parts"] for p in paths))
         _, apart = together(False)
         self.assertLess(ran, 1.1 * whole)
         self.assertGreater(apart, 1.25 * whole)
@@ -175,6 +200,26 @@ class Shards(unittest.TestCase):
         text = bcwalk("explore", example("faulty.bc"), "--unit", "faulty",
                       "--depth", "3", check=0).stdout
         self.assertEqual(bcwalk("report", path, check=0).stdout, text)
+
+    def test_shards_whose_common_lengths_differ_are_refused(self):
+        # the lengths every shard runs, recorded otherwise by one shard
+        # (as a library giving other results from run to run would): the
+        # merge says so rather than copying either
+        walk = ("bstack.bc", "bstack", "--depth", "7", "--prune", "none")
+        paths, _ = self.shards("differ", walk, 2)
+        data = bytearray(read(paths[1]))
+        u = common.msgpack.Unpacker(raw=False)
+        u.feed(bytes(data))
+        u.unpack()
+        data[u.tell() + 3] ^= 1  # in the first sequence, its constructor's
+        data[-8:] = common.bcw_hash_blocks(bytes(data[:-8])).to_bytes(8, "big")
+        with open(paths[1], "wb") as f:
+            f.write(data)
+        out = os.path.join(common.ARGS.tmp, "differ.msgpack")
+        p = bcwalk("merge", *paths, "-o", out, check=2)
+        self.assertIn("the lengths every shard runs differ", p.stderr)
+        self.assertIn(paths[1], p.stderr)
+        self.assertFalse(os.path.exists(out))
 
     def test_shards_that_do_not_make_a_walk_are_refused(self):
         walk = ("bstack.bc", "bstack", "--depth", "7", "--prune", "none")

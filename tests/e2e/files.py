@@ -31,7 +31,7 @@ class Files(unittest.TestCase):
         self.assertIsNone(replay["replay"]["shard"])
         self.assertEqual({k: header[k] for k in ("format", "version", "unit",
                                                  "walk", "depth")},
-                         {"format": "bcwalk-results", "version": 11,
+                         {"format": "bcwalk-results", "version": 12,
                           "unit": "bstack", "walk": "protocol", "depth": 3})
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual(fns[:3], ["bstack_new", "bstack_free", "bstack_push"])

@@ -106,7 +106,7 @@ class DesignStates(unittest.TestCase):
                    "--walk", "state", "--depth", "1", "-o", path, check=0)
             objs = msgpack_stream(path)
         header, seqs, graph, trailer = objs[0], objs[1:-3], objs[-3], objs[-1]
-        self.assertEqual((header["version"], header["walk"]), (11, "state"))
+        self.assertEqual((header["version"], header["walk"]), (12, "state"))
         fns = [f["name"] for f in header["functions"]]
         self.assertEqual([(name, len(cover) - 1)
                           for name, value, cover in graph["states"]],
