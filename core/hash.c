@@ -1,9 +1,11 @@
-/* hash.c - the 64-bit hash and the hash index from keys to positions. */
+/* hash.c - the 64-bit hash, the results file's checksum, and the hash
+ * index from keys to positions. */
 #define _POSIX_C_SOURCE 200809L
 #include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "alloc.h"
 
@@ -40,67 +42,33 @@ uint64_t bcw__hash(const void *data, size_t n, uint64_t seed)
     return h;
 }
 
-uint64_t bcw__hash_wide(const void *data, size_t n, uint64_t seed)
-{
-    const unsigned char *p = data;
-    uint64_t v[4] = {seed + P1 + P2, seed + P2, seed, seed - P1};
-    for (size_t left = n; left >= 32; left -= 32, p += 32)
-        for (unsigned k = 0; k < 4; k++) {
-            uint64_t w;
-            memcpy(&w, p + 8 * k, 8);
-            v[k] = rotl(v[k] + w * P2, 31) * P1;
-        }
-    uint64_t h =
-        rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
-    return bcw__hash(p, n % 32, h ^ (uint64_t)n);
-}
-
 int bcw__hasher_init(bcw_hasher *hs)
 {
-    hs->h = 0;
-    hs->n = 0;
-    hs->buf = bcw__malloc(BCW_HASH_BLOCK);
-    return hs->buf != NULL ? 0 : BCW_ENOMEM;
+    hs->state = XXH3_createState();
+    if (hs->state != NULL && XXH3_64bits_reset(hs->state) != XXH_OK) {
+        XXH3_freeState(hs->state);
+        hs->state = NULL;
+    }
+    return hs->state != NULL ? 0 : BCW_ENOMEM;
 }
 
 void bcw__hasher_add(bcw_hasher *hs, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    /* whole blocks hashed where they are */
-    for (; hs->buf != NULL && hs->n == 0 && len >= BCW_HASH_BLOCK;
-         p += BCW_HASH_BLOCK, len -= BCW_HASH_BLOCK)
-        hs->h = bcw__hash_wide(p, BCW_HASH_BLOCK, hs->h);
-    while (len > 0 && hs->buf != NULL) {
-        size_t take =
-            BCW_HASH_BLOCK - hs->n < len ? BCW_HASH_BLOCK - hs->n : len;
-        memcpy(hs->buf + hs->n, p, take);
-        hs->n += take;
-        p += take;
-        len -= take;
-        if (hs->n == BCW_HASH_BLOCK) {
-            hs->h = bcw__hash_wide(hs->buf, hs->n, hs->h);
-            hs->n = 0;
-        }
-    }
+    if (hs->state != NULL && len > 0)
+        XXH3_64bits_update(hs->state, data, len);
 }
 
 uint64_t bcw__hasher_end(bcw_hasher *hs)
 {
-    if (hs->buf != NULL && hs->n > 0)
-        hs->h = bcw__hash_wide(hs->buf, hs->n, hs->h);
-    free(hs->buf);
-    hs->buf = NULL;
-    return hs->h;
+    uint64_t h = hs->state != NULL ? XXH3_64bits_digest(hs->state) : 0;
+    XXH3_freeState(hs->state);
+    hs->state = NULL;
+    return h;
 }
 
-uint64_t bcw__hash_blocks(const void *data, size_t len)
+uint64_t bcw__checksum(const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    uint64_t h = 0;
-    for (size_t at = 0; at < len; at += BCW_HASH_BLOCK)
-        h = bcw__hash_wide(
-            p + at, len - at < BCW_HASH_BLOCK ? len - at : BCW_HASH_BLOCK, h);
-    return h;
+    return XXH3_64bits(data, len);
 }
 
 uint64_t bcw__hash_str(const char *s)

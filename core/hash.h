@@ -11,21 +11,11 @@
  * same continued from an earlier value. */
 BCW_INTERNAL uint64_t bcw__hash(const void *data, size_t n, uint64_t seed);
 
-/* The same mixing in four lanes over 32-byte stripes, folded into one
- * and ended as bcw__hash ends: four times the bytes per cycle, for
- * checksums of files of hundreds of MB.  Not the same values as
- * bcw__hash. */
-BCW_INTERNAL uint64_t bcw__hash_wide(const void *data, size_t n, uint64_t seed);
-
-/* bcw__hash_wide over a stream written in pieces: the bytes in blocks of
- * BCW_HASH_BLOCK, each block's hash the seed of the next, the last one
- * shorter; what a writer adds piece by piece (bcw_hasher) and a reader
- * of the whole (bcw__hash_blocks) both get. */
-#define BCW_HASH_BLOCK ((size_t)1 << 20)
+/* A results file's checksum (docs/results.md): XXH3's 64-bit hash
+ * (libxxhash) of its bytes, taken piece by piece as a writer adds them
+ * (bcw_hasher) or of the whole (bcw__checksum). */
 typedef struct bcw_hasher {
-    uint64_t h;
-    size_t n;           /* bytes in buf */
-    unsigned char *buf; /* BCW_HASH_BLOCK of them */
+    void *state; /* XXH3_state_t, NULL when it could not be made */
 } bcw_hasher;
 /* 0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__hasher_init(bcw_hasher *hs);
@@ -33,7 +23,7 @@ BCW_INTERNAL void bcw__hasher_add(bcw_hasher *hs, const void *data, size_t len);
 /* The hash of what was added; frees the hasher (which may be one whose
  * init failed). */
 BCW_INTERNAL uint64_t bcw__hasher_end(bcw_hasher *hs);
-BCW_INTERNAL uint64_t bcw__hash_blocks(const void *data, size_t len);
+BCW_INTERNAL uint64_t bcw__checksum(const void *data, size_t len);
 
 /* A hash index from keys to small integers (array positions): the
  * caller hashes its key and confirms candidates, so one index type serves

@@ -13,7 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
     int rc = fuzz_command(cmd_report, "report",
-                          fuzz_sealed(data, n, bcw__hash_blocks), "--format",
+                          fuzz_sealed(data, n, bcw__checksum), "--format",
                           "json", NULL);
     if (rc != EXIT_OK && rc != EXIT_USAGE)
         abort();

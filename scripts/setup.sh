@@ -13,15 +13,15 @@ LLVM=${BCW_LLVM:-14}
 # bcwalk itself: gcc and g++ (cmake builds bcwalk with cc and c++,
 # which clang-$LLVM does not provide), LLVM and clang (the analysis, the
 # workers' native code, the sanitizer runtimes of --sanitize), Z3,
-# libffi, msgpack-c, the build tools, and python3 (the man page is made
-# from --help)
-BUILD_PKGS="gcc g++ clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev cmake make pkg-config python3"
-# the tests: cmocka (the unit tests, the emitted C tests), msgpack for
-# Python (the end-to-end tests), and what reads back the exports: lcov
+# libffi, msgpack-c, xxHash (the results file's checksum), the build
+# tools, and python3 (the man page is made from --help)
+BUILD_PKGS="gcc g++ clang-$LLVM llvm-$LLVM-dev libclang-rt-$LLVM-dev libz3-dev libffi-dev libmsgpack-dev libxxhash-dev cmake make pkg-config python3"
+# the tests: cmocka (the unit tests, the emitted C tests), msgpack and
+# xxhash for Python (the end-to-end tests), and what reads back the exports: lcov
 # (genhtml), graphviz (dot), libxml2-utils (xmllint),
 # python3-jsonschema and chromium; npm, which fetches the SARIF schema
 # (sarif-schema.sh), comes with Node.js, not as a Debian package here
-CHECK_PKGS="libcmocka-dev python3-msgpack lcov graphviz libxml2-utils python3-jsonschema chromium"
+CHECK_PKGS="libcmocka-dev python3-msgpack python3-xxhash lcov graphviz libxml2-utils python3-jsonschema chromium"
 # the benchmarks: jansson (bench_json), bubblewrap (bench_sandbox)
 BENCH_PKGS="libjansson-dev bubblewrap python3-msgpack"
 

@@ -393,7 +393,7 @@ static bool sealed(const results_file *f)
     uint64_t sum = 0;
     for (size_t i = f->len - 8; i < f->len; i++)
         sum = sum << 8 | (unsigned char)f->data[i];
-    return sum == bcw__hash_blocks(f->data, f->len - 8);
+    return sum == bcw__checksum(f->data, f->len - 8);
 }
 
 /* Where the replay section and the trailer start, into *roff and *soff,

@@ -14,10 +14,11 @@ import unittest
 
 try:
     import msgpack  # Debian's python3-msgpack: independent of bcwalk's writer
-except ImportError:
-    sys.exit("e2e: no msgpack module in %s: the tests run with Debian's "
-             "/usr/bin/python3 and python3-msgpack (`make setup` installs it)"
-             % sys.executable)
+    import xxhash  # Debian's python3-xxhash: the results file's checksum
+except ImportError as e:
+    sys.exit("e2e: no %s module in %s: the tests run with Debian's "
+             "/usr/bin/python3, python3-msgpack and python3-xxhash (`make "
+             "setup-check` installs them)" % (e.name, sys.executable))
 
 # set by main(): bcwalk, examples, cache, opt, plugin, tmp
 ARGS = None
@@ -100,29 +101,10 @@ def bcw_hash(data, seed=0):
     return h ^ h >> 32
 
 
-def bcw_hash_blocks(data):
-    """core/hash.c's bcw__hash_blocks of bytes `data`: the checksum of
-    results files (bcw__hash_wide over each MiB, chained)."""
-    m = (1 << 64) - 1
-    p1, p2 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F
-
-    def rotl(x, r):
-        return (x << r | x >> (64 - r)) & m
-
-    def wide(block, seed):
-        v = [(seed + p1 + p2) & m, (seed + p2) & m, seed, (seed - p1) & m]
-        whole = len(block) - len(block) % 32
-        for i in range(0, whole, 32):
-            for k in range(4):
-                w = int.from_bytes(block[i + 8 * k:i + 8 * k + 8], "little")
-                v[k] = rotl((v[k] + w * p2) & m, 31) * p1 & m
-        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) +
-             rotl(v[3], 18)) & m
-        return bcw_hash(block[whole:], h ^ len(block))
-    h = 0
-    for at in range(0, len(data), 1 << 20):
-        h = wide(data[at:at + (1 << 20)], h)
-    return h
+def bcw_checksum(data):
+    """core/hash.c's bcw__checksum of bytes `data`: the checksum of
+    results files, XXH3's 64-bit hash."""
+    return xxhash.xxh3_64_intdigest(bytes(data))
 
 
 def without_timing(lines):

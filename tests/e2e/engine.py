@@ -212,7 +212,7 @@ class Shards(unittest.TestCase):
         u.feed(bytes(data))
         u.unpack()
         data[u.tell() + 3] ^= 1  # in the first sequence, its constructor's
-        data[-8:] = common.bcw_hash_blocks(bytes(data[:-8])).to_bytes(8, "big")
+        data[-8:] = common.bcw_checksum(data[:-8]).to_bytes(8, "big")
         with open(paths[1], "wb") as f:
             f.write(data)
         out = os.path.join(common.ARGS.tmp, "differ.msgpack")
