@@ -1,4 +1,7 @@
-/* native_bstack.c - native C baseline for bcwalk's protocol walk of bstack. */
+/* native_bstack.c - native C baseline for bcwalk's protocol walk of bstack.
+ * With --ffi every call goes through libffi's ffi_call (its call
+ * interfaces prepared once), as `bcwalk explore --calls ffi` calls: the
+ * most a walk through libffi can reach on this machine. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <inttypes.h>
@@ -10,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <ffi.h>
 
 /* examples/bstack.c has no header; declare its API here.  It is linked in as
  * a separate translation unit, so nothing gets inlined into the walk - the
@@ -78,6 +83,63 @@ static void on_sigabrt(int sig)
     siglongjmp(abort_env, 1);
 }
 
+/* --ffi: the calls through ffi_call, each function's interface prepared
+ * once (cif_ptr: one pointer argument; cif_push: a pointer and an int;
+ * cif_new: none). */
+static bool use_ffi;
+static ffi_cif cif_new, cif_ptr, cif_push;
+static ffi_type *ptr_args[] = {&ffi_type_pointer, &ffi_type_sint};
+
+static void prepare_ffi(void)
+{
+    if (ffi_prep_cif(&cif_new, FFI_DEFAULT_ABI, 0, &ffi_type_pointer, NULL) !=
+            FFI_OK ||
+        ffi_prep_cif(&cif_ptr, FFI_DEFAULT_ABI, 1, &ffi_type_sint, ptr_args) !=
+            FFI_OK ||
+        ffi_prep_cif(&cif_push, FFI_DEFAULT_ABI, 2, &ffi_type_void, ptr_args) !=
+            FFI_OK) {
+        fputs("native_bstack: ffi_prep_cif failed\n", stderr);
+        exit(1);
+    }
+}
+
+/* Method `op` on s through ffi_call (push given x); its int result. */
+static int32_t call_ffi(int op, bstack *s, int x)
+{
+    static void (*const fns[N_OPS])(void) = {
+        FFI_FN(bstack_push), FFI_FN(bstack_pop),      FFI_FN(bstack_top),
+        FFI_FN(bstack_size), FFI_FN(bstack_is_empty), FFI_FN(bstack_is_full)};
+    void *args[] = {&s, &x};
+    ffi_arg r = 0;
+    ffi_call(op == OP_PUSH ? &cif_push : &cif_ptr, fns[op], &r, args);
+    /* push and pop are void; bool results come back widened, their low
+     * byte the value */
+    return op == OP_PUSH || op == OP_POP           ? 0
+           : op == OP_IS_EMPTY || op == OP_IS_FULL ? (int32_t)(r & 0xff)
+                                                   : (int32_t)r;
+}
+
+/* The constructor and the destructor, directly or through ffi_call. */
+static bstack *make(void)
+{
+    if (!use_ffi)
+        return bstack_new();
+    void *r = NULL;
+    ffi_call(&cif_new, FFI_FN(bstack_new), &r, NULL);
+    return r;
+}
+
+static void destroy(bstack *s)
+{
+    if (!use_ffi) {
+        bstack_free(s);
+        return;
+    }
+    void *args[] = {&s};
+    ffi_arg r;
+    ffi_call(&cif_ptr, FFI_FN(bstack_free), &r, args);
+}
+
 /* Which call is in flight.  A static rather than an automatic variable so
  * that its value is well defined after siglongjmp without making the
  * per-call loop variable volatile. */
@@ -95,7 +157,7 @@ static bool run_sequence(const unsigned char *ops, int len)
 {
     uint32_t id = next_seq_id++;
     /* volatile: s is read after siglongjmp, so it must live in memory. */
-    bstack *volatile s = bstack_new();
+    bstack *volatile s = make();
     if (s == NULL) {
         fputs("native_bstack: bstack_new returned NULL (out of memory)\n",
               stderr);
@@ -108,7 +170,7 @@ static bool run_sequence(const unsigned char *ops, int len)
         /* The constructor plus every method up to and including the abort. */
         stats.calls += 1 + current_call;
         /* Safe here: pop and top abort before touching the stack. */
-        bstack_free(s);
+        destroy(s);
         return false;
     }
 
@@ -116,6 +178,11 @@ static bool run_sequence(const unsigned char *ops, int len)
     for (int i = 0; i < len; i++) {
         int32_t r = 0;
         current_call = (uint32_t)i + 1;
+        if (use_ffi) {
+            r = call_ffi(ops[i], s, ops[i] == OP_PUSH ? ++arg : 0);
+            record_call(id, (uint32_t)i + 1, r, OUTCOME_NORMAL);
+            continue;
+        }
         /* A switch of direct calls, not a table of function pointers:
          * the cheapest dispatch a hand-written harness could use. */
         switch (ops[i]) {
@@ -141,13 +208,13 @@ static bool run_sequence(const unsigned char *ops, int len)
         record_call(id, (uint32_t)i + 1, r, OUTCOME_NORMAL);
     }
 
-    bstack_free(s);
+    destroy(s);
     record_call(id, (uint32_t)len + 1, 0, OUTCOME_NORMAL);
     stats.calls += (uint64_t)len + 2; /* constructor + methods + destructor */
     if (len == 0) {
         /* as bcwalk does: a destructor that checks its object for NULL
          * is given NULL once, after the constructor's sequence */
-        bstack_free(NULL);
+        destroy(NULL);
         stats.calls++;
     }
     return true;
@@ -186,12 +253,15 @@ static double now_s(void)
 int main(int argc, char **argv)
 {
     char *end;
-    long depth = argc == 2 ? strtol(argv[1], &end, 10) : -1;
-    if (argc != 2 || *argv[1] == '\0' || *end != '\0' || depth < 0 ||
-        depth > MAX_DEPTH) {
-        fprintf(stderr, "usage: %s DEPTH   (0..%d)\n", argv[0], MAX_DEPTH);
+    use_ffi = argc == 3 && strcmp(argv[2], "--ffi") == 0;
+    long depth = argc == 2 || use_ffi ? strtol(argv[1], &end, 10) : -1;
+    if (depth < 0 || *argv[1] == '\0' || *end != '\0' || depth > MAX_DEPTH) {
+        fprintf(stderr, "usage: %s DEPTH [--ffi]   (0..%d)\n", argv[0],
+                MAX_DEPTH);
         return 2;
     }
+    if (use_ffi)
+        prepare_ffi();
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -217,14 +287,15 @@ int main(int argc, char **argv)
     double elapsed = now_s() - t0;
 
     uint64_t executed = stats.normal + stats.terminated;
-    printf("{\"tool\":\"native\",\"depth\":%ld,"
+    printf("{\"tool\":\"%s\",\"depth\":%ld,"
            "\"sequences\":{\"normal\":%" PRIu64 ",\"terminated\":%" PRIu64
            ",\"discarded\":%" PRIu64 "},"
            "\"calls\":%" PRIu64 ",\"elapsed_s\":%.6f,"
            "\"calls_per_s\":%.1f,\"sequences_per_s\":%.1f,"
            "\"checksum\":\"%016" PRIx64 "\"}\n",
-           depth, stats.normal, stats.terminated, stats.discarded, stats.calls,
-           elapsed, elapsed > 0 ? (double)stats.calls / elapsed : 0.0,
+           use_ffi ? "native-ffi" : "native", depth, stats.normal,
+           stats.terminated, stats.discarded, stats.calls, elapsed,
+           elapsed > 0 ? (double)stats.calls / elapsed : 0.0,
            elapsed > 0 ? (double)executed / elapsed : 0.0, checksum);
     return 0;
 }
