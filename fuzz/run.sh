@@ -56,6 +56,13 @@ for i in 0 1; do
     "$bcwalk" explore "$examples/bstack.bc" --unit bstack --depth 2 \
         --shard "$i/2" -o "$corpus/results/bstack.$i.results" >/dev/null
 done
+# a walk shared out by its 2 shards (parts of their own): shard 0 a seed,
+# shard 1 what the harness merges each input with
+"$bcwalk" explore "$examples/bstack.bc" --unit bstack --depth 5 \
+    --prune none --shard 0/2 -o "$corpus/results/parts.0.results" >/dev/null
+"$bcwalk" explore "$examples/bstack.bc" --unit bstack --depth 5 \
+    --prune none --shard 1/2 -o "$out/parts.1.results" >/dev/null
+export BCW_FUZZ_SHARD="$out/parts.1.results"
 # journals of fuzz_journal.c's own walk
 "$bcwalk" explore "$examples/bstack.bc" --unit bstack --depth 2 \
     --coverage "$out/tmp/j.info" --checkpoint "$corpus/journal/bstack.ckpt" \

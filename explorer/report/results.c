@@ -299,7 +299,8 @@ static void pack_parts(bcw_results *r, const bcw_replay_rec *x)
 {
     msgpack_packer *pk = &r->p.pk;
     const unsigned char *rec = x->nrecords == 1 ? x->records[0].at : NULL;
-    const unsigned char *p = rec, *end = rec + (rec ? x->records[0].len : 0);
+    const unsigned char *p = rec;
+    const unsigned char *end = rec != NULL ? rec + x->records[0].len : NULL;
     uint64_t *rec_end = NULL;
     bool laid = r->parts_on && rec != NULL && x->final != NULL &&
                 (rec_end = bcw__calloc(r->nparts + 1, sizeof *rec_end)) != NULL;
