@@ -294,7 +294,7 @@ static void pack_counts(msgpack_packer *pk, const bcw_summary *s)
 }
 
 /* The replay section's "parts" (docs/results.md): nil but for a shard
- * laid out as one, whose every sequence has its record. */
+ * laid out as one, whole, whose every sequence has its record. */
 static void pack_parts(bcw_results *r, const bcw_replay_rec *x)
 {
     msgpack_packer *pk = &r->p.pk;
@@ -302,7 +302,10 @@ static void pack_parts(bcw_results *r, const bcw_replay_rec *x)
     const unsigned char *p = rec;
     const unsigned char *end = rec != NULL ? rec + x->records[0].len : NULL;
     uint64_t *rec_end = NULL;
+    /* a shard that stopped before a length (no room on disk for its
+     * tree) is not its whole part: merge walks again, and says so */
     bool laid = r->parts_on && rec != NULL && x->final != NULL &&
+                x->final->stopped_at == 0 &&
                 (rec_end = bcw__calloc(r->nparts + 1, sizeof *rec_end)) != NULL;
     if (laid) {
         laid = skip_records(&p, end, r->pre_seqs);
