@@ -6,6 +6,7 @@ is killed.  ctest runs this file as test_e2e_hostile."""
 import ctypes
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -320,6 +321,29 @@ class Hostile(unittest.TestCase):
         # gives it slowly
         settle(30)
         self.assertEqual(running(), [])
+
+    def test_a_workers_stack_is_one_mib_whatever_the_shell_allows(self):
+        # examples/deep.c: deep_descend needs 2 MiB of stack, deep_shallow
+        # a few KiB.  The worker's calls have 1 MiB, under the shell's
+        # usual 8 MiB and under `ulimit -s unlimited` (as high as it may
+        # go here) alike: the same report
+        def walk():
+            lines = without_timing(jsonl("deep.bc", "deep", "protocol", 1))
+            lines[-1].pop("worker_restarts")
+            return lines
+        usual = walk()
+        last = {s["calls"][-1]["fn"]: s["calls"][-1] for s in usual[:-1]}
+        self.assertEqual((last["deep_descend"]["outcome"],
+                          last["deep_descend"]["cause"]),
+                         ("crash", "SIGSEGV: stack overflow in descend"))
+        self.assertEqual((last["deep_shallow"]["outcome"],
+                          last["deep_shallow"]["result"]), ("normal", "10"))
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+        try:
+            self.assertEqual(walk(), usual)
+        finally:
+            resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))
 
     def test_a_worker_near_its_cpu_limit_is_replaced_between_sequences(self):
         # the depth-9 walk of the bounded stack, through libffi, takes
