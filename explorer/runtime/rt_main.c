@@ -47,10 +47,8 @@ enum worker_state { W_SETUP, W_SERVE, W_READY, W_RUNNING, W_EXIT };
  * gets on Windows, and what portable C libraries are written within,
  * whatever `ulimit -s` bcwalk was started under (so a report does not
  * depend on the shell).  A runaway recursion's crash costs the stack it
- * touches: 8 ms at Linux's usual 8 MiB, 0.8 ms at 1 MiB (a walk that
- * meets one per sequence, as cJSON's algebra walk does with the target
- * as its own child, runs 3x faster).  Sanitized code's frames are
- * larger: 4 MiB there. */
+ * touches (benchmarks/bench_stack.c: 5.7 ms at Linux's usual 8 MiB,
+ * 0.75 ms at 1 MiB).  Sanitized code's frames are larger: 4 MiB there. */
 #if defined(BCW_RT_ASAN) || defined(BCW_SANITIZER_LOG)
 #define WORKER_STACK ((rlim_t)4 << 20)
 #else
