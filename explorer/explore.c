@@ -706,7 +706,7 @@ static int open_outputs(walk *w)
         w->cfg.shard_n > 1 &&
         (w->cfg.kind == BCW_WALK_PROTOCOL || w->cfg.kind == BCW_WALK_ALGEBRA) &&
         (!w->cfg.prune_state || w->cfg.shard_sync != NULL))
-        bcw__results_parts(w->sk.results);
+        err = bcw__results_parts(w->sk.results);
     if (err == 0 && (w->journal_o.path != NULL || w->keep_record))
         err = bcw__walk_identify(&w->id, w->given, w->o);
     if (err < 0 || (w->journal_o.path == NULL && w->time_limit_s == 0))

@@ -4,6 +4,7 @@
 #include "replay.h"
 
 #include <msgpack.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,18 @@ static int64_t add(bcw_symbols *s, uint64_t pc, const char *func,
     return (int64_t)s->n++;
 }
 
+/* Answer i used, after those used before: 0 or BCW_ENOMEM. */
+static int mark_used(bcw_symbols *s, size_t i)
+{
+    if (s->v[i].used)
+        return 0;
+    if (bcw__grow(&s->used, &s->capused, s->nused + 1, sizeof *s->used) < 0)
+        return BCW_ENOMEM;
+    s->v[i].used = true;
+    s->used[s->nused++] = (uint32_t)i;
+    return 0;
+}
+
 int bcw__symbols_get(bcw_symbols *s, uint64_t pc, char *func, size_t nfunc,
                      char *file, size_t nfile, unsigned *line)
 {
@@ -116,14 +129,9 @@ int bcw__symbols_get(bcw_symbols *s, uint64_t pc, char *func, size_t nfunc,
         }
         i = (size_t)k;
     }
-    symbol *e = &s->v[i];
-    if (!e->used &&
-        bcw__grow(&s->used, &s->capused, s->nused + 1, sizeof *s->used) < 0)
+    if (mark_used(s, i) < 0)
         s->err = BCW_ENOMEM;
-    else if (!e->used) {
-        e->used = true;
-        s->used[s->nused++] = (uint32_t)i;
-    }
+    const symbol *e = &s->v[i];
     if (e->func[0] == '\0')
         return 0;
     snprintf(func, nfunc, "%s", e->func);
@@ -153,16 +161,9 @@ bool bcw__symbols_used(const bcw_symbols *s, size_t k, uint64_t *pc,
 int bcw__symbols_use(bcw_symbols *s, uint64_t pc)
 {
     size_t i = find(s, pc);
-    if (i == s->n)
-        return bcw__error(BCW_EINPUT, "the results files use a symbol "
-                                      "none of them lists");
-    if (s->v[i].used)
-        return 0;
-    if (bcw__grow(&s->used, &s->capused, s->nused + 1, sizeof *s->used) < 0)
-        return BCW_ENOMEM;
-    s->v[i].used = true;
-    s->used[s->nused++] = (uint32_t)i;
-    return 0;
+    return i == s->n ? bcw__error(BCW_EINPUT, "the results files use a "
+                                              "symbol none of them lists")
+                     : mark_used(s, i);
 }
 
 size_t bcw__symbols_nused(const bcw_symbols *s)
@@ -595,20 +596,28 @@ static int read_symbols(bcw_recorded *rc, results_file *f,
     return err != 0 ? err : rd->err;
 }
 
-/* The trailer's counts (BCW_COUNTS, in results.c's order) into v. */
+const bcw_count bcw__counts[BCW_COUNTS] = {
+    {"normal", offsetof(bcw_summary, normal)},
+    {"terminated", offsetof(bcw_summary, terminated)},
+    {"unmet", offsetof(bcw_summary, unmet)},
+    {"suspect", offsetof(bcw_summary, suspect)},
+    {"aliasing", offsetof(bcw_summary, aliasing)},
+    {"discarded", offsetof(bcw_summary, discarded)},
+    {"pruned_observer", offsetof(bcw_summary, pruned_observer)},
+    {"predicted_void", offsetof(bcw_summary, predicted_void)},
+    {"calls", offsetof(bcw_summary, calls)}};
+
+/* The trailer's counts (bcw__counts) into v. */
 static void read_counts(bcw_rd *rd, const msgpack_object *o, uint64_t *v)
 {
-    static const char *const names[BCW_COUNTS] = {
-        "normal",    "terminated",      "unmet",          "suspect", "aliasing",
-        "discarded", "pruned_observer", "predicted_void", "calls"};
     for (unsigned i = 0; i < BCW_COUNTS; i++)
-        v[i] =
-            bcw__rd_u64(rd, bcw__rd_field(o, names[i]), UINT64_MAX, "summary");
+        v[i] = bcw__rd_u64(rd, bcw__rd_field(o, bcw__counts[i].name),
+                           UINT64_MAX, "summary");
 }
 
-/* The replay section's "parts": a shard's layout, or nil.  Each part
- * ends past the one before it, within the file's sequences, records and
- * symbols. */
+/* The replay section's "parts": a shard's layout, or nil; its common
+ * start is parts[0].  Each part ends past the one before it, within the
+ * file's sequences, records and symbols. */
 static int read_parts(results_file *f, bcw_recorded_file *k)
 {
     bcw_rd *rd = &f->rd;
@@ -623,32 +632,37 @@ static int read_parts(results_file *f, bcw_recorded_file *k)
         bcw__rd_arr(rd, bcw__rd_field(o, "each"), 0, "parts");
     if (pre == NULL || c == NULL || each == NULL)
         return rd->err;
-    k->pre_end = bcw__rd_u64(rd, &pre[0], k->replay_at, "parts");
-    k->pre_rec = bcw__rd_u64(rd, &pre[1], k->rec_len, "parts");
-    k->pre_nsyms = bcw__rd_u64(rd, &pre[2], k->npcs, "parts");
     for (unsigned i = 0; i < BCW_COUNTS; i++)
         k->pre_counts[i] = bcw__rd_u64(rd, &c[i], k->counts[i], "parts");
     uint32_t n = bcw__rd_field(o, "each")->via.array.size;
-    if (n > 0 && (k->parts = bcw__calloc(n, sizeof *k->parts)) == NULL)
+    if ((k->parts = bcw__calloc((size_t)n + 1, sizeof *k->parts)) == NULL)
         return BCW_ENOMEM;
-    uint64_t end = k->pre_end, rec = k->pre_rec, nsyms = k->pre_nsyms;
+    k->parts[0] = (bcw_shard_part){
+        .end = bcw__rd_u64(rd, &pre[0], k->replay_at, "parts"),
+        .rec_end = bcw__rd_u64(rd, &pre[1], k->rec_len, "parts"),
+        .nsyms = bcw__rd_u64(rd, &pre[2], k->npcs, "parts")};
+    k->nparts = 1;
     for (uint32_t i = 0; rd->err == 0 && i < n; i++) {
         const msgpack_object *e = bcw__rd_arr(rd, &each[i], 5, "parts");
         if (e == NULL)
             break;
+        const bcw_shard_part *from = &k->parts[k->nparts - 1];
         bcw_shard_part *t = &k->parts[k->nparts++];
         t->len = (unsigned)bcw__rd_u64(rd, &e[0], UINT16_MAX, "parts");
         t->subtree = bcw__rd_u64(rd, &e[1], UINT64_MAX - 1, "parts");
         t->end = bcw__rd_u64(rd, &e[2], k->replay_at, "parts");
         t->rec_end = bcw__rd_u64(rd, &e[3], k->rec_len, "parts");
         t->nsyms = bcw__rd_u64(rd, &e[4], k->npcs, "parts");
-        if (t->end < end || t->rec_end < rec || t->nsyms < nsyms)
+        if (t->end < from->end || t->rec_end < from->rec_end ||
+            t->nsyms < from->nsyms)
             bcw__rd_bad(rd, "parts");
-        end = t->end, rec = t->rec_end, nsyms = t->nsyms;
     }
-    /* the parts end where the sequences and the records do */
+    /* the start ends past the header, the last part where the sequences
+     * and the records do */
+    const bcw_shard_part *last = &k->parts[k->nparts - 1];
     if (rd->err == 0 &&
-        (end != k->replay_at || rec != k->rec_len || k->pre_end < k->head_end))
+        (last->end != k->replay_at || last->rec_end != k->rec_len ||
+         k->parts[0].end < k->head_end))
         bcw__rd_bad(rd, "parts");
     k->laid = rd->err == 0;
     return rd->err;
@@ -666,7 +680,6 @@ static int keep_file(bcw_recorded *rc, results_file *f, bcw_recorded_file **k)
         .path = bcw__strdup(f->path),
         .data = f->data,
         .len = f->len,
-        .shard_i = f->shard_i,
         .head_end = f->head_end,
         .replay_at = f->replay_at,
         .rec = (const unsigned char *)f->records->via.bin.ptr,

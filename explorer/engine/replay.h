@@ -72,11 +72,18 @@ typedef struct bcw_replay_rec {
 } bcw_replay_rec;
 
 /* The counts a results file's trailer has, and its "parts" for the
- * walk as it was shared out, in this order. */
+ * walk as it was shared out: their names and where bcw_summary has
+ * them, in the files' order. */
 #define BCW_COUNTS 9
+typedef struct bcw_count {
+    const char *name;
+    size_t off; /* a uint64_t of bcw_summary */
+} bcw_count;
+BCW_INTERNAL extern const bcw_count bcw__counts[BCW_COUNTS];
 
 /* A shard's own part of one length in one subtree, as its file's
- * "parts" records it (docs/results.md). */
+ * "parts" records it (docs/results.md); or its common start, the
+ * lengths every shard runs (len and subtree 0). */
 typedef struct bcw_shard_part {
     unsigned len;
     uint64_t subtree;
@@ -90,7 +97,6 @@ typedef struct bcw_recorded_file {
     char *path;
     const char *data; /* its bytes, mapped */
     size_t len;
-    unsigned shard_i;
     size_t head_end;  /* where the header ends: the sequences start */
     size_t replay_at; /* where the replay section starts */
     uint64_t counts[BCW_COUNTS]; /* the trailer's */
@@ -98,11 +104,11 @@ typedef struct bcw_recorded_file {
     size_t rec_len;
     uint64_t *pcs; /* its symbols' addresses, in the order it used them */
     size_t npcs;
-    /* a shard's layout ("parts"), when it has one: the sequences every
-     * shard runs end at pre_end (records at pre_rec, pre_nsyms symbols
-     * used), its counts then pre_counts; its parts follow */
+    /* a shard's layout ("parts"), when it has one: parts[0] its common
+     * start, after which its counts were pre_counts; its own parts
+     * after it, each beginning where the one before ends */
     bool laid;
-    uint64_t pre_end, pre_rec, pre_nsyms, pre_counts[BCW_COUNTS];
+    uint64_t pre_counts[BCW_COUNTS];
     bcw_shard_part *parts;
     size_t nparts;
 } bcw_recorded_file;

@@ -28,31 +28,21 @@ int bcw_recorded_merges(const bcw_recorded *rc)
     return 1;
 }
 
-/* Where part k of file f starts: in its sequences, its records, and its
- * list of symbols. */
-static const bcw_shard_part *before(const bcw_recorded_file *f, size_t k,
-                                    bcw_shard_part *pre)
-{
-    if (k > 0)
-        return &f->parts[k - 1];
-    *pre = (bcw_shard_part){
-        .end = f->pre_end, .rec_end = f->pre_rec, .nsyms = f->pre_nsyms};
-    return pre;
-}
-
 /* Does file g run the lengths every shard runs as file f does: the same
  * header, sequences, records, symbols and counts? */
 static bool same_start(const bcw_recorded_file *f, const bcw_recorded_file *g)
 {
-    return f->pre_end == g->pre_end && f->pre_rec == g->pre_rec &&
-           f->pre_nsyms == g->pre_nsyms &&
-           memcmp(f->data, g->data, f->pre_end) == 0 &&
-           memcmp(f->rec, g->rec, f->pre_rec) == 0 &&
-           memcmp(f->pcs, g->pcs, f->pre_nsyms * sizeof *f->pcs) == 0 &&
+    const bcw_shard_part *a = &f->parts[0], *b = &g->parts[0];
+    return a->end == b->end && a->rec_end == b->rec_end &&
+           a->nsyms == b->nsyms && memcmp(f->data, g->data, a->end) == 0 &&
+           memcmp(f->rec, g->rec, a->rec_end) == 0 &&
+           (a->nsyms == 0 ||
+            memcmp(f->pcs, g->pcs, a->nsyms * sizeof *f->pcs) == 0) &&
            memcmp(f->pre_counts, g->pre_counts, sizeof f->pre_counts) == 0;
 }
 
-/* A part taken, in the whole walk's order. */
+/* A part taken, in the whole walk's order: f->parts[k], k >= 1, which
+ * begins where f->parts[k - 1] ends. */
 typedef struct taken {
     const bcw_recorded_file *f;
     size_t k;
@@ -66,6 +56,8 @@ static int order_parts(const bcw_recorded *rc, taken *out)
     size_t *at = bcw__calloc(rc->nfiles, sizeof *at), n = 0;
     if (at == NULL)
         return BCW_ENOMEM;
+    for (size_t i = 0; i < rc->nfiles; i++)
+        at[i] = 1; /* past the common start */
     int err = 0;
     for (;;) {
         const bcw_shard_part *best = NULL;
@@ -99,20 +91,14 @@ static int order_parts(const bcw_recorded *rc, taken *out)
  * shard's own after them. */
 static bcw_summary merged_counts(const bcw_recorded *rc)
 {
-    uint64_t v[BCW_COUNTS];
-    memcpy(v, rc->files[0].pre_counts, sizeof v);
-    for (size_t i = 0; i < rc->nfiles; i++)
-        for (unsigned j = 0; j < BCW_COUNTS; j++)
-            v[j] += rc->files[i].counts[j] - rc->files[i].pre_counts[j];
-    return (bcw_summary){.normal = v[0],
-                         .terminated = v[1],
-                         .unmet = v[2],
-                         .suspect = v[3],
-                         .aliasing = v[4],
-                         .discarded = v[5],
-                         .pruned_observer = v[6],
-                         .predicted_void = v[7],
-                         .calls = v[8]};
+    bcw_summary sum = {0};
+    for (unsigned j = 0; j < BCW_COUNTS; j++) {
+        uint64_t v = rc->files[0].pre_counts[j];
+        for (size_t i = 0; i < rc->nfiles; i++)
+            v += rc->files[i].counts[j] - rc->files[i].pre_counts[j];
+        memcpy((char *)&sum + bcw__counts[j].off, &v, sizeof v);
+    }
+    return sum;
 }
 
 /* The symbols the whole walk used, in the order it first did: a part's
@@ -121,14 +107,12 @@ static int use_symbols(bcw_recorded *rc, const taken *order, size_t n)
 {
     const bcw_recorded_file *f0 = &rc->files[0];
     int err = 0;
-    for (size_t s = 0; err == 0 && s < f0->pre_nsyms; s++)
+    for (size_t s = 0; err == 0 && s < f0->parts[0].nsyms; s++)
         err = bcw__symbols_use(rc->symbols, f0->pcs[s]);
     for (size_t p = 0; err == 0 && p < n; p++) {
-        bcw_shard_part pre;
         const bcw_recorded_file *f = order[p].f;
-        const bcw_shard_part *from = before(f, order[p].k, &pre);
-        for (uint64_t s = from->nsyms;
-             err == 0 && s < f->parts[order[p].k].nsyms; s++)
+        const bcw_shard_part *t = &f->parts[order[p].k];
+        for (uint64_t s = t[-1].nsyms; err == 0 && s < t->nsyms; s++)
             err = bcw__symbols_use(rc->symbols, f->pcs[s]);
     }
     return err;
@@ -144,16 +128,14 @@ static int write_merged(bcw_recorded *rc, const char *path, const taken *order,
     int err = bcw__results_start(&r, path);
     if (err < 0)
         return err;
-    err = bcw__results_put(r, f0->data, f0->pre_end);
-    spans[0] = (bcw_span){f0->rec, f0->pre_rec};
+    err = bcw__results_put(r, f0->data, f0->parts[0].end);
+    spans[0] = (bcw_span){f0->rec, f0->parts[0].rec_end};
     for (size_t p = 0; err == 0 && p < n; p++) {
-        bcw_shard_part pre;
         const bcw_recorded_file *f = order[p].f;
-        const bcw_shard_part *from = before(f, order[p].k, &pre);
         const bcw_shard_part *t = &f->parts[order[p].k];
-        err = bcw__results_put(r, f->data + from->end, t->end - from->end);
+        err = bcw__results_put(r, f->data + t[-1].end, t->end - t[-1].end);
         spans[p + 1] =
-            (bcw_span){f->rec + from->rec_end, t->rec_end - from->rec_end};
+            (bcw_span){f->rec + t[-1].rec_end, t->rec_end - t[-1].rec_end};
     }
     bcw_replay_rec x = {.argv = (const char *const *)rc->argv,
                         .argc = rc->argc,
@@ -181,7 +163,7 @@ int bcw_recorded_merge(bcw_recorded *rc, const char *path)
     const bcw_recorded_file *f0 = &rc->files[0];
     size_t n = 0;
     for (size_t i = 0; i < rc->nfiles; i++) {
-        n += rc->files[i].nparts;
+        n += rc->files[i].nparts - 1;
         if (!same_start(f0, &rc->files[i]))
             return bcw__error(BCW_EINPUT,
                               "%s: the lengths every shard runs differ from "

@@ -215,7 +215,7 @@ BCW_INTERNAL uint64_t bcw__results_size(const bcw_results *r);
  * merge copies its bytes rather than walking again (docs/results.md,
  * "parts"): bcw__results_part is then told of every sequence, before
  * it is reported (`nsyms`: the symbols the walk used before it). */
-BCW_INTERNAL void bcw__results_parts(bcw_results *r);
+BCW_INTERNAL int bcw__results_parts(bcw_results *r);
 BCW_INTERNAL int bcw__results_part(bcw_results *r, const bcw_seq *s,
                                    uint64_t nsyms);
 /* The replay section (replay.h), before the trailer: what bcwalk

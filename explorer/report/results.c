@@ -27,9 +27,9 @@
 /* far above what one flush interval packs: a sequence, or the states */
 #define PACK_LIMIT ((size_t)1 << 30)
 
-/* A shard's own part of one length in one subtree (bcw_seq.part): its
- * sequences come together in the file, and their records in the replay
- * section's. */
+/* A shard's own part of one length in one subtree (bcw_seq.part), or
+ * its common start (the lengths every shard runs): its sequences come
+ * together in the file, and their records in the replay section's. */
 typedef struct results_part {
     unsigned len;
     uint64_t subtree;
@@ -47,10 +47,9 @@ struct bcw_results {
     uint64_t replay_at; /* where the replay section begins, 0: none */
     bcw_hasher sum;     /* of every byte written: the trailer's checksum */
     bcw_pack p;         /* its error is the writer's, sticky */
-    /* a shard's layout (bcw__results_parts): the sequences every shard
-     * runs alike, then its parts */
+    /* a shard's layout (bcw__results_parts): parts[0] the sequences
+     * every shard runs alike, then its own parts */
     bool parts_on;
-    uint64_t pre_seqs, pre_end, pre_nsyms;
     results_part *parts;
     size_t nparts, capparts;
 };
@@ -226,39 +225,37 @@ uint64_t bcw__results_size(const bcw_results *r)
     return r->written + r->p.buf.len;
 }
 
-void bcw__results_parts(bcw_results *r)
+int bcw__results_parts(bcw_results *r)
 {
+    if (bcw__grow(&r->parts, &r->capparts, 1, sizeof *r->parts) < 0)
+        return BCW_ENOMEM;
+    r->parts[0] = (results_part){.subtree = BCW_SEQ_EVERY_SHARD};
+    r->nparts = 1;
     r->parts_on = true;
+    return 0;
 }
 
-/* The sequences before now end the part they are in (the lengths every
- * shard runs, before the first part), the walk having used `nsyms`
- * symbols. */
+/* The sequences before now end the part they are in, the walk having
+ * used `nsyms` symbols. */
 static void end_part(bcw_results *r, uint64_t nsyms)
 {
-    uint64_t at = bcw__results_size(r);
-    if (r->nparts == 0) {
-        r->pre_end = at;
-        r->pre_nsyms = nsyms;
-    } else {
-        r->parts[r->nparts - 1].end = at;
-        r->parts[r->nparts - 1].nsyms = nsyms;
-    }
+    r->parts[r->nparts - 1].end = bcw__results_size(r);
+    r->parts[r->nparts - 1].nsyms = nsyms;
 }
 
 int bcw__results_part(bcw_results *r, const bcw_seq *s, uint64_t nsyms)
 {
     if (r == NULL || !r->parts_on)
         return 0;
-    unsigned len = s->len - s->nprefix;
     if (s->part == BCW_SEQ_EVERY_SHARD) {
         /* after a part: not laid out as a shard (merge walks it again) */
-        r->parts_on = r->nparts == 0;
-        r->pre_seqs++;
+        r->parts_on = r->nparts == 1;
+        r->parts[0].seqs++;
         return 0;
     }
-    const results_part *cur = r->nparts ? &r->parts[r->nparts - 1] : NULL;
-    if (cur == NULL || cur->subtree != s->part || cur->len != len) {
+    unsigned len = s->len - s->nprefix;
+    const results_part *cur = &r->parts[r->nparts - 1];
+    if (cur->subtree != s->part || cur->len != len) {
         end_part(r, nsyms);
         if (bcw__grow(&r->parts, &r->capparts, r->nparts + 1,
                       sizeof *r->parts) < 0)
@@ -283,14 +280,19 @@ static bool skip_records(const unsigned char **p, const unsigned char *end,
     return true;
 }
 
+/* Count i (bcw__counts) of s. */
+static uint64_t count(const bcw_summary *s, unsigned i)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)s + bcw__counts[i].off, sizeof v);
+    return v;
+}
+
 static void pack_counts(msgpack_packer *pk, const bcw_summary *s)
 {
-    const uint64_t v[] = {s->normal,          s->terminated,     s->unmet,
-                          s->suspect,         s->aliasing,       s->discarded,
-                          s->pruned_observer, s->predicted_void, s->calls};
-    msgpack_pack_array(pk, sizeof v / sizeof *v);
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-        msgpack_pack_uint64(pk, v[i]);
+    msgpack_pack_array(pk, BCW_COUNTS);
+    for (unsigned i = 0; i < BCW_COUNTS; i++)
+        msgpack_pack_uint64(pk, count(s, i));
 }
 
 /* The replay section's "parts" (docs/results.md): nil but for a shard
@@ -306,14 +308,10 @@ static void pack_parts(bcw_results *r, const bcw_replay_rec *x)
      * tree) is not its whole part: merge walks again, and says so */
     bool laid = r->parts_on && rec != NULL && x->final != NULL &&
                 x->final->stopped_at == 0 &&
-                (rec_end = bcw__calloc(r->nparts + 1, sizeof *rec_end)) != NULL;
-    if (laid) {
-        laid = skip_records(&p, end, r->pre_seqs);
-        rec_end[0] = (uint64_t)(p - rec);
-    }
+                (rec_end = bcw__calloc(r->nparts, sizeof *rec_end)) != NULL;
     for (size_t i = 0; laid && i < r->nparts; i++) {
         laid = skip_records(&p, end, r->parts[i].seqs);
-        rec_end[i + 1] = (uint64_t)(p - rec);
+        rec_end[i] = (uint64_t)(p - rec);
     }
     bcw__pack_str(pk, "parts");
     if (!laid || p != end) {
@@ -322,23 +320,23 @@ static void pack_parts(bcw_results *r, const bcw_replay_rec *x)
         return;
     }
     /* never shared out: every sequence is every shard's */
-    const bcw_summary *pre = r->nparts ? x->shared_from : x->final;
+    const bcw_summary *pre = r->nparts > 1 ? x->shared_from : x->final;
     msgpack_pack_map(pk, 2);
     bcw__pack_str(pk, "pre");
     msgpack_pack_array(pk, 4);
-    msgpack_pack_uint64(pk, r->pre_end);
+    msgpack_pack_uint64(pk, r->parts[0].end);
     msgpack_pack_uint64(pk, rec_end[0]);
-    msgpack_pack_uint64(pk, r->pre_nsyms);
+    msgpack_pack_uint64(pk, r->parts[0].nsyms);
     pack_counts(pk, pre);
     bcw__pack_str(pk, "each");
-    msgpack_pack_array(pk, (uint32_t)r->nparts);
-    for (size_t i = 0; i < r->nparts; i++) {
+    msgpack_pack_array(pk, (uint32_t)r->nparts - 1);
+    for (size_t i = 1; i < r->nparts; i++) {
         const results_part *t = &r->parts[i];
         msgpack_pack_array(pk, 5);
         msgpack_pack_uint32(pk, t->len);
         msgpack_pack_uint64(pk, t->subtree);
         msgpack_pack_uint64(pk, t->end);
-        msgpack_pack_uint64(pk, rec_end[i + 1]);
+        msgpack_pack_uint64(pk, rec_end[i]);
         msgpack_pack_uint64(pk, t->nsyms);
     }
     free(rec_end);
@@ -461,20 +459,13 @@ int bcw__results_close(bcw_results *r, const bcw_summary *s)
         msgpack_packer *pk = &r->p.pk;
         msgpack_pack_map(pk, r->replay_at ? 3 : 2);
         bcw__pack_str(pk, "summary");
-        msgpack_pack_map(pk, s->partial ? 10 : 9);
+        msgpack_pack_map(pk, BCW_COUNTS + (s->partial ? 1 : 0));
         if (s->partial) {
             bcw__pack_str(pk, "partial");
             msgpack_pack_true(pk);
         }
-        pack_kv_u64(pk, "normal", s->normal);
-        pack_kv_u64(pk, "terminated", s->terminated);
-        pack_kv_u64(pk, "unmet", s->unmet);
-        pack_kv_u64(pk, "suspect", s->suspect);
-        pack_kv_u64(pk, "aliasing", s->aliasing);
-        pack_kv_u64(pk, "discarded", s->discarded);
-        pack_kv_u64(pk, "pruned_observer", s->pruned_observer);
-        pack_kv_u64(pk, "predicted_void", s->predicted_void);
-        pack_kv_u64(pk, "calls", s->calls);
+        for (unsigned i = 0; i < BCW_COUNTS; i++)
+            pack_kv_u64(pk, bcw__counts[i].name, count(s, i));
         /* last, in 9 bytes: a reader finds the replay section from the
          * file's end without reading the sequences */
         if (r->replay_at) {
