@@ -752,6 +752,8 @@ static int start(walk *w, bool cover, bcw_pool **pool)
     int err = bcw__pool_new(pool, w->worker, w->a.plan, w->jobs, w->timeout_ms,
                             w->build_o.sanitize);
     if (err == 0)
+        w->cfg.workers = bcw__pool_workers(*pool);
+    if (err == 0)
         err = bcw__symbols_exe(w->sk.report.symbols, w->worker);
     if (err == 0 && cover) {
         bcw__pool_cover(*pool, w->hits);

@@ -52,7 +52,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 14u
+#define BCW_PROTO_VERSION 15u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -268,17 +268,20 @@ typedef struct bcw_wire_func {
 /* Bytes of a returned C string or a filled buffer a result carries. */
 #define BCW_TEXT_MAX 64
 
-/* A call's observation: the last call of each sequence is reported. */
+/* A call's observation: the last call of each sequence is reported.
+ * The words every result has come first, then the blocks only some have
+ * (out-parameters with BCW_RESULT_OUT, text with BCW_RESULT_TEXT): a
+ * result without them is copied, checked and read as its first six
+ * words. */
 typedef struct bcw_wire_result {
-    uint8_t outcome;              /* enum bcw_outcome of the sequence */
-    uint8_t signo;                /* the signal for crashes and aborts; for
-                                     rejected and failure the contract kind
-                                     (contract.h), 0 for a NULL constructor */
-    uint16_t halted_at;           /* call index that halted: 0 the constructor,
-                                     i the i-th method, len + 1 the destructor */
-    uint32_t calls;               /* calls made, teardown included */
-    uint64_t ret;                 /* the last call's result, raw (values.h) */
-    uint64_t out[BCW_MAX_PARAMS]; /* its out-parameters after the call */
+    uint8_t outcome;    /* enum bcw_outcome of the sequence */
+    uint8_t signo;      /* the signal for crashes and aborts; for
+                           rejected and failure the contract kind
+                           (contract.h), 0 for a NULL constructor */
+    uint16_t halted_at; /* call index that halted: 0 the constructor,
+                           i the i-th method, len + 1 the destructor */
+    uint32_t calls;     /* calls made, teardown included */
+    uint64_t ret;       /* the last call's result, raw (values.h) */
     /* The state the sequence left the object in, when it ended normally
      * and the plan asks (state_flags): bit i of `preds` is predicate i's
      * value, for the bits set in `known` (an interface predicate that
@@ -291,14 +294,16 @@ typedef struct bcw_wire_result {
      * equal keys have equal futures; pruning compares these.  0 when
      * state is. */
     uint64_t key;
-    /* What the last call put in words (BCW_RESULT_TEXT): the C string it
-     * returned (text_of 0) or the buffer parameter k it filled (text_of
-     * k + 1), up to its first NUL, at most BCW_TEXT_MAX bytes (text_cut
-     * 1: it went on); any bytes. */
-    uint8_t text_of, ntext, text_cut, pad[5];
-    char text[BCW_TEXT_MAX];
     uint32_t flags; /* BCW_RESULT_* */
     uint32_t check; /* bcw_wire_check of the rest, the worker's last word */
+    /* its out-parameters after the call (BCW_RESULT_OUT; else all 0) */
+    uint64_t out[BCW_MAX_PARAMS];
+    /* What the last call put in words (BCW_RESULT_TEXT; else all 0): the
+     * C string it returned (text_of 0) or the buffer parameter k it
+     * filled (text_of k + 1), up to its first NUL, at most BCW_TEXT_MAX
+     * bytes (text_cut 1: it went on); any bytes. */
+    uint8_t text_of, ntext, text_cut, pad[5];
+    char text[BCW_TEXT_MAX];
 } bcw_wire_result;
 
 /* The last call is an observer (BCW_WIRE_OBSERVER) and the object's
@@ -313,6 +318,8 @@ typedef struct bcw_wire_result {
 #define BCW_RESULT_LEAK 4u
 /* The result carries the last call's text (text_of, ntext, text). */
 #define BCW_RESULT_TEXT 8u
+/* Some out-parameter of the last call is not 0 (out). */
+#define BCW_RESULT_OUT 16u
 
 /* Why a sequence halted, as the worker saw it (results' flag
  * BCW_RESULT_CAUSE): the parent words it (explorer/report/cause.c).
@@ -583,8 +590,9 @@ static inline void bcw_wire_lanes(uint64_t lane[4], const unsigned char *p,
 
 /* The check word of result r of sequence i in batch `nonce`, with its
  * cause c when r has one (BCW_RESULT_CAUSE or BCW_RESULT_LEAK): a hash
- * of their 8-byte words with r->check taken as 0.  Not a secret: it
- * tells a result the worker wrote from memory written over. */
+ * of the 8-byte words r's flags say it has (bcw_wire_result_copy), with
+ * r->check taken as 0.  Not a secret: it tells a result the worker wrote
+ * from memory written over. */
 static inline uint32_t bcw_wire_check(const bcw_wire_result *r,
                                       const bcw_wire_cause *c, uint32_t i,
                                       uint64_t nonce)
@@ -593,7 +601,12 @@ static inline uint32_t bcw_wire_check(const bcw_wire_result *r,
     uint64_t lane[4] = {h, h ^ 0x6a09e667f3bcc908u, h ^ 0xbb67ae8584caa73bu,
                         h ^ 0x3c6ef372fe94f82bu};
     bcw_wire_lanes(lane, (const unsigned char *)r,
-                   offsetof(bcw_wire_result, check) / 8);
+                   offsetof(bcw_wire_result, flags) / 8);
+    if (r->flags & BCW_RESULT_OUT)
+        bcw_wire_lanes(lane, (const unsigned char *)r->out, BCW_MAX_PARAMS);
+    if (r->flags & BCW_RESULT_TEXT)
+        bcw_wire_lanes(lane, &r->text_of,
+                       (sizeof *r - offsetof(bcw_wire_result, text_of)) / 8);
     if (c != NULL && (r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK)))
         bcw_wire_lanes(lane, (const unsigned char *)c, sizeof *c / 8);
     for (int k = 1; k < 4; k++)
@@ -602,6 +615,25 @@ static inline uint32_t bcw_wire_check(const bcw_wire_result *r,
     h = (lane[0] ^ r->flags) * 0x94d049bb133111ebu;
     h ^= h >> 32;
     return (uint32_t)h;
+}
+
+/* Result src into dst: the words every result has, then the blocks its
+ * flags (as copied) say it has; with `zero`, dst's other blocks are
+ * cleared, so dst reads as the result the worker made. */
+static inline void bcw_wire_result_copy(bcw_wire_result *dst,
+                                        const bcw_wire_result *src, int zero)
+{
+    memcpy(dst, src, offsetof(bcw_wire_result, out));
+    uint32_t flags = dst->flags;
+    if (flags & BCW_RESULT_OUT)
+        memcpy(dst->out, src->out, sizeof dst->out);
+    else if (zero)
+        memset(dst->out, 0, sizeof dst->out);
+    size_t text = sizeof *dst - offsetof(bcw_wire_result, text_of);
+    if (flags & BCW_RESULT_TEXT)
+        memcpy(&dst->text_of, &src->text_of, text);
+    else if (zero)
+        memset(&dst->text_of, 0, text);
 }
 
 /* Which of the `n` destructors ends the sequence whose constructor and

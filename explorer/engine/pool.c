@@ -197,7 +197,7 @@ static bool read_result(const bcw_worker *w, const bcw_job *job, uint64_t nonce,
                         unsigned slot, uint32_t i, bcw_wire_result *r,
                         bcw_wire_cause *c)
 {
-    *r = w->batch->results[slot][i];
+    bcw_wire_result_copy(r, &w->batch->results[slot][i], 1);
     if (r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK))
         *c = w->batch->causes[slot][i];
     return result_ok(job, nonce, i, r, c);
@@ -586,6 +586,11 @@ int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
     pool->finished = finished;
     pool->jobs = NULL;
     return err;
+}
+
+unsigned bcw__pool_workers(const bcw_pool *pool)
+{
+    return pool->n;
 }
 
 uint64_t bcw__pool_restarts(const bcw_pool *pool)

@@ -61,6 +61,9 @@ BCW_INTERNAL int bcw__pool_run_each(bcw_pool *pool, bcw_job *jobs, size_t njobs,
  * The caller's, until the pool is freed. */
 BCW_INTERNAL void bcw__pool_cover(bcw_pool *pool, uint8_t *hits);
 
+/* The workers the pool runs jobs on. */
+BCW_INTERNAL unsigned bcw__pool_workers(const bcw_pool *pool);
+
 /* Workers replaced so far after a fatal outcome. */
 BCW_INTERNAL uint64_t bcw__pool_restarts(const bcw_pool *pool);
 

@@ -30,7 +30,13 @@
 #include <unistd.h>
 
 #define NO_PARENT UINT32_MAX
-#define JOBS_PER_GROUP 64
+/* Jobs a group runs, per worker (at least GROUP_MIN_JOBS): enough that
+ * a worker seldom waits at a group's end for the others, few enough
+ * that the group's results and causes (up to BCW_MAX_BATCH of each a
+ * job) stay a few MB, not the hundreds whose first touch the parent
+ * pays for (benchmarks/README.md, "Issue 32") */
+#define JOBS_PER_WORKER 4
+#define GROUP_MIN_JOBS 8
 /* the sequences ending in an observer whose state the worker hashes
  * before and after the call: all up to this length, and beyond it one
  * in OBSERVER_SAMPLE, chosen by the hash of the sequence (the same
@@ -459,11 +465,15 @@ static void halted_after(const bcw_walk_cfg *cfg, unsigned at,
 
 /* The cause the worker gave for node i's halt or leak, or NULL.  Nodes
  * are emitted in increasing order, as their causes were recorded: a
- * cursor, not a search. */
+ * cursor, not a search, and the causes behind it are dropped. */
 static const bcw_wire_cause *find_cause(walker *w, size_t i)
 {
     while (w->cause_at < w->ncauses && w->causes[w->cause_at].node < i)
         w->cause_at++;
+    /* all behind the cursor, none is asked again: the list starts over
+     * (it holds the halts of the nodes not yet emitted, not the walk's) */
+    if (w->cause_at == w->ncauses)
+        w->ncauses = w->cause_at = 0;
     return w->cause_at < w->ncauses && w->causes[w->cause_at].node == i
                ? &w->causes[w->cause_at].cause
                : NULL;
@@ -652,7 +662,9 @@ static int run_level(walker *w, size_t start, size_t end, unsigned level,
 {
     const bcw_walk_cfg *cfg = w->cfg;
     int err = 0;
-    size_t group = (size_t)JOBS_PER_GROUP * BCW_MAX_BATCH;
+    size_t jobs = (size_t)JOBS_PER_WORKER * cfg->workers;
+    size_t group =
+        (jobs > GROUP_MIN_JOBS ? jobs : GROUP_MIN_JOBS) * BCW_MAX_BATCH;
     for (size_t from = start; from < end && err == 0; from += group) {
         size_t to = from + group < end ? from + group : end;
         err = execute(w, from, to, level, out, grow);

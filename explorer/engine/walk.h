@@ -124,6 +124,9 @@ typedef struct bcw_walk_cfg {
     /* Every sequence ending in an observer has the worker check it, not
      * a sample of the long ones (bcwalk test: a change fails it) */
     bool check_observers;
+    /* The workers the jobs run on (0: one): a group of jobs keeps each
+     * busy with several. */
+    unsigned workers;
     /* Shard shard_i of shard_n (0: the whole walk): the lengths up to
      * the first whose extendable sequences number SHARD_SUBTREES *
      * shard_n or more are run whole; of that length's extendable

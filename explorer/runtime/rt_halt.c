@@ -97,6 +97,13 @@ void bcw_rt_cov_clear(void)
         memset(bcw_cov_flags, 0, n);
 }
 
+/* bcw_wire_check hashes 8-byte words */
+_Static_assert(offsetof(bcw_wire_result, flags) % 8 == 0 &&
+                   offsetof(bcw_wire_result, out) % 8 == 0 &&
+                   offsetof(bcw_wire_result, text_of) % 8 == 0 &&
+                   sizeof(bcw_wire_result) % 8 == 0,
+               "bcw_wire_result's blocks are 8-byte words");
+
 void bcw_rt_publish(int exit_status)
 {
     if (batch == NULL || flight->seq >= BCW_MAX_BATCH)
@@ -106,6 +113,11 @@ void bcw_rt_publish(int exit_status)
     uint32_t i = flight->seq;
     bcw_wire_result *r = &flight->result;
     bool cause = r->flags & (BCW_RESULT_CAUSE | BCW_RESULT_LEAK);
+    uint64_t out = 0;
+    for (unsigned k = 0; k < BCW_MAX_PARAMS; k++)
+        out |= r->out[k];
+    if (out != 0)
+        r->flags |= BCW_RESULT_OUT;
     r->check = bcw_wire_check(r, &flight->cause, i, flight->nonce);
     if (exit_status != 0) {
         bcw_wire_last m = {.msg = BCW_MSG_LAST,
@@ -119,7 +131,7 @@ void bcw_rt_publish(int exit_status)
     }
     if (cause)
         batch->causes[flight->slot][i] = flight->cause;
-    batch->results[flight->slot][i] = *r;
+    bcw_wire_result_copy(&batch->results[flight->slot][i], r, 0);
     __atomic_store_n(&batch->cur_call, flight->call, __ATOMIC_RELAXED);
     __atomic_store_n(&batch->cur, i, __ATOMIC_RELEASE);
 }
