@@ -567,6 +567,7 @@ static int end_replay(bcw_journal *j)
 typedef struct live_run {
     bcw_journal *j;
     bcw_job *live, *jobs;
+    uint32_t from; /* live[0] starts here in jobs[0] */
     bcw_job_done done;
     void *ctx;
 } live_run;
@@ -579,8 +580,15 @@ static int live_done(void *ctx, bcw_job *job)
         err = encode(lr->j, job, i);
     if (err == 0 && lr->j->fd >= 0 && lr->j->pending.len >= FLUSH_BYTES)
         err = write_pending(lr->j, false);
+    /* the whole job's results are where the copy's are, less the
+     * sequences replay gave the first (a job may take its results
+     * buffer as it is prepared, which the copy was) */
+    bcw_job *whole = &lr->jobs[job - lr->live];
+    uint32_t skip = job == lr->live ? lr->from : 0;
+    whole->results = job->results - skip;
+    whole->causes = job->causes - skip;
     if (err == 0 && lr->done != NULL)
-        err = lr->done(lr->ctx, &lr->jobs[job - lr->live]);
+        err = lr->done(lr->ctx, whole);
     return err;
 }
 
@@ -616,11 +624,13 @@ int bcw__journal_exec(bcw_journal *j, bcw_pool *pool, bcw_job *jobs,
     if (live == NULL)
         return BCW_ENOMEM;
     memcpy(live, &jobs[k], (njobs - k) * sizeof *live);
-    live[0].off += from;
-    live[0].nseq -= from;
-    live[0].results += from;
-    live[0].causes += from;
-    live_run lr = {j, live, &jobs[k], done, ctx};
+    if (from > 0) { /* jobs[0] was prepared to be replayed */
+        live[0].off += from;
+        live[0].nseq -= from;
+        live[0].results += from;
+        live[0].causes += from;
+    }
+    live_run lr = {j, live, &jobs[k], from, done, ctx};
     err = bcw__pool_run_each(pool, live, njobs - k, live_done, &lr);
     j->ran = true;
     free(live);

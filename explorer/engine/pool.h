@@ -23,7 +23,9 @@ typedef struct bcw_job {
     uint32_t nseq;
     bcw_wire_result *results;
     bcw_wire_cause *causes;
-    /* If not NULL, fills words and off: the pool calls it before the job
+    /* If not NULL, fills words and off (and may set results and causes,
+     * which then stay the job's until it is handed over): the pool calls
+     * it before the job
      * is sent, and ahead of time, while workers run the jobs before it,
      * so preparing overlaps running.  It clears itself. */
     int (*prepare)(struct bcw_job *job);

@@ -31,12 +31,11 @@
 
 #define NO_PARENT UINT32_MAX
 /* Jobs a group runs, per worker (at least GROUP_MIN_JOBS): enough that
- * a worker seldom waits at a group's end for the others, few enough
- * that the group's results and causes (up to BCW_MAX_BATCH of each a
- * job) stay a few MB, not the hundreds whose first touch the parent
- * pays for (benchmarks/README.md, "Issue 32") */
-#define JOBS_PER_WORKER 4
-#define GROUP_MIN_JOBS 8
+ * a worker seldom waits at a group's end for a job slowed by crashes
+ * run again alone (8 jobs a group cost cJSON's algebra walk 8%).  The
+ * results of a job in flight only take memory (walker.bufs). */
+#define JOBS_PER_WORKER 16
+#define GROUP_MIN_JOBS 64
 /* the sequences ending in an observer whose state the worker hashes
  * before and after the call: all up to this length, and beyond it one
  * in OBSERVER_SAMPLE, chosen by the hash of the sequence (the same
@@ -80,10 +79,16 @@ typedef struct walker {
     size_t capwords;
     uint32_t *off;
     size_t capoff;
-    bcw_wire_result *results;
-    size_t capresults;
-    bcw_wire_cause *scratch_causes; /* the group's, by result */
-    size_t capscratch_causes;
+    /* the jobs' results and causes, BCW_MAX_BATCH of each a buffer: a
+     * job takes one as it is prepared and gives it back once absorbed,
+     * so the parent's memory holds the jobs in flight, not a group's */
+    struct job_buf {
+        bcw_wire_result *results;
+        bcw_wire_cause *causes;
+    } * bufs;
+    size_t nbufs, capbufs;
+    size_t *free_bufs; /* indexes into bufs */
+    size_t nfree, capfree;
     /* the causes of halted nodes, in node order (find_cause) */
     struct halt_cause {
         size_t node;
@@ -190,6 +195,7 @@ typedef struct fill {
     size_t first; /* and its index in the group */
     size_t n;
     size_t base; /* its first word */
+    size_t buf;  /* its results' buffer (walker.bufs), once prepared */
 } fill;
 
 /* Node at's pins (proto.h's BCW_SEQ_PINNED) into q, its count first:
@@ -232,13 +238,43 @@ static size_t put_pins(walker *w, size_t at, const uint16_t *steps,
     return n;
 }
 
+/* A results buffer for a job, into *at: one given back, or a new one. */
+static int take_buf(walker *w, size_t *at)
+{
+    if (w->nfree > 0) {
+        *at = w->free_bufs[--w->nfree];
+        return 0;
+    }
+    if (bcw__grow(&w->bufs, &w->capbufs, w->nbufs + 1, sizeof *w->bufs) < 0 ||
+        bcw__grow(&w->free_bufs, &w->capfree, w->nbufs + 1,
+                  sizeof *w->free_bufs) < 0)
+        return BCW_ENOMEM;
+    struct job_buf b = {
+        bcw__calloc(BCW_MAX_BATCH, sizeof *b.results),
+        bcw__calloc(BCW_MAX_BATCH, sizeof *b.causes),
+    };
+    if (b.results == NULL || b.causes == NULL) {
+        free(b.results);
+        free(b.causes);
+        return BCW_ENOMEM;
+    }
+    *at = w->nbufs;
+    w->bufs[w->nbufs++] = b;
+    return 0;
+}
+
 /* A bcw_job's prepare: encodes its sequences as the protocol wants
  * them (length, constructor, methods, pins), offsets from its first
  * word. */
 static int fill_job(bcw_job *job)
 {
-    const fill *f = job->ctx;
+    fill *f = job->ctx;
     walker *w = f->w;
+    int err = take_buf(w, &f->buf);
+    if (err < 0)
+        return err;
+    job->results = w->bufs[f->buf].results;
+    job->causes = w->bufs[f->buf].causes;
     size_t words = f->base;
     for (size_t i = 0; i < f->n; i++) {
         w->off[f->first + i] = (uint32_t)(words - f->base);
@@ -346,12 +382,13 @@ typedef struct absorbing {
     bool grow;
 } absorbing;
 
-/* Node from + i takes the result of the group's sequence i. */
-static int absorb(walker *w, size_t from, size_t i, unsigned level)
+/* Node from + i takes the result r of the group's sequence i, with its
+ * cause c. */
+static int absorb(walker *w, size_t from, size_t i, unsigned level,
+                  const bcw_wire_result *r, const bcw_wire_cause *c)
 {
     const bcw_walk_cfg *cfg = w->cfg;
     node *nd = &w->nodes[from + i];
-    const bcw_wire_result *r = &w->results[i];
     nd->outcome = r->outcome;
     nd->signo = r->signo;
     nd->halted_at = r->halted_at;
@@ -365,8 +402,7 @@ static int absorb(walker *w, size_t from, size_t i, unsigned level)
         if (bcw__grow(&w->causes, &w->capcauses, w->ncauses + 1,
                       sizeof *w->causes) < 0)
             return BCW_ENOMEM;
-        w->causes[w->ncauses++] =
-            (struct halt_cause){from + i, w->scratch_causes[i]};
+        w->causes[w->ncauses++] = (struct halt_cause){from + i, *c};
     }
     nd->ret = r->ret;
     nd->preds = r->preds;
@@ -402,10 +438,15 @@ static int finish_node(walker *w, size_t i, unsigned level, bcw_summary *out,
 static int absorb_job(void *ctx, bcw_job *job)
 {
     const absorbing *a = ctx;
-    const fill *f = &a->w->fills[job - a->w->jobs];
+    walker *w = a->w;
+    const fill *f = &w->fills[job - w->jobs];
+    const struct job_buf *b = &w->bufs[f->buf];
     int err = 0;
-    for (size_t i = f->first; err == 0 && i < f->first + f->n; i++)
-        err = absorb(a->w, a->from, i, a->level);
+    for (size_t i = 0; err == 0 && i < f->n; i++)
+        err = absorb(w, a->from, f->first + i, a->level, &b->results[i],
+                     &b->causes[i]);
+    /* taken in: its buffer goes to the next job prepared */
+    w->free_bufs[w->nfree++] = f->buf;
     for (size_t i = f->first; err == 0 && a->out != NULL && i < f->first + f->n;
          i++)
         err = finish_node(a->w, a->from + i, a->level, a->out, a->grow);
@@ -423,9 +464,6 @@ static int execute(walker *w, size_t from, size_t to, unsigned level,
     size_t n = to - from, per = job_size(maxw);
     size_t njobs = (n + per - 1) / per;
     if (bcw__grow(&w->jobs, &w->capjobs, njobs, sizeof *w->jobs) < 0 ||
-        bcw__grow(&w->results, &w->capresults, n, sizeof *w->results) < 0 ||
-        bcw__grow(&w->scratch_causes, &w->capscratch_causes, n,
-                  sizeof *w->scratch_causes) < 0 ||
         bcw__grow(&w->off, &w->capoff, n, sizeof *w->off) < 0 ||
         bcw__grow(&w->words, &w->capwords, n * maxw, sizeof *w->words) < 0)
         return BCW_ENOMEM;
@@ -438,8 +476,6 @@ static int execute(walker *w, size_t from, size_t to, unsigned level,
         w->jobs[j] = (bcw_job){.words = &w->words[first * maxw],
                                .off = &w->off[first],
                                .nseq = (uint32_t)(end - first),
-                               .results = &w->results[first],
-                               .causes = &w->scratch_causes[first],
                                .prepare = fill_job,
                                .ctx = &w->fills[j]};
     }
@@ -874,8 +910,12 @@ static void walker_free(walker *w)
     bcw__sarr_free(&w->spill, &w->outs_a, sizeof(uint64_t));
     free(w->words);
     free(w->off);
-    free(w->results);
-    free(w->scratch_causes);
+    for (size_t b = 0; b < w->nbufs; b++) {
+        free(w->bufs[b].results);
+        free(w->bufs[b].causes);
+    }
+    free(w->bufs);
+    free(w->free_bufs);
     free(w->causes);
     free(w->jobs);
     free(w->fills);
