@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "alloc.h"
 #include "bitcode.h"
 #include "cond_text.h"
@@ -167,6 +168,122 @@ int bcw_model_set_invariant(bcw_model *m, const char *function)
                       function);
 }
 
+/* The fields of the unit an error flag's query reads: the unit's fields
+ * at constant offsets that function `fn` (its unit parameter `unit`)
+ * loads, at most `cap` of them, into off[]; -1 when it reads anything
+ * else (a field's block, another value it computes from memory) or calls
+ * a function: then it is no mere query of a flag. */
+static int flag_fields(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef unit,
+                       uint32_t *off, int cap)
+{
+    int n = 0;
+    for (LLVMValueRef in = bcw__first_instruction(fn); in != NULL;
+         in = bcw__next_instruction(in)) {
+        if (LLVMIsACallInst(in) && !LLVMIsADbgInfoIntrinsic(in))
+            return -1;
+        if (!LLVMIsALoadInst(in))
+            continue;
+        bcw_addr a = bcw__addr_of(td, LLVMGetOperand(in, 0), unit, 0);
+        if (!a.ok || a.via >= 0 || a.off == BCW_ADDR_UNKNOWN_OFF || a.element ||
+            n == cap)
+            return -1;
+        int k = 0;
+        while (k < n && off[k] != a.off)
+            k++;
+        if (k == n)
+            off[n++] = a.off;
+    }
+    return n;
+}
+
+/* Is v one of the n fields at off[] of `unit` (function parameter): its
+ * address? */
+static bool is_flag(LLVMTargetDataRef td, LLVMValueRef v, LLVMValueRef unit,
+                    const uint32_t *off, int n)
+{
+    bcw_addr a = bcw__addr_of(td, v, unit, 0);
+    for (int k = 0; a.ok && a.via < 0 && !a.element && k < n; k++)
+        if (a.off == off[k])
+            return true;
+    return false;
+}
+
+/* What function fn stores into the fields at off[] of its parameter
+ * `unit`: -1 a value that is no constant nor the field with bits raised
+ * (`err |= CORRUPT`); else 1 if it raises one (a constant not 0, or
+ * bits), 0 if it only clears them. */
+static int stores_to_flag(LLVMTargetDataRef td, LLVMValueRef fn,
+                          LLVMValueRef unit, const uint32_t *off, int n)
+{
+    int raised = 0;
+    for (LLVMValueRef in = bcw__first_instruction(fn); in != NULL;
+         in = bcw__next_instruction(in)) {
+        if (!LLVMIsAStoreInst(in) ||
+            !is_flag(td, LLVMGetOperand(in, 1), unit, off, n))
+            continue;
+        LLVMValueRef v = LLVMGetOperand(in, 0);
+        if (LLVMIsAConstantInt(v)) {
+            raised |= LLVMConstIntGetZExtValue(v) != 0;
+            continue;
+        }
+        if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMOr)
+            return -1;
+        LLVMValueRef x = LLVMGetOperand(v, 0), y = LLVMGetOperand(v, 1);
+        if (LLVMIsAConstantInt(x)) {
+            LLVMValueRef t = x;
+            x = y;
+            y = t;
+        }
+        if (!LLVMIsAConstantInt(y) || !LLVMIsALoadInst(x) ||
+            !is_flag(td, LLVMGetOperand(x, 0), unit, off, n))
+            return -1;
+        raised |= LLVMConstIntGetZExtValue(y) != 0;
+    }
+    return raised;
+}
+
+/* Does the invariant candidate `inv` (found by its name) only query an
+ * error flag: read fields of the unit that no function of the module
+ * given a unit sets but to constants or by raising bits, and that some
+ * method raises?  Then it is false exactly when the library refused a
+ * call and said so (sc_buf_valid after sc_buf_set_wpos past the end):
+ * a state the object is in, not a broken one, and no invariant. */
+static bool queries_a_flag(const bcw_unit *u, LLVMModuleRef mod,
+                           const bcw_func *inv)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(mod, inv->name);
+    if (fn == NULL || inv->self < 0)
+        return false;
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(mod));
+    LLVMTypeRef type = LLVMTypeOf(LLVMGetParam(fn, (unsigned)inv->self));
+    uint32_t off[4];
+    int n = flag_fields(td, fn, LLVMGetParam(fn, (unsigned)inv->self), off, 4);
+    bool raised = false, other = n <= 0;
+    for (LLVMValueRef g = LLVMGetFirstFunction(mod); g != NULL && !other;
+         g = LLVMGetNextFunction(g)) {
+        if (LLVMIsDeclaration(g))
+            continue;
+        const char *name = LLVMGetValueName(g);
+        const bcw_func *m = NULL;
+        for (unsigned i = 0; i < u->nfuncs && m == NULL; i++)
+            if (strcmp(u->funcs[i].name, name) == 0)
+                m = &u->funcs[i];
+        /* constructors and destructors set it up and tear it down */
+        bool method = m == NULL || m->role == BCW_ROLE_OBSERVER ||
+                      m->role == BCW_ROLE_MUTATOR;
+        for (unsigned k = 0; k < LLVMCountParams(g) && !other; k++) {
+            LLVMValueRef p = LLVMGetParam(g, k);
+            if (LLVMTypeOf(p) != type)
+                continue;
+            int r = stores_to_flag(td, g, p, off, n);
+            other = r < 0;
+            raised = raised || (r > 0 && method);
+        }
+    }
+    LLVMDisposeTargetData(td);
+    return raised && !other;
+}
+
 int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
 {
     size_t prefix = strlen(u->name);
@@ -188,7 +305,8 @@ int bcw__contracts_analyze(bcw_unit *u, LLVMModuleRef mod)
         if (u->invariant < 0 && named && f->role == BCW_ROLE_OBSERVER &&
             f->nparams == 1 && f->ret.kind != BCW_PK_NONE) {
             for (const char *const *w = invariant_words; *w; w++)
-                if (strcmp(f->name + prefix + 1, *w) == 0)
+                if (strcmp(f->name + prefix + 1, *w) == 0 &&
+                    !queries_a_flag(u, mod, f))
                     u->invariant = (int)i;
         }
     }

@@ -355,10 +355,14 @@ enum bcw_cause_kind {
                               (BCW_SIG_SCRIBBLE); size 1 when the parent
                               found it (the sequence's own result wrong,
                               the call unknown) */
-    BCW_CAUSE_CPU          /* a hang: the worker passed its CPU time
+    BCW_CAUSE_CPU,         /* a hang: the worker passed its CPU time
                               limit, size seconds (cpu_s), in the call */
+    BCW_CAUSE_UNDERFLOW    /* a write before a heap block (the header word
+                              right before it): as BCW_CAUSE_OVERFLOW, or
+                              alloc_call UINT32_MAX when the rest of the
+                              header was written over too */
 };
-#define BCW_CAUSE_LAST BCW_CAUSE_CPU
+#define BCW_CAUSE_LAST BCW_CAUSE_UNDERFLOW
 /* Undefined behaviour a check compiled into the unit stops
  * (explorer/build/sanitize.cpp) before it happens; it calls the runtime's
  * bcw_rt_ub(kind, a, b, bits), which puts it in words (rt_sanitize.c). */

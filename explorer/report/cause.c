@@ -131,6 +131,15 @@ static bool unsited_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
         snprintf(buf, n, "heap overflow: a write past the end of %s", block);
         return true;
     }
+    case BCW_CAUSE_UNDERFLOW: {
+        char block[256] = "a heap block (its header written over)";
+        if (c->alloc_call != UINT32_MAX)
+            block_text(r, s, c, c->free_call != UINT32_MAX, block,
+                       sizeof block);
+        snprintf(buf, n, "heap underflow: a write before the start of %s",
+                 block);
+        return true;
+    }
     case BCW_CAUSE_ASSERT: {
         /* "expr\tfile\tline" */
         char text[sizeof c->text + 1];

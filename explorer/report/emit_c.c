@@ -109,7 +109,8 @@ enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code, const char **why)
             return EXPECT_SIGNAL;
         }
         if (kind == BCW_CAUSE_SIGNAL || kind == BCW_CAUSE_OVERFLOW ||
-            kind == BCW_CAUSE_DOUBLE_FREE || kind == BCW_CAUSE_SANITIZER)
+            kind == BCW_CAUSE_UNDERFLOW || kind == BCW_CAUSE_DOUBLE_FREE ||
+            kind == BCW_CAUSE_SANITIZER)
             /* in or past a heap block: only a checker stops it */
             return EXPECT_CHECKED;
         break;

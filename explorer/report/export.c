@@ -216,7 +216,8 @@ static int halt_of(bcw_exports *x, const bcw_reporter *r, const bcw_seq *s,
                 .count = 1,
                 .inside = inside,
                 .guarded = s->outcome != BCW_RUN_NORMAL && s->cause != NULL &&
-                           s->cause->kind == BCW_CAUSE_OVERFLOW,
+                           (s->cause->kind == BCW_CAUSE_OVERFLOW ||
+                            s->cause->kind == BCW_CAUSE_UNDERFLOW),
                 .failure = is_failure(s),
                 .group = bcw__strdup(gname)};
     *index = x->nhalts++;

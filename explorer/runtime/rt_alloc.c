@@ -9,8 +9,9 @@
  * over: what the code under test reads before it writes, and the bytes
  * it never writes (padding, unused slots), are then the same in every
  * worker, which the state hash (rt_state.c) depends on.  GUARD_BYTES
- * after every block are checked after each call: a call writing past
- * its block is recorded as a heap overflow, on that call, and the worker
+ * after every block, and the header's last word before it, are checked
+ * after each call: a call writing past its block, or before it, is
+ * recorded as a heap overflow or underflow, on that call, and the worker
  * restarted before the damage reaches a later sequence. */
 #define _GNU_SOURCE
 #include "rt_alloc.h"
@@ -167,9 +168,8 @@ __attribute__((no_sanitize_address)) static int guard_ok(const block *b)
 
 /* Block b in cause c: its size, and the calls and sites that allocated
  * and (a freed one) freed it; a live one's free_call is UINT32_MAX. */
-static void describe(const block *b, bcw_wire_cause *c)
+static void describe(const block *b, bool freed, bcw_wire_cause *c)
 {
-    bool freed = b->magic == DEAD_MAGIC;
     c->size = b->size > UINT32_MAX ? UINT32_MAX : (uint32_t)b->size;
     c->alloc_call = b->alloc_call;
     c->free_call = freed ? b->free_call : UINT32_MAX;
@@ -177,22 +177,39 @@ static void describe(const block *b, bcw_wire_cause *c)
     c->free_site = freed ? b->free_site : 0;
 }
 
-/* Records a write past block b as the cause of the halt under way. */
-static int overflowed(const block *b)
+/* Records a write past (BCW_CAUSE_OVERFLOW) or before
+ * (BCW_CAUSE_UNDERFLOW) block b, freed or not, as the cause of the halt
+ * under way.  A write before b that went on past its magic number may
+ * have changed the whole header: when `base` (the word before the magic)
+ * no longer points at or just below it, b is no longer described (size
+ * 0, alloc_call UINT32_MAX). */
+static int written_over(const block *b, bool freed, enum bcw_cause_kind kind)
 {
-    bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_OVERFLOW);
-    describe(b, c);
+    bcw_wire_cause *c = bcw_rt_cause(kind);
+    uintptr_t at = (uintptr_t)b, base = (uintptr_t)b->base;
+    if (kind == BCW_CAUSE_OVERFLOW || (base <= at && at - base < (1u << 20)))
+        describe(b, freed, c);
+    else
+        c->alloc_call = c->free_call = UINT32_MAX;
     return 1;
 }
 
+/* A block's header ends with its magic number, right before the block:
+ * a write of the bytes before the block (an index of -1, a bounds check
+ * that wrapped) changes it first, so it is checked with the guard bytes
+ * after, before the list goes on through the header's links. */
 int bcw_rt_alloc_overflowed(void)
 {
     for (const block *b = live; b != NULL; b = b->next)
-        if (!guard_ok(b))
-            return overflowed(b);
+        if (b->magic != LIVE_MAGIC || !guard_ok(b))
+            return written_over(b, false,
+                                b->magic != LIVE_MAGIC ? BCW_CAUSE_UNDERFLOW
+                                                       : BCW_CAUSE_OVERFLOW);
     for (const block *b = dead; b != NULL; b = b->next)
-        if (!guard_ok(b))
-            return overflowed(b);
+        if (b->magic != DEAD_MAGIC || !guard_ok(b))
+            return written_over(b, true,
+                                b->magic != DEAD_MAGIC ? BCW_CAUSE_UNDERFLOW
+                                                       : BCW_CAUSE_OVERFLOW);
     return 0;
 }
 
@@ -245,6 +262,18 @@ static int is_given(const void *p)
     return 0;
 }
 
+/* p has no magic number of ours: if it is a live block all the same, a
+ * write before it changed that number, and the call halts on the
+ * underflow, not on libc's abort for a pointer it never gave out. */
+static void ours_written_over(void *p)
+{
+    for (const block *b = live; b != NULL; b = b->next)
+        if (b == header_of(p)) {
+            written_over(b, false, BCW_CAUSE_UNDERFLOW);
+            bcw_rt_halt_fatal(BCW_RUN_CRASH, BCW_SIG_OVERFLOW);
+        }
+}
+
 static void free_at(void *p, uint64_t site)
 {
     if (p == NULL || is_given(p))
@@ -253,13 +282,14 @@ static void free_at(void *p, uint64_t site)
     if (magic == DEAD_MAGIC) {
         const block *d = header_of(p);
         bcw_wire_cause *c = bcw_rt_cause(BCW_CAUSE_DOUBLE_FREE);
-        describe(d, c);
+        describe(d, true, c);
         c->pc = site;
         bcw_rt_halt(BCW_RUN_ABORT, SIGABRT);
     }
     if (magic == KEPT_MAGIC)
         return; /* the setup's: every sequence starts with it */
     if (magic != LIVE_MAGIC) {
+        ours_written_over(p);
         free(p); /* memory from libc itself (getline, asprintf) */
         return;
     }
@@ -290,7 +320,7 @@ static int place(const block *b, uintptr_t a, bcw_wire_cause *c)
     uintptr_t start = (uintptr_t)(b + 1);
     if (a < start || a >= start + b->size + GUARD_BYTES)
         return 0;
-    describe(b, c);
+    describe(b, b->magic == DEAD_MAGIC, c);
     c->where = b->magic == DEAD_MAGIC ? BCW_WHERE_FREED
                : a >= start + b->size ? BCW_WHERE_PAST
                                       : BCW_WHERE_BLOCK;
@@ -406,8 +436,10 @@ static void *realloc_at(void *p, size_t n, uint64_t site)
     if (p == NULL)
         return malloc_at(n, site);
     uint64_t magic = magic_of(p);
-    if (magic != LIVE_MAGIC && magic != KEPT_MAGIC)
+    if (magic != LIVE_MAGIC && magic != KEPT_MAGIC) {
+        ours_written_over(p);
         return realloc(p, n);
+    }
     block *b = header_of(p);
     void *q = alloc_block(n, 0, site);
     if (q == NULL)

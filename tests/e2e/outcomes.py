@@ -334,5 +334,57 @@ class Outcomes(unittest.TestCase):
                          {"heap overflow: a write past the end of a 16-byte "
                           "block allocated in spill_new (spill.c:22)"})
 
+    def test_a_write_before_a_block_is_caught_on_its_call(self):
+        # ub_put16's bounds check wraps for pos = UINT64_MAX - 1: the two
+        # bytes go before the 1-byte buffer.  The halt is the call that
+        # wrote, an underflow of that block, not ub_free meeting the
+        # damage; ub_put16's other category (it does not fit) is normal
+        lines = jsonl("under.bc", "ubuf", "protocol", 2)
+        halted = [s["calls"] for s in lines[:-1]
+                  if s["calls"][-1]["outcome"] not in ("normal", "rejected")]
+        self.assertTrue(halted)
+        said = ("heap underflow: a write before the start of a 1-byte "
+                "block allocated in ub_new (under.c:22)")
+        self.assertEqual({(c[-1]["fn"], c[-1]["args"][1], c[-1]["outcome"],
+                           c[-1]["cause"]) for c in halted},
+                         {("ub_put16", "18446744073709551614", "crash",
+                           said)})
+        self.assertFalse([s for s in lines[:-1]
+                          if s["calls"][-1]["fn"] == "ub_free"])
+        self.assertEqual(
+            {s["calls"][-1]["outcome"] for s in lines[:-1]
+             if s["calls"][-1]["fn"] == "ub_put16" and
+             s["calls"][-1]["args"][1] != "18446744073709551614"},
+            {"normal"})
+        text = bcwalk("explore", example("under.bc"), "--unit", "ubuf",
+                      "--depth", "1", check=0).stdout
+        self.assertIn("ub_put16(target, 18446744073709551614 /* (pos + 2) "
+                      "<= cap */, 1);\n==> *crash* " + said + "\n", text)
+
+    def test_a_query_of_an_error_flag_is_a_state_not_an_invariant(self):
+        # flagbuf_valid reads only err, which the library clears or
+        # raises bits in (flagbuf_take from an empty buffer, flagbuf_seek
+        # past the end): false exactly when the library refused a call
+        # and said so.  No invariant, no failure; a state predicate the
+        # state walk splits on.  account_invariant, which reads a
+        # computed balance, stays one
+        text = bcwalk("analyze", example("flagbuf.bc")).stdout
+        self.assertNotIn("invariant", text)
+        self.assertIn("predicate        valid   [interface: flagbuf_valid]",
+                      text)
+        self.assertIn("invariant        account_invariant",
+                      bcwalk("analyze", example("account.bc")).stdout)
+        lines = jsonl("flagbuf.bc", "flagbuf", "protocol", 3)
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
+        took = [s["calls"] for s in lines[:-1]
+                if [c["fn"] for c in s["calls"]] ==
+                ["flagbuf_new", "flagbuf_take"]]
+        self.assertEqual([(c[-1]["outcome"], c[-1]["result"]) for c in took],
+                         [("normal", "-1")])
+        states = {s["state"] for s in
+                  jsonl("flagbuf.bc", "flagbuf", "state", 2)[:-1]}
+        self.assertIn("valid", states)
+        self.assertIn("default", states)
+
 if __name__ == "__main__":
     common.main()
