@@ -1,6 +1,7 @@
 /* literals.c - what a string parameter is compared against: string
- * literals given to strcmp and its kin, characters tested at a fixed
- * position (s[0] == '-'), and lengths (strlen(s) > 8).  Each becomes a
+ * literals given to strcmp and its kin, literals and characters it is
+ * searched for (strstr(s, "://"), strchr(s, '=')), characters tested at
+ * a fixed position (s[0] == '-'), and lengths (strlen(s) > 8).  Each becomes a
  * condition whose `value` is a string that meets it; the solver makes
  * them the parameter's categories. */
 #define _POSIX_C_SOURCE 200809L
@@ -113,6 +114,58 @@ static int compared(bcw_param *p, size_t *cap, LLVMValueRef call,
     return err;
 }
 
+/* The parameter searched for a literal: strstr(s, "://"), strchr(s,
+ * '='), strrchr, memchr, and strpbrk(s, ",;") or strcspn, whose needle is
+ * a set of characters (its first stands for it).  Text that holds the
+ * needle ("a=") is a category of its own: a parser that gives up on text
+ * without its separator is walked past that point. */
+static int searched(bcw_param *p, size_t *cap, LLVMValueRef call,
+                    LLVMValueRef arg)
+{
+    static const struct {
+        const char *fn;
+        bool set;  /* the needle is a set of characters */
+        bool byte; /* the needle is a character, not a string */
+    } fns[] = {{"strstr", false, false}, {"strchr", false, true},
+               {"strrchr", false, true}, {"memchr", false, true},
+               {"strpbrk", true, false}, {"strcspn", true, false}};
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    size_t nlen = 0;
+    const char *name = callee && LLVMIsAFunction(callee)
+                           ? LLVMGetValueName2(callee, &nlen)
+                           : "";
+    unsigned f = 0, n = sizeof fns / sizeof *fns;
+    while (f < n && strcmp(name, fns[f].fn) != 0)
+        f++;
+    if (f == n || LLVMGetNumArgOperands(call) < 2 ||
+        !is_param(LLVMGetOperand(call, 0), arg))
+        return 0;
+    LLVMValueRef needle = LLVMGetOperand(call, 1);
+    char lit[MAX_LITERAL + 1];
+    size_t len = 0;
+    if (fns[f].byte) {
+        if (!LLVMIsAConstantInt(needle) ||
+            (LLVMConstIntGetZExtValue(needle) & 0xff) == 0)
+            return 0;
+        lit[len++] = (char)(LLVMConstIntGetZExtValue(needle) & 0xff);
+    } else {
+        const char *text = literal(needle, &len);
+        if (text == NULL || len == 0)
+            return 0;
+        len = fns[f].set ? 1 : len > MAX_LITERAL ? MAX_LITERAL : len;
+        memcpy(lit, text, len);
+    }
+    lit[len] = '\0';
+    char *shown =
+        fns[f].byte ? bcw__c_quote(lit, '\'') : bcw__c_quote(lit, '"');
+    char *value = bcw__sprintf("a%s", lit);
+    int err =
+        add(p, cap, shown ? bcw__sprintf("%s holds %s", p->name, shown) : NULL,
+            shown ? bcw__sprintf("%s lacks %s", p->name, shown) : NULL, value);
+    free(shown);
+    return err;
+}
+
 /* s[i] compared with a character constant: a load of one byte at a
  * constant offset from the parameter. */
 static int char_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
@@ -202,8 +255,8 @@ int bcw__literals_find(bcw_func *f, LLVMValueRef fn)
         size_t cap = 0;
         for (LLVMValueRef in = bcw__first_instruction(fn); in && err == 0;
              in = bcw__next_instruction(in)) {
-            if (LLVMIsACallInst(in))
-                err = compared(p, &cap, in, arg);
+            if (LLVMIsACallInst(in) && (err = compared(p, &cap, in, arg)) == 0)
+                err = searched(p, &cap, in, arg);
             else if (LLVMIsAICmpInst(in) &&
                      (err = char_test(p, &cap, in, arg)) == 0)
                 err = length_test(p, &cap, in, arg);

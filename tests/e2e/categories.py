@@ -112,6 +112,27 @@ class Categories(unittest.TestCase):
         self.assertEqual((call["args"], call["result"]),
                          (["#0", '"height"', "1"], "0"))
 
+    def test_text_searched_for_a_separator_holds_it(self):
+        # kv_parse gives up unless strchr finds '=' in the text: "a=" is
+        # a category of its own, and so is "a://" for the strstr, so the
+        # parser is walked past the search; the other categories are
+        # rejected there, as before
+        model = json.loads(bcwalk("analyze", example("kvpair.bc"),
+                                  "--format", "json").stdout)
+        [ctor] = model["units"][0]["constructors"]
+        self.assertEqual([(c["label"], c["string"])
+                          for c in ctor["params"][0]["partitions"]][:2],
+                         [("text holds '='", "a="),
+                          ('text holds "://"', "a://")])
+        lines = jsonl("kvpair.bc", "kv", "protocol", 1)
+        made = {s["calls"][0]["args"][0]: s["calls"][0]["outcome"]
+                for s in lines[:-1] if len(s["calls"]) == 1}
+        self.assertEqual(made['"a="'], "normal")
+        self.assertEqual(made['"a"'], "rejected")
+        key = next(s["calls"][1] for s in lines[:-1]
+                   if [c["fn"] for c in s["calls"]] == ["kv_parse", "kv_key"])
+        self.assertEqual(key["result"], '"a"')
+
     def test_module_functions_fill_callbacks(self):
         lines = jsonl("hset.bc", "hset", "protocol", 2)
         ctor = lines[0]["calls"][0]
