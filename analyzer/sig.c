@@ -38,8 +38,30 @@ bool bcw__sig_weak(const bcw_sig *s, unsigned i)
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* Does the module define an external function in `file` (flen bytes)?
+ * Then that header is a header-only library's implementation (jsmn.h),
+ * not one of static inline accessors. */
+static bool defines_externals(LLVMModuleRef mod, const char *file,
+                              unsigned flen)
+{
+    for (LLVMValueRef g = LLVMGetFirstFunction(mod); g != NULL;
+         g = LLVMGetNextFunction(g)) {
+        LLVMLinkage l = LLVMGetLinkage(g);
+        unsigned n = 0;
+        const char *f = LLVMIsDeclaration(g) || l == LLVMInternalLinkage ||
+                                l == LLVMPrivateLinkage
+                            ? NULL
+                            : bcw__function_file(g, &n);
+        if (f != NULL && n == flen && memcmp(f, file, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* API functions: external ones, and static ones a header defines
- * (static inline accessors); static helpers in the .c file are not. */
+ * (static inline accessors); static helpers in the .c file are not, nor
+ * those of a header that defines external functions too (a header-only
+ * library's implementation: its API is the external ones). */
 static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
 {
     const char *name = bcw__value_name(fn);
@@ -59,7 +81,8 @@ static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
     /* debug info names the defining file; a header's name differs from
      * the translation unit's */
     return !(flen == slen && memcmp(file, src, slen) == 0) && flen > 2 &&
-           file[flen - 2] == '.' && file[flen - 1] == 'h';
+           file[flen - 2] == '.' && file[flen - 1] == 'h' &&
+           !defines_externals(mod, file, flen);
 }
 
 bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 import common
-from common import bcwalk, example
+from common import bcwalk, example, explore_json
 
 
 class Analyze(unittest.TestCase):
@@ -49,6 +49,27 @@ class Analyze(unittest.TestCase):
                          r"file: walked once$")
         self.assertEqual([p["name"] for p in u["predicates"]],
                          ["full", "room", "n == 8"])
+
+    def test_a_header_only_librarys_static_helpers_are_not_walked(self):
+        # tinyq.h defines the external API and a static helper that
+        # trusts its caller's index (jsmn.h's shape): a header that
+        # defines external functions is an implementation, and its
+        # static functions are helpers, not API.  counter.h's static
+        # inline accessor, in a header defining none, stays API
+        model = json.loads(bcwalk("analyze", example("tinyq.bc"), "--format",
+                                  "json").stdout)
+        [u] = model["units"]
+        self.assertEqual(sorted(m["name"] for m in u["methods"]),
+                         ["tinyq_pop", "tinyq_push"])
+        self.assertNotIn("tinyq_put_at",
+                         bcwalk("analyze", example("tinyq.bc")).stdout)
+        counter = json.loads(bcwalk("analyze", example("counter.bc"),
+                                    "--format", "json").stdout)
+        self.assertIn("counter_value", [m["name"] for c in counter["units"]
+                                        for m in c["methods"]])
+        walked = explore_json("tinyq.bc", "tinyq", "protocol", 3)
+        self.assertEqual(walked["sequences"]["terminated"], 0)
+        self.assertGreater(walked["sequences"]["normal"], 0)
 
     def test_predicates_in_json(self):
         m = json.loads(bcwalk("analyze", example("ringq.bc"), "--format",

@@ -1,0 +1,3 @@
+/* tinyq.c - the translation unit of the header-only tinyq.h, as a user
+ * of such a library writes it. */
+#include "tinyq.h"
