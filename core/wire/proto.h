@@ -320,6 +320,10 @@ typedef struct bcw_wire_result {
 #define BCW_RESULT_TEXT 8u
 /* Some out-parameter of the last call is not 0 (out). */
 #define BCW_RESULT_OUT 16u
+/* A call of the sequence was given a buffer shorter than its length
+ * parameter said (a length past the most bcwalk backs): what halts after
+ * it may be bcwalk's making, and is suspect. */
+#define BCW_RESULT_MADE_UP 32u
 
 /* Why a sequence halted, as the worker saw it (results' flag
  * BCW_RESULT_CAUSE): the parent words it (explorer/report/cause.c).

@@ -65,6 +65,8 @@ typedef struct node {
 #define NODE_PRUNED 1u  /* its key was seen: not extended */
 #define NODE_IN_DTOR 2u /* halted in the destructor, its methods returned */
 #define NODE_OBSERVER_CHANGED 4u /* its observer changed the state */
+/* a call was given a buffer shorter than its length (BCW_RESULT_MADE_UP) */
+#define NODE_MADE_UP 8u
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
@@ -396,6 +398,8 @@ static int absorb(walker *w, size_t from, size_t i, unsigned level,
     unsigned len = level + cfg->nprefix;
     if (r->outcome != BCW_RUN_NORMAL && r->halted_at >= len + 1u)
         nd->flags |= NODE_IN_DTOR;
+    if (r->flags & BCW_RESULT_MADE_UP)
+        nd->flags |= NODE_MADE_UP;
     /* a halt's cause, or a normal sequence's leak */
     if ((r->flags & BCW_RESULT_CAUSE) &&
         (r->outcome != BCW_RUN_NORMAL || (r->flags & BCW_RESULT_LEAK))) {
@@ -541,9 +545,11 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         nd->outcome == BCW_RUN_NORMAL ? find_cause(w, i) : NULL;
     if (halted || leak != NULL || cfg->emit != NULL) {
         s.len = chain(w, i, w->steps);
-        if (halted || leak != NULL)
+        if (halted || leak != NULL) {
             halted_after(cfg, halted ? nd->halted_at : UINT16_MAX, w->steps,
                          &s);
+            s.suspect = s.suspect || (nd->flags & NODE_MADE_UP) != 0;
+        }
     }
     /* a call not made (its argument's category had no value on the
      * object) is no halt of the library: counted apart */

@@ -306,9 +306,9 @@ static void text_counts(const bcw_reporter *r, const bcw_summary *s)
     if (s->suspect > 0)
         fprintf(f,
                 "Of the terminated and leaking, %llu suspect: they halted "
-                "or leaked after an "
-                "argument bcwalk made up (zeroed storage: no function a "
-                "walk can call makes one), not the library's failure\n",
+                "or leaked after an argument bcwalk made up (zeroed storage "
+                "no function a walk can call makes, or a buffer shorter "
+                "than its length says), not the library's failure\n",
                 (unsigned long long)s->suspect);
     if (s->aliasing > 0)
         fprintf(f,

@@ -234,6 +234,9 @@ static char *buffer_value(bcw_rt_worker *w, const bcw_wire_func *f,
     if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
         n = vals[p->pair] < BCW_RT_MAX_BUFFER ? vals[p->pair]
                                               : BCW_RT_MAX_BUFFER;
+    /* shorter than its length says: the call reading it all reads past */
+    if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
+        w->flight.result.flags |= BCW_RESULT_MADE_UP;
     const char *content = "";
     size_t clen = 0;
     if (p->fixed == BCW_FIXED_STRING && p->value >= 0 &&

@@ -386,5 +386,22 @@ class Outcomes(unittest.TestCase):
         self.assertIn("valid", states)
         self.assertIn("default", states)
 
+    def test_a_buffer_shorter_than_its_length_makes_a_halt_suspect(self):
+        # lsum_add's category len >= 4 GiB: bcwalk backs the buffer with
+        # 64 KiB and lsum_add reads its last byte, 4 GiB on.  The crash
+        # is bcwalk's making: suspect, counted apart, not the library's
+        # failure; a length the buffer backs is normal
+        lines = jsonl("lenbuf.bc", "lsum", "protocol", 1)
+        add = {c["args"][2]: c for c in (s["calls"][-1] for s in lines[:-1])
+               if c["fn"] == "lsum_add"}
+        self.assertEqual((add["4294967296"]["args"][1],
+                          add["4294967296"]["outcome"]),
+                         ("bytes[65536]", "suspect"))
+        self.assertTrue(add["4294967296"]["cause"].endswith(
+            "after an argument bcwalk made up"))
+        self.assertEqual(add["1"]["outcome"], "normal")
+        self.assertEqual(lines[-1]["sequences"]["suspect"],
+                         lines[-1]["sequences"]["terminated"])
+
 if __name__ == "__main__":
     common.main()
