@@ -120,6 +120,12 @@ static int add_handle_users(bcw_finder *f, unsigned unit, const bcw_handle *h)
                 err = mark_handle_param(fn, k, h->type);
         if (err < 0)
             return err;
+        /* json_object_set_value(object, name, value): the handle first
+         * is what the call acts on, and the unit after it another
+         * instance (a new one, or the target: the object the handle came
+         * from made its own member), not the target by default */
+        if (fn->self > 0 && fn->params[fn->self].kind == BCW_PK_UNIT)
+            fn->self = -1;
         if (fn->role == BCW_ROLE_CONSTRUCTOR)
             fn->role = BCW_ROLE_OBSERVER;
     }

@@ -205,6 +205,17 @@ static int partition_enum(bcw_session *s, bcw_shapes *shapes,
                                      : err;
 }
 
+/* Does f, a function of its unit with no target parameter (a handle's
+ * user: json_object_set_value(object, name, value)), take an instance of
+ * the unit all the same?  Its strings are then keys, as a method's. */
+static bool takes_instance(const bcw_func *f)
+{
+    for (unsigned j = 0; j < f->nparams; j++)
+        if (f->params[j].kind == BCW_PK_UNIT)
+            return true;
+    return false;
+}
+
 int bcw_model_partition(bcw_model *m)
 {
     bcw_session s;
@@ -216,10 +227,10 @@ int bcw_model_partition(bcw_model *m)
             bcw_func *f = &u->funcs[i];
             for (unsigned j = 0; j < f->nparams && err == 0; j++) {
                 bcw_param *p = &f->params[j];
-                if (p->kind == BCW_PK_UNIT && f->self >= 0 && (int)j != f->self)
+                if (p->kind == BCW_PK_UNIT && (int)j != f->self)
                     err = p->nparts == 0 ? bcw__partition_instance(m, u, p) : 0;
                 else if (p->kind == BCW_PK_STRING && p->nconds == 0 &&
-                         f->self >= 0)
+                         (f->self >= 0 || takes_instance(f)))
                     err = bcw__partition_key(p);
                 else if (p->kind == BCW_PK_STRING ||
                          p->kind == BCW_PK_CALLBACK ||
