@@ -225,10 +225,21 @@ static bool allocates(LLVMValueRef fn, int depth)
     return false;
 }
 
+/* Is v, stored at `to`, the value the field at `to` of what p points to
+ * held already (`*t = (struct t){.stamp = t->stamp}`: a field kept)? */
+static bool kept(const bcw_finder *f, LLVMValueRef v, LLVMValueRef to,
+                 LLVMValueRef p)
+{
+    uint32_t at, from;
+    return LLVMIsALoadInst(v) && bcw__addr_field_offset(f->td, to, p, &at) &&
+           bcw__addr_field_offset(f->td, LLVMGetOperand(v, 0), p, &from) &&
+           at == from;
+}
+
 /* Does fn store into what its first parameter points to only constants
- * (NULLs, zeros: a destroy leaving nothing behind), not values it read
- * or made (a pop linking the next node in)? */
-static bool stores_only_constants(LLVMValueRef fn)
+ * (NULLs, zeros: a destroy leaving nothing behind) or what a field held
+ * already, not values it read or made (a pop linking the next node in)? */
+static bool stores_only_constants(const bcw_finder *f, LLVMValueRef fn)
 {
     LLVMValueRef p = LLVMGetParam(fn, 0);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -237,10 +248,11 @@ static bool stores_only_constants(LLVMValueRef fn)
              i = LLVMGetNextInstruction(i)) {
             if (!LLVMIsAStoreInst(i))
                 continue;
-            LLVMValueRef a = LLVMGetOperand(i, 1);
+            LLVMValueRef a = LLVMGetOperand(i, 1), v = LLVMGetOperand(i, 0);
             while (LLVMIsAGetElementPtrInst(a) || LLVMIsABitCastInst(a))
                 a = LLVMGetOperand(a, 0);
-            if (a == p && !LLVMIsAConstant(LLVMGetOperand(i, 0)))
+            if (a == p && !LLVMIsAConstant(v) &&
+                !kept(f, v, LLVMGetOperand(i, 1), p))
                 return false;
         }
     return true;
@@ -261,7 +273,7 @@ void bcw__roles_release_inits(bcw_finder *f)
             if (fn->role == BCW_ROLE_MUTATOR && fn->self == 0 && v != NULL &&
                 !LLVMIsDeclaration(v) && LLVMCountParams(v) > 0 &&
                 bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2) &&
-                stores_only_constants(v))
+                stores_only_constants(f, v))
                 fn->role = BCW_ROLE_DESTRUCTOR;
         }
     }

@@ -71,6 +71,19 @@ class Analyze(unittest.TestCase):
         self.assertEqual(walked["sequences"]["terminated"], 0)
         self.assertGreater(walked["sequences"]["normal"], 0)
 
+    def test_a_teardown_that_keeps_a_field_is_the_destructor(self):
+        # wheel_term frees the slots and stores back the start time it
+        # read (`*w = (wheel){.start = w->start}`, sc_timer_term's
+        # shape): no new value, so it is the unit's destructor, each
+        # sequence ends with it, and nothing leaks
+        text = bcwalk("analyze", example("wheel.bc")).stdout
+        self.assertIn("destructor       void wheel_term(wheel *w)", text)
+        walked = explore_json("wheel.bc", "wheel", "protocol", 2)
+        self.assertEqual((walked["sequences"]["terminated"],
+                          walked["sequences"]["leaking"]), (0, 0))
+        # init, then each of wheel_add and wheel_count, then each again
+        self.assertEqual(walked["sequences"]["normal"], 7)
+
     def test_predicates_in_json(self):
         m = json.loads(bcwalk("analyze", example("ringq.bc"), "--format",
                               "json", check=0).stdout)
