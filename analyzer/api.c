@@ -240,14 +240,6 @@ static source *source_of(bcw_api *a, char *path)
     return err == BCW_ENOMEM ? NULL : s;
 }
 
-/* External functions with a body: those a header could declare. */
-static bool external_definition(LLVMValueRef fn)
-{
-    LLVMLinkage l = LLVMGetLinkage(fn);
-    return !LLVMIsDeclaration(fn) && l != LLVMInternalLinkage &&
-           l != LLVMPrivateLinkage;
-}
-
 /* The source entry of the file fn is defined in, in *out (NULL without
  * debug info).  0 or BCW_ENOMEM. */
 static int source_of_fn(bcw_api *a, LLVMValueRef fn, source **out)
@@ -274,7 +266,7 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
     for (int pass = 0; pass < 2; pass++)
         for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
              fn = LLVMGetNextFunction(fn)) {
-            if (!external_definition(fn))
+            if (!bcw__external_definition(fn))
                 continue;
             if (source_of_fn(a, fn, &s) < 0)
                 return BCW_ENOMEM;

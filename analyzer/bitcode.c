@@ -644,6 +644,13 @@ static bool derived_from(LLVMValueRef v, LLVMValueRef base, int hops)
     return false;
 }
 
+bool bcw__external_definition(LLVMValueRef fn)
+{
+    LLVMLinkage l = LLVMGetLinkage(fn);
+    return !LLVMIsDeclaration(fn) && l != LLVMInternalLinkage &&
+           l != LLVMPrivateLinkage;
+}
+
 bool bcw__derived_from(LLVMValueRef v, LLVMValueRef base)
 {
     return derived_from(v, base, 0);

@@ -83,6 +83,9 @@ BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
  * module functions returning their argument? */
 BCW_INTERNAL bool bcw__derived_from(LLVMValueRef v, LLVMValueRef base);
 
+/* Is fn an external function with a body (one a header could declare)? */
+BCW_INTERNAL bool bcw__external_definition(LLVMValueRef fn);
+
 /* What a returned value may be, besides NULL: `leaf` of each value it
  * stands for through casts, phis and selects (ctx its own). */
 typedef bool bcw_leaf_fn(LLVMValueRef v, void *ctx);

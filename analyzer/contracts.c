@@ -183,15 +183,15 @@ static int flag_fields(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef unit,
             return -1;
         if (!LLVMIsALoadInst(in))
             continue;
-        bcw_addr a = bcw__addr_of(td, LLVMGetOperand(in, 0), unit, 0);
-        if (!a.ok || a.via >= 0 || a.off == BCW_ADDR_UNKNOWN_OFF || a.element ||
+        uint32_t at;
+        if (!bcw__addr_field_offset(td, LLVMGetOperand(in, 0), unit, &at) ||
             n == cap)
             return -1;
         int k = 0;
-        while (k < n && off[k] != a.off)
+        while (k < n && off[k] != at)
             k++;
         if (k == n)
-            off[n++] = a.off;
+            off[n++] = at;
     }
     return n;
 }
@@ -201,9 +201,11 @@ static int flag_fields(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef unit,
 static bool is_flag(LLVMTargetDataRef td, LLVMValueRef v, LLVMValueRef unit,
                     const uint32_t *off, int n)
 {
-    bcw_addr a = bcw__addr_of(td, v, unit, 0);
-    for (int k = 0; a.ok && a.via < 0 && !a.element && k < n; k++)
-        if (a.off == off[k])
+    uint32_t at;
+    if (!bcw__addr_field_offset(td, v, unit, &at))
+        return false;
+    for (int k = 0; k < n; k++)
+        if (at == off[k])
             return true;
     return false;
 }

@@ -80,6 +80,15 @@ drop:
     return err;
 }
 
+/* The name of the function `call` calls, "" when it is no function. */
+static const char *callee_name(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    size_t len = 0;
+    return callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len)
+                                             : "";
+}
+
 /* strcmp(s, "lit") and its kin, either operand order. */
 static int compared(bcw_param *p, size_t *cap, LLVMValueRef call,
                     LLVMValueRef arg)
@@ -87,11 +96,7 @@ static int compared(bcw_param *p, size_t *cap, LLVMValueRef call,
     static const char *const fns[] = {"strcmp",      "strncmp", "strcasecmp",
                                       "strncasecmp", "memcmp",  "bcmp",
                                       "strcoll",     NULL};
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    size_t nlen = 0;
-    const char *name = callee && LLVMIsAFunction(callee)
-                           ? LLVMGetValueName2(callee, &nlen)
-                           : "";
+    const char *name = callee_name(call);
     bool known = false;
     for (const char *const *f = fns; *f && !known; f++)
         known = strcmp(name, *f) == 0;
@@ -129,11 +134,7 @@ static int searched(bcw_param *p, size_t *cap, LLVMValueRef call,
     } fns[] = {{"strstr", false, false}, {"strchr", false, true},
                {"strrchr", false, true}, {"memchr", false, true},
                {"strpbrk", true, false}, {"strcspn", true, false}};
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    size_t nlen = 0;
-    const char *name = callee && LLVMIsAFunction(callee)
-                           ? LLVMGetValueName2(callee, &nlen)
-                           : "";
+    const char *name = callee_name(call);
     unsigned f = 0, n = sizeof fns / sizeof *fns;
     while (f < n && strcmp(name, fns[f].fn) != 0)
         f++;
@@ -220,10 +221,7 @@ static int length_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
             v = LLVMGetOperand(v, 0);
         if (!LLVMIsAConstantInt(c) || !LLVMIsACallInst(v))
             continue;
-        LLVMValueRef callee = LLVMGetCalledValue(v);
-        size_t nlen = 0;
-        if (callee == NULL || !LLVMIsAFunction(callee) ||
-            strcmp(LLVMGetValueName2(callee, &nlen), "strlen") != 0 ||
+        if (strcmp(callee_name(v), "strlen") != 0 ||
             !is_param(LLVMGetOperand(v, 0), arg))
             continue;
         long long n = LLVMConstIntGetSExtValue(c);

@@ -46,12 +46,9 @@ static bool defines_externals(LLVMModuleRef mod, const char *file,
 {
     for (LLVMValueRef g = LLVMGetFirstFunction(mod); g != NULL;
          g = LLVMGetNextFunction(g)) {
-        LLVMLinkage l = LLVMGetLinkage(g);
         unsigned n = 0;
-        const char *f = LLVMIsDeclaration(g) || l == LLVMInternalLinkage ||
-                                l == LLVMPrivateLinkage
-                            ? NULL
-                            : bcw__function_file(g, &n);
+        const char *f =
+            bcw__external_definition(g) ? bcw__function_file(g, &n) : NULL;
         if (f != NULL && n == flen && memcmp(f, file, n) == 0)
             return true;
     }

@@ -198,19 +198,20 @@ static int written_over(const block *b, bool freed, enum bcw_cause_kind kind)
  * a write of the bytes before the block (an index of -1, a bounds check
  * that wrapped) changes it first, so it is checked with the guard bytes
  * after, before the list goes on through the header's links. */
+static int list_written_over(const block *list, uint64_t magic, bool freed)
+{
+    for (const block *b = list; b != NULL; b = b->next)
+        if (b->magic != magic)
+            return written_over(b, freed, BCW_CAUSE_UNDERFLOW);
+        else if (!guard_ok(b))
+            return written_over(b, freed, BCW_CAUSE_OVERFLOW);
+    return 0;
+}
+
 int bcw_rt_alloc_overflowed(void)
 {
-    for (const block *b = live; b != NULL; b = b->next)
-        if (b->magic != LIVE_MAGIC || !guard_ok(b))
-            return written_over(b, false,
-                                b->magic != LIVE_MAGIC ? BCW_CAUSE_UNDERFLOW
-                                                       : BCW_CAUSE_OVERFLOW);
-    for (const block *b = dead; b != NULL; b = b->next)
-        if (b->magic != DEAD_MAGIC || !guard_ok(b))
-            return written_over(b, true,
-                                b->magic != DEAD_MAGIC ? BCW_CAUSE_UNDERFLOW
-                                                       : BCW_CAUSE_OVERFLOW);
-    return 0;
+    return list_written_over(live, LIVE_MAGIC, false) ||
+           list_written_over(dead, DEAD_MAGIC, true);
 }
 
 /* Returns the quarantined blocks to libc. */
