@@ -251,6 +251,8 @@ const char *bcw__signal_name(int signo)
         return "AddressSanitizer";
     case BCW_SIG_UNDEFINED:
         return "undefined behaviour";
+    case BCW_SIG_GARBAGE:
+        return "a pointer no call made";
     default:
         return "a signal";
     }

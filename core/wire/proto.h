@@ -234,6 +234,14 @@ typedef struct bcw_wire_param {
 /* signo of a sequence whose init function returned its failure status
  * (BCW_WIRE_OK_*): no object (rejected) */
 #define BCW_SIG_FAILED 0xf8u
+/* signo of a call that returned, as a pointer, eight bytes of the
+ * runtime's guard or fill (BCW_CAUSE_GARBAGE): what it read past a
+ * block or before anything wrote there, on the call that read it, not
+ * on the later call the pointer would crash (a crash) */
+#define BCW_SIG_GARBAGE 0xf9u
+/* The eight guard bytes the runtime puts after every block, read as a
+ * word (a BCW_CAUSE_GARBAGE addr that is not this is the fill) */
+#define BCW_GUARD_WORD 0xfbfbfbfbfbfbfbfbull
 
 typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
@@ -361,12 +369,17 @@ enum bcw_cause_kind {
                               the call unknown) */
     BCW_CAUSE_CPU,         /* a hang: the worker passed its CPU time
                               limit, size seconds (cpu_s), in the call */
-    BCW_CAUSE_UNDERFLOW    /* a write before a heap block (the header word
+    BCW_CAUSE_UNDERFLOW,   /* a write before a heap block (the header word
                               right before it): as BCW_CAUSE_OVERFLOW, or
                               alloc_call UINT32_MAX when the rest of the
                               header was written over too */
+    BCW_CAUSE_GARBAGE      /* the call returned a pointer no call could
+                              have made (BCW_SIG_GARBAGE): addr its value,
+                              the runtime's guard bytes (read past a
+                              block's end) or its fill of new blocks
+                              (read before anything wrote it) */
 };
-#define BCW_CAUSE_LAST BCW_CAUSE_UNDERFLOW
+#define BCW_CAUSE_LAST BCW_CAUSE_GARBAGE
 /* Undefined behaviour a check compiled into the unit stops
  * (explorer/build/sanitize.cpp) before it happens; it calls the runtime's
  * bcw_rt_ub(kind, a, b, bits), which puts it in words (rt_sanitize.c). */

@@ -140,6 +140,18 @@ static bool unsited_cause(const bcw_reporter *r, const bcw_seq *s, char *buf,
                  block);
         return true;
     }
+    case BCW_CAUSE_GARBAGE:
+        /* the call that returned it is the sequence's last: no site */
+        snprintf(buf, n, "%s: it returned 0x%016llx as a pointer, %s",
+                 c->addr == BCW_GUARD_WORD ? "heap over-read"
+                                           : "uninitialised read",
+                 (unsigned long long)c->addr,
+                 c->addr == BCW_GUARD_WORD
+                     ? "bytes read past the end of a heap block (the "
+                       "guard bytes bcwalk puts after every block)"
+                     : "bytes of memory nothing wrote (bcwalk fills new "
+                       "blocks with them)");
+        return true;
     case BCW_CAUSE_ASSERT: {
         /* "expr\tfile\tline" */
         char text[sizeof c->text + 1];

@@ -110,9 +110,15 @@ enum bcw_expect bcw__halt_expect(const bcw_seq *s, int *code, const char **why)
         }
         if (kind == BCW_CAUSE_SIGNAL || kind == BCW_CAUSE_OVERFLOW ||
             kind == BCW_CAUSE_UNDERFLOW || kind == BCW_CAUSE_DOUBLE_FREE ||
-            kind == BCW_CAUSE_SANITIZER)
+            kind == BCW_CAUSE_SANITIZER ||
+            (kind == BCW_CAUSE_GARBAGE && c->addr == BCW_GUARD_WORD))
             /* in or past a heap block: only a checker stops it */
             return EXPECT_CHECKED;
+        if (kind == BCW_CAUSE_GARBAGE) {
+            *why = "a pointer read from memory nothing wrote, which only "
+                   "bcwalk's fill of new blocks shows";
+            return EXPECT_NONE;
+        }
         break;
     case BCW_RUN_ABORT:
         if (kind == BCW_CAUSE_ABORT || kind == BCW_CAUSE_ASSERT)

@@ -152,6 +152,7 @@ void *bcw_rt_malloc(size_t n)
 /* An 8-byte word at any address, read as it is */
 typedef uint64_t __attribute__((may_alias, aligned(1))) unaligned_word;
 #define GUARD_WORD (0x0101010101010101ull * GUARD_BYTE)
+_Static_assert(GUARD_WORD == BCW_GUARD_WORD, "the report reads guard words");
 _Static_assert(GUARD_BYTES == 16, "guard_ok reads two words");
 
 /* Are the guard bytes after block b as alloc_block wrote them?  Checked

@@ -14,6 +14,16 @@
  * out (0xa5a5a5a5), and are the same in every worker. */
 #define BCW_RT_FILL_BYTE 0xa5
 
+/* Is p, a pointer the code under test returned, eight bytes of the
+ * runtime's guard bytes (read past the end of a block) or of its fill
+ * (read before anything wrote them)?  Neither is an address x86-64 can
+ * map, so no call could have made it. */
+static inline int bcw_rt_alloc_junk(const void *p)
+{
+    uint64_t v = (uint64_t)(uintptr_t)p;
+    return v == BCW_GUARD_WORD || v == 0x0101010101010101ull * BCW_RT_FILL_BYTE;
+}
+
 /* A span of memory the state hash (rt_state.c) may follow pointers into:
  * a block of the code under test, an arena allocation, the unit's static
  * storage, its globals.  `kind` and `visit` belong to rt_state.c. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_alloc.h"
 #include "rt_halt.h"
 
 ffi_type *bcw_rt_call_type(enum bcw_abi abi)
@@ -149,6 +150,14 @@ uint64_t bcw_rt_call_pointer(bcw_rt_worker *w, void *p)
         return BCW_PTR_NULL;
     if (p == w->target)
         return BCW_PTR_TARGET;
+    /* the call read it past a block, or before anything wrote it: the
+     * halt is this call's, not that of the call the pointer would crash */
+    if (bcw_rt_alloc_junk(p)) {
+        bcw_wire_cause *g = bcw_rt_cause(BCW_CAUSE_GARBAGE);
+        g->addr = (uint64_t)(uintptr_t)p;
+        g->where = BCW_WHERE_WILD;
+        bcw_rt_halt(BCW_RUN_CRASH, BCW_SIG_GARBAGE);
+    }
     uintptr_t c = (uintptr_t)p, base = (uintptr_t)w->cells;
     if (c >= base && c < base + sizeof w->cells)
         return BCW_PTR_CELL | (uint64_t)((c - base) / BCW_RT_CELL_SIZE);

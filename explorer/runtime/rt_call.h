@@ -62,7 +62,9 @@ uint64_t bcw_rt_call_scalar(const void *p, enum bcw_abi abi);
 /* The canonical form of pointer result p (values.h): NULL, the target,
  * element cell k, or ptr#k, the k-th other pointer the sequence gave out,
  * numbered on first sight.  Halts the sequence (an abort) in the unlikely
- * case the runtime runs out of memory for the numbering. */
+ * case the runtime runs out of memory for the numbering, and as a crash
+ * (BCW_SIG_GARBAGE) when p is the runtime's guard or fill bytes
+ * (bcw_rt_alloc_junk): the call read it where nothing wrote a pointer. */
 uint64_t bcw_rt_call_pointer(bcw_rt_worker *w, void *p);
 
 #endif

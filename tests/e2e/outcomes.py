@@ -403,5 +403,38 @@ class Outcomes(unittest.TestCase):
         self.assertEqual(lines[-1]["sequences"]["suspect"],
                          lines[-1]["sequences"]["terminated"])
 
+    def test_a_pointer_read_where_nothing_wrote_one_halts_its_reader(self):
+        # reg_get(r, count) reads one slot past its array: the pointer it
+        # returns is the runtime's guard bytes, and the halt is reg_get's
+        # heap over-read, not a crash of entry_weight, which would be
+        # given it; reg_cursor on a new registry returns a field nothing
+        # set (the runtime's fill).  No sequence goes on past either, so
+        # entry_weight never halts
+        lines = jsonl("peek.bc", "reg", "protocol", 3)
+        halts = {(s["calls"][-1]["fn"], s["calls"][-1]["outcome"],
+                  s["calls"][-1]["cause"])
+                 for s in lines[:-1]
+                 if s["calls"][-1]["outcome"] not in ("normal", "rejected")}
+        self.assertEqual(halts, {
+            ("reg_get", "crash",
+             "heap over-read: it returned 0xfbfbfbfbfbfbfbfb as a pointer, "
+             "bytes read past the end of a heap block (the guard bytes "
+             "bcwalk puts after every block)"),
+            ("reg_cursor", "crash",
+             "uninitialised read: it returned 0xa5a5a5a5a5a5a5a5 as a "
+             "pointer, bytes of memory nothing wrote (bcwalk fills new "
+             "blocks with them)")})
+        got = [s["calls"] for s in lines[:-1]
+               if s["calls"][-1]["fn"] == "reg_get" and
+               s["calls"][-1]["outcome"] == "crash"]
+        self.assertEqual(min(len(c) for c in got), 3)
+        self.assertTrue(all(c[-1]["args"][1] == str(
+            sum(x["fn"] == "reg_add" for x in c)) for c in got))
+        # a lookup inside the array hands out the entry itself
+        self.assertTrue([s for s in lines[:-1]
+                         if [c["fn"] for c in s["calls"]][-2:] ==
+                         ["reg_get", "entry_weight"] and
+                         s["calls"][-1]["outcome"] == "normal"])
+
 if __name__ == "__main__":
     common.main()
