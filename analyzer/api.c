@@ -253,6 +253,19 @@ static int source_of_fn(bcw_api *a, LLVMValueRef fn, source **out)
     return 0;
 }
 
+/* Does the header of another source than s name `name`: the library's
+ * public header, cmark.h of cmark.c, declaring a function of node.c
+ * that node.h, for the library's own files, leaves out? */
+static bool named_elsewhere(const bcw_api *a, const source *s,
+                            const char *name)
+{
+    for (size_t i = 0; i < a->nsrcs; i++)
+        if (&a->srcs[i] != s && a->srcs[i].text != NULL &&
+            names(&a->srcs[i], name))
+            return true;
+    return false;
+}
+
 int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
 {
     bcw_api *a = bcw__calloc(1, sizeof *a);
@@ -261,7 +274,8 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
         return BCW_ENOMEM;
     /* a header applies to its source when it names at least one of the
      * source's functions: one of the same stem but about something else
-     * leaves every function API */
+     * leaves every function API; one it leaves out is internal unless
+     * another source's header names it */
     source *s;
     for (int pass = 0; pass < 2; pass++)
         for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
@@ -277,7 +291,8 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
                 s->applies |= named;
                 continue;
             }
-            if (!s->applies || named)
+            if (!s->applies || named ||
+                named_elsewhere(a, s, bcw__value_name(fn)))
                 continue;
             if (bcw__grow(&a->internal, &a->internal_cap, a->ninternal + 1,
                           sizeof *a->internal) < 0 ||

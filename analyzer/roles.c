@@ -45,6 +45,29 @@ static bool any_word_in(const char *name, const char *const *words)
     return false;
 }
 
+/* Is `name` an initialiser's: its last word an init word, or one after
+ * its first (set_init_alt, a macro family's map_init_int)? */
+static bool init_named(const char *name)
+{
+    const char *us = strchr(name, '_');
+    return last_word_in(name, init_words) ||
+           (us != NULL && any_word_in(us + 1, init_words));
+}
+
+/* The slot an init-named function `s` initialises: its first parameter's
+ * struct, else the first struct it may write (not const: ks_setup(const
+ * uint8_t *key, keysched *ks)), 0 for none. */
+static unsigned init_slot(const bcw_sig *s)
+{
+    if (!init_named(s->name))
+        return 0;
+    for (unsigned i = 1; i <= s->n; i++)
+        if (bcw__sig_struct(s, i) != NULL &&
+            (i == 1 || !s->di[i].pointee_const))
+            return i;
+    return 0;
+}
+
 /* The T **out slot of a constructor `t_open(..., T **out)` that debug
  * info does not describe: a pointer the function stores a pointer into,
  * in a function named as a constructor.  0 if none. */
@@ -83,9 +106,10 @@ const char *bcw__roles_constructs(const bcw_sig *s, unsigned *slot, char *buf,
     *slot = 0;
     if (ret != NULL && (first == NULL || strcmp(first, ret) != 0))
         return ret;
+    *slot = init_slot(s);
+    if (*slot > 0 && (*slot == 1 || ret == NULL))
+        return bcw__sig_struct(s, *slot);
     *slot = 1;
-    if (first != NULL && last_word_in(s->name, init_words))
-        return first;
     /* int t_open(..., T **out): debug info names T */
     if (last_word_in(s->name, ctor_words))
         for (unsigned i = 1; i <= s->n; i++)
@@ -258,6 +282,56 @@ static bool stores_only_constants(const bcw_finder *f, LLVMValueRef fn)
     return true;
 }
 
+/* Is fn, a mutator of an init unit (its first parameter), one that
+ * releases what the unit reaches and leaves nothing behind: no new
+ * block, only constants or what fields held stored back? */
+static bool releases_all(const bcw_finder *f, const bcw_func *fn)
+{
+    LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
+    return fn->role == BCW_ROLE_MUTATOR && fn->self == 0 && v != NULL &&
+           !LLVMIsDeclaration(v) && LLVMCountParams(v) > 0 &&
+           bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2) &&
+           stores_only_constants(f, v);
+}
+
+/* What destructor fn frees (enum bcw_teardown): its unit's block, what
+ * the unit holds only, or what bcwalk cannot see. */
+static enum bcw_teardown teardown_of(const bcw_finder *f, const bcw_func *fn)
+{
+    if (fn->self < 0)
+        return BCW_TEARDOWN_ANY;
+    unsigned self = (unsigned)fn->self;
+    if (bcw__effects_frees(f->fx, fn->name, self))
+        return BCW_TEARDOWN_BLOCK;
+    return bcw__effects_releases(f->fx, fn->name, self) &&
+                   !bcw__effects_escapes(f->fx, fn->name, self)
+               ? BCW_TEARDOWN_RELEASES
+               : BCW_TEARDOWN_ANY;
+}
+
+/* The destructors of init unit u's storage: its mutators that release
+ * what it reaches and leave nothing behind.  A teardown frees what a
+ * field holds (free(s->nodes)); one freeing only what is further down
+ * (each entry, a clear keeping the array) ends nothing while another
+ * frees a field's block.  When u has destructors already (of its heap
+ * form: msgpack_zone_free), only such a mutator named as a destructor
+ * (msgpack_zone_destroy) is one. */
+static void release_storage(const bcw_finder *f, bcw_unit *u, bool dtor)
+{
+    bool held = false;
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < u->nfuncs; i++) {
+            bcw_func *fn = &u->funcs[i];
+            if (!releases_all(f, fn) ||
+                (dtor && !last_word_in(fn->name, dtor_words)))
+                continue;
+            bool direct = bcw__effects_frees_held(f->fx, fn->name, 0);
+            held |= direct;
+            if (pass == 1 && (direct || !held))
+                fn->role = BCW_ROLE_DESTRUCTOR;
+        }
+}
+
 void bcw__roles_release_inits(bcw_finder *f)
 {
     for (unsigned k = 0; k < f->model->nunits; k++) {
@@ -267,15 +341,11 @@ void bcw__roles_release_inits(bcw_finder *f)
             init = init || u->funcs[i].role == BCW_ROLE_INIT_CONSTRUCTOR;
             dtor = dtor || u->funcs[i].role == BCW_ROLE_DESTRUCTOR;
         }
-        for (unsigned i = 0; init && !dtor && i < u->nfuncs; i++) {
-            bcw_func *fn = &u->funcs[i];
-            LLVMValueRef v = LLVMGetNamedFunction(f->mod, fn->name);
-            if (fn->role == BCW_ROLE_MUTATOR && fn->self == 0 && v != NULL &&
-                !LLVMIsDeclaration(v) && LLVMCountParams(v) > 0 &&
-                bcw__effects_releases(f->fx, fn->name, 0) && !allocates(v, 2) &&
-                stores_only_constants(f, v))
-                fn->role = BCW_ROLE_DESTRUCTOR;
-        }
+        if (init)
+            release_storage(f, u, dtor);
+        for (unsigned i = 0; i < u->nfuncs; i++)
+            if (u->funcs[i].role == BCW_ROLE_DESTRUCTOR)
+                u->funcs[i].teardown = teardown_of(f, &u->funcs[i]);
     }
 }
 
@@ -422,7 +492,8 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
     }
     if (unit < 0)
         return -1;
-    if (last_word_in(s->name, init_words) && *self == 0 && ret == NULL)
+    if (ret == NULL && init_named(s->name) &&
+        (*self == 0 || init_slot(s) == (unsigned)*self + 1))
         *role = BCW_ROLE_INIT_CONSTRUCTOR;
     else if (frees_self(f, s, *self) &&
              !(ret != NULL && bcw__finder_unit(f, ret) == unit))

@@ -32,11 +32,13 @@ BCW_INTERNAL bool bcw__roles_takes_struct(const bcw_sig *s);
 BCW_INTERNAL int bcw__roles_of(const bcw_finder *f, const bcw_sig *s,
                                enum bcw_role *role, int *self, int *out);
 
-/* For each unit in its caller's storage (made by an init function) that
- * has no destructor: its mutators that release memory the unit reaches,
- * allocate none and store nothing but constants into it (vring_destroy
- * freeing what vring_init acquired; not a pop linking the next node in)
- * are its destructors; no later step takes the instance. */
+/* For each unit in its caller's storage (made by an init function):
+ * its mutators that release memory the unit reaches, allocate none and
+ * store nothing but constants into it (vring_destroy freeing what
+ * vring_init acquired; not a pop linking the next node in) are its
+ * destructors, when it has none, or those named as destructors when it
+ * has (of its heap form); then each destructor's teardown (what it
+ * frees).  No later step takes the instance. */
 BCW_INTERNAL void bcw__roles_release_inits(bcw_finder *f);
 
 /* Marks the functions taking a reference to their unit (bcw_func's

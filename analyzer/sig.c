@@ -55,7 +55,22 @@ static bool defines_externals(LLVMModuleRef mod, const char *file,
     return false;
 }
 
-/* API functions: external ones, and static ones a header defines
+/* Does the module define an external function of default visibility?
+ * Then one of hidden visibility (zlib's ZLIB_INTERNAL, a library built
+ * with -fvisibility=hidden exporting its API) is internal; in a module
+ * that hides every function, visibility tells nothing. */
+static bool exports_some(LLVMModuleRef mod)
+{
+    for (LLVMValueRef g = LLVMGetFirstFunction(mod); g != NULL;
+         g = LLVMGetNextFunction(g))
+        if (bcw__external_definition(g) &&
+            LLVMGetVisibility(g) == LLVMDefaultVisibility)
+            return true;
+    return false;
+}
+
+/* API functions: external ones (not hidden where others are not), and
+ * static ones a header defines
  * (static inline accessors); static helpers in the .c file are not, nor
  * those of a header that defines external functions too (a header-only
  * library's implementation: its API is the external ones). */
@@ -68,7 +83,8 @@ static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
     LLVMLinkage l = LLVMGetLinkage(fn);
     *is_static = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
     if (!*is_static)
-        return true;
+        return LLVMGetVisibility(fn) != LLVMHiddenVisibility ||
+               !exports_some(mod);
     unsigned flen = 0;
     size_t slen = 0;
     const char *file = bcw__function_file(fn, &flen);

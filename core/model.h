@@ -108,6 +108,16 @@ enum bcw_status {
     BCW_STATUS_NONZERO /* not 0 (bool t_init(...) returning false) */
 };
 
+/* What a destructor frees, so that each object is torn down by one
+ * made for it: a heap object by one freeing its block (msgpack_zone_free
+ * after msgpack_zone_new), an init function's storage by one releasing
+ * what it holds (msgpack_zone_destroy after msgpack_zone_init). */
+enum bcw_teardown {
+    BCW_TEARDOWN_ANY,     /* not a destructor, or what it frees is unseen */
+    BCW_TEARDOWN_BLOCK,   /* frees the unit's own block */
+    BCW_TEARDOWN_RELEASES /* frees what the unit holds, not its block */
+};
+
 typedef struct bcw_func {
     char *name;
     enum bcw_role role;
@@ -125,6 +135,7 @@ typedef struct bcw_func {
                            releases once more for each call */
     bool rebinds;       /* returns the unit's new handle and frees or
                            reallocates the old: s = str_cat(s, t) */
+    enum bcw_teardown teardown; /* a destructor's: what it frees */
     bool is_static;     /* internal linkage in the bitcode */
     char *why;          /* why it is a mutator, NULL for observers */
     char *unwalkable;   /* why walks leave it out, or NULL */

@@ -18,7 +18,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 14
+#define MODEL_VERSION 15
 #define MODEL_LIMIT ((size_t)1 << 30)
 /* --- writing ------------------------------------------------------- */
 
@@ -127,7 +127,7 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 
 static void pfunc(msgpack_packer *pk, const bcw_func *f, bool conds)
 {
-    msgpack_pack_array(pk, 17);
+    msgpack_pack_array(pk, 18);
     bcw__pack_str(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
@@ -152,6 +152,7 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f, bool conds)
     msgpack_pack_uint32(pk, f->line);
     msgpack_pack_uint8(pk, (uint8_t)f->ok);
     f->retains ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    msgpack_pack_uint8(pk, (uint8_t)f->teardown);
 }
 
 static void punit(msgpack_packer *pk, const bcw_unit *u, bool conds)
@@ -400,7 +401,7 @@ static void rterm(bcw_rd *r, const msgpack_object *o, bcw_term *t)
 static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
                   unsigned nsyms)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 17, "function");
+    const msgpack_object *a = bcw__rd_arr(r, o, 18, "function");
     if (a == NULL)
         return;
     f->name = bcw__rd_str(r, &a[0], false, "function name");
@@ -433,6 +434,8 @@ static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
     f->ok =
         (enum bcw_status)bcw__rd_u64(r, &a[15], BCW_STATUS_NONZERO, "status");
     f->retains = bcw__rd_bool(r, &a[16], "retains");
+    f->teardown = (enum bcw_teardown)bcw__rd_u64(r, &a[17], BCW_TEARDOWN_RELEASES,
+                                                 "teardown");
     f->reads = bcw__rd_strv(r, &a[10], &f->nreads, "reads");
     f->wrote = bcw__rd_strv(r, &a[11], &f->nwrote, "writes");
     uint32_t nc;

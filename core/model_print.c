@@ -241,6 +241,8 @@ static void json_funcs(FILE *f, const bcw_model *m, const bcw_unit *u,
             fputs(", \"rebinds\": true", f);
         if (fn->retains)
             fputs(", \"retains\": true", f);
+        if (fn->teardown == BCW_TEARDOWN_RELEASES)
+            fputs(", \"teardown\": \"releases\"", f);
         if (fn->ok != BCW_STATUS_NONE)
             fprintf(f, ", \"succeeds_with\": \"%s\"",
                     fn->ok == BCW_STATUS_ZERO ? "zero" : "nonzero");

@@ -295,8 +295,7 @@ typedef struct walk {
     bcw_usergen *gen;
     bcw_alphabet a;
     bcw_states states;
-    uint64_t *changed; /* by step: runs in which the observer changed the
-                          concrete state */
+    bcw_step_seen *seen; /* by step: what the runtime saw it do */
     bcw_learned learned;
     bcw_tseqs tseqs;
     bcw_gaps gaps;
@@ -651,7 +650,7 @@ static int make_plan(walk *w)
         err = bcw__learned_seqs(&w->tseqs, &w->learned, u, a->steps, a->nsteps,
                                 a->ctors, a->nctors, a->methods, a->nmethods);
     if (err == 0 &&
-        (w->changed = bcw__calloc(a->nsteps, sizeof *w->changed)) == NULL)
+        (w->seen = bcw__calloc(a->nsteps, sizeof *w->seen)) == NULL)
         err = BCW_ENOMEM;
     /* a replay runs nothing */
     if (err == 0 && w->recorded == NULL)
@@ -666,7 +665,7 @@ static int make_plan(walk *w)
     w->cfg.nmethods = a->nmethods;
     w->cfg.methods = a->methods;
     w->cfg.step = a->walk;
-    w->cfg.observer_changed = w->changed;
+    w->cfg.seen = w->seen;
     w->cfg.check_observers =
         w->judge_o.oracle_path != NULL || w->judge_o.reference != NULL;
     if (w->cfg.kind == BCW_WALK_LEARNED) {
@@ -692,6 +691,7 @@ static int open_outputs(walk *w)
     r->steps = w->a.steps;
     r->nsteps = w->a.nsteps;
     r->dtors = w->a.plan->destructors;
+    r->dtor_forms = w->a.plan->dtor_forms;
     r->ndtors = w->a.plan->ndestructors;
     r->gen = w->gen;
     int err = bcw__exports_new(&w->sk.exports, &w->export_o);
@@ -902,7 +902,7 @@ static int walk_reference(walk *w)
         return err;
     bcw__judge_against(sk->judge);
     sk->training = false;
-    memset(w->changed, 0, w->a.nsteps * sizeof *w->changed);
+    memset(w->seen, 0, w->a.nsteps * sizeof *w->seen);
     bcw__states_rewind(&w->states, w->nnotes);
     w->probed = true;
     sk->report.reference = true;
@@ -922,7 +922,7 @@ static int after_walk(walk *w)
                   : 0;
     if (err == 0)
         err = bcw__observer_warnings(warnings, w->u, w->a.steps, w->a.nsteps,
-                                     w->changed);
+                                     w->seen);
     if (err == 0 && w->from_tests != NULL) {
         err = bcw__learned_gaps(
             &w->gaps, &w->learned, &w->tseqs,
@@ -1145,7 +1145,7 @@ static int walk_end(walk *w, int err)
     free(w->worker);
     bcw__alphabet_free(&w->a);
     bcw__states_free(&w->states);
-    free(w->changed);
+    free(w->seen);
     bcw_model_free(w->kept);
     bcw_model_free(w->taught);
     bcw__learned_free(&w->learned);

@@ -239,6 +239,15 @@ typedef struct bcw_wire_param {
  * block or before anything wrote there, on the call that read it, not
  * on the later call the pointer would crash (a crash) */
 #define BCW_SIG_GARBAGE 0xf9u
+/* signo of a call not made (rejected) for lifetimes the runtime saw:
+ * a handle the object held when it was given out and has since let go
+ * (a vertex removed from its graph), given to a call with the object
+ * (LET_GO); a call not given the object that freed a block the object
+ * still holds (HELD: a caller's misuse, the object left dangling); any
+ * call after one that ended the object (ENDED, BCW_RESULT_ENDED) */
+#define BCW_SIG_LET_GO 0xfau
+#define BCW_SIG_HELD 0xfbu
+#define BCW_SIG_ENDED 0xfcu
 /* The eight guard bytes the runtime puts after every block, read as a
  * word (a BCW_CAUSE_GARBAGE addr that is not this is the fill) */
 #define BCW_GUARD_WORD 0xfbfbfbfbfbfbfbfbull
@@ -332,6 +341,13 @@ typedef struct bcw_wire_result {
  * parameter said (a length past the most bcwalk backs): what halts after
  * it may be bcwalk's making, and is suspect. */
 #define BCW_RESULT_MADE_UP 32u
+/* The sequence's last call, a method, freed the block the object is in
+ * and returned no live block instead: it ended the object, as a
+ * destructor does, whatever the analysis said (ENDED); or it returned
+ * a pointer into a live block, the object from then on (REPLACED: a
+ * string that grows by moving). */
+#define BCW_RESULT_ENDED 64u
+#define BCW_RESULT_REPLACED 128u
 
 /* Why a sequence halted, as the worker saw it (results' flag
  * BCW_RESULT_CAUSE): the parent words it (explorer/report/cause.c).
@@ -495,6 +511,7 @@ typedef struct bcw_shm {
     uint32_t unit_size;    /* sizeof the unit, for init constructors */
     uint32_t ndestructors; /* the destructors sequences end with, in turn */
     uint16_t destructors[BCW_MAX_DESTRUCTORS]; /* plan indexes */
+    uint8_t dtor_forms[BCW_MAX_DESTRUCTORS];   /* BCW_FORM_* each ends */
     uint32_t use_ffi;   /* 1: call through libffi, 0: typed stubs */
     uint32_t memory_mb; /* a sequence allocating more: BCW_CAUSE_MEMORY */
     /* RLIMIT_CPU of each worker and what it starts: passing it is a hang
@@ -657,16 +674,44 @@ static inline void bcw_wire_result_copy(bcw_wire_result *dst,
         memset(&dst->text_of, 0, text);
 }
 
-/* Which of the `n` destructors ends the sequence whose constructor and
- * methods are steps[0..len]: each in turn, by the sum of its plan
- * indexes, so the parent's report names the one the worker called. */
+/* The objects a destructor ends (bcw_shm.dtor_forms): those a
+ * constructor returned (FORM_HEAP: it frees their block), those an init
+ * function filled in storage (FORM_STORAGE: it releases what they hold),
+ * or either (what it frees is unseen). */
+#define BCW_FORM_HEAP 1u
+#define BCW_FORM_STORAGE 2u
+
+/* The form of the object a constructor of role `role` (enum bcw_role)
+ * makes. */
+static inline unsigned bcw_wire_form_of(unsigned role)
+{
+    return role == BCW_ROLE_INIT_CONSTRUCTOR ? BCW_FORM_STORAGE
+                                             : BCW_FORM_HEAP;
+}
+
+/* Which of the `n` destructors (their forms in `forms`) ends the
+ * sequence whose constructor, making an object of form `form`, and
+ * methods are steps[0..len]: of those that end such objects (all when
+ * none does), each in turn, by the sum of its plan indexes, so the
+ * parent's report names the one the worker called. */
 static inline unsigned bcw_wire_destructor_of(const uint16_t *steps,
-                                              unsigned len, unsigned n)
+                                              unsigned len, unsigned n,
+                                              const uint8_t *forms,
+                                              unsigned form)
 {
     uint32_t sum = 0;
     for (unsigned k = 0; k <= len; k++)
         sum += steps[k];
-    return n > 0 ? sum % n : 0;
+    unsigned fit = 0;
+    for (unsigned i = 0; i < n; i++)
+        fit += (forms[i] & form) != 0;
+    if (fit == 0)
+        return n > 0 ? sum % n : 0;
+    unsigned want = sum % fit;
+    for (unsigned i = 0; i < n; i++)
+        if ((forms[i] & form) != 0 && want-- == 0)
+            return i;
+    return 0;
 }
 
 #endif

@@ -419,7 +419,7 @@ int bcw__states_probe(bcw_states *st, const bcw_walk_cfg *base,
     /* a sequence reaching a concrete state met before has nothing new
      * ahead: probing goes deep without the walk's whole tree */
     cfg.prune_state = prune;
-    cfg.observer_changed = NULL;
+    cfg.seen = NULL;
     cfg.pin = NULL; /* probing is not judged */
     unsigned stopped = 0;
     cfg.budget = PROBE_BUDGET;

@@ -67,6 +67,8 @@ typedef struct node {
 #define NODE_OBSERVER_CHANGED 4u /* its observer changed the state */
 /* a call was given a buffer shorter than its length (BCW_RESULT_MADE_UP) */
 #define NODE_MADE_UP 8u
+/* its last call ended the object (BCW_RESULT_ENDED): no teardown */
+#define NODE_ENDED 16u
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
@@ -346,8 +348,8 @@ static int note_state(walker *w, node *nd, const bcw_wire_result *r,
     if (err == 0 && cfg->step[nd->step].observer &&
         (r->flags & BCW_RESULT_OBSERVER_CHANGED)) {
         nd->flags |= NODE_OBSERVER_CHANGED;
-        if (cfg->observer_changed != NULL)
-            cfg->observer_changed[nd->step]++;
+        if (cfg->seen != NULL)
+            cfg->seen[nd->step].changed++;
     }
     /* only nodes that would grow may stand for others: a state first
      * reached by an observer in the algebra walk is not a reason to cut */
@@ -400,6 +402,12 @@ static int absorb(walker *w, size_t from, size_t i, unsigned level,
         nd->flags |= NODE_IN_DTOR;
     if (r->flags & BCW_RESULT_MADE_UP)
         nd->flags |= NODE_MADE_UP;
+    if (r->flags & BCW_RESULT_ENDED)
+        nd->flags |= NODE_ENDED;
+    if (cfg->seen != NULL && (r->flags & BCW_RESULT_ENDED))
+        cfg->seen[nd->step].ended++;
+    if (cfg->seen != NULL && (r->flags & BCW_RESULT_REPLACED))
+        cfg->seen[nd->step].replaced++;
     /* a halt's cause, or a normal sequence's leak */
     if ((r->flags & BCW_RESULT_CAUSE) &&
         (r->outcome != BCW_RUN_NORMAL || (r->flags & BCW_RESULT_LEAK))) {
@@ -590,6 +598,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.before = nd->parent != NO_PARENT ? w->nodes[nd->parent].state : 0;
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.observer_changed = (nd->flags & NODE_OBSERVER_CHANGED) != 0;
+    s.ended = (nd->flags & NODE_ENDED) != 0;
     s.predicted = predicted;
     s.part = part_of(w, i);
     int err = cfg->emit(cfg->emit_payload, &s);

@@ -31,6 +31,8 @@ typedef struct bcw_seq {
     bool pruned;           /* not extended: its state was reached before */
     bool observer_changed; /* its last call, walked as an observer, left
                               another concrete state than its prefix */
+    bool ended;            /* its last call ended the object (freed it,
+                              returning no other): it has no teardown */
     bool suspect;          /* halted after a step that fabricates (its
                               outcome is reported as "suspect") */
     bool aliasing;         /* halted after a step given the target as another
@@ -117,10 +119,11 @@ typedef struct bcw_walk_cfg {
      * an earlier extended sequence had is not extended (its subtree is
      * counted as pruned_state).  The results must carry keys. */
     bool prune_state;
-    /* By plan index, or NULL: counts the normal sequences whose last
-     * call, an observer, left another concrete state than its prefix did
-     * (both hashed) */
-    uint64_t *observer_changed;
+    /* By plan index, or NULL: what the runtime saw each step do as the
+     * last call of a sequence (bcw_step_seen): an observer that left
+     * another concrete state than its prefix did (both hashed), a call
+     * that ended the object or replaced it */
+    bcw_step_seen *seen;
     /* Every sequence ending in an observer has the worker check it, not
      * a sample of the long ones (bcwalk test: a change fails it) */
     bool check_observers;

@@ -325,6 +325,7 @@ static int write_plan(bcw_pool *pool, const bcw_plan *plan)
     shm->unit_size = plan->unit_size;
     shm->ndestructors = plan->ndestructors;
     memcpy(shm->destructors, plan->destructors, sizeof plan->destructors);
+    memcpy(shm->dtor_forms, plan->dtor_forms, sizeof plan->dtor_forms);
     shm->use_ffi = plan->use_ffi;
     shm->memory_mb = plan->memory_mb;
     shm->cpu_s = plan->cpu_s;

@@ -637,8 +637,13 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         bcw_wire_func *w = &plan->funcs[i];
         /* every destructor a walk can call ends sequences in turn */
         if (f->role == BCW_ROLE_DESTRUCTOR && f->unwalkable == NULL &&
-            f->self == 0 && plan->ndestructors < BCW_MAX_DESTRUCTORS)
+            f->self == 0 && plan->ndestructors < BCW_MAX_DESTRUCTORS) {
+            plan->dtor_forms[plan->ndestructors] =
+                f->teardown == BCW_TEARDOWN_BLOCK      ? BCW_FORM_HEAP
+                : f->teardown == BCW_TEARDOWN_RELEASES ? BCW_FORM_STORAGE
+                                  : BCW_FORM_HEAP | BCW_FORM_STORAGE;
             plan->destructors[plan->ndestructors++] = (uint16_t)i;
+        }
         w->sym = f->sym;
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;

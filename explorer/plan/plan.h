@@ -17,6 +17,7 @@ typedef struct bcw_plan {
     uint32_t unit_size;
     uint32_t ndestructors;
     uint16_t destructors[BCW_MAX_DESTRUCTORS];
+    uint8_t dtor_forms[BCW_MAX_DESTRUCTORS];
     uint32_t use_ffi;
     uint32_t memory_mb;
     uint32_t cpu_s;

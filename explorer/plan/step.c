@@ -47,25 +47,54 @@ bool bcw__func_has_text(const bcw_func *f)
 
 /* "bstack_peek was classified an observer but changed the concrete
  * state in 3 runs": one warning per observer the walk caught. */
+/* The warning of what function f's steps were seen doing over n (their
+ * seen records summed) that the analysis did not say, or NULL
+ * (*none). */
+static char *seen_warning(const bcw_func *f, const bcw_step_seen *n,
+                          bool *none)
+{
+    *none = false;
+    if (n->changed > 0)
+        return bcw__sprintf("%s was classified an observer but changed the "
+                            "concrete state in %llu run%s (a side effect the "
+                            "analysis missed)",
+                            f->name, (unsigned long long)n->changed,
+                            n->changed == 1 ? "" : "s");
+    if (n->ended > 0 && f->role != BCW_ROLE_DESTRUCTOR)
+        return bcw__sprintf(
+            "%s freed the object in %llu run%s, returning no other: the "
+            "walk took it for a destructor, with no call after it (the "
+            "analysis said %s)",
+            f->name, (unsigned long long)n->ended, n->ended == 1 ? "" : "s",
+            bcw__role_name(f->role));
+    if (n->replaced > 0 && !f->rebinds)
+        return bcw__sprintf(
+            "%s freed the object's block in %llu run%s and returned it moved: "
+            "the walk went on with what it returned (the analysis missed it)",
+            f->name, (unsigned long long)n->replaced,
+            n->replaced == 1 ? "" : "s");
+    *none = true;
+    return NULL;
+}
+
 int bcw__observer_warnings(bcw_strlist *warnings, const bcw_unit *u,
                            const bcw_step *steps, unsigned nsteps,
-                           const uint64_t *changed)
+                           const bcw_step_seen *seen)
 {
     for (unsigned i = 0, j; i < nsteps; i = j) {
         /* a function walked in several categories (consecutive steps) is
          * one warning */
-        uint64_t n = 0;
-        for (j = i; j < nsteps && steps[j].func == steps[i].func; j++)
-            n += changed[j];
-        if (n == 0)
+        bcw_step_seen n = {0};
+        for (j = i; j < nsteps && steps[j].func == steps[i].func; j++) {
+            n.changed += seen[j].changed;
+            n.ended += seen[j].ended;
+            n.replaced += seen[j].replaced;
+        }
+        bool none;
+        char *text = seen_warning(&u->funcs[steps[i].func], &n, &none);
+        if (none)
             continue;
-        int err = bcw__strlist_add(
-            warnings,
-            bcw__sprintf("%s was classified an observer but changed the "
-                         "concrete state in %llu run%s (a side effect the "
-                         "analysis missed)",
-                         u->funcs[steps[i].func].name, (unsigned long long)n,
-                         n == 1 ? "" : "s"));
+        int err = bcw__strlist_add(warnings, text);
         if (err < 0)
             return err;
     }

@@ -39,13 +39,27 @@ BCW_INTERNAL bool bcw__func_has_text(const bcw_func *f);
  * The caller's, NULL when out of memory. */
 BCW_INTERNAL char *bcw__step_text(const bcw_unit *u, const bcw_step *st);
 
+/* What the runtime saw a step do over a walk, where the analysis may
+ * have said otherwise. */
+typedef struct bcw_step_seen {
+    uint64_t changed;  /* runs in which it, an observer, changed the
+                          concrete state */
+    uint64_t ended;    /* runs in which it freed the object and returned
+                          no other (BCW_RESULT_ENDED): a destructor */
+    uint64_t replaced; /* runs in which it freed the object's block and
+                          returned it moved (BCW_RESULT_REPLACED) */
+} bcw_step_seen;
+
 /* "bstack_peek was classified an observer but changed the concrete
- * state in 3 runs": one warning in `warnings` per observer that
- * changed[i] runs of its steps caught. */
+ * state in 3 runs", "str_drop freed the object in 2 runs ...": one
+ * warning in `warnings` per function whose steps' seen[i] contradict
+ * the analysis: an observer that changed the state, a function not
+ * taken for a destructor that ended the object, one not taken to move
+ * it that replaced it. */
 BCW_INTERNAL int bcw__observer_warnings(bcw_strlist *warnings,
                                         const bcw_unit *u,
                                         const bcw_step *steps, unsigned nsteps,
-                                        const uint64_t *changed);
+                                        const bcw_step_seen *seen);
 
 /* "tally_dump returns nothing and was classified an observer ...": one
  * warning per void observer of the steps that is given nothing it could

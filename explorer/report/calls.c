@@ -635,11 +635,19 @@ const char *bcw__calls_dtor_arg(const bcw_seq *s, bool json)
     return json ? "#0" : "target";
 }
 
+unsigned bcw__report_dtor_step(const bcw_reporter *r, const bcw_seq *s)
+{
+    unsigned form =
+        bcw_wire_form_of(r->unit->funcs[r->steps[s->steps[0]].func].role);
+    return r->dtors[bcw_wire_destructor_of(s->steps, s->len, r->ndtors,
+                                           r->dtor_forms, form)];
+}
+
 const char *bcw__report_destructor(const bcw_reporter *r, const bcw_seq *s)
 {
-    unsigned d = bcw_wire_destructor_of(s->steps, s->len, r->ndtors);
-    return r->ndtors > 0 ? r->unit->funcs[r->steps[r->dtors[d]].func].name
-                         : "?";
+    return r->ndtors > 0
+               ? r->unit->funcs[r->steps[bcw__report_dtor_step(r, s)].func].name
+               : "?";
 }
 
 const char *bcw__calls_name(const bcw_reporter *r, const bcw_seq *s, uint32_t c)

@@ -303,6 +303,19 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
         if (s->signo == BCW_SIG_FREED)
             snprintf(buf, n, "the %s handle was freed since it was given out",
                      type ? type : "");
+        else if (s->signo == BCW_SIG_LET_GO)
+            snprintf(buf, n,
+                     "the %s handle is no longer the unit's: a call let it go "
+                     "since it was given out",
+                     type ? type : "");
+        else if (s->signo == BCW_SIG_HELD)
+            snprintf(buf, n,
+                     "it freed a block the unit still holds, which leaves the "
+                     "unit dangling: not a call a caller makes");
+        else if (s->signo == BCW_SIG_ENDED)
+            snprintf(buf, n,
+                     "an earlier call freed the unit: it ended the object, as "
+                     "a destructor does");
         else if (s->signo == BCW_SIG_NO_ARG && head && type == NULL)
             snprintf(buf, n,
                      "the list is empty (the function does not check its "

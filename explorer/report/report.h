@@ -48,6 +48,7 @@ typedef struct bcw_reporter {
     const bcw_step *steps; /* by plan index */
     unsigned nsteps;
     const uint16_t *dtors; /* the destructors sequences end with, in turn */
+    const uint8_t *dtor_forms; /* the objects each ends (BCW_FORM_*) */
     unsigned ndtors;
     const struct bcw_usergen *gen; /* custom generator, or NULL */
     struct bcw_symbols *symbols;   /* where the worker's addresses are, that
@@ -110,6 +111,12 @@ BCW_INTERNAL void bcw__report_c(const bcw_reporter *r, const bcw_seq *s,
 BCW_INTERNAL bool bcw__report_site(const bcw_reporter *r, const bcw_seq *s,
                                    char *file, size_t nfile, unsigned *line,
                                    bool *inside);
+
+/* The plan index of the destructor that ended (or was to end) s, as
+ * the worker chose it (one made for the object its constructor made);
+ * r has one at least. */
+BCW_INTERNAL unsigned bcw__report_dtor_step(const bcw_reporter *r,
+                                            const bcw_seq *s);
 
 /* The destructor that ended (or was to end) s, as the worker chose it. */
 BCW_INTERNAL const char *bcw__report_destructor(const bcw_reporter *r,

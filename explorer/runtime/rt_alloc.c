@@ -58,6 +58,7 @@ typedef struct block {
 _Static_assert(sizeof(block) % 16 == 0, "block header must keep alignment");
 
 int bcw_rt_alloc_walks;
+uint64_t bcw_rt_alloc_nfrees;
 /* a live block's free_call while bcw_rt_alloc_walks was set */
 #define WALKS_OWN UINT32_MAX
 
@@ -298,6 +299,7 @@ static void free_at(void *p, uint64_t site)
     block *b = header_of(p);
     unlink_block(b);
     live_bytes -= b->size;
+    bcw_rt_alloc_nfrees++;
     b->magic = DEAD_MAGIC;
     b->free_call = bcw_rt_halt_call();
     b->free_site = site;
@@ -369,6 +371,26 @@ int bcw_rt_alloc_live(const void *p, size_t n)
 int bcw_rt_alloc_freed(const void *p)
 {
     return p != NULL && inside(dead, p) && !inside(live, p);
+}
+
+/* The block freed during the call in flight that holds address a, or
+ * NULL: the dead list is newest first, so only the call's are looked
+ * at (quarantined blocks are not reused, so no live block holds a). */
+static const block *freed_now(uintptr_t a)
+{
+    uint32_t call = bcw_rt_halt_call();
+    for (const block *b = dead; b != NULL && b->free_call == call;
+         b = b->next) {
+        uintptr_t start = (uintptr_t)(b + 1);
+        if (a >= start && (a < start + b->size || a == start))
+            return b;
+    }
+    return NULL;
+}
+
+int bcw_rt_alloc_freed_now(const void *p)
+{
+    return p != NULL && freed_now((uintptr_t)p) != NULL;
 }
 
 void *bcw_rt_calloc(size_t n, size_t size)
@@ -613,6 +635,38 @@ int bcw_rt_alloc_reaches(const void *root, const void *p)
         scan((uintptr_t)root, (uintptr_t)root + sizeof(void *));
     scan_reached();
     return reached[at];
+}
+
+/* Does any pointer-aligned word in [lo, hi) point into a block freed
+ * during the call in flight? */
+static int holds_now(uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t p = (lo + 7) & ~(uintptr_t)7; p + 8 <= hi; p += 8)
+        if (freed_now(*(const uintptr_t *)p) != NULL)
+            return 1;
+    return 0;
+}
+
+int bcw_rt_alloc_holds_freed(const void *root, size_t n)
+{
+    uint32_t call = bcw_rt_halt_call();
+    if (dead == NULL || dead->free_call != call || graph() < 0)
+        return 0;
+    uintptr_t lo = (uintptr_t)root;
+    long at = holding(lo);
+    if (at >= 0)
+        reach(lo);
+    else
+        scan(lo, lo + n);
+    scan_reached();
+    if (at < 0 && holds_now(lo, lo + n))
+        return 1;
+    for (size_t i = 0; i < nblocks; i++)
+        if (reached[i] &&
+            holds_now((uintptr_t)(by_addr[i] + 1),
+                      (uintptr_t)(by_addr[i] + 1) + by_addr[i]->size))
+            return 1;
+    return 0;
 }
 
 int bcw_rt_alloc_leaks(const bcw_rt_span *roots, size_t nroots)

@@ -62,6 +62,19 @@ extern int bcw_rt_alloc_walks;
  * block of ours). */
 int bcw_rt_alloc_reaches(const void *root, const void *p);
 
+/* Blocks freed so far: a call that leaves it as it found it freed
+ * nothing (realloc frees the block it moves). */
+extern uint64_t bcw_rt_alloc_nfrees;
+
+/* Is p in a block freed during the call in flight (bcw_rt_halt_call)? */
+int bcw_rt_alloc_freed_now(const void *p);
+
+/* Does the memory reachable from the n bytes at root (the heap block
+ * holding root, else those bytes: an object in static storage, a cell)
+ * hold a pointer into a block freed during the call in flight: is the
+ * object left holding what the call freed? */
+int bcw_rt_alloc_holds_freed(const void *root, size_t n);
+
 /* After the destructor: are there live blocks that nothing reaches,
  * neither the walk's own blocks nor any pointer-aligned word in the
  * `n` root spans (what bcwalk holds: results, arguments, the unit's

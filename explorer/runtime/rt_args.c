@@ -68,14 +68,17 @@ static char *plan_string(bcw_rt_worker *w, int64_t off)
     return d;
 }
 
-/* The handle argument `p` takes (BCW_FIXED_HANDLE*): the one of its age
- * given out.  Halts the sequence when there is none, a pointer field
- * the call follows is NULL or unchanged since the handle was given out,
- * or an entry the target no longer reaches
- * (rejected: a meaningless call) or when it points
- * into a block freed since (a crash: the use after free the call would make).
+/* The handle argument `p` of plan entry fi takes (BCW_FIXED_HANDLE*):
+ * the one of its age given out.  Halts the sequence (rejected: a
+ * meaningless call) when there is none, a pointer field the call
+ * follows is NULL or unchanged since the handle was given out, it points
+ * into a block freed since (the use after free the call would make), or
+ * the target no longer reaches it: an entry of the target, or, for a
+ * call given the target, one the target held when it was given out (a
+ * vertex since removed from its graph).
  */
-static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
+static uint64_t pass_handle(const bcw_rt_worker *w, unsigned fi,
+                            const bcw_wire_param *p)
 {
     void *h =
         w->handles[p->value % BCW_MAX_HANDLES][p->value / BCW_MAX_HANDLES];
@@ -97,9 +100,12 @@ static uint64_t pass_handle(const bcw_rt_worker *w, const bcw_wire_param *p)
     if (h != NULL && w->by_value[p->value % BCW_MAX_HANDLES] &&
         *(const uint64_t *)h == 0)
         bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
-    /* a node popped off the list, no longer its entry */
-    if (p->entry && h != NULL && !bcw_rt_alloc_reaches(w->target, h))
-        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_NO_ARG);
+    /* a node popped off the list, no longer its entry (or never one) */
+    bool held =
+        w->held[p->value % BCW_MAX_HANDLES][p->value / BCW_MAX_HANDLES] != 0;
+    if ((p->entry || (held && w->with_target[fi])) && h != NULL &&
+        !bcw_rt_alloc_reaches(w->target, h))
+        bcw_rt_halt(BCW_RUN_REJECTED, held ? BCW_SIG_LET_GO : BCW_SIG_NO_ARG);
     return (uint64_t)(uintptr_t)h;
 }
 
@@ -177,7 +183,7 @@ static void choose_values(bcw_rt_worker *w, unsigned fi, uint64_t *vals,
                       ? bcw_rt_custom_next(fi, k, p, &w->gen, &strs[k])
                   : p->fixed == BCW_FIXED_HANDLE ||
                           p->fixed == BCW_FIXED_HANDLE_OR_NULL
-                      ? pass_handle(w, p)
+                      ? pass_handle(w, fi, p)
                   : p->fixed == BCW_FIXED_UNIT_CTOR
                       ? make_instance(w, (unsigned)p->value, p)
                   : p->fixed ? (uint64_t)p->value

@@ -76,9 +76,18 @@ static int setup_func(bcw_rt_worker *w, unsigned i)
     if ((f->role != BCW_ROLE_EMPTY && f->sym >= bcw_unit_nsyms) ||
         f->nparams > BCW_MAX_PARAMS)
         return -1;
-    for (unsigned k = 0; k < f->nparams; k++)
+    for (unsigned k = 0; k < f->nparams; k++) {
         if (setup_param(w, i, k) < 0)
             return -1;
+        const bcw_wire_param *p = &f->params[k];
+        w->with_target[i] +=
+            (p->kind == BCW_PK_UNIT && p->fixed == 0) ||
+            p->kind == BCW_PK_UNIT_CELL || p->kind == BCW_PK_UNIT_DEREF;
+    }
+    for (unsigned k = 0; w->with_target[i] && k < f->nparams; k++)
+        if (f->params[k].fixed == BCW_FIXED_HANDLE ||
+            f->params[k].fixed == BCW_FIXED_HANDLE_OR_NULL)
+            w->held_check[f->params[k].value % BCW_MAX_HANDLES] = 1;
     if (f->ret.fixed == BCW_FIXED_HANDLE &&
         (f->ret.value < 0 || f->ret.value >= BCW_MAX_HANDLES))
         return -1;

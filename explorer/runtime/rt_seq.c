@@ -84,6 +84,57 @@ static void take_text(bcw_wire_result *r, unsigned of, const char *p, size_t n,
     memcpy(r->text, buf, r->ntext);
 }
 
+/* The bytes of the object at the target: the unit's size in the
+ * worker's storage (an init function's), else a pointer's (a cell's
+ * head; a heap block is followed whole). */
+static size_t target_bytes(const bcw_rt_worker *w)
+{
+    char *t = w->target;
+    return t >= w->unit_storage && t < w->unit_storage + sizeof w->unit_storage
+               ? w->shm->unit_size
+               : sizeof(void *);
+}
+
+/* What method call fi, which freed blocks (result `raw`), did to the
+ * object's life: freeing the block the object is in, it replaced the
+ * object by the live block it returned (a string that moves as it
+ * grows) or ended it (a destructor, whatever its name: the calls after
+ * it are not made, nor the teardown); not given the object, it may not
+ * free what the object holds (a caller's misuse: the call is not made
+ * as one, rejected). */
+static void lifetime(bcw_rt_worker *w, unsigned fi, uint64_t raw)
+{
+    const bcw_wire_func *f = &w->shm->funcs[fi];
+    /* given the object as another argument too, what it frees is the
+     * aliasing's doing (a replacement by itself), reported as such */
+    if (w->target == NULL || w->with_target[fi] > 1)
+        return;
+    if (bcw_rt_alloc_freed_now(w->target)) {
+        if (f->ret.abi == BCW_ABI_PTR && raw != 0 &&
+            bcw_rt_alloc_live((void *)(uintptr_t)raw, 1)) {
+            w->target = (void *)(uintptr_t)raw;
+            if (w->flight.call == w->len)
+                w->flight.result.flags |= BCW_RESULT_REPLACED;
+        } else {
+            w->ended = w->flight.call;
+            if (w->flight.call == w->len)
+                w->flight.result.flags |= BCW_RESULT_ENDED;
+        }
+    } else if (!w->with_target[fi] &&
+               bcw_rt_alloc_holds_freed(w->target, target_bytes(w))) {
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_HELD);
+    }
+}
+
+/* A method call's lifetime check, when it freed anything since `frees`. */
+static inline void after_call(bcw_rt_worker *w, unsigned fi, uint64_t frees,
+                              uint64_t raw)
+{
+    if (bcw_rt_alloc_nfrees != frees && w->flight.call >= 1 &&
+        w->flight.call <= w->len)
+        lifetime(w, fi, raw);
+}
+
 /* run_call for a simple entry. */
 static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
                        int last)
@@ -96,7 +147,9 @@ static void run_simple(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
                   : p->fixed             ? (uint64_t)p->value
                              : bcw_gen_next(&w->gen, p->kind, p->abi);
     }
+    uint64_t frees = bcw_rt_alloc_nfrees;
     uint64_t raw = bcw_rt_call(w, fi, vals);
+    after_call(w, fi, frees, raw);
     /* pointer results are numbered on every call (see run_call) */
     uint64_t ret = f->ret.abi == BCW_ABI_PTR
                        ? bcw_rt_call_pointer(w, (void *)(uintptr_t)raw)
@@ -131,8 +184,17 @@ static uint64_t struct_result(bcw_rt_worker *w, const bcw_wire_func *f,
 static void give(bcw_rt_worker *w, unsigned slot, void *h)
 {
     void **ages = w->handles[slot];
+    /* held: the target reaches it now, or did when it was given out
+     * before (web_take(w) hands out the node it lets go) */
+    uint8_t held = 0;
+    for (unsigned a = 0; a < BCW_HANDLE_AGES && h != NULL; a++)
+        held |= ages[a] == h && w->held[slot][a];
+    held = held || (w->held_check[slot] && h != NULL && w->target != NULL &&
+                    bcw_rt_alloc_reaches(w->target, h));
     memmove(&ages[1], &ages[0], (BCW_HANDLE_AGES - 1) * sizeof *ages);
     ages[0] = h;
+    memmove(&w->held[slot][1], &w->held[slot][0], BCW_HANDLE_AGES - 1);
+    w->held[slot][0] = held;
     uint64_t mask = w->snap_mask[slot];
     if (mask == 0)
         return;
@@ -150,7 +212,9 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
 {
     const bcw_wire_func *f = &w->shm->funcs[fi];
     void *outs[BCW_MAX_PARAMS] = {0};
+    uint64_t frees = bcw_rt_alloc_nfrees;
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
+    after_call(w, fi, frees, raw);
     bcw_rt_args_status(f, raw);
     /* a reference taken: released at the end */
     if ((f->flags & BCW_WIRE_RETAINS) && raw != 0 &&
@@ -314,6 +378,8 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     w->target = NULL;
     w->nptrs = 0;
     memset(w->handles, 0, w->nhandle_types * sizeof w->handles[0]);
+    memset(w->held, 0, w->nhandle_types * sizeof w->held[0]);
+    w->ended = 0;
     bcw_rt_unpoison(w->arena, w->arena_used);
     w->arena_used = 0;
     w->narena_spans = 0;
@@ -364,6 +430,9 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     w->before = 0;
     for (w->flight.call = 1; w->flight.call <= w->len; w->flight.call++) {
         unsigned fi = q[1 + w->flight.call];
+        /* an earlier call freed the object: nothing follows it */
+        if (w->ended != 0)
+            bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_ENDED);
         /* an observer last: the state before it, hashed in this run (a
          * prefix's own run may differ: time, randomness) */
         if (w->flight.call == w->len && w->check &&
@@ -373,18 +442,23 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
         run_call(w, fi, r, w->flight.call == w->len);
         check_invariant(w);
     }
-    /* the state the sequence left, before predicates call anything */
-    if (shm->state_flags & BCW_STATE_HASH) {
+    /* the state the sequence left, before predicates call anything; an
+     * object a method ended has none */
+    if ((shm->state_flags & BCW_STATE_HASH) && w->ended == 0) {
         bcw_rt_observe_record(w, r);
         if (w->before != 0 && r->state != 0 && w->before != r->state)
             r->flags |= BCW_RESULT_OBSERVER_CHANGED;
     }
-    if (shm->state_flags & BCW_STATE_PREDS)
+    if ((shm->state_flags & BCW_STATE_PREDS) && w->ended == 0)
         bcw_rt_observe_preds(w, r);
-    /* the destructor's result is not reported: r is not written */
-    if (shm->ndestructors > 0) {
+    /* the destructor's result is not reported: r is not written; an
+     * object a method ended has none */
+    if (shm->ndestructors > 0 && w->ended != 0) {
+        check_leaks(w, r);
+    } else if (shm->ndestructors > 0) {
         unsigned d = shm->destructors[bcw_wire_destructor_of(
-            &q[1], w->len, shm->ndestructors)];
+            &q[1], w->len, shm->ndestructors, shm->dtor_forms,
+            bcw_wire_form_of(shm->funcs[ctor].role))];
         run_call(w, d, r, 0);
         /* once more for each reference the sequence took */
         for (uint32_t k = 0; k < w->retains; k++) {

@@ -91,6 +91,13 @@ typedef struct bcw_rt_worker {
      * fixed scalars, and its result is no handle and no new object: the
      * common call, made without the general argument machinery */
     uint8_t simple[BCW_MAX_FUNCS];
+    /* How many of the entry's arguments are the object (itself, its
+     * cell, the list its cell holds): 0 not given it, 2 or more given it
+     * as another argument too (aliasing) */
+    uint8_t with_target[BCW_MAX_FUNCS];
+    /* 1: an entry given the object takes handles of the slot, so
+     * whether the object held each when it was given out is kept */
+    uint8_t held_check[BCW_MAX_HANDLES];
     unsigned nhandle_types; /* the plan gives out handles 0 .. n-1 */
     char *globals;          /* the unit's bcw_globals section */
     size_t globals_size;
@@ -103,6 +110,10 @@ typedef struct bcw_rt_worker {
     /* the handles of each slot given out in this sequence, the last
      * first (handles[slot][0]), NULL where fewer were */
     void *handles[BCW_MAX_HANDLES][BCW_HANDLE_AGES];
+    /* 1: the object reached that handle when it was given out */
+    uint8_t held[BCW_MAX_HANDLES][BCW_HANDLE_AGES];
+    /* the call that ended the object (BCW_RESULT_ENDED), 0: none */
+    uint32_t ended;
     /* the pointers of each handle, as it was given out, that a call needs
      * changed since (wire `needs`, an iterator's current entry): the
      * words of snap_mask[slot], at their index */

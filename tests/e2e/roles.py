@@ -215,6 +215,35 @@ class Roles(unittest.TestCase):
                   ("bag_contains", ["Obj#0"])]]
         self.assertEqual([c["result"] for c in seq[1:]], ["0", "1", "0"])
 
+    def test_initialisers_by_any_word_and_in_any_position(self):
+        # ks_setup(key, n, ks) fills the storage given last;
+        # tags_init_sized has a word after "init".  Both are init
+        # constructors; of the two calls freeing what the table reaches,
+        # tags_forget keeps the array, tags_destroy frees it: only the
+        # second is the destructor.  Neither unit halts
+        m = json.loads(bcwalk("analyze", example("ksched.bc"), "--format",
+                              "json").stdout)
+        units = {u["name"]: u for u in m["units"]}
+        self.assertEqual(
+            [(c["name"], c["role"]) for c in units["keysched"]["constructors"]],
+            [("ks_setup", "init-constructor")])
+        tags = units["tags"]
+        self.assertEqual([c["name"] for c in tags["constructors"]],
+                         ["tags_init_sized"])
+        self.assertEqual([d["name"] for d in tags["destructors"]],
+                         ["tags_destroy"])
+        self.assertEqual({f["name"]: f["role"] for f in tags["methods"]}
+                         ["tags_forget"], "mutator")
+        for unit in ("keysched", "tags"):
+            s = explore_json("ksched.bc", unit, "protocol", 3)
+            self.assertEqual(s["sequences"]["terminated"], 0, unit)
+            self.assertGreater(s["sequences"]["normal"], 100, unit)
+        rounds = [c["calls"] for c in jsonl("ksched.bc", "keysched",
+                                            "protocol", 1)[:-1]
+                  if c["calls"][-1]["fn"] == "ks_rounds"]
+        self.assertEqual({(c[0]["args"][1], c[-1]["result"]) for c in rounds},
+                         {("0", "0"), ("1", "0"), ("16", "4")})
+
 
 def halts(bc, unit, depth):
     """(function, outcome) of every call of a protocol walk that halted

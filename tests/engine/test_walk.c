@@ -142,7 +142,8 @@ static int record(void *payload, const bcw_seq *s)
  * if `prune`, counting observers that changed it into `changed`. */
 static bcw_summary walk_with(enum bcw_walk_kind kind, unsigned depth,
                              const uint16_t *prefix, unsigned nprefix,
-                             bool prune, uint64_t *changed, uint64_t *executed,
+                             bool prune, bcw_step_seen *changed,
+                             uint64_t *executed,
                              seen *sn)
 {
     bcw_walk_cfg cfg = {.kind = kind,
@@ -155,7 +156,7 @@ static bcw_summary walk_with(enum bcw_walk_kind kind, unsigned depth,
                         .methods = methods,
                         .step = step,
                         .prune_state = prune,
-                        .observer_changed = changed,
+                        .seen = changed,
                         .exec = fake_exec,
                         .exec_payload = executed,
                         .emit = record,
@@ -285,15 +286,16 @@ static void test_walk__state_pruning_tally_by_hand(void **state)
 static void test_walk__observer_changes_are_counted(void **state)
 {
     (void)state;
-    uint64_t changed[NPLAN] = {0}, executed = 0;
+    bcw_step_seen changed[NPLAN] = {{0}};
+    uint64_t executed = 0;
     seen sn = {.ordered = true};
     sneaky = SIZE;
     walk_with(BCW_WALK_PROTOCOL, 2, NULL, 0, false, changed, &executed, &sn);
     sneaky = -1;
     /* size after new, and after each normal one-call prefix (push,
      * size, is_empty, is_full; pop and top abort): 1 + 4 */
-    assert_int_equal(changed[SIZE], 5);
-    assert_int_equal(changed[TOP], 0);
+    assert_int_equal(changed[SIZE].changed, 5);
+    assert_int_equal(changed[TOP].changed, 0);
 }
 
 static void test_walk__set_size_saturates(void **state)
