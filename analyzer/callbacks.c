@@ -144,12 +144,14 @@ static enum bcw_callback told(const char *s, shape sh)
     return 0;
 }
 
-enum bcw_callback bcw__callbacks_kind(const bcw_param *p)
+enum bcw_callback bcw__callbacks_kind(const bcw_param *p, const char *fn)
 {
     shape sh = shape_of(p);
     enum bcw_callback k = told(p->name, sh);
     if (k == 0)
         k = told(p->ctype, sh);
+    if (k == 0 && fn != NULL)
+        k = told(fn, sh);
     if (k != 0)
         return k;
     if (sh.known && sh.ret == BCW_ABI_VOID)
@@ -212,7 +214,7 @@ static int find_callbacks_of(bcw_finder *f, LLVMValueRef fn, unsigned slot,
     char want[256], buf[256];
     if (!bcw__di_canonical(fn, slot, want, sizeof want))
         return 0;
-    enum bcw_callback kind = bcw__callbacks_kind(p);
+    enum bcw_callback kind = bcw__callbacks_kind(p, bcw__value_name(fn));
     for (LLVMValueRef cb = LLVMGetFirstFunction(f->mod);
          cb && p->nconds < MAX_CALLBACKS; cb = LLVMGetNextFunction(cb)) {
         if (LLVMIsDeclaration(cb) || !nameable(cb) ||

@@ -30,7 +30,7 @@ void bcw__fields_callback(bcw_field *f, const bcw_di_field *di)
                    .kind = BCW_PK_CALLBACK,
                    .nsig = (uint8_t)di->type.nsig};
     memcpy(p.sig, di->type.sig, di->type.nsig);
-    enum bcw_callback k = bcw__callbacks_kind(&p);
+    enum bcw_callback k = bcw__callbacks_kind(&p, NULL);
     if (k == BCW_CB_ZERO)
         return;
     f->callback = (uint8_t)k;

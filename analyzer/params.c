@@ -155,6 +155,37 @@ static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops)
     return true;
 }
 
+/* Is `a`, an address, in the function's own frame (an alloca, or a
+ * field of one): gone when it returns? */
+static bool in_frame(LLVMValueRef a)
+{
+    while (LLVMIsAGetElementPtrInst(a) || LLVMIsABitCastInst(a))
+        a = LLVMGetOperand(a, 0);
+    return LLVMIsAAllocaInst(a) != NULL;
+}
+
+bool bcw__params_kept(LLVMValueRef p, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if ((LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == p &&
+             !in_frame(LLVMGetOperand(user, 1))) ||
+            (LLVMIsABitCastInst(user) && bcw__params_kept(user, depth)))
+            return true;
+        LLVMValueRef callee =
+            LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
+        unsigned n = callee != NULL && depth > 0 && !LLVMIsDeclaration(callee)
+                         ? LLVMCountParams(callee)
+                         : 0;
+        for (unsigned k = 0; k < n && k < (unsigned)LLVMGetNumArgOperands(user);
+             k++)
+            if (LLVMGetOperand(user, k) == p &&
+                bcw__params_kept(LLVMGetParam(callee, k), depth - 1))
+                return true;
+    }
+    return false;
+}
+
 bool bcw__params_stored(LLVMValueRef p)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
@@ -459,6 +490,9 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
             i == 0 && bcw__params_points_into(s->fn, LLVMGetParam(s->fn, 0));
         out->filled = i > 0 && out->kind == BCW_PK_SCRATCH &&
                       bcw__params_filled(LLVMGetParam(s->fn, i - 1));
+        out->taken = i > 0 && out->kind == BCW_PK_STRING && di->known &&
+                     !di->pointee_const &&
+                     bcw__params_kept(LLVMGetParam(s->fn, i - 1), 2);
         break;
     default:
         *why = "aggregate passed by value is not supported yet";

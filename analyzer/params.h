@@ -35,6 +35,12 @@ BCW_INTERNAL bool bcw__params_points_into(LLVMValueRef fn, LLVMValueRef base);
  * handed over to what it is stored in (list_rpush(list, node) linking
  * node), not an entry the call only unlinks or reads? */
 BCW_INTERNAL bool bcw__params_stored(LLVMValueRef p);
+/* Is pointer parameter `p` stored where it outlives the call (not in
+ * the function's frame: cJSON_PrintPreallocated's printbuffer), by its
+ * function or, `depth` calls down, a module function it is given to
+ * (buffer_new_with_string(str) handing str to
+ * buffer_new_with_string_length, which keeps it)? */
+BCW_INTERNAL bool bcw__params_kept(LLVMValueRef p, int depth);
 /* Is pointer parameter `p` only stored through, at its own address or
  * its fields', never read or passed on (`char *out`, `T **out`, an
  * iterator an init function fills)? */

@@ -55,15 +55,17 @@ static bool init_named(const char *name)
 }
 
 /* The slot an init-named function `s` initialises: its first parameter's
- * struct, else the first struct it may write (not const: ks_setup(const
- * uint8_t *key, keysched *ks)), 0 for none. */
+ * struct (T_init(T *)), else the first struct it may write (not const:
+ * ks_setup(const uint8_t *key, keysched *ks); not genann_init_sigmoid_
+ * lookup(const genann *), which fills a table of its own), 0 for none. */
 static unsigned init_slot(const bcw_sig *s)
 {
     if (!init_named(s->name))
         return 0;
+    bool last = last_word_in(s->name, init_words);
     for (unsigned i = 1; i <= s->n; i++)
         if (bcw__sig_struct(s, i) != NULL &&
-            (i == 1 || !s->di[i].pointee_const))
+            ((i == 1 && last) || !s->di[i].pointee_const))
             return i;
     return 0;
 }
@@ -492,8 +494,9 @@ int bcw__roles_of(const bcw_finder *f, const bcw_sig *s, enum bcw_role *role,
     }
     if (unit < 0)
         return -1;
-    if (ret == NULL && init_named(s->name) &&
-        (*self == 0 || init_slot(s) == (unsigned)*self + 1))
+    if (ret == NULL &&
+        ((*self == 0 && last_word_in(s->name, init_words)) ||
+         (init_slot(s) > 0 && init_slot(s) == (unsigned)*self + 1)))
         *role = BCW_ROLE_INIT_CONSTRUCTOR;
     else if (frees_self(f, s, *self) &&
              !(ret != NULL && bcw__finder_unit(f, ret) == unit))

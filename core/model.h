@@ -84,6 +84,11 @@ typedef struct bcw_param {
                                         fills (a table of callbacks), the
                                         rest of it zeroed */
     unsigned nmembers;
+    bool taken;         /* STRING or BUFFER: not const and kept (stored
+                           by the call or one it makes): the library
+                           takes it over (buffer_new_with_string(str)
+                           reallocates and frees it), so it is given a
+                           heap block of its own */
     bool members_all;   /* SCRATCH: every member of its
                            struct is one of those: no
                            made-up argument */

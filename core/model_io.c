@@ -55,7 +55,7 @@ static void pfields(msgpack_packer *pk, const bcw_field *fs, unsigned n)
  * conditions too, and every expression node. */
 static void pparam(msgpack_packer *pk, const bcw_param *p, bool conds)
 {
-    msgpack_pack_array(pk, conds ? 21 : 20);
+    msgpack_pack_array(pk, conds ? 22 : 21);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -102,6 +102,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p, bool conds)
     p->elem_size ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     pfields(pk, p->members, p->nmembers);
     p->members_all ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    p->taken ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     if (!conds)
         return;
     msgpack_pack_array(pk, p->nconds);
@@ -305,9 +306,9 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     p->pair = -1;
     if (a == NULL)
         return;
-    /* 21: the conditions handed on from the analysis */
+    /* 22: the conditions handed on from the analysis */
     uint32_t size = o->via.array.size;
-    if (size != 20 && size != 21) {
+    if (size != 21 && size != 22) {
         bcw__rd_bad(r, "parameter");
         return;
     }
@@ -377,8 +378,9 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     p->elem_size = bcw__rd_bool(r, &a[17], "element size");
     rfields(r, &a[18], &p->members, &p->nmembers);
     p->members_all = bcw__rd_bool(r, &a[19], "every member filled");
-    if (size == 21)
-        rconds(r, &a[20], p);
+    p->taken = bcw__rd_bool(r, &a[20], "taken over");
+    if (size == 22)
+        rconds(r, &a[21], p);
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

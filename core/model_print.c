@@ -34,6 +34,8 @@ static void json_params(FILE *f, const bcw_model *m, const bcw_func *fn)
         }
         if (p->elem_size)
             fputs(", \"element_size\": true", f);
+        if (p->taken)
+            fputs(", \"taken\": true", f);
         if (p->nmembers > 0) {
             /* a table of callbacks, each member given a built-in */
             fputs(", \"members\": [", f);

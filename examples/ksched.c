@@ -2,7 +2,9 @@
  * real libraries: a key schedule expanded into the caller's storage
  * given last (ks_setup(key, n, ks)), and a table of labels whose
  * initialiser has a word after "init" (tags_init_sized, as a family
- * tags_init_<how> would).  Both are init constructors.  tags_forget
+ * tags_init_<how> would).  Both are init constructors; tags_init_widths,
+ * named so too but given a const table, fills a table of the module's
+ * and is a method.  tags_forget
  * frees each label but keeps the array they sit in, tags_destroy frees
  * that array too: only the second is the destructor, though both free
  * what the table reaches and store nothing but constants. */
@@ -70,6 +72,23 @@ int tags_add(tags *t, const char *label)
 unsigned tags_count(const tags *t)
 {
     return t->used;
+}
+
+/* The module's table of the first labels' lengths, which tags_width
+ * reads. */
+static size_t widths[4];
+
+/* Fills the module's table from t: named as an initialiser, but t is
+ * const, so it is a method of t, not what makes one. */
+void tags_init_widths(const tags *t)
+{
+    for (unsigned i = 0; i < 4; i++)
+        widths[i] = i < t->used ? strlen(t->labels[i]) : 0;
+}
+
+size_t tags_width(unsigned i)
+{
+    return i < 4 ? widths[i] : 0;
 }
 
 /* Frees every label, keeping the table for more. */

@@ -70,7 +70,7 @@ static int strings(bcw_param *p)
 
 /* A callback's categories: each module function of its type and kind,
  * else the built-in closure of its kind. */
-static int callbacks(const bcw_model *m, bcw_param *p)
+static int callbacks(const bcw_model *m, const char *fn_name, bcw_param *p)
 {
     for (unsigned i = 0; i < p->nconds; i++) {
         const char *fn = p->conds[i].value;
@@ -86,7 +86,7 @@ static int callbacks(const bcw_model *m, bcw_param *p)
     }
     if (p->nparts > 0 || p->nsig == 0)
         return 0;
-    enum bcw_callback cb = bcw__callbacks_kind(p);
+    enum bcw_callback cb = bcw__callbacks_kind(p, fn_name);
     return add(p, bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
                bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
 }
@@ -174,7 +174,7 @@ int bcw__partition_key(bcw_param *p)
                : 0;
 }
 
-int bcw__partition_kind(const bcw_model *m, bcw_param *p)
+int bcw__partition_kind(const bcw_model *m, const bcw_func *f, bcw_param *p)
 {
     if (p->kind == BCW_PK_ENUM)
         return enumerators(p);
@@ -185,6 +185,6 @@ int bcw__partition_kind(const bcw_model *m, bcw_param *p)
     if (p->kind == BCW_PK_STRING && p->nconds > 0)
         return strings(p);
     if (p->kind == BCW_PK_CALLBACK)
-        return callbacks(m, p);
+        return callbacks(m, f->name, p);
     return 0;
 }

@@ -5,11 +5,12 @@
 
 #include "model.h"
 
-/* Gives p, a string with conditions, a callback, an element of a
- * method or an enum (its enumerators, the first 16, with a note when
- * there are more), its categories; other parameters are left alone.  0
- * or BCW_ENOMEM. */
-BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, bcw_param *p);
+/* Gives p, of function f, a string with conditions, a callback, an
+ * element of a method or an enum (its enumerators, the first 16, with a
+ * note when there are more), its categories; other parameters are left
+ * alone.  0 or BCW_ENOMEM. */
+BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, const bcw_func *f,
+                                     bcw_param *p);
 
 /* Gives p, a string of a method that no condition compares, its
  * categories: a new string each call, or "a" every time (a key stored,

@@ -200,7 +200,7 @@ static int partition_enum(bcw_session *s, bcw_shapes *shapes,
                           const bcw_model *m, const bcw_unit *u,
                           const bcw_func *fn, bcw_param *p)
 {
-    int err = bcw__partition_kind(m, p);
+    int err = bcw__partition_kind(m, fn, p);
     return err == 0 && p->nconds > 0 ? partition_param(s, shapes, u, fn, p)
                                      : err;
 }
@@ -236,7 +236,7 @@ int bcw_model_partition(bcw_model *m)
                          p->kind == BCW_PK_CALLBACK ||
                          (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||
                          (p->kind == BCW_PK_LENGTH && p->nconds == 0))
-                    err = p->nparts == 0 ? bcw__partition_kind(m, p) : 0;
+                    err = p->nparts == 0 ? bcw__partition_kind(m, f, p) : 0;
                 else if (p->kind == BCW_PK_ENUM && p->nparts == 0)
                     err = partition_enum(&s, &shapes, m, u, f, p);
                 else if (p->nconds > 0 && p->nparts == 0 &&

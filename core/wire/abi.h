@@ -144,7 +144,8 @@ enum bcw_callback {
     BCW_CB_VISIT,       /* void (...): counts its calls */
     BCW_CB_ZERO,        /* any other: returns 0, counts its calls */
     BCW_CB_PREDICATE,   /* int/bool (a): the cell number is odd */
-    BCW_CB_FREE         /* void (a): frees nothing (cells are not the
+    BCW_CB_FREE         /* void (a): frees a if the code under test
+                           allocated it, else nothing (cells are not the
                            heap's), counts its calls */
 };
 #define BCW_CB_LAST BCW_CB_FREE

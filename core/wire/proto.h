@@ -52,7 +52,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 15u
+#define BCW_PROTO_VERSION 16u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -149,6 +149,9 @@ typedef struct bcw_wire_param {
                           else the call is not made (signo BCW_SIG_NO_ARG) */
     uint8_t elem_size; /* a constructor's: its value is the size of the
                           elements the unit copies (bcw_param.elem_size) */
+    uint8_t taken;     /* STRING or BUFFER the library takes over
+                          (bcw_param.taken): a heap block of the walk's,
+                          not the arena */
     uint64_t needs;    /* BCW_FIXED_HANDLE: bit i, the handle's pointer at byte
                           8 * i must be neither NULL nor what it was when the
                           handle was given out (bcw_param.needs_set), else

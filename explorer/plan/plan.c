@@ -20,6 +20,7 @@ static void wire_param(bcw_wire_param *w, const bcw_param *p)
     w->pair = (int8_t)p->pair;
     w->filled = bcw__param_filled(p);
     w->elem_size = p->elem_size;
+    w->taken = p->taken;
     if (p->kind == BCW_PK_STRUCT) { /* its elements' classes */
         w->nsig = p->nsig;
         memcpy(w->sig, p->sig, sizeof w->sig);

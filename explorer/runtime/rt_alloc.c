@@ -368,6 +368,15 @@ int bcw_rt_alloc_live(const void *p, size_t n)
     return 0;
 }
 
+void bcw_rt_alloc_release(void *p)
+{
+    for (const block *b = live; b != NULL; b = b->next)
+        if ((void *)(b + 1) == p) {
+            free_at(p, SITE());
+            return;
+        }
+}
+
 int bcw_rt_alloc_freed(const void *p)
 {
     return p != NULL && inside(dead, p) && !inside(live, p);

@@ -62,6 +62,11 @@ extern int bcw_rt_alloc_walks;
  * block of ours). */
 int bcw_rt_alloc_reaches(const void *root, const void *p);
 
+/* Frees p when it is the start of a live block of the code under test's
+ * (a free hook's built-in given the library's own buffer); anything
+ * else (an element cell, the arena, a block of the setup's) is left. */
+void bcw_rt_alloc_release(void *p);
+
 /* Blocks freed so far: a call that leaves it as it found it freed
  * nothing (realloc frees the block it moves). */
 extern uint64_t bcw_rt_alloc_nfrees;

@@ -260,6 +260,25 @@ static char *buffer_value(bcw_rt_worker *w, const bcw_wire_func *f,
     return b;
 }
 
+/* A copy of the n bytes at `raw`, then a NUL at `end` (at most n), in a
+ * heap block of the walk's own (no leak of the sequence's when the
+ * library keeps it and never frees it), for an argument the library
+ * takes over: it may reallocate or free it, as a caller's malloc'd
+ * string (buffer_new_with_string(str)), and reads a string given with
+ * its length to that length; halts as an abort when out of memory. */
+static uint64_t taken_copy(uint64_t raw, size_t n, size_t end)
+{
+    int walks = bcw_rt_alloc_walks;
+    bcw_rt_alloc_walks = 1;
+    char *h = bcw_rt_malloc(n + 1);
+    bcw_rt_alloc_walks = walks;
+    if (h == NULL)
+        bcw_rt_halt(BCW_RUN_ABORT, 0);
+    memcpy(h, (const void *)(uintptr_t)raw, n);
+    h[end < n ? end : n] = '\0';
+    return (uint64_t)(uintptr_t)h;
+}
+
 /* Parameter k's value as passed, by its kind: the object (or `self`),
  * the pointer it holds, a copy of a string, an element's cell, storage
  * for what the call gives back (outs[k]), a buffer. */
@@ -303,10 +322,22 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
                 *(void **)((char *)outs[k] + fill->offset) = w->fills[i]->code;
         }
         return (uint64_t)(uintptr_t)outs[k];
-    case BCW_PK_BUFFER:
+    case BCW_PK_BUFFER: {
+        uint64_t n = 0;
+        char *b = buffer_value(w, f, p, vals, &n);
+        if (report != NULL)
+            report[k] = n;
+        /* one the library takes over is its own after the call: not
+         * observed */
+        if (p->taken)
+            return taken_copy((uint64_t)(uintptr_t)b, n,
+                              p->pair >= 0 && p->pair < f->nparams
+                                  ? vals[p->pair]
+                                  : n);
         /* its content after the call: the observation */
-        outs[k] = buffer_value(w, f, p, vals, report ? &report[k] : NULL);
-        return (uint64_t)(uintptr_t)outs[k];
+        outs[k] = b;
+        return (uint64_t)(uintptr_t)b;
+    }
     default:
         return raw;
     }
@@ -326,6 +357,10 @@ uint64_t bcw_rt_args_invoke(bcw_rt_worker *w, unsigned fi, void **outs,
         uint64_t raw = named_value(w, fi, k, p, vals[k], strs[k], &made);
         if (!made)
             raw = passed_value(w, f, k, raw, vals, outs, report, self);
+        if (p->taken && p->kind == BCW_PK_STRING && raw != 0) {
+            size_t len = strlen((const char *)(uintptr_t)raw);
+            raw = taken_copy(raw, len, len);
+        }
         vals[k] = raw;
         if (p->elem_size && !bcw_rt_alloc_walks) /* the target's */
             w->elem_size = raw;

@@ -24,6 +24,8 @@ static uint64_t cell_key(const bcw_rt_closure *c, const void *p)
     return (uint64_t)a + BCW_RT_CELLS;
 }
 
+void (*bcw_rt_closure_free)(void *p);
+
 /* A built-in callback (abi.h's bcw_callback): a libffi closure of the
  * callback's signature that counts its calls.  Its elements are its
  * first two pointer arguments: a length or seed between them and user
@@ -34,10 +36,16 @@ static void on_closure(ffi_cif *cif, void *ret, void **args, void *data)
     c->calls++;
     int64_t v = 0;
     uint64_t key[2] = {0, 0};
+    void *first = NULL;
     unsigned nkeys = 0;
     for (unsigned i = 0; i < cif->nargs && nkeys < 2; i++)
-        if (c->sig[i + 1] == BCW_ABI_PTR)
+        if (c->sig[i + 1] == BCW_ABI_PTR) {
+            if (nkeys == 0)
+                first = *(void **)args[i];
             key[nkeys++] = cell_key(c, *(void **)args[i]);
+        }
+    if (c->kind == BCW_CB_FREE && first != NULL && bcw_rt_closure_free != NULL)
+        bcw_rt_closure_free(first);
     uint64_t a = key[0], b = key[1];
     switch (c->kind) {
     case BCW_CB_COMPARE:

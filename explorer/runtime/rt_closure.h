@@ -22,6 +22,12 @@ typedef struct bcw_rt_closure {
     const uint64_t *elem_size; /* the worker's */
 } bcw_rt_closure;
 
+/* What a built-in free callback (BCW_CB_FREE) does with its first
+ * pointer argument: set at set-up to free it when it is a block the code
+ * under test allocated (its own buffer handed to its free hook), NULL
+ * until then; an element cell or other memory is left alone. */
+extern void (*bcw_rt_closure_free)(void *p);
+
 /* Makes the closure a plan's parameter or fill `p` describes (kind
  * `value`, ABI `sig`) into *out: 0, or -1 for a bad description or out
  * of memory.  Called at set-up; the closure lives as long as the

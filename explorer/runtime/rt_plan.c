@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rt_alloc.h"
 #include "rt_bounds.h"
 #include "rt_call.h"
 #include "rt_closure.h"
@@ -160,6 +161,7 @@ int bcw_rt_plan_setup(bcw_rt_worker *w)
             bcw_rt_closure_make(w, &shm->fills[i].cb, &w->fills[i]) < 0)
             return -1;
     bcw_rt_alloc_limit((size_t)(shm->memory_mb ? shm->memory_mb : 1024) << 20);
+    bcw_rt_closure_free = bcw_rt_alloc_release;
     bcw_rt_alloc_given(w->cells, sizeof w->cells);
     bcw_rt_alloc_given(w->arena, sizeof w->arena);
     w->globals = __start_bcw_globals;

@@ -162,6 +162,23 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
         self.assertEqual({(c["fn"], c["outcome"]) for c in halts(lines)},
                          {("optab_first", "abort")})
 
+    def test_a_free_hook_named_by_its_setter_frees_the_librarys_memory(self):
+        # lb_set_free_func(b, f): `f`, void (*)(void *), says nothing;
+        # its setter says it frees.  The built-in free callback frees
+        # what the library allocated, so lb_free releases the buffer
+        # through it and no sequence leaks (a visitor there would have
+        # left the buffer behind in every sequence that set it)
+        text = bcwalk("analyze", example("hooks.bc")).stdout
+        self.assertIn("f in [f == bcw_free]: bcw_free", text)
+        for walk in ("protocol", "algebra"):
+            lines = jsonl("hooks.bc", "lbuf", walk, 3)
+            self.assertEqual(lines[-1]["sequences"]["leaking"], 0, walk)
+            self.assertEqual(lines[-1]["sequences"]["terminated"], 0, walk)
+            hooked = [q for q in lines[:-1]
+                      if [c["fn"] for c in q["calls"]][1:3] ==
+                      ["lb_set_free_func", "lb_put"]]
+            self.assertTrue(hooked, walk)
+
 
 if __name__ == "__main__":
     common.main()

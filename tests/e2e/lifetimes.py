@@ -123,6 +123,24 @@ class Lifetimes(unittest.TestCase):
             ctors = {q["calls"][0]["fn"] for q in lines[:-1]}
             self.assertEqual(ctors, {"zone_new", "zone_init"}, walk)
 
+    def test_a_string_the_library_adopts_is_a_heap_block(self):
+        # adopt_new(str) keeps str (through a helper) and later reallocs
+        # and frees it: the parameter, not const and kept, is taken over,
+        # and given a heap block the library may do so with; a string in
+        # bcwalk's arena made adopt_push abort in realloc
+        model = json.loads(bcwalk("analyze", example("adopt.bc"), "--format",
+                                  "json").stdout)
+        [ctor] = model["units"][0]["constructors"]
+        self.assertTrue(ctor["params"][0].get("taken"))
+        for walk in ("protocol", "algebra"):
+            lines = jsonl("adopt.bc", "adopt", walk, 3)
+            self.assertEqual(halts(lines), set(), walk)
+            self.assertEqual(lines[-1]["sequences"]["leaking"], 0, walk)
+        seqs = by_calls(jsonl("adopt.bc", "adopt", "protocol", 3))
+        grown = seqs[(("adopt_new", ('"a"',)), ("adopt_push", ("#0", "'a'")),
+                      ("adopt_push", ("#0", "'b'")), ("adopt_len", ("#0",)))]
+        self.assertEqual(grown["calls"][-1]["result"], "3")
+
 
 if __name__ == "__main__":
     common.main()

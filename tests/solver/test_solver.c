@@ -257,6 +257,7 @@ static void test_solver__callback_kinds_by_name_and_shape(void **state)
         const char *name, *ctype;
         uint8_t nsig, sig[4];
         enum bcw_callback want;
+        const char *fn; /* the function taking it, NULL: a field */
     } cases[] = {
         /* the typedef tells when the name does not (case-blind) */
         {"callback", "ArrayListEqualFunc", 3, {I, P, P}, BCW_CB_EQUAL},
@@ -299,6 +300,11 @@ static void test_solver__callback_kinds_by_name_and_shape(void **state)
          * "list" */
         {"seq_fn", "list_cb", 3, {BCW_ABI_BOOL, P, P}, BCW_CB_EQUAL},
         {"seq_fn", NULL, 3, {I, P, P}, BCW_CB_COMPARE},
+        /* no word of its own: its setter's (a field's has none) */
+        {"f", "void (*)(void *)", 2, {V, P}, BCW_CB_FREE, "csv_set_free_func"},
+        {"f", "void (*)(void *)", 2, {V, P}, BCW_CB_VISIT, NULL},
+        {"cb", NULL, 3, {I, P, P}, BCW_CB_EQUAL, "tab_find_equal"},
+        {"cmp", NULL, 3, {I, P, P}, BCW_CB_COMPARE, "tab_find_equal"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         bcw_param p = {.name = (char *)cases[i].name,
@@ -306,10 +312,10 @@ static void test_solver__callback_kinds_by_name_and_shape(void **state)
                        .kind = BCW_PK_CALLBACK,
                        .nsig = cases[i].nsig};
         memcpy(p.sig, cases[i].sig, cases[i].nsig);
-        if (bcw__callbacks_kind(&p) != cases[i].want)
+        if (bcw__callbacks_kind(&p, cases[i].fn) != cases[i].want)
             fail_msg("case %zu (%s, %s): kind %d, not %d", i, cases[i].name,
                      cases[i].ctype ? cases[i].ctype : "-",
-                     bcw__callbacks_kind(&p), cases[i].want);
+                     bcw__callbacks_kind(&p, cases[i].fn), cases[i].want);
     }
 }
 
