@@ -351,6 +351,13 @@ typedef struct bcw_wire_result {
  * string that grows by moving). */
 #define BCW_RESULT_ENDED 64u
 #define BCW_RESULT_REPLACED 128u
+/* Bits 8..10: how many destructors of the object's form refused it
+ * before the one that tore it down (returned a failure and left a heap
+ * object's block live: gzclose_r of a file open for writing); the
+ * teardown's destructor is bcw_wire_destructor_of's with that many
+ * tries. */
+#define BCW_RESULT_DTOR_SHIFT 8
+#define BCW_RESULT_DTOR_TRIES (7u << BCW_RESULT_DTOR_SHIFT)
 
 /* Why a sequence halted, as the worker saw it (results' flag
  * BCW_RESULT_CAUSE): the parent words it (explorer/report/cause.c).
@@ -692,17 +699,31 @@ static inline unsigned bcw_wire_form_of(unsigned role)
                                              : BCW_FORM_HEAP;
 }
 
+/* How many of the `n` destructors (their forms in `forms`) end objects
+ * of form `form`: those a sequence's teardown chooses from (all `n` when
+ * none does). */
+static inline unsigned bcw_wire_destructors_fit(unsigned n,
+                                                const uint8_t *forms,
+                                                unsigned form)
+{
+    unsigned fit = 0;
+    for (unsigned i = 0; i < n; i++)
+        fit += (forms[i] & form) != 0;
+    return fit > 0 ? fit : n;
+}
+
 /* Which of the `n` destructors (their forms in `forms`) ends the
  * sequence whose constructor, making an object of form `form`, and
  * methods are steps[0..len]: of those that end such objects (all when
  * none does), each in turn, by the sum of its plan indexes, so the
- * parent's report names the one the worker called. */
+ * parent's report names the one the worker called; `tries` later in
+ * that turn when the ones before it refused (BCW_RESULT_DTOR_TRIES). */
 static inline unsigned bcw_wire_destructor_of(const uint16_t *steps,
                                               unsigned len, unsigned n,
                                               const uint8_t *forms,
-                                              unsigned form)
+                                              unsigned form, unsigned tries)
 {
-    uint32_t sum = 0;
+    uint32_t sum = tries;
     for (unsigned k = 0; k <= len; k++)
         sum += steps[k];
     unsigned fit = 0;

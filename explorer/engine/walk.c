@@ -69,6 +69,9 @@ typedef struct node {
 #define NODE_MADE_UP 8u
 /* its last call ended the object (BCW_RESULT_ENDED): no teardown */
 #define NODE_ENDED 16u
+/* bits 5..7: destructors that refused its object before the one that
+ * tore it down (BCW_RESULT_DTOR_TRIES) */
+#define NODE_DTOR_SHIFT 5
 
 typedef struct walker {
     const bcw_walk_cfg *cfg;
@@ -404,6 +407,9 @@ static int absorb(walker *w, size_t from, size_t i, unsigned level,
         nd->flags |= NODE_MADE_UP;
     if (r->flags & BCW_RESULT_ENDED)
         nd->flags |= NODE_ENDED;
+    nd->flags |= (uint16_t)(((r->flags & BCW_RESULT_DTOR_TRIES) >>
+                             BCW_RESULT_DTOR_SHIFT)
+                            << NODE_DTOR_SHIFT);
     if (cfg->seen != NULL && (r->flags & BCW_RESULT_ENDED))
         cfg->seen[nd->step].ended++;
     if (cfg->seen != NULL && (r->flags & BCW_RESULT_REPLACED))
@@ -599,6 +605,7 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
     s.pruned = (nd->flags & NODE_PRUNED) != 0;
     s.observer_changed = (nd->flags & NODE_OBSERVER_CHANGED) != 0;
     s.ended = (nd->flags & NODE_ENDED) != 0;
+    s.dtor_tries = (uint8_t)(nd->flags >> NODE_DTOR_SHIFT & 7);
     s.predicted = predicted;
     s.part = part_of(w, i);
     int err = cfg->emit(cfg->emit_payload, &s);

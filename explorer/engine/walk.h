@@ -33,6 +33,8 @@ typedef struct bcw_seq {
                               another concrete state than its prefix */
     bool ended;            /* its last call ended the object (freed it,
                               returning no other): it has no teardown */
+    uint8_t dtor_tries;    /* destructors that refused its object before
+                              the one that tore it down */
     bool suspect;          /* halted after a step that fabricates (its
                               outcome is reported as "suspect") */
     bool aliasing;         /* halted after a step given the target as another

@@ -640,7 +640,8 @@ unsigned bcw__report_dtor_step(const bcw_reporter *r, const bcw_seq *s)
     unsigned form =
         bcw_wire_form_of(r->unit->funcs[r->steps[s->steps[0]].func].role);
     return r->dtors[bcw_wire_destructor_of(s->steps, s->len, r->ndtors,
-                                           r->dtor_forms, form)];
+                                           r->dtor_forms, form,
+                                           s->dtor_tries)];
 }
 
 const char *bcw__report_destructor(const bcw_reporter *r, const bcw_seq *s)

@@ -353,6 +353,46 @@ static void check_leaks(bcw_rt_worker *w, bcw_wire_result *r)
         r->flags |= BCW_RESULT_LEAK;
 }
 
+/* Did destructor d, just called, refuse the heap object: return a
+ * failure (an int not 0, a bool false) and leave its block live, as
+ * gzclose_r does with a file open for writing?  A void one never does,
+ * nor one that says it succeeded (a leak of its own stays one). */
+static bool refused(const bcw_rt_worker *w, unsigned d)
+{
+    enum bcw_abi abi = (enum bcw_abi)w->shm->funcs[d].ret.abi;
+    if (abi == BCW_ABI_VOID || abi >= BCW_ABI_FLOAT)
+        return false;
+    int64_t v = bcw_value_int(abi, w->ret_words[0]);
+    return (abi == BCW_ABI_BOOL ? v == 0 : v != 0) &&
+           bcw_rt_alloc_live(w->target, 1);
+}
+
+/* The teardown of the sequence q, whose constructor is plan entry ctor:
+ * a destructor made for its object, and while one refuses a heap
+ * object, the next of them, each once; how many refused goes into r's
+ * flags.  The destructor that tore it down. */
+static unsigned teardown(bcw_rt_worker *w, const uint16_t *q, unsigned ctor,
+                         bcw_wire_result *r)
+{
+    const bcw_shm *shm = w->shm;
+    unsigned form = bcw_wire_form_of(shm->funcs[ctor].role);
+    unsigned fit =
+        bcw_wire_destructors_fit(shm->ndestructors, shm->dtor_forms, form);
+    unsigned tries = 0, d;
+    for (;;) {
+        d = shm->destructors[bcw_wire_destructor_of(
+            &q[1], w->len, shm->ndestructors, shm->dtor_forms, form, tries)];
+        /* said before the call: a halt in it is this destructor's */
+        r->flags = (r->flags & ~BCW_RESULT_DTOR_TRIES) |
+                   tries << BCW_RESULT_DTOR_SHIFT;
+        run_call(w, d, r, 0);
+        if (form != BCW_FORM_HEAP || tries + 1 >= fit || tries == 7 ||
+            !refused(w, d))
+            return d;
+        tries++;
+    }
+}
+
 /* Ends the sequence: its calls into r, its leftovers freed, the
  * children it forked killed, its result published. */
 static void finish(bcw_rt_worker *w, bcw_wire_result *r)
@@ -456,10 +496,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     if (shm->ndestructors > 0 && w->ended != 0) {
         check_leaks(w, r);
     } else if (shm->ndestructors > 0) {
-        unsigned d = shm->destructors[bcw_wire_destructor_of(
-            &q[1], w->len, shm->ndestructors, shm->dtor_forms,
-            bcw_wire_form_of(shm->funcs[ctor].role))];
-        run_call(w, d, r, 0);
+        unsigned d = teardown(w, q, ctor, r);
         /* once more for each reference the sequence took */
         for (uint32_t k = 0; k < w->retains; k++) {
             /* on the object it was taken of: a call may since have

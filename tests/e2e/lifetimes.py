@@ -141,6 +141,18 @@ class Lifetimes(unittest.TestCase):
                       ("adopt_push", ("#0", "'b'")), ("adopt_len", ("#0",)))]
         self.assertEqual(grown["calls"][-1]["result"], "3")
 
+    def test_a_destructor_that_refuses_the_object_gives_way_to_the_next(self):
+        # tm_close_r returns -1 and frees nothing for a stream open for
+        # writing, tm_close_w for one open for reading: whichever a
+        # sequence's turn picks, the other tears the stream down when it
+        # refuses, and no sequence leaks
+        for walk in ("protocol", "algebra"):
+            lines = jsonl("twomode.bc", "tm", walk, 3)
+            self.assertEqual(halts(lines), set(), walk)
+            self.assertEqual(lines[-1]["sequences"]["leaking"], 0, walk)
+            self.assertEqual({q["calls"][0]["fn"] for q in lines[:-1]},
+                             {"tm_open_r", "tm_open_w"}, walk)
+
 
 if __name__ == "__main__":
     common.main()
