@@ -343,8 +343,11 @@ extern "C" int bcw__di_signature(LLVMValueRef fnref, bcw_di_type *out,
     unsigned n = 0;
     for (unsigned i = 0; i < types.size() && i < max; i++, n++)
         classify(types[i], &out[i]);
+    /* the function's own arguments: an inlined callee's (xxhash's
+     * always-inline readers at -O0) are the callee's, not these */
     auto name_arg = [&](const DILocalVariable *v) {
-        if (v && v->getArg() > 0 && v->getArg() < max)
+        if (v && v->getArg() > 0 && v->getArg() < max &&
+            v->getScope() == sp)
             copy(out[v->getArg()].name, sizeof out[0].name, v->getName().str());
     };
     for (const DINode *node : sp->getRetainedNodes())

@@ -174,20 +174,26 @@ static LLVMValueRef copy_of(copies *c, LLVMValueRef fn, int *err)
     return NULL;
 }
 
+/* fn skipped, `text` (taken; NULL: out of memory) saying why. */
+static int skip_saying(bcw_finder *f, LLVMValueRef fn, char *text)
+{
+    int err =
+        text ? bcw__finder_skip(f, bcw__value_name(fn), text) : BCW_ENOMEM;
+    free(text);
+    return err;
+}
+
 /* "is a copy of lh_table_head (linkhash.h:362) ...": fn skipped. */
 static int skip_copy(bcw_finder *f, LLVMValueRef fn, LLVMValueRef of)
 {
     unsigned len = 0;
     const char *file = bcw__function_file(of, &len);
-    char *text = bcw__sprintf(
-        "is a copy of %s (%.*s:%u), the same static function emitted "
-        "again by another file: walked once",
-        bcw__value_name(of), (int)len, file,
-        LLVMDISubprogramGetLine(LLVMGetSubprogram(of)));
-    int err =
-        text ? bcw__finder_skip(f, bcw__value_name(fn), text) : BCW_ENOMEM;
-    free(text);
-    return err;
+    return skip_saying(
+        f, fn,
+        bcw__sprintf("is a copy of %s (%.*s:%u), the same static function "
+                     "emitted again by another file: walked once",
+                     bcw__value_name(of), (int)len, file,
+                     LLVMDISubprogramGetLine(LLVMGetSubprogram(of))));
 }
 
 /* Fn's signature among f's, or fn skipped with why it cannot be
@@ -197,15 +203,22 @@ static int load_sig(bcw_finder *f, LLVMValueRef fn)
 {
     const char *why;
     const char *header = bcw__api_left_out(f->api, fn);
-    if (header != NULL) {
-        char *text = bcw__sprintf("is not declared in %s, the header "
-                                  "beside its source: an internal "
-                                  "function",
-                                  header);
-        int err =
-            text ? bcw__finder_skip(f, bcw__value_name(fn), text) : BCW_ENOMEM;
-        free(text);
-        return err;
+    if (header != NULL)
+        return skip_saying(f, fn,
+                           bcw__sprintf("is not declared in %s, the header "
+                                        "beside its source: an internal "
+                                        "function",
+                                        header));
+    /* the slow path of a header's static inline API function */
+    LLVMValueRef inline_api = bcw__sig_slow_path_of(f->mod, fn);
+    if (inline_api != NULL) {
+        unsigned len = 0;
+        const char *file = bcw__function_file(inline_api, &len);
+        return skip_saying(
+            f, fn,
+            bcw__sprintf("is called only by %s, a static function of %.*s: "
+                         "walked through it, never alone",
+                         bcw__value_name(inline_api), (int)len, file));
     }
     if (!bcw__sig_load(f->mod, fn, &f->sigs[f->nsigs], &why))
         return why != NULL ? bcw__finder_skip(f, bcw__value_name(fn), why) : 0;

@@ -59,6 +59,12 @@ static int classify_slots(const bcw_finder *f, const bcw_unit *u,
             bcw__sig_struct(s, i) == NULL && bcw__sig_cell(s, i) != NULL &&
             strcmp(bcw__sig_cell(s, i), u->name) == 0)
             p->kind = BCW_PK_UNIT_CELL;
+        /* the target passed again is a case of its own only where the
+         * code tells the two apart */
+        if (is_unit && p->kind == BCW_PK_UNIT && self >= 0 &&
+            (int)i - 1 != self)
+            p->alias_checked = bcw__params_compared(
+                LLVMGetParam(s->fn, i - 1), LLVMGetParam(s->fn, (unsigned)self));
         if ((int)i - 1 == out) {
             p->kind = BCW_PK_UNIT_OUT;
             if (!s->di[i].known) {

@@ -75,6 +75,47 @@ bool bcw__params_null_checked(LLVMValueRef p)
     return null_checked(p, 0, 4);
 }
 
+/* v without its pointer casts. */
+static LLVMValueRef uncast(LLVMValueRef v)
+{
+    for (int hops = 0; hops < 4 && LLVMIsABitCastInst(v); hops++)
+        v = LLVMGetOperand(v, 0);
+    return v;
+}
+
+/* Does a use of `a` (or a cast of it) compare it with `b`, or pass both
+ * to a module function that compares them, `depth` levels down so far? */
+static bool compared(LLVMValueRef a, LLVMValueRef b, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsABitCastInst(user) && compared(user, b, depth))
+            return true;
+        if (LLVMIsAICmpInst(user) &&
+            (uncast(LLVMGetOperand(user, 0)) == b ||
+             uncast(LLVMGetOperand(user, 1)) == b))
+            return true;
+        LLVMValueRef callee =
+            LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
+        if (callee == NULL || LLVMIsDeclaration(callee) || depth >= 3)
+            continue;
+        unsigned n = (unsigned)LLVMGetNumArgOperands(user);
+        for (unsigned i = 0; i < n && i < LLVMCountParams(callee); i++)
+            for (unsigned k = 0; k < n && k < LLVMCountParams(callee); k++)
+                if (i != k && uncast(LLVMGetOperand(user, i)) == a &&
+                    uncast(LLVMGetOperand(user, k)) == b &&
+                    compared(LLVMGetParam(callee, i), LLVMGetParam(callee, k),
+                             depth + 1))
+                    return true;
+    }
+    return false;
+}
+
+bool bcw__params_compared(LLVMValueRef a, LLVMValueRef b)
+{
+    return compared(a, b, 0);
+}
+
 static bool written_only(LLVMValueRef p, bool calls, bool *stored, int hops);
 
 /* Does call `call` only store into what `p`, one of its arguments,

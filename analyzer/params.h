@@ -53,5 +53,8 @@ BCW_INTERNAL bool bcw__params_filled(LLVMValueRef p);
  * (a loop from it: for (e = list; e != NULL; ...)) or in the module
  * functions it is passed to, a few levels down? */
 BCW_INTERNAL bool bcw__params_null_checked(LLVMValueRef p);
+/* Is pointer `a` compared with pointer `b` (if (a == b) ...), directly
+ * or in the module functions both are passed to, a few levels down? */
+BCW_INTERNAL bool bcw__params_compared(LLVMValueRef a, LLVMValueRef b);
 
 #endif

@@ -9,11 +9,12 @@
 #include "roles.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "addr.h"
 #include "params.h"
 
-/* Last '_'-separated word of a function name names its role. */
+/* The last word of a function name names its role (last_word_in). */
 static const char *const init_words[] = {"init",  "initialize", "initialise",
                                          "setup", "construct",  NULL};
 static const char *const ctor_words[] = {"new",  "create", "alloc", "make",
@@ -22,14 +23,40 @@ static const char *const dtor_words[] = {
     "free",   "destroy",  "delete",   "release", "dispose", "fini",
     "deinit", "finalize", "finalise", "cleanup", NULL};
 
-static bool last_word_in(const char *name, const char *const *words)
+/* Is [w, w + n), its trailing digits aside, one of `words`, case
+ * aside? */
+static bool word_is(const char *w, size_t n, const char *const *words)
 {
-    const char *w = strrchr(name, '_');
-    w = w ? w + 1 : name;
-    for (; *words != NULL; words++)
-        if (strcmp(w, *words) == 0)
+    while (n > 0 && w[n - 1] >= '0' && w[n - 1] <= '9')
+        n--;
+    for (; n > 0 && *words != NULL; words++)
+        if (strlen(*words) == n && strncasecmp(w, *words, n) == 0)
             return true;
     return false;
+}
+
+/* Does the name's last word name a role: its last '_'-separated word
+ * that is not empty (deflateInit_'s deflateInit), or, written in
+ * camelCase, that word's last part (deflateInit's Init) or, for a verb
+ * that makes or ends an object, its first (LZ4F_createCompression-
+ * Context's create; not cJSON_InitHooks's Init, which reads the hooks
+ * it is given)? */
+static bool last_word_in(const char *name, const char *const *words)
+{
+    size_t n = strlen(name);
+    while (n > 0 && name[n - 1] == '_')
+        n--;
+    const char *w = name + n;
+    while (w > name && w[-1] != '_')
+        w--;
+    size_t len = (size_t)(name + n - w), first = len, last = 0;
+    for (size_t i = 1; i < len; i++)
+        if (w[i] >= 'A' && w[i] <= 'Z' && w[i - 1] >= 'a' && w[i - 1] <= 'z') {
+            first = first < len ? first : i;
+            last = i;
+        }
+    return (words != init_words && word_is(w, first, words)) ||
+           word_is(w + last, len - last, words);
 }
 
 /* Is one of the '_'-separated words of a function name in `words`? */

@@ -98,6 +98,26 @@ static bool is_api(LLVMModuleRef mod, LLVMValueRef fn, bool *is_static)
            !defines_externals(mod, file, flen);
 }
 
+LLVMValueRef bcw__sig_slow_path_of(LLVMModuleRef mod, LLVMValueRef fn)
+{
+    LLVMValueRef by = NULL;
+    if (!bcw__external_definition(fn))
+        return NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u != NULL; u = LLVMGetNextUse(u)) {
+        LLVMValueRef call = LLVMGetUser(u);
+        bool is_static = false;
+        /* only called, never taken by address, and only from inside
+         * static functions of a header that are API themselves */
+        if (!LLVMIsACallInst(call) || bcw__called_function(call) != fn)
+            return NULL;
+        LLVMValueRef g = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+        if (!is_api(mod, g, &is_static) || !is_static)
+            return NULL;
+        by = by != NULL ? by : g;
+    }
+    return by;
+}
+
 bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,
                    const char **why)
 {

@@ -28,6 +28,15 @@ typedef struct bcw_sig {
 BCW_INTERNAL bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,
                                 const char **why);
 
+/* The static inline function of a header fn is the slow path of (a
+ * function every call of fn is in, all of them static functions of a
+ * header that are API: msgpack-c's msgpack_zone_push_finalizer calling
+ * msgpack_zone_push_finalizer_expand once its array is full), the
+ * first of them; NULL when fn is called elsewhere, its address taken,
+ * or never called. */
+BCW_INTERNAL LLVMValueRef bcw__sig_slow_path_of(LLVMModuleRef mod,
+                                                LLVMValueRef fn);
+
 /* Is slot i a pointer? */
 BCW_INTERNAL bool bcw__sig_pointer(const bcw_sig *s, unsigned i);
 /* The struct slot i points to, or the string handle typedef it is

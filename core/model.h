@@ -89,6 +89,9 @@ typedef struct bcw_param {
                            takes it over (buffer_new_with_string(str)
                            reallocates and frees it), so it is given a
                            heap block of its own */
+    bool alias_checked; /* UNIT, not the target: the call compares it
+                           with the target, so the target passed again
+                           is a case the code handles (a category) */
     bool members_all;   /* SCRATCH: every member of its
                            struct is one of those: no
                            made-up argument */

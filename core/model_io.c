@@ -18,7 +18,7 @@
 #define MODEL_FORMAT "bcwalk-model"
 /* docs/model.md states it and tests/check_versions.py holds the two
  * together: raise both when readers of the old format would misread. */
-#define MODEL_VERSION 15
+#define MODEL_VERSION 16
 #define MODEL_LIMIT ((size_t)1 << 30)
 /* --- writing ------------------------------------------------------- */
 
@@ -55,7 +55,7 @@ static void pfields(msgpack_packer *pk, const bcw_field *fs, unsigned n)
  * conditions too, and every expression node. */
 static void pparam(msgpack_packer *pk, const bcw_param *p, bool conds)
 {
-    msgpack_pack_array(pk, conds ? 22 : 21);
+    msgpack_pack_array(pk, conds ? 23 : 22);
     bcw__pack_str(pk, p->name);
     bcw__pack_str(pk, p->ctype);
     msgpack_pack_uint8(pk, (uint8_t)p->kind);
@@ -103,6 +103,7 @@ static void pparam(msgpack_packer *pk, const bcw_param *p, bool conds)
     pfields(pk, p->members, p->nmembers);
     p->members_all ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     p->taken ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    p->alias_checked ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     if (!conds)
         return;
     msgpack_pack_array(pk, p->nconds);
@@ -306,9 +307,9 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     p->pair = -1;
     if (a == NULL)
         return;
-    /* 22: the conditions handed on from the analysis */
+    /* 23: the conditions handed on from the analysis */
     uint32_t size = o->via.array.size;
-    if (size != 21 && size != 22) {
+    if (size != 22 && size != 23) {
         bcw__rd_bad(r, "parameter");
         return;
     }
@@ -379,8 +380,9 @@ static void rparam(bcw_rd *r, const msgpack_object *o, bcw_param *p)
     rfields(r, &a[18], &p->members, &p->nmembers);
     p->members_all = bcw__rd_bool(r, &a[19], "every member filled");
     p->taken = bcw__rd_bool(r, &a[20], "taken over");
-    if (size == 22)
-        rconds(r, &a[21], p);
+    p->alias_checked = bcw__rd_bool(r, &a[21], "compared with the target");
+    if (size == 23)
+        rconds(r, &a[22], p);
     for (unsigned i = 0; i < p->nparts && r->err == 0; i++)
         if (p->parts[i].rel >= 0 &&
             (uint64_t)p->parts[i].rel + p->parts[i].nrel > p->nnodes)

@@ -36,6 +36,8 @@ static void json_params(FILE *f, const bcw_model *m, const bcw_func *fn)
             fputs(", \"element_size\": true", f);
         if (p->taken)
             fputs(", \"taken\": true", f);
+        if (p->alias_checked)
+            fputs(", \"alias_checked\": true", f);
         if (p->nmembers > 0) {
             /* a table of callbacks, each member given a built-in */
             fputs(", \"members\": [", f);
@@ -404,7 +406,9 @@ static void text_parts(FILE *f, const bcw_param *p)
         fputc('\n', f);
     }
     if (p->parts_note != NULL)
-        fprintf(f, "  %-16s %s: no categories (%s)\n", "", p->name,
+        fprintf(f, p->nparts == 0 ? "  %-16s %s: no categories (%s)\n"
+                                  : "  %-16s %s: %s\n",
+                "", p->name,
                 p->parts_note);
 }
 

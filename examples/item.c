@@ -6,13 +6,15 @@
  * address of its handle (&target) and goes on with the replacement.  A
  * parameter of the unit's own type other than the target gets an instance of
  * its own (item_new), so a child is really added, and bcwalk never frees what
- * the item now owns; the target passed as its own child is a category of
- * its own: the cycle it makes (item_free and item_count recurse until the
- * stack overflows) is listed apart as aliasing, not as the library's
- * failure, unless the call given the target twice changes nothing
- * (item_same) and the halt is another's (item_first_value on a leaf);
- * so is the leak of item_adopt(target, target)
- * (tests/e2e/instances.py). */
+ * the item now owns.  The target passed as its own child is a category of
+ * its own where the code compares the two (item_add, item_adopt,
+ * item_same), and only there (item_replace does not: the walk never
+ * gives it the target): the cycle item_add's partial check lets
+ * through (item_free and item_count recurse until the stack overflows)
+ * is listed apart as aliasing, not as the library's failure, unless the
+ * call given the target twice changes nothing (item_same) and the halt
+ * is another's (item_first_value on a leaf); so is the leak of
+ * item_adopt(target, target) (tests/e2e/instances.py). */
 #include <stdlib.h>
 
 typedef struct item {
@@ -38,10 +40,12 @@ void item_free(item *it)
     }
 }
 
-/* appends `child`, which the parent then owns; 0 when there is none */
+/* appends `child`, which the parent then owns; 0 when there is none.
+ * The parent as its own child is refused once it has children: a leaf
+ * given itself becomes a cycle */
 int item_add(item *parent, item *child)
 {
-    if (child == NULL)
+    if (child == NULL || (child == parent && parent->child != NULL))
         return 0;
     item **at = &parent->child;
     while (*at != NULL)
@@ -100,11 +104,13 @@ int item_replace(item **root, item *with)
 }
 
 /* moves `from`'s children after `parent`'s own (a list spliced onto
- * another): `from` keeps none.  Given the parent as `from`, its
- * children become a cycle nothing holds: a leak, listed apart as
- * aliasing */
+ * another): `from` keeps none.  The parent as `from` is let through
+ * unless it is childless: its children become a cycle nothing holds, a
+ * leak, listed apart as aliasing */
 void item_adopt(item *parent, item *from)
 {
+    if (from == parent && parent->child == NULL)
+        return;
     item **at = &parent->child;
     while (*at != NULL)
         at = &(*at)->next;
@@ -121,7 +127,7 @@ int item_value(const item *it)
  * b changes nothing, so a later halt is no aliasing one */
 int item_same(const item *a, const item *b)
 {
-    return a->value == b->value;
+    return a == b || a->value == b->value;
 }
 
 /* the first child's value: an item with a child only (a leaf crashes,

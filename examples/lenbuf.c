@@ -1,8 +1,8 @@
 /* lenbuf.c - a sum over a buffer and its length, whose path for input
- * of 4 GiB or more starts from the last byte.  bcwalk backs a buffer with
- * at most 64 KiB: for that category it passes a buffer shorter than the
- * length says, and the read past its end is bcwalk's making, not the
- * library's: the halt is suspect. */
+ * of 4 GiB or more starts from the last byte.  bcwalk makes buffers of
+ * at most 64 KiB: the category len >= 4 GiB is no call it can make with
+ * the buffer it has, so it is left out with a note, never passed a
+ * buffer shorter than its length says (tests/e2e/outcomes.py). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* tval.c - values whose members are reached through a handle, in
  * parson's shape: tval_members(v) gives out the member table of a value,
  * and tval_set(members, name, child) puts a value into it, the table
- * first.  The call acts on the table; `child` is another value, a new one
- * or the target itself.  The target made its own member is a cycle that
- * tval_free follows forever: an aliasing halt, listed apart, not the
- * library's failure, and not what every tval_set is given. */
+ * first.  The call acts on the table; `child` is another value, a new
+ * one, never the target itself: tval_set does not compare the two, so
+ * the target made its own member (a cycle tval_free follows forever) is
+ * a caller's mistake the walk does not make. */
 #include <stdlib.h>
 #include <string.h>
 

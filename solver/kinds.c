@@ -157,14 +157,20 @@ static int enumerators(bcw_param *p)
     return err;
 }
 
-int bcw__partition_instance(const bcw_model *m, const bcw_unit *u, bcw_param *p)
+int bcw__partition_instance(const bcw_model *m, const bcw_unit *u,
+                            const bcw_func *f, bcw_param *p)
 {
-    int err = 0;
-    if (bcw__unit_own_ctor(m, u) >= 0)
-        err = add(p, bcw__sprintf("a new %s", u->name), NULL, 0, false);
-    return err < 0 ? err
-                   : add(p, bcw__sprintf("%s is the target", p->name), NULL, 0,
-                         true);
+    bool own = bcw__unit_own_ctor(m, u) >= 0;
+    int err = own ? add(p, bcw__sprintf("a new %s", u->name), NULL, 0, false)
+                  : 0;
+    /* the target again: where the code compares the two (what it does
+     * then is its own), where it only reads (set_equal(s, s)), or where
+     * no other instance can be made */
+    return err < 0 ||
+                   (own && !p->alias_checked && f->role != BCW_ROLE_OBSERVER)
+               ? err
+               : add(p, bcw__sprintf("%s is the target", p->name), NULL, 0,
+                     true);
 }
 
 int bcw__partition_key(bcw_param *p)

@@ -17,10 +17,12 @@ BCW_INTERNAL int bcw__partition_kind(const bcw_model *m, const bcw_func *f,
  * then found).  0 or BCW_ENOMEM. */
 BCW_INTERNAL int bcw__partition_key(bcw_param *p);
 
-/* Gives p, a parameter of unit u's type other than the target, its
- * categories: an instance of its own (when u has a constructor a walk
- * can call), and the target itself (aliasing).  0 or BCW_ENOMEM. */
+/* Gives p, a parameter of function f of unit u's type other than the
+ * target, its categories: an instance of its own (when u has a
+ * constructor a walk can call), and the target itself (aliasing) when
+ * f compares the two, is an observer, or there is no other.  0 or
+ * BCW_ENOMEM. */
 BCW_INTERNAL int bcw__partition_instance(const bcw_model *m, const bcw_unit *u,
-                                         bcw_param *p);
+                                         const bcw_func *f, bcw_param *p);
 
 #endif

@@ -192,6 +192,40 @@ static int partition_param(bcw_session *s, bcw_shapes *shapes,
     return err;
 }
 
+/* A buffer's length, its constant categories cut to the longest buffer
+ * a walk makes (BCW_MAX_BUFFER_BYTES): a value past it (len > 15 up to
+ * SIZE_MAX) is no call a caller makes with the buffer it has; a category
+ * with no value left is dropped, and the note says so.  Negative values
+ * of a signed length are kept: the code's to refuse.  0 or BCW_ENOMEM. */
+static int cut_lengths(bcw_param *p)
+{
+    bool is_signed = bcw_abi_signed(p->abi);
+    unsigned kept = 0, cut = 0;
+    for (unsigned i = 0; i < p->nparts; i++) {
+        bcw_part *c = &p->parts[i];
+        unsigned n = 0;
+        for (unsigned v = 0; c->rel < 0 && v < c->nvalues; v++)
+            if ((is_signed && c->values[v] < 0) ||
+                (uint64_t)c->values[v] <= BCW_MAX_BUFFER_BYTES)
+                c->values[n++] = c->values[v];
+        if (c->rel >= 0 || n > 0) {
+            c->nvalues = c->rel >= 0 ? c->nvalues : n;
+            p->parts[kept++] = *c;
+            continue;
+        }
+        free(c->label);
+        free(c->str);
+        free(c->rel_text);
+        cut++;
+    }
+    p->nparts = kept;
+    return cut == 0 ? 0
+                    : add_note(p, bcw__sprintf(
+                                      "%u categories longer than any buffer "
+                                      "a walk makes (%u bytes) left out",
+                                      cut, BCW_MAX_BUFFER_BYTES));
+}
+
 /* An enum's categories: its enumerators, then those of its branch
  * conditions that are not an enumerator again (`mode == 8`), so values
  * outside the enum (`mode != 0 && mode != 1`) are walked too.  0, or
@@ -228,7 +262,7 @@ int bcw_model_partition(bcw_model *m)
             for (unsigned j = 0; j < f->nparams && err == 0; j++) {
                 bcw_param *p = &f->params[j];
                 if (p->kind == BCW_PK_UNIT && (int)j != f->self)
-                    err = p->nparts == 0 ? bcw__partition_instance(m, u, p) : 0;
+                    err = p->nparts == 0 ? bcw__partition_instance(m, u, f, p) : 0;
                 else if (p->kind == BCW_PK_STRING && p->nconds == 0 &&
                          (f->self >= 0 || takes_instance(f)))
                     err = bcw__partition_key(p);
@@ -240,8 +274,11 @@ int bcw_model_partition(bcw_model *m)
                 else if (p->kind == BCW_PK_ENUM && p->nparts == 0)
                     err = partition_enum(&s, &shapes, m, u, f, p);
                 else if (p->nconds > 0 && p->nparts == 0 &&
-                         p->parts_note == NULL)
+                         p->parts_note == NULL) {
                     err = partition_param(&s, &shapes, u, f, p);
+                    if (err == 0 && p->kind == BCW_PK_LENGTH && p->pair >= 0)
+                        err = cut_lengths(p);
+                }
                 bcw__session_release(&s);
             }
         }

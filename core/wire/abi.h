@@ -109,6 +109,10 @@ enum bcw_pkind {
 /* An element category's value that is NULL, not a cell (Obj#k is k). */
 #define BCW_ELEMENT_NULL UINT64_MAX
 #define BCW_BUFFER_BYTES 16
+/* The longest buffer argument a walk makes: a length paired with a
+ * buffer says no more (the solver's categories stop there, the worker
+ * rejects a live bound past it). */
+#define BCW_MAX_BUFFER_BYTES (64u << 10)
 
 /* One side of a bitcode predicate (model.h's bcw_term), evaluated on a
  * live object. */

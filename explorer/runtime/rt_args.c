@@ -228,21 +228,27 @@ static uint64_t named_value(bcw_rt_worker *w, unsigned fi, unsigned k,
 }
 
 /* A buffer parameter's storage: as long as its length parameter says,
- * up to BCW_RT_MAX_BUFFER, holding a permutation's content (--permute)
- * then distinct printable bytes, so that reads of them are observable;
- * its length reported. */
+ * holding a permutation's content (--permute) then distinct printable
+ * bytes, so that reads of them are observable; its length reported.  A
+ * length past BCW_MAX_BUFFER_BYTES (a bound read on the live object) is
+ * no buffer a walk makes: the sequence is rejected, never passed a
+ * shorter one; a negative one is the code's to refuse. */
 static char *buffer_value(bcw_rt_worker *w, const bcw_wire_func *f,
                           const bcw_wire_param *p, const uint64_t *vals,
                           uint64_t *reported)
 {
     const bcw_shm *shm = w->shm;
     uint64_t n = p->size;
-    if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
-        n = vals[p->pair] < BCW_RT_MAX_BUFFER ? vals[p->pair]
-                                              : BCW_RT_MAX_BUFFER;
-    /* shorter than its length says: the call reading it all reads past */
-    if (p->pair >= 0 && p->pair < f->nparams && vals[p->pair] > n)
-        w->flight.result.flags |= BCW_RESULT_MADE_UP;
+    if (p->pair >= 0 && p->pair < f->nparams) {
+        enum bcw_abi abi = (enum bcw_abi)f->params[p->pair].abi;
+        int64_t want = bcw_value_int(abi, vals[p->pair]);
+        if (!bcw_abi_signed(abi) || want >= 0) {
+            if ((uint64_t)want > BCW_MAX_BUFFER_BYTES)
+                bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_UNMET);
+            if ((uint64_t)want > n)
+                n = (uint64_t)want;
+        }
+    }
     const char *content = "";
     size_t clen = 0;
     if (p->fixed == BCW_FIXED_STRING && p->value >= 0 &&

@@ -52,9 +52,6 @@ typedef struct bcw_rt_memo {
 /* Element cells (`void *` arguments): cell k holds k, shown Obj#k. */
 #define BCW_RT_CELLS BCW_CUSTOM_CELLS
 #define BCW_RT_CELL_SIZE 16
-/* Static storage of an init constructor's or a cell unit's object. */
-/* The longest buffer argument. */
-#define BCW_RT_MAX_BUFFER (64u << 10)
 #define BCW_RT_MAX_RETAINS 64 /* references a sequence takes, at most */
 /* Distinct pointer results a sequence can give: every call's result and
  * out-parameters (the constructor, up to BCW_SEQ_LEN_MASK methods, the

@@ -50,6 +50,25 @@ class Analyze(unittest.TestCase):
         self.assertEqual([p["name"] for p in u["predicates"]],
                          ["full", "room", "n == 8"])
 
+    def test_the_slow_path_of_a_static_inline_function_is_walked_through_it(
+            self):
+        # finreg.h's static inline finreg_push calls the exported
+        # finreg_push_expand only once its array is full (msgpack-c's
+        # zone finalizers): called alone with slots free, the expansion
+        # skips them and finreg_free runs what they hold.  It is walked
+        # through finreg_push, never alone, and nothing halts
+        model = json.loads(bcwalk("analyze", example("finreg.bc"),
+                                  "--format", "json").stdout)
+        [u] = model["units"]
+        self.assertEqual(sorted(m["name"] for m in u["methods"]),
+                         ["finreg_count", "finreg_keep", "finreg_push"])
+        self.assertIn("finreg_push_expand: is called only by finreg_push, "
+                      "a static function of ", "\n".join(model["skipped"]))
+        for depth in (3, 5):
+            s = explore_json("finreg.bc", "finreg", "algebra", depth)
+            self.assertEqual(s["sequences"]["terminated"], 0)
+            self.assertGreater(s["sequences"]["normal"], 100)
+
     def test_a_header_only_librarys_static_helpers_are_not_walked(self):
         # tinyq.h defines the external API and a static helper that
         # trusts its caller's index (jsmn.h's shape): a header that

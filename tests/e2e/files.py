@@ -236,7 +236,7 @@ class ModelFiles(unittest.TestCase):
         # docs/model.md: one map; a unit is [name, ctype, size, ...,
         # functions, ...], a function [name, role, ...]
         self.assertEqual((model["format"], model["version"], model["file"]),
-                         ("bcwalk-model", 15, example("bstack.bc")))
+                         ("bcwalk-model", 16, example("bstack.bc")))
         [unit] = model["units"]
         self.assertEqual(unit[:3], ["bstack", "bstack", 16])
         roles = ["constructor", "init-constructor", "destructor", "observer",

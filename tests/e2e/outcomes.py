@@ -124,11 +124,12 @@ class Outcomes(unittest.TestCase):
         # LLVM 14's optimiser crashes on twig_adopt (-disable-O0-optnone
         # bitcode): the worker is built at -O0 and the walk runs; the
         # note comes back with the cached worker too; twig_adopt's `from`
-        # is a new twig or the target: 4 steps, 1 + 4 + 16 sequences
+        # is a new twig (never the target: it does not compare the two):
+        # 3 steps, 1 + 3 + 9 sequences
         for _ in range(2):
             s = explore_json("twig.bc", "twig", "protocol", 2)
             self.assertEqual((s["sequences"]["normal"],
-                              s["sequences"]["terminated"]), (21, 0))
+                              s["sequences"]["terminated"]), (13, 0))
             self.assertIn(s["warnings"], (
                 [], ["native build: clang crashed in "
                      "LoopLoadEliminationPass at -O1; the worker is built "
@@ -386,22 +387,23 @@ class Outcomes(unittest.TestCase):
         self.assertIn("valid", states)
         self.assertIn("default", states)
 
-    def test_a_buffer_shorter_than_its_length_makes_a_halt_suspect(self):
-        # lsum_add's category len >= 4 GiB: bcwalk backs the buffer with
-        # 64 KiB and lsum_add reads its last byte, 4 GiB on.  The crash
-        # is bcwalk's making: suspect, counted apart, not the library's
-        # failure; a length the buffer backs is normal
+    def test_no_length_is_longer_than_its_buffer(self):
+        # lsum_add's category len >= 4 GiB: no buffer a walk makes is that
+        # long (64 KiB at most), so the category is left out, with a
+        # note, rather than passed a buffer shorter than it says (whose
+        # read past the end was bcwalk's making); the lengths it backs
+        # are walked, and nothing halts
+        text = bcwalk("analyze", example("lenbuf.bc")).stdout
+        self.assertIn("len in [len < 4294967296]: 1, 0", text)
+        self.assertIn("len: 1 categories longer than any buffer a walk "
+                      "makes (65536 bytes) left out", text)
         lines = jsonl("lenbuf.bc", "lsum", "protocol", 1)
         add = {c["args"][2]: c for c in (s["calls"][-1] for s in lines[:-1])
                if c["fn"] == "lsum_add"}
-        self.assertEqual((add["4294967296"]["args"][1],
-                          add["4294967296"]["outcome"]),
-                         ("bytes[65536]", "suspect"))
-        self.assertTrue(add["4294967296"]["cause"].endswith(
-            "after an argument bcwalk made up"))
-        self.assertEqual(add["1"]["outcome"], "normal")
-        self.assertEqual(lines[-1]["sequences"]["suspect"],
-                         lines[-1]["sequences"]["terminated"])
+        self.assertEqual({k: (c["args"][1], c["outcome"])
+                          for k, c in add.items()},
+                         {"1": ("bytes[16]", "normal")})
+        self.assertEqual(lines[-1]["sequences"]["terminated"], 0)
 
     def test_a_pointer_read_where_nothing_wrote_one_halts_its_reader(self):
         # reg_get(r, count) reads one slot past its array: the pointer it

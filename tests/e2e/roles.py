@@ -26,6 +26,40 @@ def roles_of(bc):
 
 
 class Roles(unittest.TestCase):
+    def test_constructors_named_in_camel_case(self):
+        # zlib's deflateInit_(&strm, ...) and lz4's
+        # LZ4F_createCompressionContext(&ctx, version): the name's last
+        # word is its last '_'-separated word's last camelCase part, or
+        # for a verb that makes or ends an object its first; so
+        # czInit_ fills a caller's stream (czEnd releases it) and
+        # CZ_createContext makes a context through its out parameter
+        m = json.loads(bcwalk("analyze", example("camel.bc"), "--format",
+                              "json").stdout)
+        roles = {u["name"]: sorted((f["name"], f.get("role", "destructor"))
+                                   for k in ("constructors", "destructors",
+                                             "methods")
+                                   for f in u.get(k, []))
+                 for u in m["units"]}
+        self.assertEqual(roles, {
+            "cz_stream": [("czEnd", "destructor"), ("czFeed", "mutator"),
+                          ("czInit_", "init-constructor"),
+                          ("czTotal", "observer")],
+            "cz_ctx": [("CZ_createContext", "constructor"),
+                       ("CZ_frame", "mutator"),
+                       ("CZ_freeContext", "destructor")]})
+        for unit in ("cz_stream", "cz_ctx"):
+            lines = jsonl("camel.bc", unit, "protocol", 2)
+            s = lines[-1]["sequences"]
+            self.assertGreater(s["normal"], 2, unit)
+            self.assertEqual(s["leaking"], 0, unit)
+            # the only halts: a failing status (a level or version out of
+            # range), no object made
+            self.assertEqual({q["calls"][-1]["cause"] for q in lines[:-1]
+                              if q["calls"][-1]["outcome"] != "normal"},
+                             {"the init function returned its failure "
+                              "status: no object"} if unit == "cz_stream"
+                             else {"the constructor returned NULL"}, unit)
+
     def test_a_push_giving_back_the_node_it_was_given_is_a_method(self):
         # nl_push(list, node) returns node: it makes nothing, so it is
         # no constructor of nodes (taking its own unit, it was skipped)
