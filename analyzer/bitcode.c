@@ -665,6 +665,23 @@ LLVMValueRef bcw__called_function(LLVMValueRef call)
     return callee != NULL && LLVMIsAFunction(callee) ? callee : NULL;
 }
 
+LLVMValueRef bcw__passed_to(LLVMValueRef call, LLVMValueRef v, unsigned *k)
+{
+    LLVMValueRef callee =
+        LLVMIsACallInst(call) ? bcw__called_function(call) : NULL;
+    if (callee == NULL || LLVMIsDeclaration(callee))
+        return NULL;
+    unsigned n = (unsigned)LLVMGetNumArgOperands(call);
+    for (; *k < n && *k < LLVMCountParams(callee); (*k)++) {
+        LLVMValueRef a = LLVMGetOperand(call, *k);
+        for (int hops = 0; hops < 4 && LLVMIsABitCastInst(a); hops++)
+            a = LLVMGetOperand(a, 0);
+        if (a == v)
+            return LLVMGetParam(callee, *k);
+    }
+    return NULL;
+}
+
 static LLVMValueRef first_from(LLVMBasicBlockRef bb)
 {
     for (; bb != NULL; bb = LLVMGetNextBasicBlock(bb)) {

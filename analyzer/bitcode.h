@@ -78,6 +78,13 @@ BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
  * NULL for an indirect call. */
 BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
 
+/* The parameter of the module function `call` calls (any instruction
+ * is accepted; a declaration's have no body) that receives v, or a
+ * cast of it, at argument *k or later, *k then its index; NULL when
+ * none does.  for (unsigned k = 0; (q = bcw__passed_to(in, v, &k)); k++) */
+BCW_INTERNAL LLVMValueRef bcw__passed_to(LLVMValueRef call, LLVMValueRef v,
+                                         unsigned *k);
+
 /* Is `v` an address inside the block `base` points to: base itself,
  * through GEPs, casts, selects, phis, loads of pointer fields, and
  * module functions returning their argument? */

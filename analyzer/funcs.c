@@ -132,12 +132,14 @@ int bcw__funcs_add(bcw_finder *f, int unit, const bcw_sig *s,
         (fun.ret.kind == BCW_PK_INT || fun.ret.kind == BCW_PK_BOOL ||
          fun.ret.kind == BCW_PK_ENUM))
         fun.ok = bcw__status_of(s->fn, (unsigned)self);
+    if (role == BCW_ROLE_INIT_CONSTRUCTOR && self >= 0)
+        fun.defaults = bcw__params_fields_tested(s->fn, (unsigned)self);
     if (err == 0 && why == NULL && role == BCW_ROLE_CONSTRUCTOR)
         for (unsigned i = 0; why == NULL && i < s->n; i++)
             if (fun.params[i].kind == BCW_PK_UNIT)
                 why = "constructor taking its own unit";
     if (err == 0 && why == NULL) {
-        bcw__params_pair_buffers(&fun);
+        bcw__params_pair_buffers(&fun, s->fn);
         err = find_unwalkable(s, &fun);
     }
     if (err < 0)

@@ -167,6 +167,20 @@ static int searched(bcw_param *p, size_t *cap, LLVMValueRef call,
     return err;
 }
 
+/* The character c is: a constant, or a byte loaded from a constant
+ * string's start (zlib's version[0] != my_version[0]); -1 otherwise. */
+static long long char_constant(LLVMValueRef c)
+{
+    if (LLVMIsASExtInst(c) || LLVMIsAZExtInst(c))
+        c = LLVMGetOperand(c, 0);
+    if (LLVMIsAConstantInt(c))
+        return LLVMConstIntGetSExtValue(c) & 0xff;
+    size_t len = 0;
+    const char *s = LLVMIsALoadInst(c) ? literal(LLVMGetOperand(c, 0), &len)
+                                       : NULL;
+    return s != NULL && len > 0 ? (unsigned char)s[0] : -1;
+}
+
 /* s[i] compared with a character constant: a load of one byte at a
  * constant offset from the parameter. */
 static int char_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
@@ -174,10 +188,10 @@ static int char_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
 {
     for (unsigned side = 0; side < 2; side++) {
         LLVMValueRef v = LLVMGetOperand(cmp, side);
-        LLVMValueRef c = LLVMGetOperand(cmp, 1 - side);
+        long long ch = char_constant(LLVMGetOperand(cmp, 1 - side));
         if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v))
             v = LLVMGetOperand(v, 0);
-        if (!LLVMIsAConstantInt(c) || !LLVMIsALoadInst(v) ||
+        if (ch < 0 || !LLVMIsALoadInst(v) ||
             LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
             LLVMGetIntTypeWidth(LLVMTypeOf(v)) != 8)
             continue;
@@ -188,7 +202,6 @@ static int char_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
             at = LLVMConstIntGetSExtValue(LLVMGetOperand(ptr, 1));
             ptr = LLVMGetOperand(ptr, 0);
         }
-        long long ch = LLVMConstIntGetSExtValue(c) & 0xff;
         if (!is_param(ptr, arg) || at < 0 || at >= MAX_LITERAL || ch == 0)
             continue;
         char *value = bcw__malloc((size_t)at + 2);
@@ -242,23 +255,35 @@ static int length_test(bcw_param *p, size_t *cap, LLVMValueRef cmp,
     return 0;
 }
 
+/* p's conditions in fn, where it is `arg`, and in the module functions
+ * fn passes it to (zlib's deflateInit_ handing version to
+ * deflateInit2_), `depth` calls down so far. */
+static int scan(bcw_param *p, size_t *cap, LLVMValueRef fn, LLVMValueRef arg,
+                int depth)
+{
+    int err = 0;
+    for (LLVMValueRef in = bcw__first_instruction(fn); in && err == 0;
+         in = bcw__next_instruction(in)) {
+        if (LLVMIsACallInst(in) && (err = compared(p, cap, in, arg)) == 0)
+            err = searched(p, cap, in, arg);
+        else if (LLVMIsAICmpInst(in) && (err = char_test(p, cap, in, arg)) == 0)
+            err = length_test(p, cap, in, arg);
+        LLVMValueRef q;
+        for (unsigned k = 0;
+             err == 0 && depth < 3 && (q = bcw__passed_to(in, arg, &k)); k++)
+            err = scan(p, cap, LLVMGetParamParent(q), q, depth + 1);
+    }
+    return err;
+}
+
 int bcw__literals_find(bcw_func *f, LLVMValueRef fn)
 {
     int err = 0;
     for (unsigned k = 0; k < f->nparams && err == 0; k++) {
         bcw_param *p = &f->params[k];
-        if (p->kind != BCW_PK_STRING)
-            continue;
-        LLVMValueRef arg = LLVMGetParam(fn, k);
         size_t cap = 0;
-        for (LLVMValueRef in = bcw__first_instruction(fn); in && err == 0;
-             in = bcw__next_instruction(in)) {
-            if (LLVMIsACallInst(in) && (err = compared(p, &cap, in, arg)) == 0)
-                err = searched(p, &cap, in, arg);
-            else if (LLVMIsAICmpInst(in) &&
-                     (err = char_test(p, &cap, in, arg)) == 0)
-                err = length_test(p, &cap, in, arg);
-        }
+        if (p->kind == BCW_PK_STRING)
+            err = scan(p, &cap, fn, LLVMGetParam(fn, k), 0);
     }
     return err;
 }

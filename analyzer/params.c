@@ -95,17 +95,11 @@ static bool compared(LLVMValueRef a, LLVMValueRef b, int depth)
             (uncast(LLVMGetOperand(user, 0)) == b ||
              uncast(LLVMGetOperand(user, 1)) == b))
             return true;
-        LLVMValueRef callee =
-            LLVMIsACallInst(user) ? bcw__called_function(user) : NULL;
-        if (callee == NULL || LLVMIsDeclaration(callee) || depth >= 3)
-            continue;
-        unsigned n = (unsigned)LLVMGetNumArgOperands(user);
-        for (unsigned i = 0; i < n && i < LLVMCountParams(callee); i++)
-            for (unsigned k = 0; k < n && k < LLVMCountParams(callee); k++)
-                if (i != k && uncast(LLVMGetOperand(user, i)) == a &&
-                    uncast(LLVMGetOperand(user, k)) == b &&
-                    compared(LLVMGetParam(callee, i), LLVMGetParam(callee, k),
-                             depth + 1))
+        LLVMValueRef qa, qb;
+        for (unsigned i = 0; depth < 3 && (qa = bcw__passed_to(user, a, &i));
+             i++)
+            for (unsigned k = 0; (qb = bcw__passed_to(user, b, &k)); k++)
+                if (i != k && compared(qa, qb, depth + 1))
                     return true;
     }
     return false;
@@ -160,6 +154,40 @@ static LLVMValueRef base_of(LLVMValueRef v)
          hops++)
         v = LLVMGetOperand(v, 0);
     return v;
+}
+
+/* Is v a null pointer or a zero integer? */
+static bool is_zero(LLVMValueRef v)
+{
+    return LLVMIsAConstantPointerNull(v) ||
+           (LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0);
+}
+
+/* Does fn (p its parameter) compare a field it loads from p with 0 or
+ * NULL, or pass p to a module function that does, `depth` calls down
+ * so far? */
+static bool field_tested(LLVMValueRef fn, LLVMValueRef p, int depth)
+{
+    for (LLVMValueRef in = bcw__first_instruction(fn); in != NULL;
+         in = bcw__next_instruction(in)) {
+        for (unsigned side = 0; LLVMIsAICmpInst(in) && side < 2; side++) {
+            LLVMValueRef v = LLVMGetOperand(in, side);
+            if (is_zero(LLVMGetOperand(in, 1 - side)) && LLVMIsALoadInst(v) &&
+                base_of(LLVMGetOperand(v, 0)) == p)
+                return true;
+        }
+        LLVMValueRef q;
+        for (unsigned k = 0; depth < 3 && (q = bcw__passed_to(in, p, &k)); k++)
+            if (field_tested(LLVMGetParamParent(q), q, depth + 1))
+                return true;
+    }
+    return false;
+}
+
+bool bcw__params_fields_tested(LLVMValueRef fn, unsigned k)
+{
+    return k < LLVMCountParams(fn) &&
+           field_tested(fn, LLVMGetParam(fn, k), 0);
 }
 
 /* Is the memory at `p` only stored into (through field addresses, casts
@@ -582,12 +610,46 @@ static bool is_length(const bcw_param *p)
     return false;
 }
 
-void bcw__params_pair_buffers(bcw_func *f)
+/* Is integer v only tested against constants (stream_size != 112),
+ * itself, through casts, and in the module functions it is passed to,
+ * `depth` calls down so far: never a bound of anything? */
+static bool only_tested(LLVMValueRef v, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsADbgInfoIntrinsic(user))
+            continue;
+        if (LLVMIsAICmpInst(user) &&
+            (LLVMIsAConstantInt(LLVMGetOperand(user, 0)) ||
+             LLVMIsAConstantInt(LLVMGetOperand(user, 1))))
+            continue;
+        if ((LLVMIsASExtInst(user) || LLVMIsAZExtInst(user) ||
+             LLVMIsATruncInst(user)) &&
+            only_tested(user, depth))
+            continue;
+        unsigned k = 0;
+        LLVMValueRef q = depth < 3 ? bcw__passed_to(user, v, &k) : NULL;
+        if (q == NULL)
+            return false;
+        for (; q != NULL; k++, q = bcw__passed_to(user, v, &k))
+            if (!only_tested(q, depth + 1))
+                return false;
+    }
+    return true;
+}
+
+void bcw__params_pair_buffers(bcw_func *f, LLVMValueRef fn)
 {
     for (unsigned i = 0; i + 1 < f->nparams; i++) {
         bcw_param *p = &f->params[i], *n = &f->params[i + 1];
+        /* a string's length bounds something: zlib's (version,
+         * stream_size) is a string and a size checked against sizeof
+         * (z_stream); an output's capacity checked against a constant
+         * (LZ4F_compressBegin's dstCapacity) still bounds what it gets */
         if ((p->kind == BCW_PK_STRING || p->kind == BCW_PK_ELEMENT) &&
-            is_length(n)) {
+            is_length(n) &&
+            !(p->kind == BCW_PK_STRING &&
+              only_tested(LLVMGetParam(fn, i + 1), 0))) {
             p->kind = BCW_PK_BUFFER;
             n->kind = BCW_PK_LENGTH;
             p->pointee_size = BCW_BUFFER_BYTES;

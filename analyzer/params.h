@@ -23,9 +23,10 @@ BCW_INTERNAL int bcw__params_classify(const bcw_finder *f, const bcw_sig *s,
                                       bool is_unit, bcw_param *out,
                                       const char **why);
 
-/* Pairs each byte pointer followed by its length into one buffer
- * argument (BCW_PK_BUFFER, BCW_PK_LENGTH). */
-BCW_INTERNAL void bcw__params_pair_buffers(bcw_func *f);
+/* Pairs each byte pointer of f (function fn) followed by its length
+ * into one buffer argument (BCW_PK_BUFFER, BCW_PK_LENGTH); a length
+ * only ever tested against constants bounds nothing and is no pair. */
+BCW_INTERNAL void bcw__params_pair_buffers(bcw_func *f, LLVMValueRef fn);
 
 /* Does `fn` return a pointer into the memory `base` (one of its
  * parameters) points to: an element, a node, an iterator?  `base`
@@ -53,6 +54,9 @@ BCW_INTERNAL bool bcw__params_filled(LLVMValueRef p);
  * (a loop from it: for (e = list; e != NULL; ...)) or in the module
  * functions it is passed to, a few levels down? */
 BCW_INTERNAL bool bcw__params_null_checked(LLVMValueRef p);
+/* Does fn compare a field of its parameter k with 0 or NULL (zlib's
+ * deflateInit_: strm->zalloc == Z_NULL), itself or a few calls down? */
+BCW_INTERNAL bool bcw__params_fields_tested(LLVMValueRef fn, unsigned k);
 /* Is pointer `a` compared with pointer `b` (if (a == b) ...), directly
  * or in the module functions both are passed to, a few levels down? */
 BCW_INTERNAL bool bcw__params_compared(LLVMValueRef a, LLVMValueRef b);

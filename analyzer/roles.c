@@ -21,7 +21,7 @@ static const char *const ctor_words[] = {"new",  "create", "alloc", "make",
                                          "open", "from",   NULL};
 static const char *const dtor_words[] = {
     "free",   "destroy",  "delete",   "release", "dispose", "fini",
-    "deinit", "finalize", "finalise", "cleanup", NULL};
+    "deinit", "finalize", "finalise", "cleanup", "end", NULL};
 
 /* Is [w, w + n), its trailing digits aside, one of `words`, case
  * aside? */

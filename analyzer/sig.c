@@ -107,10 +107,15 @@ LLVMValueRef bcw__sig_slow_path_of(LLVMModuleRef mod, LLVMValueRef fn)
         LLVMValueRef call = LLVMGetUser(u);
         bool is_static = false;
         /* only called, never taken by address, and only from inside
-         * static functions of a header that are API themselves */
+         * static functions of a header that are API themselves, past
+         * a branch of theirs (a wrapper calling it unconditionally,
+         * count-min-sketch's cms_get_hashes, leaves it API) */
         if (!LLVMIsACallInst(call) || bcw__called_function(call) != fn)
             return NULL;
-        LLVMValueRef g = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+        LLVMBasicBlockRef at = LLVMGetInstructionParent(call);
+        LLVMValueRef g = LLVMGetBasicBlockParent(at);
+        if (at == LLVMGetEntryBasicBlock(g))
+            return NULL;
         if (!is_api(mod, g, &is_static) || !is_static)
             return NULL;
         by = by != NULL ? by : g;

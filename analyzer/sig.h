@@ -29,11 +29,11 @@ BCW_INTERNAL bool bcw__sig_load(LLVMModuleRef mod, LLVMValueRef fn, bcw_sig *s,
                                 const char **why);
 
 /* The static inline function of a header fn is the slow path of (a
- * function every call of fn is in, all of them static functions of a
- * header that are API: msgpack-c's msgpack_zone_push_finalizer calling
- * msgpack_zone_push_finalizer_expand once its array is full), the
- * first of them; NULL when fn is called elsewhere, its address taken,
- * or never called. */
+ * function every call of fn is in, past a branch, all of them static
+ * functions of a header that are API: msgpack-c's
+ * msgpack_zone_push_finalizer calling msgpack_zone_push_finalizer_expand
+ * once its array is full), the first of them; NULL when fn is called
+ * elsewhere or unconditionally, its address taken, or never called. */
 BCW_INTERNAL LLVMValueRef bcw__sig_slow_path_of(LLVMModuleRef mod,
                                                 LLVMValueRef fn);
 

@@ -20,6 +20,7 @@
 #include "contracts.h"
 #include "diinfo.h"
 #include "elemsize.h"
+#include "families.h"
 #include "fields.h"
 #include "finder.h"
 #include "funcs.h"
@@ -278,6 +279,8 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
         bcw__roles_retains(&f);
         err = bcw__handles_find(&f);
     }
+    if (err >= 0)
+        err = bcw__families_find(&f);
     placed pl = {0};
     if (err >= 0)
         err = placed_make(&pl, model);

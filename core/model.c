@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "proto.h"
 
 static void part_free(bcw_part *t)
 {
@@ -83,6 +84,7 @@ void bcw_model_free(bcw_model *m)
             free(f->why);
             free(f->file);
             free(f->unwalkable);
+            free(f->family);
             bcw__strv_free(f->reads, f->nreads);
             bcw__strv_free(f->wrote, f->nwrote);
             for (unsigned k = 0; k < f->ncontracts; k++)
@@ -429,4 +431,20 @@ const char *bcw__callback_name(enum bcw_callback cb)
                                         "bcw_hash", "bcw_visit",   "bcw_zero",
                                         "bcw_pred", "bcw_free"};
     return (unsigned)cb <= BCW_CB_LAST ? names[cb] : "?";
+}
+
+unsigned bcw__func_family(const bcw_unit *u, const bcw_func *fn)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; fn->family != NULL && i < u->nfuncs; i++) {
+        const char *f = u->funcs[i].family;
+        bool first = f != NULL;
+        for (unsigned j = 0; first && j < i; j++)
+            first = u->funcs[j].family == NULL ||
+                    strcmp(u->funcs[j].family, f) != 0;
+        k += first;
+        if (first && strcmp(f, fn->family) == 0)
+            return k <= BCW_MAX_FAMILIES ? k : 0;
+    }
+    return 0;
 }

@@ -144,6 +144,17 @@ typedef struct bcw_func {
     bool rebinds;       /* returns the unit's new handle and frees or
                            reallocates the old: s = str_cat(s, t) */
     enum bcw_teardown teardown; /* a destructor's: what it frees */
+    char *family;       /* the struct it takes its unit's family field to
+                           point to (zlib's z_stream state: deflate's
+                           internal_state, inflate's inflate_state), where
+                           the unit's functions take it to point to
+                           different ones (analyzer/families.c); NULL:
+                           any object */
+    bool defaults;      /* an init function testing fields of its storage
+                           for 0 before it sets them (zlib's deflateInit_:
+                           zalloc == Z_NULL means its own allocator): it
+                           is given zeroed storage, as a caller's
+                           `z_stream s = {0}`, not the fill */
     bool is_static;     /* internal linkage in the bitcode */
     char *why;          /* why it is a mutator, NULL for observers */
     char *unwalkable;   /* why walks leave it out, or NULL */
@@ -298,6 +309,10 @@ BCW_INTERNAL int bcw__unit_ref_ctor(const bcw_model *m, const bcw_param *p,
  * list of items): its index in u->funcs, chosen as bcw__unit_ref_ctor
  * chooses; -1 when there is none. */
 BCW_INTERNAL int bcw__unit_own_ctor(const bcw_model *m, const bcw_unit *u);
+/* fn's family number in unit u: 0 when it has none, else 1 + the index
+ * of its `family` among the distinct ones of u's functions, in order (0
+ * past BCW_MAX_FAMILIES). */
+BCW_INTERNAL unsigned bcw__func_family(const bcw_unit *u, const bcw_func *fn);
 
 /* Index in u->handles of the handle of struct `type`, or -1. */
 BCW_INTERNAL int bcw__handle_index(const bcw_unit *u, const char *type);

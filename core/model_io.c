@@ -129,7 +129,7 @@ static void pterm(msgpack_packer *pk, const bcw_term *t)
 
 static void pfunc(msgpack_packer *pk, const bcw_func *f, bool conds)
 {
-    msgpack_pack_array(pk, 18);
+    msgpack_pack_array(pk, 20);
     bcw__pack_str(pk, f->name);
     msgpack_pack_uint8(pk, (uint8_t)f->role);
     msgpack_pack_uint32(pk, f->sym);
@@ -155,6 +155,8 @@ static void pfunc(msgpack_packer *pk, const bcw_func *f, bool conds)
     msgpack_pack_uint8(pk, (uint8_t)f->ok);
     f->retains ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
     msgpack_pack_uint8(pk, (uint8_t)f->teardown);
+    f->defaults ? msgpack_pack_true(pk) : msgpack_pack_false(pk);
+    bcw__pack_str(pk, f->family);
 }
 
 static void punit(msgpack_packer *pk, const bcw_unit *u, bool conds)
@@ -405,7 +407,7 @@ static void rterm(bcw_rd *r, const msgpack_object *o, bcw_term *t)
 static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
                   unsigned nsyms)
 {
-    const msgpack_object *a = bcw__rd_arr(r, o, 18, "function");
+    const msgpack_object *a = bcw__rd_arr(r, o, 20, "function");
     if (a == NULL)
         return;
     f->name = bcw__rd_str(r, &a[0], false, "function name");
@@ -440,6 +442,8 @@ static void rfunc(bcw_rd *r, const msgpack_object *o, bcw_func *f,
     f->retains = bcw__rd_bool(r, &a[16], "retains");
     f->teardown = (enum bcw_teardown)bcw__rd_u64(r, &a[17], BCW_TEARDOWN_RELEASES,
                                                  "teardown");
+    f->defaults = bcw__rd_bool(r, &a[18], "defaults");
+    f->family = bcw__rd_str(r, &a[19], true, "family");
     f->reads = bcw__rd_strv(r, &a[10], &f->nreads, "reads");
     f->wrote = bcw__rd_strv(r, &a[11], &f->nwrote, "writes");
     uint32_t nc;

@@ -245,6 +245,12 @@ static void json_funcs(FILE *f, const bcw_model *m, const bcw_unit *u,
             fputs(", \"rebinds\": true", f);
         if (fn->retains)
             fputs(", \"retains\": true", f);
+        if (fn->defaults)
+            fputs(", \"defaults\": true", f);
+        if (fn->family != NULL) {
+            fputs(", \"family\": ", f);
+            bcw__json_str(f, fn->family);
+        }
         if (fn->teardown == BCW_TEARDOWN_RELEASES)
             fputs(", \"teardown\": \"releases\"", f);
         if (fn->ok != BCW_STATUS_NONE)
@@ -473,6 +479,16 @@ static void write_text(const bcw_model *m, int only, FILE *f)
                 fprintf(f,
                         "  %-16s takes a reference: the destructor is "
                         "called once more for each\n",
+                        "");
+            if (fn->family != NULL)
+                fprintf(f,
+                        "  %-16s of the family whose objects hold a %s: "
+                        "called only on those\n",
+                        "", fn->family);
+            if (fn->defaults)
+                fprintf(f,
+                        "  %-16s tests fields of its storage for 0: given "
+                        "it zeroed\n",
                         "");
             if (fn->ok != BCW_STATUS_NONE)
                 fprintf(f,

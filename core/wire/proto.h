@@ -52,7 +52,7 @@
 
 #define BCW_SHM_MAGIC 0x31574342u /* "BCW1" */
 /* docs/worker-protocol.md states it (tests/check_versions.py compares) */
-#define BCW_PROTO_VERSION 16u
+#define BCW_PROTO_VERSION 17u
 
 #define BCW_FD_BATCH 194
 #define BCW_FD_SRV_CMD 195
@@ -251,6 +251,10 @@ typedef struct bcw_wire_param {
 #define BCW_SIG_LET_GO 0xfau
 #define BCW_SIG_HELD 0xfbu
 #define BCW_SIG_ENDED 0xfcu
+/* signo of a call not made (rejected): a function of another family
+ * than the object's constructor (bcw_wire_func's `family`: inflate on a
+ * stream deflateInit_ made) */
+#define BCW_SIG_FAMILY 0xfdu
 /* The eight guard bytes the runtime puts after every block, read as a
  * word (a BCW_CAUSE_GARBAGE addr that is not this is the fill) */
 #define BCW_GUARD_WORD 0xfbfbfbfbfbfbfbfbull
@@ -259,8 +263,9 @@ typedef struct bcw_wire_func {
     uint32_t sym; /* index into the worker's bcw_unit_symtab */
     uint8_t role; /* enum bcw_role */
     uint8_t nparams;
-    uint8_t flags; /* BCW_WIRE_REBINDS, BCW_WIRE_OBSERVER */
-    uint8_t pad;
+    uint8_t flags;  /* BCW_WIRE_REBINDS, BCW_WIRE_OBSERVER */
+    uint8_t family; /* 1..BCW_MAX_FAMILIES: called only on objects a
+                       constructor of the same family made; 0 any */
     bcw_wire_param ret;
     bcw_wire_param params[BCW_MAX_PARAMS];
 } bcw_wire_func;
@@ -284,6 +289,9 @@ typedef struct bcw_wire_func {
  * it, it counts up what the destructor counts down, so the sequence ends
  * with one more call of the destructor for each. */
 #define BCW_WIRE_RETAINS 32u
+/* An init function testing fields of its storage for 0 before it sets
+ * them (bcw_func's `defaults`): the storage is zeroed, not filled. */
+#define BCW_WIRE_DEFAULTS 64u
 
 /* Bytes of a returned C string or a filled buffer a result carries. */
 #define BCW_TEXT_MAX 64
@@ -687,55 +695,95 @@ static inline void bcw_wire_result_copy(bcw_wire_result *dst,
 /* The objects a destructor ends (bcw_shm.dtor_forms): those a
  * constructor returned (FORM_HEAP: it frees their block), those an init
  * function filled in storage (FORM_STORAGE: it releases what they hold),
- * or either (what it frees is unseen). */
+ * or either (what it frees is unseen); and, from bit 2, those of its
+ * family (bcw_wire_func's), all when it has none. */
 #define BCW_FORM_HEAP 1u
 #define BCW_FORM_STORAGE 2u
+#define BCW_MAX_FAMILIES 6
 
-/* The form of the object a constructor of role `role` (enum bcw_role)
- * makes. */
-static inline unsigned bcw_wire_form_of(unsigned role)
+/* The form bit of family `family` (0: none). */
+static inline unsigned bcw_wire_family_form(unsigned family)
 {
-    return role == BCW_ROLE_INIT_CONSTRUCTOR ? BCW_FORM_STORAGE
-                                             : BCW_FORM_HEAP;
+    return family >= 1 && family <= BCW_MAX_FAMILIES ? 4u << (family - 1)
+                                                     : 0;
 }
 
-/* How many of the `n` destructors (their forms in `forms`) end objects
- * of form `form`: those a sequence's teardown chooses from (all `n` when
- * none does). */
+/* The form of the object a constructor of role `role` (enum bcw_role)
+ * and family `family` makes. */
+static inline unsigned bcw_wire_form_of(unsigned role, unsigned family)
+{
+    return (role == BCW_ROLE_INIT_CONSTRUCTOR ? BCW_FORM_STORAGE
+                                              : BCW_FORM_HEAP) |
+           bcw_wire_family_form(family);
+}
+
+/* Does a destructor of form `dtor` end objects of form `form`: the
+ * same kind and, `strict`, the same family (form has one, and so does
+ * dtor); else the same family where both have one? */
+static inline int bcw_wire_form_fits(unsigned dtor, unsigned form, int strict)
+{
+    unsigned df = dtor >> 2, ff = form >> 2;
+    return (dtor & form & 3u) != 0 &&
+           (strict ? (df & ff) != 0 : df == 0 || ff == 0 || (df & ff) != 0);
+}
+
+/* How many of the `n` destructors (their forms in `forms`) a sequence's
+ * teardown may try on objects of form `form`: those of the object's own
+ * family, then those that may be of it (no family of their own), all
+ * `n` when none fits. */
 static inline unsigned bcw_wire_destructors_fit(unsigned n,
                                                 const uint8_t *forms,
                                                 unsigned form)
 {
     unsigned fit = 0;
     for (unsigned i = 0; i < n; i++)
-        fit += (forms[i] & form) != 0;
+        fit += (unsigned)bcw_wire_form_fits(forms[i], form, 0);
     return fit > 0 ? fit : n;
+}
+
+/* The k-th (cyclically from `from`) of the `n` destructors that fit
+ * form `form`, `strict` or only loosely; n when none does. */
+static inline unsigned bcw_wire_nth_fit(unsigned n, const uint8_t *forms,
+                                        unsigned form, int strict,
+                                        uint32_t k)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m += bcw_wire_form_fits(forms[i], form, strict) &&
+             (strict || !bcw_wire_form_fits(forms[i], form, 1));
+    if (m == 0)
+        return n;
+    k %= m;
+    for (unsigned i = 0; i < n; i++)
+        if (bcw_wire_form_fits(forms[i], form, strict) &&
+            (strict || !bcw_wire_form_fits(forms[i], form, 1)) && k-- == 0)
+            return i;
+    return n;
 }
 
 /* Which of the `n` destructors (their forms in `forms`) ends the
  * sequence whose constructor, making an object of form `form`, and
- * methods are steps[0..len]: of those that end such objects (all when
- * none does), each in turn, by the sum of its plan indexes, so the
- * parent's report names the one the worker called; `tries` later in
- * that turn when the ones before it refused (BCW_RESULT_DTOR_TRIES). */
+ * methods are steps[0..len]: of those of the object's family, else of
+ * those that end such objects (all when none does), each in turn, by
+ * the sum of its plan indexes, so the parent's report names the one the
+ * worker called; when `tries` before it refused
+ * (BCW_RESULT_DTOR_TRIES), the next of them, then of those that may be
+ * of its family. */
 static inline unsigned bcw_wire_destructor_of(const uint16_t *steps,
                                               unsigned len, unsigned n,
                                               const uint8_t *forms,
                                               unsigned form, unsigned tries)
 {
-    uint32_t sum = tries;
+    uint32_t sum = 0;
     for (unsigned k = 0; k <= len; k++)
         sum += steps[k];
-    unsigned fit = 0;
+    unsigned strict = 0;
     for (unsigned i = 0; i < n; i++)
-        fit += (forms[i] & form) != 0;
-    if (fit == 0)
-        return n > 0 ? sum % n : 0;
-    unsigned want = sum % fit;
-    for (unsigned i = 0; i < n; i++)
-        if ((forms[i] & form) != 0 && want-- == 0)
-            return i;
-    return 0;
+        strict += (unsigned)bcw_wire_form_fits(forms[i], form, 1);
+    if (tries < strict)
+        return bcw_wire_nth_fit(n, forms, form, 1, sum + tries);
+    unsigned i = bcw_wire_nth_fit(n, forms, form, 0, sum + tries - strict);
+    return i < n ? i : n > 0 ? (sum + tries) % n : 0;
 }
 
 #endif

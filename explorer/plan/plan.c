@@ -639,18 +639,21 @@ static int make_plan(bcw_plan *plan, const bcw_model *m, const bcw_unit *u,
         /* every destructor a walk can call ends sequences in turn */
         if (f->role == BCW_ROLE_DESTRUCTOR && f->unwalkable == NULL &&
             f->self == 0 && plan->ndestructors < BCW_MAX_DESTRUCTORS) {
-            plan->dtor_forms[plan->ndestructors] =
-                f->teardown == BCW_TEARDOWN_BLOCK      ? BCW_FORM_HEAP
-                : f->teardown == BCW_TEARDOWN_RELEASES ? BCW_FORM_STORAGE
-                                  : BCW_FORM_HEAP | BCW_FORM_STORAGE;
+            plan->dtor_forms[plan->ndestructors] = (uint8_t)(
+                (f->teardown == BCW_TEARDOWN_BLOCK      ? BCW_FORM_HEAP
+                 : f->teardown == BCW_TEARDOWN_RELEASES ? BCW_FORM_STORAGE
+                                   : BCW_FORM_HEAP | BCW_FORM_STORAGE) |
+                bcw_wire_family_form(bcw__func_family(u, f)));
             plan->destructors[plan->ndestructors++] = (uint16_t)i;
         }
         w->sym = f->sym;
         w->role = (uint8_t)f->role;
         w->nparams = (uint8_t)f->nparams;
+        w->family = (uint8_t)bcw__func_family(u, f);
         w->flags =
             (uint8_t)((f->rebinds ? BCW_WIRE_REBINDS : 0) |
-                      (f->retains ? BCW_WIRE_RETAINS : 0) | status_flags(f));
+                      (f->retains ? BCW_WIRE_RETAINS : 0) |
+                      (f->defaults ? BCW_WIRE_DEFAULTS : 0) | status_flags(f));
         if (f->role == BCW_ROLE_DESTRUCTOR && f->self == 0 &&
             f->params[0].kind == BCW_PK_UNIT && f->params[0].nullable)
             w->flags |= BCW_WIRE_NULLABLE_SELF;

@@ -637,8 +637,9 @@ const char *bcw__calls_dtor_arg(const bcw_seq *s, bool json)
 
 unsigned bcw__report_dtor_step(const bcw_reporter *r, const bcw_seq *s)
 {
+    const bcw_func *ctor = &r->unit->funcs[r->steps[s->steps[0]].func];
     unsigned form =
-        bcw_wire_form_of(r->unit->funcs[r->steps[s->steps[0]].func].role);
+        bcw_wire_form_of(ctor->role, bcw__func_family(r->unit, ctor));
     return r->dtors[bcw_wire_destructor_of(s->steps, s->len, r->ndtors,
                                            r->dtor_forms, form,
                                            s->dtor_tries)];

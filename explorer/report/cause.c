@@ -312,6 +312,11 @@ static void cause_text(const bcw_reporter *r, const bcw_seq *s, char *buf,
             snprintf(buf, n,
                      "it freed a block the unit still holds, which leaves the "
                      "unit dangling: not a call a caller makes");
+        else if (s->signo == BCW_SIG_FAMILY)
+            snprintf(buf, n,
+                     "it works on objects of another family than the "
+                     "constructor's (what a field of the unit points to): "
+                     "not this object");
         else if (s->signo == BCW_SIG_ENDED)
             snprintf(buf, n,
                      "an earlier call freed the unit: it ended the object, as "

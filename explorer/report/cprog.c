@@ -326,7 +326,8 @@ void bcw__cprog_calls(FILE *f, const bcw_reporter *r, const bcw_seq *s,
     const bcw_func *ctor = &u->funcs[r->steps[s->steps[0]].func];
     fputs("    bcw_reset();\n", f);
     if (ctor->role == BCW_ROLE_INIT_CONSTRUCTOR)
-        fprintf(f, "    void *target = bcw_init_cell(%llu);\n",
+        fprintf(f, "    void *target = %s(%llu);\n",
+                ctor->defaults ? "bcw_cell" : "bcw_init_cell",
                 (unsigned long long)(u->size ? u->size : 8));
     else
         fputs("    void *target = NULL;\n", f);

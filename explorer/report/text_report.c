@@ -119,8 +119,8 @@ void bcw__report_c(const bcw_reporter *r, const bcw_seq *s, FILE *f)
         } else if (k == 0 && fn->role == BCW_ROLE_CONSTRUCTOR) {
             fprintf(f, "%s *target = %s(", u->ctype, fn->name);
         } else if (k == 0) {
-            fprintf(f, "%s storage, *target = &storage;\n%s(target", u->ctype,
-                    fn->name);
+            fprintf(f, "%s storage%s, *target = &storage;\n%s(target",
+                    u->ctype, fn->defaults ? " = {0}" : "", fn->name);
             first = 1;
         } else {
             fprintf(f, "%s(", fn->name);

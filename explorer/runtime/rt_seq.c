@@ -353,29 +353,35 @@ static void check_leaks(bcw_rt_worker *w, bcw_wire_result *r)
         r->flags |= BCW_RESULT_LEAK;
 }
 
-/* Did destructor d, just called, refuse the heap object: return a
- * failure (an int not 0, a bool false) and leave its block live, as
- * gzclose_r does with a file open for writing?  A void one never does,
- * nor one that says it succeeded (a leak of its own stays one). */
-static bool refused(const bcw_rt_worker *w, unsigned d)
+/* Did destructor d, just called, refuse the object of form `form`:
+ * return a failure (an int not 0, a bool false) and leave a heap
+ * object's block live, as gzclose_r does with a file open for writing,
+ * or free nothing of an object in storage (`nfrees` frees before the
+ * call), as inflateEnd does with a stream inflateBackInit_ made?  A
+ * void one never does, nor one that says it succeeded (a leak of its
+ * own stays one). */
+static bool refused(const bcw_rt_worker *w, unsigned d, unsigned form,
+                    uint64_t nfrees)
 {
     enum bcw_abi abi = (enum bcw_abi)w->shm->funcs[d].ret.abi;
     if (abi == BCW_ABI_VOID || abi >= BCW_ABI_FLOAT)
         return false;
     int64_t v = bcw_value_int(abi, w->ret_words[0]);
     return (abi == BCW_ABI_BOOL ? v == 0 : v != 0) &&
-           bcw_rt_alloc_live(w->target, 1);
+           ((form & BCW_FORM_HEAP) ? bcw_rt_alloc_live(w->target, 1)
+                                   : bcw_rt_alloc_nfrees == nfrees);
 }
 
 /* The teardown of the sequence q, whose constructor is plan entry ctor:
- * a destructor made for its object, and while one refuses a heap
- * object, the next of them, each once; how many refused goes into r's
- * flags.  The destructor that tore it down. */
+ * a destructor made for its object, and while one refuses it, the next
+ * of them, each once; how many refused goes into r's flags.  The
+ * destructor that tore it down. */
 static unsigned teardown(bcw_rt_worker *w, const uint16_t *q, unsigned ctor,
                          bcw_wire_result *r)
 {
     const bcw_shm *shm = w->shm;
-    unsigned form = bcw_wire_form_of(shm->funcs[ctor].role);
+    unsigned form =
+        bcw_wire_form_of(shm->funcs[ctor].role, shm->funcs[ctor].family);
     unsigned fit =
         bcw_wire_destructors_fit(shm->ndestructors, shm->dtor_forms, form);
     unsigned tries = 0, d;
@@ -385,9 +391,9 @@ static unsigned teardown(bcw_rt_worker *w, const uint16_t *q, unsigned ctor,
         /* said before the call: a halt in it is this destructor's */
         r->flags = (r->flags & ~BCW_RESULT_DTOR_TRIES) |
                    tries << BCW_RESULT_DTOR_SHIFT;
+        uint64_t nfrees = bcw_rt_alloc_nfrees;
         run_call(w, d, r, 0);
-        if (form != BCW_FORM_HEAP || tries + 1 >= fit || tries == 7 ||
-            !refused(w, d))
+        if (tries + 1 >= fit || tries == 7 || !refused(w, d, form, nfrees))
             return d;
         tries++;
     }
@@ -449,10 +455,14 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
         shm->funcs[ctor].role == BCW_ROLE_EMPTY) {
         /* an init function is given storage as a C caller's stack holds
          * it, not zeroed: a field it forgets to set reads as garbage (the
-         * mutation benchmark's counter_init without its store); an empty
-         * cell is a NULL pointer */
+         * mutation benchmark's counter_init without its store); one that
+         * tests fields for 0 first gets them zeroed, as its callers must
+         * (z_stream s = {0}); an empty cell is a NULL pointer */
         memset(w->unit_storage,
-               shm->funcs[ctor].role == BCW_ROLE_EMPTY ? 0 : BCW_RT_FILL_BYTE,
+               shm->funcs[ctor].role == BCW_ROLE_EMPTY ||
+                       (shm->funcs[ctor].flags & BCW_WIRE_DEFAULTS)
+                   ? 0
+                   : BCW_RT_FILL_BYTE,
                shm->unit_size);
         w->target = w->unit_storage;
     }
@@ -473,6 +483,10 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
         /* an earlier call freed the object: nothing follows it */
         if (w->ended != 0)
             bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_ENDED);
+        /* a function of another family than the constructor's */
+        if (shm->funcs[fi].family != 0 && shm->funcs[ctor].family != 0 &&
+            shm->funcs[fi].family != shm->funcs[ctor].family)
+            bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_FAMILY);
         /* an observer last: the state before it, hashed in this run (a
          * prefix's own run may differ: time, randomness) */
         if (w->flight.call == w->len && w->check &&

@@ -60,6 +60,60 @@ class Roles(unittest.TestCase):
                               "status: no object"} if unit == "cz_stream"
                              else {"the constructor returned NULL"}, unit)
 
+    def test_a_stream_in_zlibs_shape(self):
+        # examples/zstream.c: init functions returning another's status
+        # (zsPackInit_ -> zsPackInit2_ -> zsPackReset), testing zalloc
+        # for NULL (zeroed storage), checking version[0] against a
+        # constant string and stream_size against sizeof (no length of
+        # the string); a packer and an unpacker behind one state field
+        m = json.loads(bcwalk("analyze", example("zstream.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        fns = {f["name"]: f for k in ("constructors", "destructors",
+                                      "methods") for f in u.get(k, [])}
+        init = fns["zsPackInit_"]
+        self.assertEqual((init["role"], init.get("succeeds_with"),
+                          init.get("defaults")),
+                         ("init-constructor", "zero", True))
+        version, size = init["params"][2], init["params"][3]
+        self.assertEqual((version["kind"], size["kind"]), ("string", "int"))
+        self.assertIn("version[0] == '1'",
+                      [c["label"] for c in version["partitions"]])
+        self.assertEqual({n: f.get("family") for n, f in fns.items()}, {
+            "zsPackInit_": "zs_internal", "zsPackInit2_": "zs_internal",
+            "zsPackReset": "zs_internal", "zsPack": "zs_internal",
+            "zsPackEnd": "zs_internal", "zsUnpackInit_": "zs_unpack",
+            "zsUnpackBackInit_": "zs_unpack", "zsUnpack": "zs_unpack",
+            "zsUnpackEnd": "zs_unpack", "zsUnpackBackEnd": None,
+            "zsTotal": None})
+        for depth in (1, 2):
+            lines = jsonl("zstream.bc", "zs_stream", "protocol", depth)
+            s = lines[-1]["sequences"]
+            self.assertEqual((s["leaking"], s["suspect"]), (0, 0))
+            causes = {q["calls"][-1]["cause"] for q in lines[:-1]
+                      if q["calls"][-1]["outcome"] != "normal"}
+            self.assertEqual(causes, {
+                "the init function returned its failure status: no object",
+                "it works on objects of another family than the "
+                "constructor's (what a field of the unit points to): not "
+                "this object"}, depth)
+            made = {q["calls"][0]["fn"] for q in lines[:-1]
+                    if q["calls"][-1]["outcome"] == "normal"}
+            self.assertEqual(made, {"zsPackInit_", "zsPackInit2_",
+                                    "zsUnpackInit_", "zsUnpackBackInit_"})
+        # a back-mode stream: zsUnpackEnd refuses it (-2, nothing freed)
+        # and zsUnpackBackEnd, of no family, ends it
+        with tempfile.TemporaryDirectory() as folder:
+            c = os.path.join(folder, "zstream.c")
+            bcwalk("explore", example("zstream.bc"), "--unit", "zs_stream",
+                   "--depth", "1", "--emit-c", c, "--emit-c-all")
+            with open(c) as f:
+                runs = f.read().split("static void seq_")[1:]
+        back = [t for t in runs if "L_zsUnpackBackInit_(target" in t]
+        self.assertTrue(back)
+        for t in back:
+            self.assertIn("L_zsUnpackBackEnd(target);", t)
+
     def test_a_push_giving_back_the_node_it_was_given_is_a_method(self):
         # nl_push(list, node) returns node: it makes nothing, so it is
         # no constructor of nodes (taking its own unit, it was skipped)
