@@ -2,8 +2,8 @@
  * (each literal the code compares against, the empty string and a long
  * one that matches none; a method's key no condition compares, a new
  * one or the same one again), callbacks (the module's functions of the
- * callback's type and kind, else the built-in closure of its kind,
- * analyzer/callbacks.c), elements (a new cell, or the same one again),
+ * callback's type and kind, else the built-in closure of its kind, and
+ * NULL where the code checks for it, analyzer/callbacks.c), elements (a new cell, or the same one again),
  * buffer lengths the code does not branch on (0, 1, small), enums
  * (each enumerator, whether or not the code branches on it) and a
  * second instance of the unit (one of its own, or the target again). */
@@ -69,7 +69,8 @@ static int strings(bcw_param *p)
 }
 
 /* A callback's categories: each module function of its type and kind,
- * else the built-in closure of its kind. */
+ * else the built-in closure of its kind; and NULL where the function
+ * checks it for NULL (its own default then). */
 static int callbacks(const bcw_model *m, const char *fn_name, bcw_param *p)
 {
     for (unsigned i = 0; i < p->nconds; i++) {
@@ -84,11 +85,20 @@ static int callbacks(const bcw_model *m, const char *fn_name, bcw_param *p)
         if (err < 0)
             return err;
     }
-    if (p->nparts > 0 || p->nsig == 0)
-        return 0;
-    enum bcw_callback cb = bcw__callbacks_kind(p, fn_name);
-    return add(p, bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
-               bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
+    int err = 0;
+    enum bcw_callback cb =
+        p->nparts == 0 && p->nsig > 0 ? bcw__callbacks_kind(p, fn_name) : 0;
+    /* one returning a pointer that no built-in can make (bcw_zero's
+     * NULL, which the code would follow) where NULL is accepted: NULL */
+    bool made_up = cb == BCW_CB_ZERO && p->sig[0] == BCW_ABI_PTR;
+    if (cb != 0 && !(made_up && p->nullable))
+        err = add(p, bcw__sprintf("%s == %s", p->name, bcw__callback_name(cb)),
+                  bcw__strdup(bcw__callback_name(cb)), -(int64_t)cb, true);
+    /* the code checks it for NULL: what a caller passes for its default */
+    return err == 0 && p->nullable && (p->nparts > 0 || made_up)
+               ? add(p, bcw__sprintf("%s == NULL", p->name),
+                     bcw__strdup("NULL"), BCW_CB_NULL_VALUE, true)
+               : err;
 }
 
 /* A method's string no condition compares (a key looked up by strcmp in

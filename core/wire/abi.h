@@ -109,6 +109,11 @@ enum bcw_pkind {
 /* An element category's value that is NULL, not a cell (Obj#k is k). */
 #define BCW_ELEMENT_NULL UINT64_MAX
 #define BCW_BUFFER_BYTES 16
+/* A callback category's value that is NULL, for a function that checks
+ * its callback for NULL (its default then: count-min-sketch's
+ * cms_init_alt(..., NULL) hashes with its own); symbols are >= 0 and
+ * below it, built-ins negative. */
+#define BCW_CB_NULL_VALUE INT64_MAX
 /* The longest buffer argument a walk makes: a length paired with a
  * buffer says no more (the solver's categories stop there, the worker
  * rejects a live bound past it). */

@@ -379,6 +379,11 @@ static int plan_string(bcw_plan *plan, const char *s, int64_t *off)
  * symbol index v, or bcwalk's built-in closure -v. */
 static void wire_callback(const bcw_param *p, int64_t v, bcw_wire_param *w)
 {
+    if (v == BCW_CB_NULL_VALUE) { /* NULL, passed as it is */
+        w->fixed = BCW_FIXED_VALUE;
+        w->value = 0;
+        return;
+    }
     w->fixed = v >= 0 ? BCW_FIXED_SYMBOL : BCW_FIXED_CLOSURE;
     w->value = v >= 0 ? v : -v;
     w->nsig = p->nsig;

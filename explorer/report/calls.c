@@ -189,6 +189,10 @@ static void value_c(bcw_c_names *c, const bcw_param *pa, uint64_t raw,
 static void callback_c(bcw_c_names *c, const bcw_param *pa,
                        const bcw_part *part, char *buf, size_t n)
 {
+    if (part->nvalues > 0 && part->values[0] == BCW_CB_NULL_VALUE) {
+        snprintf(buf, n, "NULL");
+        return;
+    }
     if (part->nvalues > 0 && part->values[0] < 0) {
         if (pa->nsig == 0)
             c->why = "a built-in callback of unknown signature";

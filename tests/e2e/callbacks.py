@@ -22,6 +22,33 @@ def halts(lines):
 
 class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
 
+    def test_a_callback_checked_for_null_is_given_null_too(self):
+        # dh_new(size, hash, alloc) picks its own hash and allocator when
+        # given NULL: NULL is a category beside the built-in hash, passed
+        # as it is, and written as NULL; the allocator, returning a
+        # pointer bcw_zero cannot make, gets NULL alone; nothing halts
+        m = json.loads(bcwalk("analyze", example("defhash.bc"), "--format",
+                              "json").stdout)
+        [ctor] = m["units"][0]["constructors"]
+        self.assertEqual([[c["label"] for c in p["partitions"]]
+                          for p in ctor["params"][1:]],
+                         [["hash == bcw_hash", "hash == NULL"],
+                          ["alloc == NULL"]])
+        lines = jsonl("defhash.bc", "dh", "protocol", 2)
+        made = {tuple(q["calls"][0]["args"]) for q in lines[:-1]}
+        self.assertIn(("1", "NULL", "NULL"), made)
+        self.assertIn(("1", "bcw_hash", "NULL"), made)
+        # no halt: only a size of 0 makes no table
+        self.assertEqual({(q["calls"][-1]["outcome"], q["calls"][0]["args"][0])
+                          for q in lines[:-1]
+                          if q["calls"][-1]["outcome"] != "normal"},
+                         {("rejected", "0")})
+        counted = [q["calls"][-1]["result"] for q in lines[:-1]
+                   if q["calls"][0]["args"][1] == "NULL" and
+                   [c["fn"] for c in q["calls"]] ==
+                   ["dh_new", "dh_add", "dh_count"]]
+        self.assertTrue(counted)
+
     def test_each_callback_gets_a_function_of_its_kind(self):
         m = json.loads(bcwalk("analyze", example("cbmap.bc"), "--format",
                               "json", check=0).stdout)
@@ -35,9 +62,12 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
                                         for c in p["partitions"]])
         self.assertEqual(given, {
             # the module's own, typedefs resolved, each of its kind only:
-            # cbmap_int_compare has the equality's type but not its kind
-            ("cbmap_new", "hash"): ("cbmap_hash_fn", ["cbmap_str_hash"]),
-            ("cbmap_new", "equal"): ("cbmap_equal_fn", ["cbmap_int_equal"]),
+            # cbmap_int_compare has the equality's type but not its kind;
+            # NULL too where the function checks for it
+            ("cbmap_new", "hash"): ("cbmap_hash_fn",
+                                    ["cbmap_str_hash", "NULL"]),
+            ("cbmap_new", "equal"): ("cbmap_equal_fn",
+                                     ["cbmap_int_equal", "NULL"]),
             ("cbmap_min_key", "cmp"): ("cbmap_compare_fn",
                                        ["cbmap_int_compare"]),
             # none in the module: the built-in of the typedef's kind
@@ -45,7 +75,8 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
             ("cbmap_each", "visit"): ("cbmap_visit_fn", ["bcw_visit"]),
             ("cbmap_clear", "free_key"): ("cbmap_free_fn", ["bcw_free"]),
             # three arguments, user data last
-            ("cbset_new", "cmp"): ("cbset_compare_fn", ["bcw_compare"])})
+            ("cbset_new", "cmp"): ("cbset_compare_fn",
+                                   ["bcw_compare", "NULL"])})
 
     def test_only_functions_a_caller_can_name_and_no_dispatcher(self):
         # fmt_text is static (the library installs it on text values
