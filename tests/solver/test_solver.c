@@ -231,9 +231,12 @@ static void test_solver__strings_callbacks_elements_lengths(void **state)
 
     m = partitioned("hset.bc");
     const bcw_param *eq = param(m, "hset_new", 1);
-    assert_int_equal(eq->nparts, 1);
+    /* hset_new checks it for NULL: NULL too */
+    assert_int_equal(eq->nparts, 2);
     assert_string_equal(eq->parts[0].str, "hset_ptr_eq");
     assert_string_equal(m->syms[eq->parts[0].values[0]], "hset_ptr_eq");
+    assert_string_equal(eq->parts[1].str, "NULL");
+    assert_true(eq->parts[1].values[0] == BCW_CB_NULL_VALUE);
     /* no visitor in the module: the built-in closure */
     const bcw_param *visit = param(m, "hset_foreach", 1);
     assert_int_equal(visit->nparts, 1);
@@ -330,18 +333,21 @@ static void test_solver__callbacks_of_their_kind(void **state)
         unsigned k;
         const char *given;
         enum bcw_callback builtin; /* 0: the module's function */
+        bool null;                 /* checked for NULL: NULL next */
     } cases[] = {
-        {"cbmap_new", 0, "cbmap_str_hash", 0},
-        {"cbmap_new", 1, "cbmap_int_equal", 0},
-        {"cbmap_min_key", 1, "cbmap_int_compare", 0},
-        {"cbmap_count_if", 1, "bcw_pred", BCW_CB_PREDICATE},
-        {"cbmap_each", 1, "bcw_visit", BCW_CB_VISIT},
-        {"cbmap_clear", 1, "bcw_free", BCW_CB_FREE},
-        {"cbset_new", 0, "bcw_compare", BCW_CB_COMPARE},
+        {"cbmap_new", 0, "cbmap_str_hash", 0, true},
+        {"cbmap_new", 1, "cbmap_int_equal", 0, true},
+        {"cbmap_min_key", 1, "cbmap_int_compare", 0, false},
+        {"cbmap_count_if", 1, "bcw_pred", BCW_CB_PREDICATE, false},
+        {"cbmap_each", 1, "bcw_visit", BCW_CB_VISIT, false},
+        {"cbmap_clear", 1, "bcw_free", BCW_CB_FREE, false},
+        {"cbset_new", 0, "bcw_compare", BCW_CB_COMPARE, true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const bcw_param *p = param(m, cases[i].fn, cases[i].k);
-        assert_int_equal(p->nparts, 1);
+        assert_int_equal(p->nparts, 1u + cases[i].null);
+        if (cases[i].null)
+            assert_true(p->parts[1].values[0] == BCW_CB_NULL_VALUE);
         assert_string_equal(p->parts[0].str, cases[i].given);
         if (cases[i].builtin != 0)
             assert_int_equal(p->parts[0].values[0], -(int64_t)cases[i].builtin);
