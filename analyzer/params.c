@@ -429,6 +429,11 @@ static int classify_pointer(const bcw_finder *f, const bcw_sig *s, unsigned i,
         }
         break;
     case BCW_PT_STRUCT: {
+        /* the C library's stream: one a caller opens */
+        if (strcmp(pt->name, "_IO_FILE") == 0) {
+            out->kind = BCW_PK_FILE;
+            return 0;
+        }
         uint64_t size = pt->bits / 8;
         int other = bcw__finder_unit(f, pt->name);
         if (size == 0 && pt->type != NULL && LLVMTypeIsSized(pt->type))

@@ -261,7 +261,7 @@ const char *bcw__kind_name(enum bcw_pkind kind)
         "unit",     "int",        "bool",   "char",    "float",
         "string",   "element",    "out",    "scratch", "void",
         "enum",     "callback",   "buffer", "length",  "unit_ref",
-        "unit_out", "unit_value", "handle", "struct",  "unit_cell"};
+        "unit_out", "unit_value", "handle", "struct",  "unit_cell", "file"};
     _Static_assert(sizeof names / sizeof *names == BCW_PK_LAST + 1,
                    "a name for every parameter kind");
     return names[kind];

@@ -100,12 +100,19 @@ enum bcw_pkind {
                           out earlier in the sequence */
     BCW_PK_STRUCT,     /* a struct result returned by value in registers:
                           its elements (ABI BCW_ABI_STRUCT, sig) */
-    BCW_PK_UNIT_CELL   /* the handle of a unit that does not live in a
+    BCW_PK_UNIT_CELL,  /* the handle of a unit that does not live in a
                           cell, passed by its address (T **obj): &target,
                           which the call may replace (put the old, store
                           another) */
+    BCW_PK_FILE        /* a C library stream (FILE *): an open memory
+                          stream holding BCW_FILE_TEXT, as a caller's
+                          fopen gives one to read or write */
 };
-#define BCW_PK_LAST BCW_PK_UNIT_CELL
+#define BCW_PK_LAST BCW_PK_FILE
+/* What a FILE * argument holds when it is given: lines of words and
+ * numbers, readable then writable (BCW_FILE_BYTES at most). */
+#define BCW_FILE_TEXT "bcwalk 1 2 3\nabc 0.5 -1\n"
+#define BCW_FILE_BYTES 4096
 /* An element category's value that is NULL, not a cell (Obj#k is k). */
 #define BCW_ELEMENT_NULL UINT64_MAX
 #define BCW_BUFFER_BYTES 16

@@ -348,10 +348,6 @@ typedef struct bcw_wire_result {
 #define BCW_RESULT_TEXT 8u
 /* Some out-parameter of the last call is not 0 (out). */
 #define BCW_RESULT_OUT 16u
-/* A call of the sequence was given a buffer shorter than its length
- * parameter said (a length past the most bcwalk backs): what halts after
- * it may be bcwalk's making, and is suspect. */
-#define BCW_RESULT_MADE_UP 32u
 /* The sequence's last call, a method, freed the block the object is in
  * and returned no live block instead: it ended the object, as a
  * destructor does, whatever the analysis said (ENDED); or it returned

@@ -65,8 +65,6 @@ typedef struct node {
 #define NODE_PRUNED 1u  /* its key was seen: not extended */
 #define NODE_IN_DTOR 2u /* halted in the destructor, its methods returned */
 #define NODE_OBSERVER_CHANGED 4u /* its observer changed the state */
-/* a call was given a buffer shorter than its length (BCW_RESULT_MADE_UP) */
-#define NODE_MADE_UP 8u
 /* its last call ended the object (BCW_RESULT_ENDED): no teardown */
 #define NODE_ENDED 16u
 /* bits 5..7: destructors that refused its object before the one that
@@ -403,8 +401,6 @@ static int absorb(walker *w, size_t from, size_t i, unsigned level,
     unsigned len = level + cfg->nprefix;
     if (r->outcome != BCW_RUN_NORMAL && r->halted_at >= len + 1u)
         nd->flags |= NODE_IN_DTOR;
-    if (r->flags & BCW_RESULT_MADE_UP)
-        nd->flags |= NODE_MADE_UP;
     if (r->flags & BCW_RESULT_ENDED)
         nd->flags |= NODE_ENDED;
     nd->flags |= (uint16_t)(((r->flags & BCW_RESULT_DTOR_TRIES) >>
@@ -562,7 +558,6 @@ static int emit(walker *w, size_t i, bcw_summary *sum)
         if (halted || leak != NULL) {
             halted_after(cfg, halted ? nd->halted_at : UINT16_MAX, w->steps,
                          &s);
-            s.suspect = s.suspect || (nd->flags & NODE_MADE_UP) != 0;
         }
     }
     /* a call not made (its argument's category had no value on the

@@ -170,6 +170,9 @@ static void value_c(bcw_c_names *c, const bcw_param *pa, uint64_t raw,
         snprintf(buf, n, "bcw_cell(%u)",
                  pa->pointee_size ? pa->pointee_size : 8);
         return;
+    case BCW_PK_FILE:
+        snprintf(buf, n, "bcw_file()");
+        return;
     case BCW_PK_CALLBACK:
     case BCW_PK_HANDLE:
         snprintf(buf, n, "NULL");

@@ -9,6 +9,8 @@
 #include "values.h"
 
 #define HELPER "static __attribute__((unused)) "
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 const char bcw__cprog_helpers[] =
     "/* Elements: cells carrying their number in their first bytes. */\n"
@@ -57,6 +59,13 @@ const char bcw__cprog_helpers[] =
     " * byte 0xa5, as garbage a C caller's stack would hold. */\n" HELPER
     "void *bcw_init_cell(size_t n)\n{\n"
     "    return memset(bcw_cell(n), 0xa5, n ? n : 8);\n}\n\n"
+    "/* A stream as the worker passes one: in memory, holding its text,\n"
+    " * read from the start, then writable. */\n" HELPER
+    "FILE *bcw_file(void)\n{\n"
+    "    FILE *f = fmemopen(NULL, " STR(BCW_FILE_BYTES) ", \"w+\");\n"
+    "    if (f == NULL)\n        abort();\n"
+    "    fputs(" STR(BCW_FILE_TEXT) ", f);\n    rewind(f);\n"
+    "    return f;\n}\n\n"
     "/* n writable bytes: `content`, then 'a' + i % 26. */\n" HELPER
     "void *bcw_bytes(size_t n, const char *content)\n{\n"
     "    size_t c = strlen(content);\n    char *b = bcw_cell(n);\n"

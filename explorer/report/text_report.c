@@ -307,8 +307,8 @@ static void text_counts(const bcw_reporter *r, const bcw_summary *s)
         fprintf(f,
                 "Of the terminated and leaking, %llu suspect: they halted "
                 "or leaked after an argument bcwalk made up (zeroed storage "
-                "no function a walk can call makes, or a buffer shorter "
-                "than its length says), not the library's failure\n",
+                "no function a walk can call makes), not the library's "
+                "failure\n",
                 (unsigned long long)s->suspect);
     if (s->aliasing > 0)
         fprintf(f,

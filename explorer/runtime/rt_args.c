@@ -3,9 +3,11 @@
  * common call (the object and scalars) takes a faster path in rt_seq.c.
  * Strings, buffers and out-parameter storage come from the sequence's
  * arena, which the state hash follows pointers into. */
+#define _GNU_SOURCE /* fmemopen */
 #include "rt_args.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rt_alloc.h"
@@ -285,6 +287,28 @@ static uint64_t taken_copy(uint64_t raw, size_t n, size_t end)
     return (uint64_t)(uintptr_t)h;
 }
 
+/* A FILE * argument: a stream in memory holding BCW_FILE_TEXT, read
+ * from its start, then writable, as a caller's fopen of a file gives
+ * one; closed at the sequence's end.  More than BCW_RT_MAX_FILES in a
+ * sequence: the call is not made. */
+static FILE *stream_value(bcw_rt_worker *w)
+{
+    if (w->nfiles == BCW_RT_MAX_FILES)
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_UNMET);
+    FILE *f = fmemopen(NULL, BCW_FILE_BYTES, "w+");
+    if (f == NULL)
+        bcw_rt_halt(BCW_RUN_ABORT, 0);
+    fputs(BCW_FILE_TEXT, f);
+    rewind(f);
+    return w->files[w->nfiles++] = f;
+}
+
+void bcw_rt_args_close_files(bcw_rt_worker *w)
+{
+    while (w->nfiles > 0)
+        fclose(w->files[--w->nfiles]);
+}
+
 /* Parameter k's value as passed, by its kind: the object (or `self`),
  * the pointer it holds, a copy of a string, an element's cell, storage
  * for what the call gives back (outs[k]), a buffer. */
@@ -328,6 +352,8 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
                 *(void **)((char *)outs[k] + fill->offset) = w->fills[i]->code;
         }
         return (uint64_t)(uintptr_t)outs[k];
+    case BCW_PK_FILE:
+        return (uint64_t)(uintptr_t)stream_value(w);
     case BCW_PK_BUFFER: {
         uint64_t n = 0;
         char *b = buffer_value(w, f, p, vals, &n);

@@ -128,6 +128,9 @@ char *bcw_value_format(char *buf, size_t n, enum bcw_pkind kind,
     case BCW_PK_UNIT_REF:
         snprintf(buf, n, "&scratch");
         break;
+    case BCW_PK_FILE:
+        snprintf(buf, n, "stream");
+        break;
     case BCW_PK_BUFFER:
         snprintf(buf, n, "bytes[%d]", BCW_BUFFER_BYTES);
         break;

@@ -27,6 +27,28 @@ def analyzed(bc, fn):
 class StoredEnum(unittest.TestCase):
     """range_new(mode) only stores its enum; range_add branches on it."""
 
+    def test_a_file_argument_is_an_open_stream(self):
+        # examples/recio.c: rec_load(FILE *in) and rec_dump(r, FILE *out)
+        # are given an open stream in memory holding "bcwalk 1 2 3": the
+        # record is read from it and written to it, nothing made up,
+        # and emitted C opens the same stream
+        m = json.loads(bcwalk("analyze", example("recio.bc"), "--format",
+                              "json").stdout)
+        fns = {f["name"]: f for u in m["units"]
+               for k in ("constructors", "methods") for f in u.get(k, [])}
+        self.assertEqual((fns["rec_load"]["params"][0]["kind"],
+                          fns["rec_dump"]["params"][1]["kind"]),
+                         ("file", "file"))
+        lines = jsonl("recio.bc", "rec", "protocol", 2)
+        s = lines[-1]["sequences"]
+        self.assertEqual((s["terminated"], s["suspect"], s["leaking"]),
+                         (0, 0, 0))
+        last = {tuple(c["fn"] for c in q["calls"]): q["calls"][-1]
+                for q in lines[:-1]}
+        self.assertEqual(last[("rec_load",)]["args"], ["stream"])
+        self.assertEqual(last[("rec_load", "rec_sum")]["result"], "6")
+        self.assertEqual(last[("rec_load", "rec_dump")]["result"], "13")
+
     def test_enumerators_are_categories(self):
         [mode] = analyzed("range.bc", "range_new")["params"]
         self.assertEqual(mode["kind"], "enum")
