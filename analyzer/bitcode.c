@@ -665,6 +665,13 @@ LLVMValueRef bcw__called_function(LLVMValueRef call)
     return callee != NULL && LLVMIsAFunction(callee) ? callee : NULL;
 }
 
+LLVMValueRef bcw__uncast(LLVMValueRef v)
+{
+    for (int hops = 0; hops < 4 && LLVMIsABitCastInst(v); hops++)
+        v = LLVMGetOperand(v, 0);
+    return v;
+}
+
 LLVMValueRef bcw__passed_to(LLVMValueRef call, LLVMValueRef v, unsigned *k)
 {
     LLVMValueRef callee =
@@ -673,10 +680,7 @@ LLVMValueRef bcw__passed_to(LLVMValueRef call, LLVMValueRef v, unsigned *k)
         return NULL;
     unsigned n = (unsigned)LLVMGetNumArgOperands(call);
     for (; *k < n && *k < LLVMCountParams(callee); (*k)++) {
-        LLVMValueRef a = LLVMGetOperand(call, *k);
-        for (int hops = 0; hops < 4 && LLVMIsABitCastInst(a); hops++)
-            a = LLVMGetOperand(a, 0);
-        if (a == v)
+        if (bcw__uncast(LLVMGetOperand(call, *k)) == v)
             return LLVMGetParam(callee, *k);
     }
     return NULL;

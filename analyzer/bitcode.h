@@ -78,6 +78,9 @@ BCW_INTERNAL int bcw__bitcode_simplify(bcw_bitcode *bc);
  * NULL for an indirect call. */
 BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
 
+/* v without its pointer casts (bitcasts, a few deep). */
+BCW_INTERNAL LLVMValueRef bcw__uncast(LLVMValueRef v);
+
 /* The parameter of the module function `call` calls (any instruction
  * is accepted; a declaration's have no body) that receives v, or a
  * cast of it, at argument *k or later, *k then its index; NULL when

@@ -30,13 +30,6 @@ typedef struct views {
 
 static const char mixed[] = "";
 
-static LLVMValueRef uncast(LLVMValueRef v)
-{
-    for (int hops = 0; hops < 4 && LLVMIsABitCastInst(v); hops++)
-        v = LLVMGetOperand(v, 0);
-    return v;
-}
-
 /* The struct a GEP whose base is v (or a cast of it) indexes, or NULL;
  * `mixed` when two do. */
 static const char *indexed_as(LLVMValueRef v, int hops)
@@ -48,7 +41,8 @@ static const char *indexed_as(LLVMValueRef v, int hops)
         const char *x = NULL;
         if (LLVMIsABitCastInst(user))
             x = indexed_as(user, hops + 1);
-        else if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == v) {
+        else if (LLVMIsAGetElementPtrInst(user) &&
+                 LLVMGetOperand(user, 0) == v) {
             LLVMTypeRef t = LLVMGetGEPSourceElementType(user);
             x = LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMGetStructName(t)
                                                          : NULL;
@@ -71,8 +65,8 @@ static void note(views *w, unsigned field, const char *as)
 /* The field index of GEP g from p (&p->field), or -1. */
 static int field_of(LLVMValueRef g, LLVMValueRef p)
 {
-    if (!LLVMIsAGetElementPtrInst(g) || uncast(LLVMGetOperand(g, 0)) != p ||
-        LLVMGetNumOperands(g) != 3 ||
+    if (!LLVMIsAGetElementPtrInst(g) ||
+        bcw__uncast(LLVMGetOperand(g, 0)) != p || LLVMGetNumOperands(g) != 3 ||
         !LLVMIsAConstantInt(LLVMGetOperand(g, 1)) ||
         LLVMConstIntGetZExtValue(LLVMGetOperand(g, 1)) != 0 ||
         !LLVMIsAConstantInt(LLVMGetOperand(g, 2)))
@@ -93,7 +87,7 @@ static void view(LLVMValueRef fn, LLVMValueRef p, views *w, int depth)
             int field = field_of(LLVMGetOperand(in, 1), p);
             if (field >= 0)
                 note(w, (unsigned)field,
-                     indexed_as(uncast(LLVMGetOperand(in, 0)), 0));
+                     indexed_as(bcw__uncast(LLVMGetOperand(in, 0)), 0));
         }
         LLVMValueRef q;
         for (unsigned k = 0;

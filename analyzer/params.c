@@ -75,14 +75,6 @@ bool bcw__params_null_checked(LLVMValueRef p)
     return null_checked(p, 0, 4);
 }
 
-/* v without its pointer casts. */
-static LLVMValueRef uncast(LLVMValueRef v)
-{
-    for (int hops = 0; hops < 4 && LLVMIsABitCastInst(v); hops++)
-        v = LLVMGetOperand(v, 0);
-    return v;
-}
-
 /* Does a use of `a` (or a cast of it) compare it with `b`, or pass both
  * to a module function that compares them, `depth` levels down so far? */
 static bool compared(LLVMValueRef a, LLVMValueRef b, int depth)
@@ -92,8 +84,8 @@ static bool compared(LLVMValueRef a, LLVMValueRef b, int depth)
         if (LLVMIsABitCastInst(user) && compared(user, b, depth))
             return true;
         if (LLVMIsAICmpInst(user) &&
-            (uncast(LLVMGetOperand(user, 0)) == b ||
-             uncast(LLVMGetOperand(user, 1)) == b))
+            (bcw__uncast(LLVMGetOperand(user, 0)) == b ||
+             bcw__uncast(LLVMGetOperand(user, 1)) == b))
             return true;
         LLVMValueRef qa, qb;
         for (unsigned i = 0; depth < 3 && (qa = bcw__passed_to(user, a, &i));
@@ -186,8 +178,7 @@ static bool field_tested(LLVMValueRef fn, LLVMValueRef p, int depth)
 
 bool bcw__params_fields_tested(LLVMValueRef fn, unsigned k)
 {
-    return k < LLVMCountParams(fn) &&
-           field_tested(fn, LLVMGetParam(fn, k), 0);
+    return k < LLVMCountParams(fn) && field_tested(fn, LLVMGetParam(fn, k), 0);
 }
 
 /* Is the memory at `p` only stored into (through field addresses, casts
