@@ -550,7 +550,11 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
                    *why != NULL) {
             return err;
         }
-        out->nullable = i > 0 && null_checked(LLVMGetParam(s->fn, i - 1), 0, 0);
+        /* a callback is checked where it is used or stored, often in a
+         * helper setting the default (setup(c, ..., fn) storing
+         * fn == NULL ? default_fn : fn) */
+        out->nullable = i > 0 && null_checked(LLVMGetParam(s->fn, i - 1), 0,
+                                              out->kind == BCW_PK_CALLBACK ? 4 : 0);
         out->into_unit =
             i == 0 && bcw__params_points_into(s->fn, LLVMGetParam(s->fn, 0));
         out->filled = i > 0 && out->kind == BCW_PK_SCRATCH &&

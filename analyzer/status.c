@@ -56,6 +56,7 @@ static bool body_writes(LLVMValueRef fn, LLVMValueRef p, int depth)
 }
 
 typedef struct cfg {
+    LLVMValueRef p; /* the parameter whose storage is filled */
     LLVMBasicBlockRef *bb;
     unsigned n;
     bool *writes; /* block i writes p */
@@ -94,39 +95,79 @@ typedef struct results {
     bool early_zero, early_other; /* constants returned before a write */
     bool late_zero, late_other;   /* and after one */
     bool unknown;                 /* a value that is no constant */
-    enum bcw_status via;          /* what the init functions whose result
-                                     it returns say (deflateInit_ returning
-                                     deflateInit2_(strm, ...)) */
 } results;
 
-static enum bcw_status status_at(LLVMValueRef fn, unsigned self, int depth);
+/* Has p been written before instruction `at`: by an instruction of its
+ * block before it, or by a block that can reach its block? */
+static bool written_before_inst(cfg *g, LLVMValueRef at)
+{
+    LLVMBasicBlockRef b = LLVMGetInstructionParent(at);
+    int i = index_of(g, b);
+    if (i < 0)
+        return false;
+    if (g->writes[i])
+        for (LLVMValueRef in = LLVMGetFirstInstruction(b); in != at;
+             in = LLVMGetNextInstruction(in))
+            if (writes(in, g->p, 0))
+                return true;
+    for (unsigned k = 0; k < g->n; k++)
+        g->seen[k] = false;
+    g->seen[i] = true;
+    for (unsigned k = 0; k < g->n; k++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[k]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(t, s) == b && written_before(g, g->bb[k]))
+                return true;
+    }
+    return false;
+}
 
-/* The status of v, a call of a module function given p as its k-th
- * argument, when that function is an init function of its own; NONE
- * otherwise. */
-static enum bcw_status delegated(LLVMValueRef v, LLVMValueRef p, int depth)
+static void collect(LLVMValueRef fn, unsigned self, int depth, results *r);
+
+/* Sorts into r what v, a call of a module function given p, returns
+ * when that function fills p too (deflateInit_ returning
+ * deflateInit2_(strm, ...), an init returning its helper's
+ * setup(cms, ...)): the helper's constants, all of them after a write
+ * when the caller wrote p before the call.  False when v is no such
+ * call. */
+static bool delegated(cfg *g, LLVMValueRef v, results *r, int depth)
 {
     unsigned k = 0;
-    LLVMValueRef q = depth < 4 ? bcw__passed_to(v, p, &k) : NULL;
-    return q != NULL ? status_at(LLVMGetParamParent(q), k, depth + 1)
-                     : BCW_STATUS_NONE;
+    LLVMValueRef q = depth < 4 ? bcw__passed_to(v, g->p, &k) : NULL;
+    if (q == NULL)
+        return false;
+    results h = {0};
+    collect(LLVMGetParamParent(q), k, depth + 1, &h);
+    if (!h.early_zero && !h.early_other && !h.late_zero && !h.late_other)
+        return false;
+    bool late = written_before_inst(g, v);
+    r->unknown |= h.unknown;
+    r->late_zero |= h.late_zero || (late && h.early_zero);
+    r->late_other |= h.late_other || (late && h.early_other);
+    r->early_zero |= !late && h.early_zero;
+    r->early_other |= !late && h.early_other;
+    return true;
 }
 
 /* Sorts the value v returned from block `from` into r, through phis. */
 static void sort_value(cfg *g, LLVMValueRef v, LLVMBasicBlockRef from,
-                       results *r, LLVMValueRef p, int depth, int hops)
+                       results *r, int depth, int hops)
 {
     if (LLVMIsAPHINode(v) && hops < 8) {
         for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
             sort_value(g, LLVMGetIncomingValue(v, k),
-                       LLVMGetIncomingBlock(v, k), r, p, depth, hops + 1);
+                       LLVMGetIncomingBlock(v, k), r, depth, hops + 1);
         return;
     }
-    enum bcw_status via = delegated(v, p, depth);
-    if (via != BCW_STATUS_NONE && (r->via == BCW_STATUS_NONE || r->via == via)) {
-        r->via = via;
+    /* return s->cells == NULL ? -1 : 0: both, from the same block */
+    if (LLVMIsASelectInst(v) && hops < 8) {
+        sort_value(g, LLVMGetOperand(v, 1), from, r, depth, hops + 1);
+        sort_value(g, LLVMGetOperand(v, 2), from, r, depth, hops + 1);
         return;
     }
+    if (delegated(g, v, r, depth))
+        return;
     if (!LLVMIsAConstantInt(v)) {
         r->unknown = true;
         return;
@@ -139,41 +180,43 @@ static void sort_value(cfg *g, LLVMValueRef v, LLVMBasicBlockRef from,
            : (zero ? &r->early_zero : &r->early_other)) = true;
 }
 
-static enum bcw_status status_at(LLVMValueRef fn, unsigned self, int depth)
+/* Sorts every value fn returns into r, as to the storage its parameter
+ * `self` points to. */
+static void collect(LLVMValueRef fn, unsigned self, int depth, results *r)
 {
-    if (fn == NULL || LLVMIsDeclaration(fn) || self >= LLVMCountParams(fn))
-        return BCW_STATUS_NONE;
-    LLVMValueRef p = LLVMGetParam(fn, self);
+    if (fn == NULL || LLVMIsDeclaration(fn) || self >= LLVMCountParams(fn)) {
+        r->unknown = true;
+        return;
+    }
     cfg g = {0};
+    g.p = LLVMGetParam(fn, self);
     g.n = LLVMCountBasicBlocks(fn);
     g.bb = bcw__calloc(g.n ? g.n : 1, sizeof *g.bb);
     g.writes = bcw__calloc(g.n ? g.n : 1, sizeof *g.writes);
     g.seen = bcw__calloc(g.n ? g.n : 1, sizeof *g.seen);
-    results r = {0};
     if (g.bb == NULL || g.writes == NULL || g.seen == NULL)
-        r.unknown = true;
-    LLVMGetBasicBlocks(fn, g.bb);
-    for (unsigned i = 0; !r.unknown && i < g.n; i++)
+        r->unknown = true;
+    else
+        LLVMGetBasicBlocks(fn, g.bb);
+    for (unsigned i = 0; !r->unknown && i < g.n; i++)
         for (LLVMValueRef in = LLVMGetFirstInstruction(g.bb[i]); in;
              in = LLVMGetNextInstruction(in))
-            g.writes[i] = g.writes[i] || writes(in, p, 0);
-    for (unsigned i = 0; !r.unknown && i < g.n; i++) {
+            g.writes[i] = g.writes[i] || writes(in, g.p, 0);
+    for (unsigned i = 0; !r->unknown && i < g.n; i++) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[i]);
         if (t != NULL && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
-            sort_value(&g, LLVMGetOperand(t, 0), g.bb[i], &r, p, depth, 0);
+            sort_value(&g, LLVMGetOperand(t, 0), g.bb[i], r, depth, 0);
     }
     free(g.bb);
     free(g.writes);
     free(g.seen);
+}
+
+enum bcw_status bcw__status_of(LLVMValueRef fn, unsigned self)
+{
+    results r = {0};
+    collect(fn, self, 0, &r);
     if (r.unknown)
-        return BCW_STATUS_NONE;
-    /* returning another init function's status: what it says, unless a
-     * constant of its own returned before any write says otherwise */
-    if (r.via == BCW_STATUS_ZERO && !r.early_zero)
-        return BCW_STATUS_ZERO;
-    if (r.via == BCW_STATUS_NONZERO && !r.early_other)
-        return BCW_STATUS_NONZERO;
-    if (r.via != BCW_STATUS_NONE)
         return BCW_STATUS_NONE;
     /* failures before anything was written, never 0, and 0 after: 0 is
      * success (the others after are failures too: a malloc failing
@@ -183,9 +226,4 @@ static enum bcw_status status_at(LLVMValueRef fn, unsigned self, int depth)
     if (r.early_zero && !r.early_other && r.late_other)
         return BCW_STATUS_NONZERO;
     return BCW_STATUS_NONE;
-}
-
-enum bcw_status bcw__status_of(LLVMValueRef fn, unsigned self)
-{
-    return status_at(fn, self, 0);
 }

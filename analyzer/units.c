@@ -27,6 +27,7 @@
 #include "handles.h"
 #include "hash.h"
 #include "params.h"
+#include "reinit.h"
 #include "roles.h"
 #include "skipped.h"
 
@@ -276,6 +277,7 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
     }
     if (err >= 0) {
         bcw__roles_release_inits(&f);
+        bcw__reinit_find(&f);
         bcw__roles_retains(&f);
         err = bcw__handles_find(&f);
     }

@@ -190,8 +190,23 @@ int bcw__partition_key(bcw_param *p)
                : 0;
 }
 
+/* Storage the function reads, checked for NULL (yajl_alloc(cb, afs, ctx)
+ * putting its default allocator where afs is NULL): zeroed storage,
+ * which no caller makes, and NULL, what a caller passes for the
+ * default. */
+static int storage(bcw_param *p)
+{
+    int err = add(p, bcw__strdup("zeroed storage"), NULL, 0, false);
+    return err < 0 ? err
+                   : add(p, bcw__sprintf("%s == NULL", p->name),
+                         bcw__strdup("NULL"), BCW_CB_NULL_VALUE, true);
+}
+
 int bcw__partition_kind(const bcw_model *m, const bcw_func *f, bcw_param *p)
 {
+    if (p->kind == BCW_PK_SCRATCH && p->nullable && !p->filled &&
+        p->nparts == 0)
+        return storage(p);
     if (p->kind == BCW_PK_ENUM)
         return enumerators(p);
     if (p->kind == BCW_PK_LENGTH && p->nconds == 0)

@@ -268,6 +268,7 @@ int bcw_model_partition(bcw_model *m)
                     err = bcw__partition_key(p);
                 else if (p->kind == BCW_PK_STRING ||
                          p->kind == BCW_PK_CALLBACK ||
+                         p->kind == BCW_PK_SCRATCH ||
                          (p->kind == BCW_PK_ELEMENT && f->self >= 0) ||
                          (p->kind == BCW_PK_LENGTH && p->nconds == 0))
                     err = p->nparts == 0 ? bcw__partition_kind(m, f, p) : 0;

@@ -416,6 +416,8 @@ static int wire_fixed(bcw_plan *plan, const bcw_param *p, const bcw_step *st,
     }
     if (p->kind == BCW_PK_CALLBACK)
         wire_callback(p, st->value[k], w);
+    if (p->kind == BCW_PK_SCRATCH && st->value[k] == BCW_CB_NULL_VALUE)
+        w->value = 0; /* NULL for the storage (rt_args.c) */
     return 0;
 }
 
@@ -506,7 +508,8 @@ static bool fabricates(const bcw_plan *plan, const bcw_func *f, unsigned fi)
                 : (p->kind == BCW_PK_UNIT_REF ||
                    (p->kind == BCW_PK_SCRATCH && !f->params[k].filled &&
                     !f->params[k].members_all &&
-                    p->fixed != BCW_FIXED_HANDLE_OUT)))
+                    p->fixed != BCW_FIXED_HANDLE_OUT &&
+                    p->fixed != BCW_FIXED_VALUE)))
             return true;
     }
     return false;

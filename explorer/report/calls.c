@@ -466,6 +466,10 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
         buffer_c(st, f, p, outs, c, buf, n);
         return;
     }
+    if (st->fixed[p] && pa->kind == BCW_PK_SCRATCH) {
+        snprintf(buf, n, "NULL"); /* storage checked for NULL, given NULL */
+        return;
+    }
     if (st->fixed[p] && st->part[p] != NULL && st->part[p]->str) {
         if (pa->kind == BCW_PK_CALLBACK && c != NULL)
             callback_c(c, pa, st->part[p], buf, n);

@@ -339,8 +339,12 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
         memcpy(cell, &raw, sizeof raw);
         return (uint64_t)(uintptr_t)cell;
     }
-    case BCW_PK_OUT:
     case BCW_PK_SCRATCH:
+        /* storage the code checks for NULL, given NULL (plan.c) */
+        if (p->fixed == BCW_FIXED_VALUE)
+            return 0;
+        /* fall through */
+    case BCW_PK_OUT:
     case BCW_PK_UNIT_REF:
     case BCW_PK_UNIT_OUT:
         outs[k] = arena_alloc(w, p->size ? p->size : 8, 0);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "rt_contain.h"
+#include "rt_files.h"
 #include "rt_halt.h"
 #include "rt_plan.h"
 #include "rt_sandbox.h"
@@ -191,6 +192,7 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
                 setrlimit(RLIMIT_STACK, &st);
             }
             bcw_rt_halt_worker(cpu);
+            bcw_rt_files_enter(w->shm->scratch);
             return W_READY;
         }
         serving = pid;
@@ -199,8 +201,9 @@ static enum worker_state serve(const bcw_rt_worker *w, int *status)
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
         serving = 0;
-        /* what outlived it */
+        /* what outlived it, and the files it made */
         bcw_rt_reap_strays();
+        bcw_rt_files_gone(w->shm->scratch, pid);
         if (ending)
             _exit(0);
         drain_commands();

@@ -17,6 +17,7 @@
 #include "rt_contain.h"
 #include "rt_custom.h"
 #include "rt_det.h"
+#include "rt_files.h"
 #include "rt_halt.h"
 #include "rt_observe.h"
 #include "rt_sanitize.h"
@@ -215,6 +216,9 @@ static void run_general(bcw_rt_worker *w, unsigned fi, bcw_wire_result *r,
     uint64_t frees = bcw_rt_alloc_nfrees;
     uint64_t raw = bcw_rt_args_invoke(w, fi, outs, last ? r->out : NULL, NULL);
     after_call(w, fi, frees, raw);
+    /* a failure status is reported as the call returned it */
+    if (last && (f->flags & (BCW_WIRE_OK_ZERO | BCW_WIRE_OK_NONZERO)))
+        r->ret = raw;
     bcw_rt_args_status(f, raw);
     /* a reference taken: released at the end */
     if ((f->flags & BCW_WIRE_RETAINS) && raw != 0 &&
@@ -441,6 +445,7 @@ void bcw_rt_seq_run(bcw_rt_worker *w, uint32_t i)
     w->elem_size = 0;
     bcw_rt_custom_reset();
     bcw_rt_det_reset();
+    bcw_rt_files_reset();
     /* a halt comes back here (rt_halt.c): only w's memory, not this
      * function's locals, may have changed since */
     if (sigsetjmp(w->flight.env, 0) != 0) {

@@ -73,7 +73,9 @@ class CallbacksMeanWhatTheirTypeSays(unittest.TestCase):
             # none in the module: the built-in of the typedef's kind
             ("cbmap_count_if", "pred"): ("cbmap_pred_fn", ["bcw_pred"]),
             ("cbmap_each", "visit"): ("cbmap_visit_fn", ["bcw_visit"]),
-            ("cbmap_clear", "free_key"): ("cbmap_free_fn", ["bcw_free"]),
+            # (checked for NULL in the helper it is passed to)
+            ("cbmap_clear", "free_key"): ("cbmap_free_fn",
+                                          ["bcw_free", "NULL"]),
             # three arguments, user data last
             ("cbset_new", "cmp"): ("cbset_compare_fn",
                                    ["bcw_compare", "NULL"])})

@@ -6,6 +6,8 @@ the length solved on the index the call passes, one of them its wrap;
 (examples/range.c makes no range before range_lib_init()).
 ctest runs this file as test_e2e_inputs."""
 import json
+import os
+import tempfile
 import unittest
 
 import common
@@ -48,6 +50,32 @@ class StoredEnum(unittest.TestCase):
         self.assertEqual(last[("rec_load",)]["args"], ["stream"])
         self.assertEqual(last[("rec_load", "rec_sum")]["result"], "6")
         self.assertEqual(last[("rec_load", "rec_dump")]["result"], "13")
+
+    def test_hooks_checked_for_null_are_given_null(self):
+        # examples/allocfns.c: hk_new(const hk_alloc *hooks) takes allocator
+        # hooks or NULL for its own.  Zeroed hooks, which no caller
+        # makes, are refused; NULL, which the code checks for, makes a
+        # buffer the walk goes on with, and the emitted C passes NULL
+        hooks = analyzed("allocfns.bc", "hk_new")["params"][0]
+        self.assertEqual((hooks["kind"], hooks.get("nullable")),
+                         ("scratch", True))
+        self.assertEqual([p["label"] for p in hooks["partitions"]],
+                         ["zeroed storage", "hooks == NULL"])
+        lines = jsonl("allocfns.bc", "hkbuf", "protocol", 2)
+        s = lines[-1]["sequences"]
+        self.assertEqual((s["suspect"], s["leaking"]), (0, 0))
+        made = {q["calls"][0]["args"][0]: q["calls"][0]["outcome"]
+                for q in lines[:-1] if len(q["calls"]) == 1}
+        self.assertEqual(made, {"&scratch": "rejected", "NULL": "normal"})
+        last = {tuple(c["fn"] for c in q["calls"]): q["calls"][-1]
+                for q in lines[:-1] if q["calls"][0]["args"] == ["NULL"]}
+        self.assertEqual(last[("hk_new", "hk_put", "hk_len")]["result"], "1")
+        with tempfile.TemporaryDirectory() as folder:
+            c = os.path.join(folder, "allocfns.c")
+            bcwalk("explore", example("allocfns.bc"), "--unit", "hkbuf",
+                   "--depth", "1", "--emit-c", c, "--emit-c-all")
+            with open(c) as f:
+                self.assertIn("L_hk_new(NULL /* hooks == NULL */)", f.read())
 
     def test_enumerators_are_categories(self):
         [mode] = analyzed("range.bc", "range_new")["params"]

@@ -2,7 +2,9 @@
 where the analysis does not (issue 45): a call that frees the object
 ends it or, returning it moved, replaces it; a call not given the object
 may not free what the object holds; a handle the object let go is not
-given to calls on the object. ctest runs this file as
+given to calls on the object; a second initialiser found by what it
+does, and no sequence reading a file an earlier one wrote. ctest runs
+this file as
 test_e2e_lifetimes."""
 import json
 import unittest
@@ -153,6 +155,58 @@ class Lifetimes(unittest.TestCase):
             self.assertEqual({q["calls"][0]["fn"] for q in lines[:-1]},
                              {"tm_open_r", "tm_open_w"}, walk)
 
+
+    def test_a_load_filling_fresh_storage_is_an_initialiser(self):
+        # examples/sketch.c: sk_init returns its setup helper's status and
+        # the helper defaults a NULL hash; sk_load fills every field
+        # sk_init fills, reading none first, and allocates the cells
+        # anew: another initialiser (after sk_init it would leak them)
+        m = json.loads(bcwalk("analyze", example("sketch.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        ctors = {f["name"]: f for f in u["constructors"]}
+        self.assertEqual({n: (f["role"], f.get("succeeds_with"))
+                          for n, f in ctors.items()},
+                         {"sk_init": ("init-constructor", "zero"),
+                          "sk_load": ("init-constructor", "zero")})
+        self.assertEqual({f["name"] for f in u["methods"]},
+                         {"sk_add", "sk_count", "sk_save", "sk_merge"})
+        hash_ = ctors["sk_init"]["params"][3]
+        self.assertTrue(hash_.get("nullable"))
+        self.assertIn("hash == NULL",
+                      [p["label"] for p in hash_["partitions"]])
+        # sk_save writes "a" in some sequences; a merge of "a" finds it
+        # only after a save in its own sequence, and a load never, with
+        # one worker or two, whatever ran before: each sequence starts
+        # from an empty working folder
+        for jobs in ("1", "2"):
+            for walk, depth in (("protocol", 2), ("algebra", 2)):
+                lines = jsonl("sketch.bc", "sketch", walk, depth,
+                              "--jobs", jobs)
+                s = lines[-1]["sequences"]
+                self.assertEqual((s["leaking"], s["suspect"]), (0, 0))
+                merged = {}
+                for q in lines[:-1]:
+                    calls = q["calls"]
+                    last = calls[-1]
+                    if last["fn"] == "sk_merge" and last["args"][1] == '"a"':
+                        saved = any(c["fn"] == "sk_save" and
+                                    c["args"][1] == '"a"' for c in calls)
+                        merged.setdefault(saved, set()).add(last["result"])
+                # (an algebra walk puts observers such as sk_save last)
+                self.assertEqual(merged, {True: {"0"}, False: {"-1"}}
+                                 if walk == "protocol" else {False: {"-1"}},
+                                 (walk, jobs))
+                loads = [q["calls"][0] for q in lines[:-1]
+                         if q["calls"][0]["fn"] == "sk_load"]
+                self.assertTrue(loads, (walk, jobs))
+                self.assertEqual({(c["outcome"], c["result"])
+                                  for c in loads}, {("rejected", "-1")},
+                                 (walk, jobs))
+                self.assertEqual(halts(lines), {
+                    (fn, "rejected", "the init function returned its "
+                     "failure status: no object")
+                    for fn in ("sk_init", "sk_load")}, (walk, jobs))
 
 if __name__ == "__main__":
     common.main()
