@@ -28,6 +28,8 @@ typedef struct source {
     const char **names; /* into text, sorted */
     size_t nnames;
     bool applies; /* it names at least one of the source's functions */
+    bool private_; /* its header is beside it while the library's public
+                      headers are in a folder of their own */
 } source;
 
 struct bcw_api {
@@ -35,6 +37,7 @@ struct bcw_api {
     size_t nsrcs, srcs_cap;
     LLVMValueRef *internal; /* the functions left out, and their */
     const char **by;        /* headers (borrowed from srcs) */
+    char *public_dir;       /* a folder of public headers, or NULL */
     size_t ninternal, internal_cap, by_cap;
     char **consulted; /* "SUM PATH" of every header looked for */
     size_t nconsulted, consulted_cap;
@@ -53,6 +56,7 @@ void bcw__api_free(bcw_api *a)
     free(a->srcs);
     free(a->internal);
     free(a->by);
+    free(a->public_dir);
     for (size_t i = 0; i < a->nconsulted; i++)
         free(a->consulted[i]);
     free(a->consulted);
@@ -179,8 +183,8 @@ static int find_header(bcw_api *a, const char *dir, const char *stem,
 {
     *out = NULL;
     static const char *const places[] = {
-        "%s/%s.h", "%s/include/%s.h", "%s/../include/%s.h", "%s/include/*/%s.h",
-        "%s/../include/*/%s.h"};
+        "%s/%s.h",           "%s/include/%s.h",      "%s/../include/%s.h",
+        "%s/include/*/%s.h", "%s/../include/*/%s.h", "%s/*/%s.h"};
     for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
         char *pattern = bcw__sprintf(places[i], dir, stem);
         if (pattern == NULL)
@@ -255,15 +259,56 @@ static int source_of_fn(bcw_api *a, LLVMValueRef fn, source **out)
 
 /* Does the header of another source than s name `name`: the library's
  * public header, cmark.h of cmark.c, declaring a function of node.c
- * that node.h, for the library's own files, leaves out? */
+ * that node.h, for the library's own files, leaves out?  A private
+ * header does not count. */
 static bool named_elsewhere(const bcw_api *a, const source *s,
                             const char *name)
 {
     for (size_t i = 0; i < a->nsrcs; i++)
         if (&a->srcs[i] != s && a->srcs[i].text != NULL &&
-            names(&a->srcs[i], name))
+            !a->srcs[i].private_ && names(&a->srcs[i], name))
             return true;
     return false;
+}
+
+/* The length of the folder part of path (up to its last '/'). */
+static size_t dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? (size_t)(slash - path) : 0;
+}
+
+static bool same_dir(const char *a, const char *b)
+{
+    size_t n = dir_len(a);
+    return n == dir_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* The library keeps its public headers in a folder of their own
+ * (yajl's src/api/, libyaml's include/) when a source's header was
+ * found there, not beside it: then a header beside its source, in no
+ * such folder, is the library's own (yajl_parser.h, yajl_buf.h), and
+ * what only it declares is internal.  0 or BCW_ENOMEM. */
+static int find_private(bcw_api *a)
+{
+    for (size_t i = 0; i < a->nsrcs && a->public_dir == NULL; i++) {
+        const source *s = &a->srcs[i];
+        if (s->applies && !same_dir(s->header, s->path) &&
+            (a->public_dir = bcw__sprintf("%.*s", (int)dir_len(s->header),
+                                          s->header)) == NULL)
+            return BCW_ENOMEM;
+    }
+    for (size_t i = 0; a->public_dir != NULL && i < a->nsrcs; i++) {
+        source *s = &a->srcs[i];
+        bool public_there = false;
+        for (size_t k = 0; s->applies && k < a->nsrcs; k++)
+            public_there |= a->srcs[k].applies &&
+                            !same_dir(a->srcs[k].header, a->srcs[k].path) &&
+                            same_dir(a->srcs[k].header, s->header);
+        s->private_ = s->applies && same_dir(s->header, s->path) &&
+                      !public_there;
+    }
+    return 0;
 }
 
 int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
@@ -277,7 +322,9 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
      * leaves every function API; one it leaves out is internal unless
      * another source's header names it */
     source *s;
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && find_private(a) < 0)
+            return BCW_ENOMEM;
         for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
              fn = LLVMGetNextFunction(fn)) {
             if (!bcw__external_definition(fn))
@@ -291,7 +338,7 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
                 s->applies |= named;
                 continue;
             }
-            if (!s->applies || named ||
+            if (!s->applies || (named && !s->private_) ||
                 named_elsewhere(a, s, bcw__value_name(fn)))
                 continue;
             if (bcw__grow(&a->internal, &a->internal_cap, a->ninternal + 1,
@@ -302,14 +349,29 @@ int bcw__api_open(bcw_api **out, LLVMModuleRef mod)
             a->internal[a->ninternal] = fn;
             a->by[a->ninternal++] = s->header;
         }
+    }
     return 0;
 }
 
-const char *bcw__api_left_out(const bcw_api *a, LLVMValueRef fn)
+char *bcw__api_left_out(const bcw_api *a, LLVMValueRef fn, bool *left)
 {
-    for (size_t i = 0; a != NULL && i < a->ninternal; i++)
-        if (a->internal[i] == fn)
-            return a->by[i];
+    *left = false;
+    for (size_t i = 0; a != NULL && i < a->ninternal; i++) {
+        if (a->internal[i] != fn)
+            continue;
+        *left = true;
+        const char *h = a->by[i];
+        bool priv = false;
+        for (size_t k = 0; k < a->nsrcs; k++)
+            priv |= a->srcs[k].private_ && a->srcs[k].header == h;
+        return priv ? bcw__sprintf("is declared only in %s, a header beside "
+                                   "its source, while the library's public "
+                                   "headers are in %s: an internal function",
+                                   h, a->public_dir)
+                    : bcw__sprintf("is not declared in %s, the header beside "
+                                   "its source: an internal function",
+                                   h);
+    }
     return NULL;
 }
 

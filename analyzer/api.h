@@ -21,10 +21,13 @@ typedef struct bcw_api bcw_api;
 BCW_INTERNAL int bcw__api_open(bcw_api **out, LLVMModuleRef mod);
 BCW_INTERNAL void bcw__api_free(bcw_api *a);
 
-/* The path of the header that leaves `fn` out, or NULL when fn is API
- * (declared there, static, defined in a header, or its source has no
- * header that applies).  Borrowed from a. */
-BCW_INTERNAL const char *bcw__api_left_out(const bcw_api *a, LLVMValueRef fn);
+/* Why fn is internal, not API: its header leaves it out, or only a
+ * header of the library's own declares it (the caller's, *left true);
+ * NULL with *left false when fn is API (declared in a public header,
+ * static, defined in a header, or its source has no header that
+ * applies); NULL with *left true when out of memory. */
+BCW_INTERNAL char *bcw__api_left_out(const bcw_api *a, LLVMValueRef fn,
+                                     bool *left);
 
 /* Moves the list of headers consulted into m->headers ("SUM PATH", SUM
  * 16 hex digits of the file's bcw__hash, 0 for one that does not

@@ -202,13 +202,10 @@ static int skip_copy(bcw_finder *f, LLVMValueRef fn, LLVMValueRef of)
 static int load_sig(bcw_finder *f, LLVMValueRef fn)
 {
     const char *why;
-    const char *header = bcw__api_left_out(f->api, fn);
-    if (header != NULL)
-        return skip_saying(f, fn,
-                           bcw__sprintf("is not declared in %s, the header "
-                                        "beside its source: an internal "
-                                        "function",
-                                        header));
+    bool left;
+    char *internal = bcw__api_left_out(f->api, fn, &left);
+    if (left)
+        return skip_saying(f, fn, internal);
     /* the slow path of a header's static inline API function */
     LLVMValueRef inline_api = bcw__sig_slow_path_of(f->mod, fn);
     if (inline_api != NULL) {

@@ -398,6 +398,51 @@ class InternalFunctions(unittest.TestCase):
                           halts(bc, "kin", 2))
 
 
+class PrivateHeaders(unittest.TestCase):
+    """examples/privhdr: a text queue whose public header is api/tq.h, in
+    a folder of its own, made of a byte buffer whose header, tq_buf.h,
+    is beside its source.  tq_buf_put trusts its caller to have made
+    room: called alone it writes past the block, which no user of the
+    library can do."""
+
+    def test_a_header_beside_its_source_is_the_librarys_own(self):
+        m = json.loads(bcwalk("analyze", example("privhdr.bc"), "--format",
+                              "json").stdout)
+        self.assertEqual([u["name"] for u in m["units"]], ["tq"])
+        skipped = {s.split(":")[0]: s for s in m["skipped"]}
+        for fn in ("tq_buf_new", "tq_buf_reserve", "tq_buf_put",
+                   "tq_buf_len", "tq_buf_free"):
+            self.assertEqual(
+                skipped[fn], "%s: is declared only in %s, a header beside its "
+                "source, while the library's public headers are in %s: an "
+                "internal function" % (fn, source("examples", "privhdr",
+                                                  "tq_buf.h"),
+                                       source("examples", "privhdr", "api")))
+        self.assertEqual(halts("privhdr.bc", "tq", 3), set())
+
+    def test_without_a_public_folder_every_header_is_public(self):
+        # the same library with api/tq.h moved beside tq.c: tq_buf.h is
+        # a header like the others, tq_buf a unit, and a walk calls
+        # tq_buf_put where no room was made
+        with tempfile.TemporaryDirectory() as folder:
+            for name in ("all.c", "tq.c", "tq_buf.c", "tq_buf.h"):
+                shutil.copy(source("examples", "privhdr", name), folder)
+            shutil.copy(source("examples", "privhdr", "api", "tq.h"), folder)
+            with open(os.path.join(folder, "tq.c")) as f:
+                text = f.read()
+            with open(os.path.join(folder, "tq.c"), "w") as f:
+                f.write(text.replace('#include "api/tq.h"',
+                                     '#include "tq.h"'))
+            bc = os.path.join(folder, "privhdr.bc")
+            subprocess.run([common.ARGS.clang, "-g", "-c", "-emit-llvm",
+                            "all.c", "-o", bc], cwd=folder, check=True)
+            m = json.loads(bcwalk("analyze", bc, "--format", "json").stdout)
+            self.assertEqual(sorted(u["name"] for u in m["units"]),
+                             ["tq", "tq_buf"])
+            self.assertIn("tq_buf_put", {fn for fn, _ in halts(bc, "tq_buf",
+                                                                2)})
+
+
 class OneFileLinked(unittest.TestCase):
     """lonely.c calls lonely_tick and lonely_read, which lonely_peer.c
     defines: `--link lonely_peer.bc` builds and analyses it with them,
