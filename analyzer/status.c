@@ -71,16 +71,12 @@ static int index_of(const cfg *g, LLVMBasicBlockRef b)
     return -1;
 }
 
-/* Can a block writing p reach block b (b included)?  Walks b's
- * predecessors: the blocks whose terminator branches to it. */
-static bool written_before(cfg *g, LLVMBasicBlockRef b)
+static bool written_before(cfg *g, LLVMBasicBlockRef b);
+
+/* Can a block writing p reach one of b's predecessors (the blocks whose
+ * terminator branches to it), those included? */
+static bool written_above(cfg *g, LLVMBasicBlockRef b)
 {
-    int at = index_of(g, b);
-    if (at < 0 || g->seen[at])
-        return false;
-    g->seen[at] = true;
-    if (g->writes[at])
-        return true;
     for (unsigned i = 0; i < g->n; i++) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[i]);
         unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
@@ -89,6 +85,16 @@ static bool written_before(cfg *g, LLVMBasicBlockRef b)
                 return true;
     }
     return false;
+}
+
+/* Can a block writing p reach block b (b included)? */
+static bool written_before(cfg *g, LLVMBasicBlockRef b)
+{
+    int at = index_of(g, b);
+    if (at < 0 || g->seen[at])
+        return false;
+    g->seen[at] = true;
+    return g->writes[at] || written_above(g, b);
 }
 
 typedef struct results {
@@ -113,14 +119,7 @@ static bool written_before_inst(cfg *g, LLVMValueRef at)
     for (unsigned k = 0; k < g->n; k++)
         g->seen[k] = false;
     g->seen[i] = true;
-    for (unsigned k = 0; k < g->n; k++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[k]);
-        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-        for (unsigned s = 0; s < ns; s++)
-            if (LLVMGetSuccessor(t, s) == b && written_before(g, g->bb[k]))
-                return true;
-    }
-    return false;
+    return written_above(g, b);
 }
 
 static void collect(LLVMValueRef fn, unsigned self, int depth, results *r);
