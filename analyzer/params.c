@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "diinfo.h"
 #include "fields.h"
+#include "inout.h"
 
 enum bcw_abi bcw__scalar_abi(LLVMTypeRef t, bool is_unsigned)
 {
@@ -589,7 +590,12 @@ int bcw__params_classify(const bcw_finder *f, const bcw_sig *s, unsigned i,
     out->name = di->known && di->name[0] ? bcw__strdup(di->name)
                 : i == 0                 ? bcw__strdup("result")
                                          : bcw__sprintf("p%u", i);
-    return out->ctype == NULL || out->name == NULL ? BCW_ENOMEM : 0;
+    if (out->ctype == NULL || out->name == NULL)
+        return BCW_ENOMEM;
+    /* a scalar read before it is written: the caller's value */
+    return i > 0 && out->kind == BCW_PK_OUT && out->pointee != BCW_ABI_PTR
+               ? bcw__inout_categories(LLVMGetParam(s->fn, i - 1), out)
+               : 0;
 }
 
 /* A length parameter by its name or its type: len, size, n, count, cap,

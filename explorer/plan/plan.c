@@ -509,6 +509,9 @@ static bool fabricates(const bcw_plan *plan, const bcw_func *f, unsigned fi)
                    (p->kind == BCW_PK_SCRATCH && !f->params[k].filled &&
                     !f->params[k].members_all &&
                     p->fixed != BCW_FIXED_HANDLE_OUT &&
+                    p->fixed != BCW_FIXED_VALUE) ||
+                   /* a scalar read first, zeroed (analyzer/inout.c) */
+                   (p->kind == BCW_PK_OUT && f->params[k].nparts > 0 &&
                     p->fixed != BCW_FIXED_VALUE)))
             return true;
     }

@@ -488,6 +488,22 @@ static void arg_text(const bcw_reporter *r, const bcw_seq *seq, unsigned k,
     if (pa->kind == BCW_PK_UNIT && st->part[p] != NULL && !st->fixed[p] &&
         own_arg(r, gen, buf, n, c))
         return;
+    if (st->fixed[p] && pa->kind == BCW_PK_OUT) {
+        /* storage holding the value the function reads first */
+        unsigned size = pa->pointee_size ? pa->pointee_size : 8;
+        char v[64];
+        bcw_value_format(v, sizeof v, BCW_PK_INT, (enum bcw_abi)pa->pointee,
+                         (uint64_t)st->value[p], 0);
+        if (c != NULL)
+            snprintf(buf, n,
+                     "({ void *bcw_v = bcw_cell(%u); uint64_t bcw_x = "
+                     "%lluull; memcpy(bcw_v, &bcw_x, %u); bcw_v; })",
+                     size, (unsigned long long)st->value[p],
+                     size < 8 ? size : 8);
+        else
+            snprintf(buf, n, "&(%s)", v);
+        return;
+    }
     if (st->fixed[p] && pa->kind != BCW_PK_UNIT) {
         if (c != NULL)
             value_c(c, pa, (uint64_t)st->value[p], buf, n);

@@ -348,6 +348,11 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
     case BCW_PK_UNIT_REF:
     case BCW_PK_UNIT_OUT:
         outs[k] = arena_alloc(w, p->size ? p->size : 8, 0);
+        /* a scalar the function reads first: the category's value */
+        if (p->kind == BCW_PK_OUT && p->fixed == BCW_FIXED_VALUE)
+            memcpy(outs[k], &p->value,
+                   p->size && p->size < sizeof p->value ? p->size
+                                                        : sizeof p->value);
         /* a table of callbacks: its members built-ins */
         for (uint32_t i = 0; i < w->shm->nfills; i++) {
             const bcw_wire_fill *fill = &w->shm->fills[i];

@@ -77,6 +77,30 @@ class StoredEnum(unittest.TestCase):
             with open(c) as f:
                 self.assertIn("L_hk_new(NULL /* hooks == NULL */)", f.read())
 
+    def test_a_scalar_read_through_its_pointer_is_the_callers_value(self):
+        # examples/timerid.c: ts_cancel(t, uint64_t *id) reads the id
+        # first: storage holding TS_INVALID, which it tests for, and
+        # zeroed storage, an id no caller holds, whose halt is suspect
+        ident = analyzed("timerid.bc", "ts_cancel")["params"][1]
+        self.assertEqual(ident["kind"], "out")
+        self.assertEqual([p["label"] for p in ident["partitions"]],
+                         ["*id == 18446744073709551615", "zeroed storage"])
+        lines = jsonl("timerid.bc", "tset", "protocol", 2)
+        given = {}
+        for q in lines[:-1]:
+            last = q["calls"][-1]
+            if last["fn"] == "ts_cancel":
+                given.setdefault(last["args"][1], set()).add(last["outcome"])
+        self.assertEqual(given, {"&(18446744073709551615)": {"normal"},
+                                 "&out": {"normal", "suspect"}})
+        with tempfile.TemporaryDirectory() as folder:
+            c = os.path.join(folder, "timerid.c")
+            bcwalk("explore", example("timerid.bc"), "--unit", "tset",
+                   "--depth", "1", "--emit-c", c)
+            with open(c) as f:
+                self.assertIn("uint64_t bcw_x = 18446744073709551615ull; "
+                              "memcpy(bcw_v, &bcw_x, 8); bcw_v; })", f.read())
+
     def test_enumerators_are_categories(self):
         [mode] = analyzed("range.bc", "range_new")["params"]
         self.assertEqual(mode["kind"], "enum")
