@@ -105,4 +105,15 @@ BCW_INTERNAL int bcw__alphabet_make(bcw_alphabet *a, const bcw_model *m,
                                     bcw_strlist *warnings);
 BCW_INTERNAL void bcw__alphabet_free(bcw_alphabet *a);
 
+/* wire.c: fills *plan for unit u of m, plan index i step i, the
+ * constructors of other units the steps take after them.  0, or a
+ * BCW_E* error (too many strings, handles or constructor entries for the
+ * plan). */
+BCW_INTERNAL int bcw__plan_wire(bcw_plan *plan, const bcw_model *m,
+                                const bcw_unit *u, const bcw_step *steps,
+                                unsigned nsteps);
+/* Does `f` give out a handle later calls take: a result passed on, or
+ * storage it fills? */
+BCW_INTERNAL bool bcw__plan_gives(const bcw_unit *u, const bcw_func *f);
+
 #endif
