@@ -223,6 +223,31 @@ static int skip_unitless(bcw_finder *f, const placed *pl, const bcw_sig *s)
     return bcw__finder_skip(f, s->name, "takes and returns no unit");
 }
 
+/* Is struct `name` handed out by a unit, `depth` levels down: returned
+ * by a function that takes an existing unit, or a struct so handed out
+ * (parson's JSON_Object from json_value_get_object(value), and its
+ * JSON_Array from json_object_get_array(object, name))? */
+static bool handed_out(const bcw_finder *f, const char *name, int depth)
+{
+    if (name == NULL)
+        return false;
+    if (bcw__finder_unit(f, name) >= 0)
+        return true;
+    for (unsigned g = 0; depth > 0 && g < f->nsigs; g++) {
+        const bcw_sig *s = &f->sigs[g];
+        const char *ret = bcw__sig_struct(s, 0);
+        if (ret == NULL || strcmp(ret, name) != 0)
+            continue;
+        for (unsigned i = 1; i <= s->n; i++) {
+            const char *arg = bcw__sig_struct(s, i);
+            if (arg != NULL && strcmp(arg, name) != 0 &&
+                handed_out(f, arg, depth - 1))
+                return true;
+        }
+    }
+    return false;
+}
+
 int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
 {
     bcw_finder f;
@@ -252,7 +277,7 @@ int bcw__units_find(bcw_model *model, bcw_bitcode *bc, const bcw_effects *fx)
             for (unsigned i = 1; !bcw__roles_makes_from(s, slot) && i <= s->n;
                  i++)
                 derived |= i != slot &&
-                           bcw__finder_unit(&f, bcw__sig_struct(s, i)) >= 0;
+                           handed_out(&f, bcw__sig_struct(s, i), 2);
             if ((round == 0 && !takes) || (round == 1 && !derived))
                 err = new_unit(&f, name, s, slot);
         }

@@ -12,6 +12,26 @@ class HandlesAndOtherUnits(unittest.TestCase):
     """Issue 4: derived handles taken from earlier calls of the sequence,
     and other units made by their own constructors."""
 
+    def test_a_view_of_a_view_is_a_handle_not_a_unit(self):
+        # examples/jval.c: jv_object_get_array(obj, name), first in the
+        # file, takes an object that no constructor makes but jv_get_object
+        # hands out: the array it returns is a handle of the value too
+        # (it was a unit of its own with no constructor, never walked)
+        m = json.loads(bcwalk("analyze", example("jval.bc"), "--format",
+                              "json").stdout)
+        self.assertEqual([u["name"] for u in m["units"]], ["jv"])
+        self.assertEqual(sorted(h["type"] for h in m["units"][0]["handles"]),
+                         ["jv_array", "jv_object"])
+        seqs = by_calls(jsonl("jval.bc", "jv", "protocol", 3))
+        counted = seqs[(("jv_new_array", ()), ("jv_get_array", ("#0",)),
+                        ("jv_array_append", ("ptr#0", "1")),
+                        ("jv_array_count", ("ptr#0",)))]
+        self.assertEqual([c["result"] for c in counted["calls"][2:]],
+                         ["0", "1"])
+        self.assertFalse([q for q in seqs.values()
+                          if q["calls"][-1]["outcome"] not in
+                          ("normal", "rejected")])
+
     def test_a_method_takes_the_handle_in_a_later_position(self):
         # dlist_insert_after(l, n, v): the unit's own method, the handle
         # second; after dlist_first it inserts, and the list grows
