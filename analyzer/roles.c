@@ -378,10 +378,35 @@ void bcw__roles_release_inits(bcw_finder *f)
     }
 }
 
+/* Is i an atomic add of `delta` to the field of p at *off (any field's
+ * with *off UINT32_MAX, its offset then in *off): __atomic_fetch_add(
+ * &o->refs, 1, ...), __sync_sub_and_fetch(&o->refs, 1), each an
+ * atomicrmw add or sub of a constant? */
+static bool atomic_count(const bcw_finder *f, LLVMValueRef i, LLVMValueRef p,
+                         int delta, uint32_t *off)
+{
+    uint32_t at;
+    if (!LLVMIsAAtomicRMWInst(i) ||
+        !bcw__addr_field_offset(f->td, LLVMGetOperand(i, 0), p, &at) ||
+        (*off != UINT32_MAX && at != *off))
+        return false;
+    LLVMValueRef c = LLVMGetOperand(i, 1);
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
+    if (!LLVMIsAConstantInt(c) ||
+        (op != LLVMAtomicRMWBinOpAdd && op != LLVMAtomicRMWBinOpSub))
+        return false;
+    int64_t by = LLVMConstIntGetSExtValue(c);
+    if ((op == LLVMAtomicRMWBinOpAdd ? by : -by) != delta)
+        return false;
+    *off = at;
+    return true;
+}
+
 /* Does fn count the field at byte offset *off of what its parameter p
- * points to by `delta` (load it, add delta, store it back), itself or
- * through a module function it gives p (`depth` levels down); with *off
- * UINT32_MAX, any field's, its offset then in *off? */
+ * points to by `delta` (load it, add delta, store it back, or add it
+ * atomically), itself or through a module function it gives p (`depth`
+ * levels down); with *off UINT32_MAX, any field's, its offset then in
+ * *off? */
 static bool counts(const bcw_finder *f, LLVMValueRef fn, LLVMValueRef p,
                    int delta, uint32_t *off, int depth)
 {
@@ -400,6 +425,8 @@ static bool counts(const bcw_finder *f, LLVMValueRef fn, LLVMValueRef p,
                     counts(f, callee, LLVMGetParam(callee, k), delta, off,
                            depth - 1))
                     return true;
+            if (atomic_count(f, i, p, delta, off))
+                return true;
             if (!LLVMIsAStoreInst(i) ||
                 !bcw__addr_field_offset(f->td, LLVMGetOperand(i, 1), p, &at) ||
                 (*off != UINT32_MAX && at != *off))

@@ -222,6 +222,23 @@ class Instances(unittest.TestCase):
                   ["ref_new", "ref_get", "ref_get", "ref_count"]]
         self.assertEqual(counts, ["3"])
 
+    def test_a_reference_counted_atomically_is_released(self):
+        # examples/arcobj.c: arc_get and arc_put count with
+        # __atomic_fetch_add and __atomic_sub_fetch (atomicrmw in the
+        # bitcode): a reference all the same, released once more per
+        # reference taken (each sequence taking one leaked it before)
+        m = json.loads(bcwalk("analyze", example("arcobj.bc"), "--format",
+                              "json").stdout)
+        [u] = m["units"]
+        retains = {f["name"]: f.get("retains", False) for f in u["methods"]}
+        self.assertEqual(retains, {"arc_get": True, "arc_refs": False})
+        lines = jsonl("arcobj.bc", "arc", "protocol", 3)
+        self.assertEqual(lines[-1]["sequences"]["leaking"], 0)
+        counts = [q["calls"][-1]["result"] for q in lines[:-1]
+                  if [c["fn"] for c in q["calls"]] ==
+                  ["arc_new", "arc_get", "arc_get", "arc_refs"]]
+        self.assertEqual(counts, ["3"])
+
     def test_an_item_of_its_own_is_handed_over(self):
         m = json.loads(bcwalk("analyze", example("item.bc"), "--format",
                               "json", check=0).stdout)
