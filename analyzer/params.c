@@ -156,9 +156,50 @@ static bool is_zero(LLVMValueRef v)
            (LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0);
 }
 
+/* Do GEPs a and b reach the same field: the same base, source type and
+ * constant indices (or are they the same address)? */
+static bool same_address(LLVMValueRef a, LLVMValueRef b)
+{
+    a = bcw__uncast(a);
+    b = bcw__uncast(b);
+    if (a == b)
+        return true;
+    unsigned n = LLVMIsAGetElementPtrInst(a) ? (unsigned)LLVMGetNumOperands(a)
+                                             : 0;
+    if (n == 0 || !LLVMIsAGetElementPtrInst(b) ||
+        (unsigned)LLVMGetNumOperands(b) != n ||
+        LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b))
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef x = LLVMGetOperand(a, i), y = LLVMGetOperand(b, i);
+        if (x != y && !(i > 0 && LLVMIsAConstantInt(x) && LLVMIsAConstantInt(y) &&
+                        LLVMConstIntGetZExtValue(x) == LLVMConstIntGetZExtValue(y)))
+            return false;
+    }
+    return true;
+}
+
+/* Did fn store to `addr`, or give it to a call (fread(&s->width, ...)),
+ * before instruction `at`, in layout order? */
+static bool stored_before(LLVMValueRef fn, LLVMValueRef addr, LLVMValueRef at)
+{
+    for (LLVMValueRef in = bcw__first_instruction(fn); in != NULL && in != at;
+         in = bcw__next_instruction(in)) {
+        if (LLVMIsAStoreInst(in) && same_address(LLVMGetOperand(in, 1), addr))
+            return true;
+        for (unsigned k = 0; LLVMIsACallInst(in) && !LLVMIsADbgInfoIntrinsic(in) &&
+                             k < (unsigned)LLVMGetNumArgOperands(in);
+             k++)
+            if (same_address(LLVMGetOperand(in, k), addr))
+                return true;
+    }
+    return false;
+}
+
 /* Does fn (p its parameter) compare a field it loads from p with 0 or
- * NULL, or pass p to a module function that does, `depth` calls down
- * so far? */
+ * NULL before it stored into it (cms->bins == NULL after the calloc
+ * stored there tests nothing the caller gave), or pass p to a module
+ * function that does, `depth` calls down so far? */
 static bool field_tested(LLVMValueRef fn, LLVMValueRef p, int depth)
 {
     for (LLVMValueRef in = bcw__first_instruction(fn); in != NULL;
@@ -166,7 +207,8 @@ static bool field_tested(LLVMValueRef fn, LLVMValueRef p, int depth)
         for (unsigned side = 0; LLVMIsAICmpInst(in) && side < 2; side++) {
             LLVMValueRef v = LLVMGetOperand(in, side);
             if (is_zero(LLVMGetOperand(in, 1 - side)) && LLVMIsALoadInst(v) &&
-                base_of(LLVMGetOperand(v, 0)) == p)
+                base_of(LLVMGetOperand(v, 0)) == p &&
+                !stored_before(fn, LLVMGetOperand(v, 0), v))
                 return true;
         }
         LLVMValueRef q;
