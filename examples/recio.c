@@ -24,6 +24,16 @@ rec *rec_load(FILE *in)
     return r;
 }
 
+/* A record from a line, the stream closed: it takes the stream over,
+ * as a library's load-and-close does; the stream bcwalk gave is then
+ * not closed again. */
+rec *rec_take(FILE *in)
+{
+    rec *r = rec_load(in);
+    fclose(in);
+    return r;
+}
+
 int rec_sum(const rec *r)
 {
     return r->a + r->b + r->c;

@@ -66,6 +66,7 @@ static const char *const redirected[][2] = {
     {"putenv", "bcw_rt_putenv"},
     /* rt_files.c: creating files, in the worker's own folder */
     {"fopen", "bcw_rt_fopen"},
+    {"fclose", "bcw_rt_fclose"},
     {"fopen64", "bcw_rt_fopen"},
     {"freopen", "bcw_rt_freopen"},
     {"freopen64", "bcw_rt_freopen"},

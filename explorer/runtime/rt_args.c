@@ -15,6 +15,7 @@
 #include "rt_call.h"
 #include "rt_closure.h"
 #include "rt_custom.h"
+#include "rt_files.h"
 #include "rt_halt.h"
 #include "rt_sanitize.h"
 
@@ -289,24 +290,21 @@ static uint64_t taken_copy(uint64_t raw, size_t n, size_t end)
 
 /* A FILE * argument: a stream in memory holding BCW_FILE_TEXT, read
  * from its start, then writable, as a caller's fopen of a file gives
- * one; closed at the sequence's end.  More than BCW_RT_MAX_FILES in a
- * sequence: the call is not made. */
-static FILE *stream_value(bcw_rt_worker *w)
+ * one; closed at the sequence's end unless the code closed it
+ * (rt_files.c).  More than BCW_RT_MAX_STREAMS in a sequence: the call
+ * is not made. */
+static FILE *stream_value(void)
 {
-    if (w->nfiles == BCW_RT_MAX_FILES)
-        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_UNMET);
     FILE *f = fmemopen(NULL, BCW_FILE_BYTES, "w+");
     if (f == NULL)
         bcw_rt_halt(BCW_RUN_ABORT, 0);
+    if (!bcw_rt_files_stream(f)) {
+        fclose(f);
+        bcw_rt_halt(BCW_RUN_REJECTED, BCW_SIG_UNMET);
+    }
     fputs(BCW_FILE_TEXT, f);
     rewind(f);
-    return w->files[w->nfiles++] = f;
-}
-
-void bcw_rt_args_close_files(bcw_rt_worker *w)
-{
-    while (w->nfiles > 0)
-        fclose(w->files[--w->nfiles]);
+    return f;
 }
 
 /* Parameter k's value as passed, by its kind: the object (or `self`),
@@ -362,7 +360,7 @@ static uint64_t passed_value(bcw_rt_worker *w, const bcw_wire_func *f,
         }
         return (uint64_t)(uintptr_t)outs[k];
     case BCW_PK_FILE:
-        return (uint64_t)(uintptr_t)stream_value(w);
+        return (uint64_t)(uintptr_t)stream_value();
     case BCW_PK_BUFFER: {
         uint64_t n = 0;
         char *b = buffer_value(w, f, p, vals, &n);

@@ -31,7 +31,4 @@ void bcw_rt_args_status(const bcw_wire_func *f, uint64_t raw);
  * by value, given out as a handle by its address). */
 void *bcw_rt_args_keep(bcw_rt_worker *w, const void *p, size_t n);
 
-/* Closes the streams the sequence's FILE * arguments were given. */
-void bcw_rt_args_close_files(bcw_rt_worker *w);
-
 #endif

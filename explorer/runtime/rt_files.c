@@ -22,6 +22,8 @@
 
 static char home[4096]; /* the worker's folder, absolute; "" for none */
 static int dirty;       /* a name may have been created since emptied */
+static FILE *streams[BCW_RT_MAX_STREAMS]; /* given as FILE * arguments */
+static unsigned nstreams;
 
 /* The folder of worker `pid` in `scratch` into buf. */
 static void folder_of(char *buf, size_t n, const char *scratch, pid_t pid)
@@ -85,6 +87,30 @@ void bcw_rt_files_gone(const char *scratch, pid_t pid)
     empty_folder(path);
     if (path[0] != '\0')
         rmdir(path);
+}
+
+bool bcw_rt_files_stream(FILE *f)
+{
+    if (nstreams == BCW_RT_MAX_STREAMS)
+        return false;
+    streams[nstreams++] = f;
+    return true;
+}
+
+void bcw_rt_files_close_streams(void)
+{
+    while (nstreams > 0)
+        fclose(streams[--nstreams]);
+}
+
+int bcw_rt_fclose(FILE *f)
+{
+    for (unsigned i = 0; i < nstreams; i++)
+        if (streams[i] == f) {
+            streams[i] = streams[--nstreams];
+            break;
+        }
+    return fclose(f);
 }
 
 static int creating_mode(const char *mode)

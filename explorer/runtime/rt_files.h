@@ -4,6 +4,7 @@
 #ifndef BCW_RT_FILES_H
 #define BCW_RT_FILES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -19,8 +20,19 @@ void bcw_rt_files_reset(void);
  * worker's folder emptied and removed. */
 void bcw_rt_files_gone(const char *scratch, pid_t pid);
 
+/* The streams FILE * arguments are given: at most BCW_RT_MAX_STREAMS
+ * in a sequence, each noted by bcw_rt_files_stream (false when full)
+ * and closed by bcw_rt_files_close_streams at the sequence's end, unless
+ * the code under test closed it first (bcw_rt_fclose): a stream is
+ * never closed twice by the runtime. */
+#define BCW_RT_MAX_STREAMS 16
+bool bcw_rt_files_stream(FILE *f);
+void bcw_rt_files_close_streams(void);
+
 /* What the unit's calls are renamed to (native.c's table): libc's,
- * noting that a file or folder may have been created. */
+ * noting that a file or folder may have been created, or that a stream
+ * the runtime gave was closed. */
+int bcw_rt_fclose(FILE *f);
 FILE *bcw_rt_fopen(const char *path, const char *mode);
 FILE *bcw_rt_freopen(const char *path, const char *mode, FILE *stream);
 int bcw_rt_open(const char *path, int flags, ...);

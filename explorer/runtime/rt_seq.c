@@ -408,7 +408,7 @@ static unsigned teardown(bcw_rt_worker *w, const uint16_t *q, unsigned ctor,
 static void finish(bcw_rt_worker *w, bcw_wire_result *r)
 {
     r->calls = w->flight.calls;
-    bcw_rt_args_close_files(w);
+    bcw_rt_files_close_streams();
     bcw_rt_alloc_reset();
     bcw_rt_contain_end();
     bcw_rt_publish(0);

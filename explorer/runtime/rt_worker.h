@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "custom.h"
 #include "proto.h"
@@ -54,7 +53,6 @@ typedef struct bcw_rt_memo {
 #define BCW_RT_CELLS BCW_CUSTOM_CELLS
 #define BCW_RT_CELL_SIZE 16
 #define BCW_RT_MAX_RETAINS 64 /* references a sequence takes, at most */
-#define BCW_RT_MAX_FILES 16   /* FILE * arguments of a sequence */
 /* Distinct pointer results a sequence can give: every call's result and
  * out-parameters (the constructor, up to BCW_SEQ_LEN_MASK methods, the
  * destructor), so the table numbering them never fills up. */
@@ -151,10 +149,6 @@ typedef struct bcw_rt_worker {
      * follow pointers into; past BCW_RT_ARENA_SPANS the state is not
      * hashed. */
     size_t arena_used;
-    /* The streams FILE * arguments were given, closed at the sequence's
-     * end (bcw_rt_args_close_files). */
-    FILE *files[BCW_RT_MAX_FILES];
-    unsigned nfiles;
     size_t narena_spans;
     int arena_spans_lost;
     bcw_rt_span arena_spans[BCW_RT_ARENA_SPANS];

@@ -50,6 +50,11 @@ class StoredEnum(unittest.TestCase):
         self.assertEqual(last[("rec_load",)]["args"], ["stream"])
         self.assertEqual(last[("rec_load", "rec_sum")]["result"], "6")
         self.assertEqual(last[("rec_load", "rec_dump")]["result"], "13")
+        # rec_take closes the stream it reads: the runtime does not
+        # close it again at the sequence's end
+        self.assertEqual(last[("rec_take", "rec_sum")]["result"], "6")
+        self.assertEqual({q["calls"][-1]["outcome"] for q in lines[:-1]},
+                         {"normal"})
 
     def test_hooks_checked_for_null_are_given_null(self):
         # examples/allocfns.c: hk_new(const hk_alloc *hooks) takes allocator
