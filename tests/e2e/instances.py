@@ -206,38 +206,32 @@ class Instances(unittest.TestCase):
                       "*rejected* the init function returned its failure "
                       "status: no object", text)
 
-    def test_a_reference_taken_is_released(self):
-        # ref_get counts up what ref_put counts down (through a helper)
-        # and frees at zero: the walk releases once more per reference
-        # taken, and no sequence leaks
-        m = json.loads(bcwalk("analyze", example("refobj.bc"), "--format",
+    def released(self, bc, unit, new, get, count):
+        """`get` takes a reference `put` releases (retains): the walk
+        releases once more per reference taken, so no sequence leaks, and
+        two gets after `new` count 3."""
+        m = json.loads(bcwalk("analyze", example(bc), "--format",
                               "json").stdout)
         [u] = m["units"]
         retains = {f["name"]: f.get("retains", False) for f in u["methods"]}
-        self.assertEqual(retains, {"ref_get": True, "ref_count": False})
-        lines = jsonl("refobj.bc", "ref", "protocol", 3)
+        self.assertEqual(retains, {get: True, count: False})
+        lines = jsonl(bc, unit, "protocol", 3)
         self.assertEqual(lines[-1]["sequences"]["leaking"], 0)
         counts = [q["calls"][-1]["result"] for q in lines[:-1]
-                  if [c["fn"] for c in q["calls"]] ==
-                  ["ref_new", "ref_get", "ref_get", "ref_count"]]
+                  if [c["fn"] for c in q["calls"]] == [new, get, get, count]]
         self.assertEqual(counts, ["3"])
+
+    def test_a_reference_taken_is_released(self):
+        # ref_get counts up what ref_put counts down (through a helper)
+        # and frees at zero
+        self.released("refobj.bc", "ref", "ref_new", "ref_get", "ref_count")
 
     def test_a_reference_counted_atomically_is_released(self):
         # examples/arcobj.c: arc_get and arc_put count with
         # __atomic_fetch_add and __atomic_sub_fetch (atomicrmw in the
-        # bitcode): a reference all the same, released once more per
-        # reference taken (each sequence taking one leaked it before)
-        m = json.loads(bcwalk("analyze", example("arcobj.bc"), "--format",
-                              "json").stdout)
-        [u] = m["units"]
-        retains = {f["name"]: f.get("retains", False) for f in u["methods"]}
-        self.assertEqual(retains, {"arc_get": True, "arc_refs": False})
-        lines = jsonl("arcobj.bc", "arc", "protocol", 3)
-        self.assertEqual(lines[-1]["sequences"]["leaking"], 0)
-        counts = [q["calls"][-1]["result"] for q in lines[:-1]
-                  if [c["fn"] for c in q["calls"]] ==
-                  ["arc_new", "arc_get", "arc_get", "arc_refs"]]
-        self.assertEqual(counts, ["3"])
+        # bitcode): a reference all the same (each sequence taking one
+        # leaked it before)
+        self.released("arcobj.bc", "arc", "arc_new", "arc_get", "arc_refs")
 
     def test_an_item_of_its_own_is_handed_over(self):
         m = json.loads(bcwalk("analyze", example("item.bc"), "--format",
