@@ -672,6 +672,22 @@ LLVMValueRef bcw__uncast(LLVMValueRef v)
     return v;
 }
 
+bool bcw__same_field(LLVMValueRef a, LLVMValueRef b)
+{
+    unsigned n = (unsigned)LLVMGetNumOperands(a);
+    if (!LLVMIsAGetElementPtrInst(a) || !LLVMIsAGetElementPtrInst(b) ||
+        LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b) ||
+        n != (unsigned)LLVMGetNumOperands(b))
+        return false;
+    for (unsigned k = 1; k < n; k++) {
+        LLVMValueRef x = LLVMGetOperand(a, k), y = LLVMGetOperand(b, k);
+        if (!LLVMIsAConstantInt(x) || !LLVMIsAConstantInt(y) ||
+            LLVMConstIntGetSExtValue(x) != LLVMConstIntGetSExtValue(y))
+            return false;
+    }
+    return true;
+}
+
 LLVMValueRef bcw__passed_to(LLVMValueRef call, LLVMValueRef v, unsigned *k)
 {
     LLVMValueRef callee =

@@ -80,6 +80,10 @@ BCW_INTERNAL LLVMValueRef bcw__called_function(LLVMValueRef call);
 
 /* v without its pointer casts (bitcasts, a few deep). */
 BCW_INTERNAL LLVMValueRef bcw__uncast(LLVMValueRef v);
+/* Do GEPs a and b address the same field, whatever their bases: the
+ * same source type and the same constant indices?  False for a value
+ * that is no GEP. */
+BCW_INTERNAL bool bcw__same_field(LLVMValueRef a, LLVMValueRef b);
 
 /* The parameter of the module function `call` calls (any instruction
  * is accepted; a declaration's have no body) that receives v, or a

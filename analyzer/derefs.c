@@ -255,23 +255,6 @@ uint64_t bcw__derefs_followed(LLVMTargetDataRef td, LLVMValueRef fn, unsigned k)
     return followed(td, fn, k, MAX_DEPTH);
 }
 
-/* Do GEPs a and b address the same field: the same source type and the
- * same constant indices? */
-static bool same_field(LLVMValueRef a, LLVMValueRef b)
-{
-    unsigned n = (unsigned)LLVMGetNumOperands(a);
-    if (LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b) ||
-        n != (unsigned)LLVMGetNumOperands(b))
-        return false;
-    for (unsigned k = 1; k < n; k++) {
-        LLVMValueRef x = LLVMGetOperand(a, k), y = LLVMGetOperand(b, k);
-        if (!LLVMIsAConstantInt(x) || !LLVMIsAConstantInt(y) ||
-            LLVMConstIntGetSExtValue(x) != LLVMConstIntGetSExtValue(y))
-            return false;
-    }
-    return true;
-}
-
 /* The field address a load of v reads, or NULL. */
 static LLVMValueRef loaded_field(LLVMValueRef v)
 {
@@ -308,10 +291,10 @@ static bool none_marker(LLVMValueRef v)
                     LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
                 sets_it =
                     sets_it || (a != NULL && LLVMIsAGetElementPtrInst(a) &&
-                                same_field(a, field));
+                                bcw__same_field(a, field));
                 for (unsigned o = 0; LLVMIsAICmpInst(i) && o < 2; o++) {
                     LLVMValueRef f = loaded_field(LLVMGetOperand(i, o));
-                    compared = compared || (f != NULL && same_field(f, field));
+                    compared = compared || (f != NULL && bcw__same_field(f, field));
                 }
             }
         setters += sets_it;

@@ -35,6 +35,9 @@ BCW_INTERNAL bool bcw__effects_moves(const bcw_effects *fx, const char *fn,
  * itself is not defined in the module. */
 BCW_INTERNAL bool bcw__effects_escapes(const bcw_effects *fx, const char *fn,
                                        unsigned param);
+/* Is v (casts aside) a block just allocated: malloc's or calloc's
+ * result, or a module function's returning only such blocks? */
+BCW_INTERNAL bool bcw__effects_new_block(const bcw_effects *fx, LLVMValueRef v);
 /* NULL is accepted. */
 BCW_INTERNAL void bcw__effects_free(bcw_effects *fx);
 

@@ -156,27 +156,14 @@ static bool is_zero(LLVMValueRef v)
            (LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == 0);
 }
 
-/* Do GEPs a and b reach the same field: the same base, source type and
- * constant indices (or are they the same address)? */
+/* Are a and b the same address: the same value, or the same field of
+ * the same base? */
 static bool same_address(LLVMValueRef a, LLVMValueRef b)
 {
     a = bcw__uncast(a);
     b = bcw__uncast(b);
-    if (a == b)
-        return true;
-    unsigned n = LLVMIsAGetElementPtrInst(a) ? (unsigned)LLVMGetNumOperands(a)
-                                             : 0;
-    if (n == 0 || !LLVMIsAGetElementPtrInst(b) ||
-        (unsigned)LLVMGetNumOperands(b) != n ||
-        LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b))
-        return false;
-    for (unsigned i = 0; i < n; i++) {
-        LLVMValueRef x = LLVMGetOperand(a, i), y = LLVMGetOperand(b, i);
-        if (x != y && !(i > 0 && LLVMIsAConstantInt(x) && LLVMIsAConstantInt(y) &&
-                        LLVMConstIntGetZExtValue(x) == LLVMConstIntGetZExtValue(y)))
-            return false;
-    }
-    return true;
+    return a == b || (bcw__same_field(a, b) &&
+                      LLVMGetOperand(a, 0) == LLVMGetOperand(b, 0));
 }
 
 /* Did fn store to `addr`, or give it to a call (fread(&s->width, ...)),

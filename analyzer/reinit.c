@@ -14,6 +14,7 @@
 #include "addr.h"
 #include "alloc.h"
 #include "bitcode.h"
+#include "effects.h"
 #include "params.h"
 #include "status.h"
 
@@ -45,28 +46,11 @@ static void write_at(fill *s, uint32_t off)
         s->off[s->n++] = off;
 }
 
-/* Is v a block just allocated: malloc's or calloc's, or a module
- * function's that returns only such? */
-static bool is_new(LLVMValueRef v, void *ctx)
-{
-    int depth = ctx != NULL ? *(int *)ctx : 0;
-    v = bcw__uncast(v);
-    LLVMValueRef callee = LLVMIsACallInst(v) ? bcw__called_function(v) : NULL;
-    if (callee == NULL)
-        return false;
-    const char *name = bcw__value_name(callee);
-    if (strcmp(name, "malloc") == 0 || strcmp(name, "calloc") == 0)
-        return true;
-    int down = depth + 1;
-    return depth < MAX_DEPTH && !LLVMIsDeclaration(callee) &&
-           bcw__returns_only(callee, is_new, &down);
-}
-
-static void follow(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef p,
+static void follow(const bcw_finder *f, LLVMValueRef fn, LLVMValueRef p,
                    fill *s, int depth);
 
 /* A call given p or a field's address. */
-static void call_with(LLVMTargetDataRef td, LLVMValueRef call, LLVMValueRef p,
+static void call_with(const bcw_finder *f, LLVMValueRef call, LLVMValueRef p,
                       fill *s, int depth)
 {
     LLVMValueRef callee = bcw__called_function(call);
@@ -80,20 +64,20 @@ static void call_with(LLVMTargetDataRef td, LLVMValueRef call, LLVMValueRef p,
         if (bcw__uncast(v) == p) {
             if (callee != NULL && !LLVMIsDeclaration(callee) &&
                 k < LLVMCountParams(callee) && depth < MAX_DEPTH)
-                follow(td, callee, LLVMGetParam(callee, k), s, depth + 1);
+                follow(f, callee, LLVMGetParam(callee, k), s, depth + 1);
             else if (k == 0 && (strncmp(name, "llvm.memset", 11) == 0 ||
                                 strncmp(name, "llvm.memcpy", 11) == 0))
                 s->all = true;
             else
                 s->read_first = true;
-        } else if (bcw__addr_field_offset(td, v, p, &at)) {
+        } else if (bcw__addr_field_offset(f->td, v, p, &at)) {
             /* fread(&c->width, ...): the field filled */
             write_at(s, at);
         }
     }
 }
 
-static void follow(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef p,
+static void follow(const bcw_finder *f, LLVMValueRef fn, LLVMValueRef p,
                    fill *s, int depth)
 {
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn);
@@ -102,15 +86,15 @@ static void follow(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef p,
              i != NULL && !s->read_first; i = LLVMGetNextInstruction(i)) {
             uint32_t at;
             if (LLVMIsALoadInst(i) &&
-                bcw__addr_field_offset(td, LLVMGetOperand(i, 0), p, &at))
+                bcw__addr_field_offset(f->td, LLVMGetOperand(i, 0), p, &at))
                 s->read_first = !written(s, at);
             else if (LLVMIsAStoreInst(i) &&
-                     bcw__addr_field_offset(td, LLVMGetOperand(i, 1), p, &at)) {
+                     bcw__addr_field_offset(f->td, LLVMGetOperand(i, 1), p, &at)) {
                 write_at(s, at);
-                int d = 0;
-                s->stores_new |= is_new(LLVMGetOperand(i, 0), &d);
+                s->stores_new |=
+                    bcw__effects_new_block(f->fx, LLVMGetOperand(i, 0));
             } else if (LLVMIsACallInst(i)) {
-                call_with(td, i, p, s, depth);
+                call_with(f, i, p, s, depth);
             }
         }
 }
@@ -124,7 +108,7 @@ static fill fill_of(const bcw_finder *f, const char *name)
     if (fn == NULL || LLVMIsDeclaration(fn) || LLVMCountParams(fn) == 0)
         s.read_first = true;
     else
-        follow(f->td, fn, LLVMGetParam(fn, 0), &s, 0);
+        follow(f, fn, LLVMGetParam(fn, 0), &s, 0);
     return s;
 }
 
